@@ -1,0 +1,82 @@
+import Link from "next/link";
+import { requirePageUser } from "@/lib/auth/server/session";
+import { can } from "@/lib/auth/roles";
+import { checkHealth } from "@/lib/health/server/health";
+import { getConfig } from "@/lib/config/server/config";
+import { PageHeader } from "@/components/ui/page-header";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { SmokeCheck } from "./smoke-check-client";
+
+export const dynamic = "force-dynamic";
+
+const NEXT_STEPS = [
+  { href: "/agents", title: "Design an agent", text: "Draw agents, sub-agents, tools and approval rules as a graph." },
+  { href: "/runs", title: "Launch and trace runs", text: "Each run is a durable Temporal workflow with a live trace." },
+  { href: "/inbox", title: "Approve tool calls", text: "Every pending approval across runs, in one inbox." },
+];
+
+export default async function OverviewPage() {
+  const user = await requirePageUser();
+  const health = await checkHealth();
+  const config = getConfig();
+  return (
+    <>
+      <PageHeader title={`Welcome, ${user.name.split(" ")[0]}`} description="Design LLM agents, run them durably on Temporal, trace them and approve their tool calls." />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader
+            title="System status"
+            description="What this dashboard depends on."
+            action={<Badge tone={health.status === "ok" ? "success" : "danger"}>{health.status}</Badge>}
+          />
+          <CardBody>
+            <dl className="space-y-3 text-sm" data-testid="system-status">
+              <div className="flex items-center justify-between">
+                <dt className="text-zinc-600">Database ({health.database.provider})</dt>
+                <dd>
+                  <Badge tone={health.database.ok ? "success" : "danger"}>{health.database.ok ? `ok · ${health.database.latencyMs} ms` : "unreachable"}</Badge>
+                </dd>
+              </div>
+              <div className="flex items-center justify-between">
+                <dt className="text-zinc-600">Temporal ({config.temporal.address}, {health.temporal.namespace})</dt>
+                <dd>
+                  <Badge tone={health.temporal.ok ? "success" : "danger"}>{health.temporal.ok ? `ok · ${health.temporal.latencyMs} ms` : "unreachable"}</Badge>
+                </dd>
+              </div>
+              <div className="flex items-center justify-between">
+                <dt className="text-zinc-600">Temporal Web UI</dt>
+                <dd>
+                  <a className="font-medium text-indigo-600 hover:underline" href={config.temporal.uiUrl} target="_blank" rel="noreferrer">
+                    Open ↗
+                  </a>
+                </dd>
+              </div>
+            </dl>
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title="End-to-end check" description="Runs a small workflow: this page → server action → Temporal → worker → database." />
+          <CardBody>
+            {can(user.role, "runs:launch") ? (
+              <SmokeCheck defaultName={user.name.split(" ")[0] ?? "there"} />
+            ) : (
+              <p className="text-sm text-zinc-600" data-testid="smoke-not-allowed">
+                Running workflows needs the builder or admin role; you are signed in as a {user.role}.
+              </p>
+            )}
+          </CardBody>
+        </Card>
+      </div>
+      <h2 className="mb-3 mt-10 text-sm font-semibold uppercase tracking-wide text-zinc-500">Next steps</h2>
+      <div className="grid gap-4 md:grid-cols-3">
+        {NEXT_STEPS.map((s) => (
+          <Link key={s.href} href={s.href} className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm hover:border-indigo-300">
+            <p className="text-sm font-semibold text-zinc-900">{s.title} →</p>
+            <p className="mt-1 text-sm text-zinc-600">{s.text}</p>
+          </Link>
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import type { ReactNode } from "react";
+
+export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-zinc-900">{title}</h1>
+        {description ? <p className="mt-1 text-sm text-zinc-600">{description}</p> : null}
+      </div>
+      {actions}
+    </div>
+  );
+}

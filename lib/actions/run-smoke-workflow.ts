@@ -1,0 +1,17 @@
+"use server";
+import { defineAction } from "../auth/server/action";
+import { smokeInputSchema } from "../smoke/schemas";
+import { runSmokeWorkflow } from "../smoke/server/smoke";
+import { recordAudit } from "../users/server/audit";
+
+/** Builders and admins run the smoke workflow end to end and get its result. */
+export const runSmokeWorkflowAction = defineAction({
+  name: "run-smoke-workflow",
+  permission: "runs:launch",
+  input: smokeInputSchema,
+  async handler({ input, user }) {
+    const result = await runSmokeWorkflow(input);
+    await recordAudit({ actorId: user.id, action: "smoke.run", target: result.workflowId });
+    return result;
+  },
+});

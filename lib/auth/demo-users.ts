@@ -1,0 +1,9 @@
+import type { Role } from "./roles";
+
+/** One demo account per role, created on an empty database (see lib/db/seed.ts). */
+export const DEMO_USERS: readonly { email: string; name: string; role: Role; password: string }[] = [
+  { email: "viewer@zap.local", name: "Vera Viewer", role: "viewer", password: "viewer-demo" },
+  { email: "builder@zap.local", name: "Bo Builder", role: "builder", password: "builder-demo" },
+  { email: "approver@zap.local", name: "Ada Approver", role: "approver", password: "approver-demo" },
+  { email: "admin@zap.local", name: "Alex Admin", role: "admin", password: "admin-demo" },
+];

@@ -1,0 +1,37 @@
+// Roles and what each may do. Pages, route handlers and server actions all ask
+// `can(role, permission)` from here; nothing else decides access.
+
+export const ROLES = ["viewer", "builder", "approver", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  "read",
+  "agents:edit",
+  "runs:launch",
+  "approvals:decide",
+  "users:manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const GRANTS: Record<Role, readonly Permission[]> = {
+  viewer: ["read"],
+  builder: ["read", "agents:edit", "runs:launch"],
+  approver: ["read", "approvals:decide"],
+  admin: PERMISSIONS,
+};
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  viewer: "Reads agents, runs and approvals",
+  builder: "Edits agents and launches runs",
+  approver: "Decides pending approvals",
+  admin: "Everything, including managing users",
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** Whether `role` grants `permission`. Unknown roles grant nothing. */
+export function can(role: string | null | undefined, permission: Permission): boolean {
+  return isRole(role) && GRANTS[role].includes(permission);
+}

@@ -1,0 +1,232 @@
+// The one place the environment is read. Every process (web server, worker,
+// scripts) parses it with zod at boot; a bad value names its variable.
+import path from "node:path";
+import { z } from "zod";
+import { ROLES } from "../auth/roles";
+import { absoluteSqliteUrl, providerOf } from "../db/providers";
+
+type RawEnv = Record<string, string | undefined>;
+
+const hostPort = /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/;
+const booleanText = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "expected true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+const port = z.coerce
+  .number({ error: "expected a port number" })
+  .int("expected a whole number")
+  .min(1, "expected a port between 1 and 65535")
+  .max(65535, "expected a port between 1 and 65535");
+const secret = (min: number) => z.string().min(min, `must be at least ${min} characters`);
+const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+
+/** Variables whose values must never be echoed back in an error message. */
+const SECRET_VARIABLES = new Set([
+  "AUTH_SECRET",
+  "TEMPORAL_API_KEY",
+  "AUTH_GITHUB_SECRET",
+  "AUTH_GOOGLE_SECRET",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "OPENAI_COMPATIBLE_API_KEY",
+]);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    ZAP_DATA_DIR: z.string().optional(),
+    DATABASE_URL: z
+      .string()
+      .refine((v) => /^file:/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), {
+        message: "expected a file: URL (SQLite) or a postgres:// / postgresql:// URL (PostgreSQL)",
+      })
+      .optional(),
+    TEMPORAL_ADDRESS: z.string().regex(hostPort, "expected host:port, e.g. 127.0.0.1:7233").default("127.0.0.1:7233"),
+    TEMPORAL_NAMESPACE: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/, "expected a namespace name (letters, digits, . _ -)")
+      .default("default"),
+    TEMPORAL_TASK_QUEUE: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,200}$/, "expected a task queue name (letters, digits, . _ -)")
+      .default("zap-agents"),
+    TEMPORAL_UI_PORT: port.default(8233),
+    TEMPORAL_UI_URL: httpUrl.optional(),
+    TEMPORAL_TLS: booleanText.optional(),
+    TEMPORAL_TLS_CERT: z.string().optional(),
+    TEMPORAL_TLS_KEY: z.string().optional(),
+    TEMPORAL_TLS_CA: z.string().optional(),
+    TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
+    TEMPORAL_API_KEY: secret(8).optional(),
+    AUTH_SECRET: secret(32).optional(),
+    AUTH_URL: httpUrl.optional(),
+    AUTH_GITHUB_ID: z.string().optional(),
+    AUTH_GITHUB_SECRET: z.string().optional(),
+    AUTH_GOOGLE_ID: z.string().optional(),
+    AUTH_GOOGLE_SECRET: z.string().optional(),
+    AUTH_OAUTH_DEFAULT_ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` }).default("viewer"),
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    ZAP_SEED_DEMO: booleanText.default(true),
+    ZAP_DEFAULT_MODEL: z
+      .string()
+      .regex(/^(demo|openai|anthropic|openai-compatible)\/[A-Za-z0-9._:/-]+$/, "expected <provider>/<model>, e.g. demo/assistant")
+      .default("demo/assistant"),
+    OPENAI_API_KEY: z.string().optional(),
+    OPENAI_BASE_URL: httpUrl.optional(),
+    ANTHROPIC_API_KEY: z.string().optional(),
+    ANTHROPIC_BASE_URL: httpUrl.optional(),
+    OPENAI_COMPATIBLE_NAME: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "expected a short provider name (lowercase letters, digits, -)")
+      .default("local"),
+    OPENAI_COMPATIBLE_BASE_URL: httpUrl.optional(),
+    OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.TEMPORAL_TLS_CERT ? "TEMPORAL_TLS_KEY" : "TEMPORAL_TLS_CERT"],
+        message: "TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together (mTLS client certificate and its key)",
+      });
+    }
+    for (const provider of ["GITHUB", "GOOGLE"] as const) {
+      const id = env[`AUTH_${provider}_ID`];
+      const providerSecret = env[`AUTH_${provider}_SECRET`];
+      if (Boolean(id) !== Boolean(providerSecret)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [id ? `AUTH_${provider}_SECRET` : `AUTH_${provider}_ID`],
+          message: `AUTH_${provider}_ID and AUTH_${provider}_SECRET must be set together`,
+        });
+      }
+    }
+  });
+
+export interface TemporalTlsConfig {
+  certPath?: string;
+  keyPath?: string;
+  caPath?: string;
+  serverName?: string;
+}
+
+/** The validated configuration every process shares. */
+export interface AppConfig {
+  nodeEnv: "development" | "production" | "test";
+  dataDir: string;
+  databaseUrl: string;
+  databaseProvider: "sqlite" | "postgresql";
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    uiUrl: string;
+    uiPort: number;
+    /** null: plain-text gRPC (the local dev server). */
+    tls: TemporalTlsConfig | null;
+    apiKey?: string;
+  };
+  auth: {
+    secret?: string;
+    url?: string;
+    github?: { id: string; secret: string };
+    google?: { id: string; secret: string };
+    oauthDefaultRole: (typeof ROLES)[number];
+  };
+  server: { port: number; host: string };
+  seedDemo: boolean;
+  models: {
+    defaultModel: string;
+    openai: { apiKey?: string; baseUrl?: string };
+    anthropic: { apiKey?: string; baseUrl?: string };
+    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string };
+  };
+}
+
+/** One invalid variable: its name and what is wrong with it. */
+export interface EnvIssue {
+  variable: string;
+  message: string;
+}
+
+export class EnvError extends Error {
+  constructor(readonly issues: EnvIssue[]) {
+    super(
+      `Invalid environment configuration:\n${issues.map((i) => `  ${i.variable}: ${i.message}`).join("\n")}\nSee .env.example for every variable.`,
+    );
+    this.name = "EnvError";
+  }
+}
+
+/** Treat `VAR=` (empty) the same as unset, as .env files commonly leave them. */
+function withoutEmpty(env: RawEnv): RawEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
+}
+
+const PROJECT_ROOT = path.resolve(import.meta.dirname ?? ".", "../..");
+
+/** Parses an environment (defaults to process.env) into the app configuration, or throws EnvError. */
+export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PROJECT_ROOT): AppConfig {
+  const parsed = envSchema.safeParse(withoutEmpty(rawEnv));
+  if (!parsed.success) {
+    throw new EnvError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? "environment");
+        const value = rawEnv[variable];
+        const shown = value === undefined || SECRET_VARIABLES.has(variable) ? "" : ` (got ${JSON.stringify(value)})`;
+        return { variable, message: `${issue.message}${shown}` };
+      }),
+    );
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(projectRoot, env.ZAP_DATA_DIR ?? ".data");
+  const rawDbUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "zap.db")}`;
+  const databaseProvider = providerOf(rawDbUrl);
+  const wantsTls = env.TEMPORAL_TLS ?? Boolean(env.TEMPORAL_API_KEY || env.TEMPORAL_TLS_CERT);
+  return {
+    nodeEnv: env.NODE_ENV,
+    dataDir,
+    databaseUrl: databaseProvider === "sqlite" ? absoluteSqliteUrl(rawDbUrl, projectRoot) : rawDbUrl,
+    databaseProvider,
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      uiPort: env.TEMPORAL_UI_PORT,
+      uiUrl: env.TEMPORAL_UI_URL ?? `http://127.0.0.1:${env.TEMPORAL_UI_PORT}`,
+      tls: wantsTls
+        ? {
+            certPath: env.TEMPORAL_TLS_CERT,
+            keyPath: env.TEMPORAL_TLS_KEY,
+            caPath: env.TEMPORAL_TLS_CA,
+            serverName: env.TEMPORAL_TLS_SERVER_NAME,
+          }
+        : null,
+      apiKey: env.TEMPORAL_API_KEY,
+    },
+    auth: {
+      secret: env.AUTH_SECRET,
+      url: env.AUTH_URL,
+      github: env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET ? { id: env.AUTH_GITHUB_ID, secret: env.AUTH_GITHUB_SECRET } : undefined,
+      google: env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET ? { id: env.AUTH_GOOGLE_ID, secret: env.AUTH_GOOGLE_SECRET } : undefined,
+      oauthDefaultRole: env.AUTH_OAUTH_DEFAULT_ROLE,
+    },
+    server: { port: env.PORT, host: env.HOST },
+    seedDemo: env.ZAP_SEED_DEMO,
+    models: {
+      defaultModel: env.ZAP_DEFAULT_MODEL,
+      openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
+      anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL },
+      openaiCompatible: {
+        name: env.OPENAI_COMPATIBLE_NAME,
+        baseUrl: env.OPENAI_COMPATIBLE_BASE_URL,
+        apiKey: env.OPENAI_COMPATIBLE_API_KEY,
+      },
+    },
+  };
+}
+
+/** The database URL alone, for scripts that need nothing else. */
+export function databaseUrlFrom(rawEnv: RawEnv = process.env): string {
+  return parseEnv(rawEnv).databaseUrl;
+}

@@ -1,0 +1,10 @@
+import "server-only";
+import { parseEnv, type AppConfig } from "../env";
+
+let cached: AppConfig | undefined;
+
+/** The process's configuration, parsed once from the environment. */
+export function getConfig(): AppConfig {
+  cached ??= parseEnv();
+  return cached;
+}

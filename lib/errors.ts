@@ -1,0 +1,81 @@
+// One error family for everything the browser may see. Each error carries an
+// HTTP status and a message written for the user; anything that is not an
+// AppError is reported as a generic 500 and logged server-side.
+
+export type AppErrorCode =
+  | "bad_request"
+  | "validation_failed"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "unavailable"
+  | "timeout"
+  | "internal";
+
+/** A field-level problem, with the path of the offending value. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    readonly status: number,
+    readonly userMessage: string,
+    readonly issues: FieldIssue[] = [],
+  ) {
+    super(userMessage);
+    this.name = "AppError";
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(issues: FieldIssue[], message = "Some fields are invalid") {
+    super("validation_failed", 422, message, issues);
+  }
+}
+export class UnauthenticatedError extends AppError {
+  constructor() {
+    super("unauthenticated", 401, "Sign in to continue");
+  }
+}
+export class ForbiddenError extends AppError {
+  constructor(message = "Your role does not allow this") {
+    super("forbidden", 403, message);
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(what: string) {
+    super("not_found", 404, `${what} was not found`);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super("conflict", 409, message);
+  }
+}
+
+/** The JSON shape every failed API call and server action returns. */
+export interface ErrorBody {
+  code: AppErrorCode;
+  message: string;
+  issues?: FieldIssue[];
+}
+
+/** Converts any thrown value to what the browser may see; unknown errors become a generic 500. */
+export function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      body: { code: error.code, message: error.userMessage, ...(error.issues.length ? { issues: error.issues } : {}) },
+    };
+  }
+  return { status: 500, body: { code: "internal", message: "Something went wrong on our side. It has been logged." } };
+}
+
+/** zod issues → FieldIssue list with dotted paths (`agents.2.name`). */
+export function zodIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldIssue[] {
+  return issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
+}

@@ -1,0 +1,45 @@
+import "server-only";
+import { NextResponse, type NextRequest } from "next/server";
+import type { z } from "zod";
+import { AppError, toErrorBody, ValidationError, zodIssues } from "../../errors";
+import { requireUser, type SessionUser } from "../../auth/server/session";
+import type { Permission } from "../../auth/roles";
+
+type RouteContext<P> = { params: Promise<P> };
+
+interface ApiRouteOptions<P> {
+  permission: Permission;
+  handler: (args: { request: NextRequest; user: SessionUser; params: P }) => Promise<Response>;
+}
+
+/** Logs unexpected errors with context and turns every error into the standard JSON body. */
+export function errorResponse(error: unknown, context: string): NextResponse {
+  const { status, body } = toErrorBody(error);
+  if (!(error instanceof AppError)) console.error(`${context}:`, error);
+  return NextResponse.json({ error: body }, { status });
+}
+
+/** Wraps a route handler: session and permission first, then the handler; errors become JSON. */
+export function apiRoute<P = Record<string, never>>({ permission, handler }: ApiRouteOptions<P>) {
+  return async (request: NextRequest, context: RouteContext<P>): Promise<Response> => {
+    try {
+      const user = await requireUser(permission);
+      return await handler({ request, user, params: await context.params });
+    } catch (error) {
+      return errorResponse(error, `${request.method} ${request.nextUrl.pathname}`);
+    }
+  };
+}
+
+/** Reads and validates a JSON body: malformed JSON → 400, schema mismatch → 422 with paths. */
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  let raw: unknown;
+  try {
+    raw = await request.json();
+  } catch {
+    throw new AppError("bad_request", 400, "The request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
+  return parsed.data;
+}

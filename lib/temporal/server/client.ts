@@ -1,0 +1,32 @@
+import "server-only";
+import { Client, Connection } from "@temporalio/client";
+import { getConfig } from "../../config/server/config";
+import { temporalConnectionOptions } from "../connection-options";
+
+interface TemporalHandle {
+  connection: Connection;
+  client: Client;
+}
+
+// One lazily-connected client per process (never one per request); kept on
+// globalThis so dev-mode reloads reuse it.
+const holder = globalThis as typeof globalThis & { zapTemporal?: TemporalHandle };
+
+function handle(): TemporalHandle {
+  if (!holder.zapTemporal) {
+    const config = getConfig();
+    const connection = Connection.lazy(temporalConnectionOptions(config));
+    holder.zapTemporal = { connection, client: new Client({ connection, namespace: config.temporal.namespace }) };
+  }
+  return holder.zapTemporal;
+}
+
+/** The shared Temporal client. Connects on first use; connect errors surface from the call that needed it. */
+export function getTemporalClient(): Client {
+  return handle().client;
+}
+
+/** The shared connection (health checks use its health service). */
+export function getTemporalConnection(): Connection {
+  return handle().connection;
+}

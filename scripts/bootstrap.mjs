@@ -1,0 +1,58 @@
+// Entry point of `npm start` and `npm test`. It runs before dependencies may
+// exist, so it uses nothing but Node itself: install (or refresh) node_modules
+// when package.json/package-lock.json changed, then hand over to the
+// TypeScript orchestrator in scripts/<mode>.ts.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const mode = process.argv[2];
+if (mode !== "start" && mode !== "test") {
+  console.error("usage: node scripts/bootstrap.mjs start|test");
+  process.exit(2);
+}
+
+function dependencyFingerprint() {
+  const hash = createHash("sha256");
+  for (const file of ["package.json", "package-lock.json"]) {
+    const full = path.join(root, file);
+    if (existsSync(full)) hash.update(readFileSync(full));
+  }
+  return hash.digest("hex");
+}
+
+const stamp = path.join(root, "node_modules", ".zap-deps-fingerprint");
+const fingerprint = dependencyFingerprint();
+const current = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "";
+if (current !== fingerprint || !existsSync(path.join(root, "node_modules", ".bin", "tsx"))) {
+  const started = Date.now();
+  console.log("▸ dependencies: installing (npm install)…");
+  // `npm ci` is not used: the registry mirror lacks some non-Linux optional binaries.
+  const result = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) {
+    console.error("✗ dependencies: `npm install` failed; check your network access to the npm registry, then run the command again.");
+    process.exit(1);
+  }
+  writeFileSync(stamp, fingerprint);
+  console.log(`✓ dependencies installed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+} else {
+  console.log("✓ dependencies up to date");
+}
+
+const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", `${mode}.ts`), ...process.argv.slice(3)], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});
+// The orchestrator handles Ctrl-C itself (the terminal signals the whole group);
+// this process just waits for it to finish.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,198 @@
+// `npm start`: everything a fresh clone needs, then the dashboard and a live worker.
+// Each step prints one line with its duration; a failing step prints one line
+// naming it and what to do, details after.
+import path from "node:path";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { parseEnv, type AppConfig } from "../lib/config/env";
+import { temporalConnectionOptions } from "../lib/temporal/connection-options";
+import { createDb } from "../lib/db/prisma";
+import { seedDatabase } from "../lib/db/seed";
+import { DEMO_USERS } from "../lib/auth/demo-users";
+import { loadDotenv } from "./lib/dotenv";
+import { bin, PROJECT_ROOT, runOrThrow } from "./lib/run";
+import { reportFailure, step, StepError } from "./lib/steps";
+import { provisionTemporalCli } from "./lib/temporal-cli";
+import { ensureSearchAttributes, spawnDevServer, temporalIsServing, waitForTemporal } from "./lib/temporal-server";
+import { ensureAuthSecret } from "./lib/auth-secret";
+import { fingerprint } from "./lib/fingerprint";
+import { ProcessGroup } from "./lib/processes";
+import { generatePrismaClients } from "./db/generate";
+import { applyMigrations } from "./db/migrate";
+
+const devMode = process.argv.includes("--dev");
+const startedAt = performance.now();
+
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "proxy.ts",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
+
+function isLocalHost(address: string): boolean {
+  const host = address.slice(0, address.lastIndexOf(":"));
+  return ["127.0.0.1", "localhost", "0.0.0.0", "[::1]", "::1"].includes(host);
+}
+
+async function prepareConfig(): Promise<AppConfig> {
+  loadDotenv();
+  return parseEnv();
+}
+
+async function prepareTemporal(config: AppConfig, group: ProcessGroup): Promise<string> {
+  const options = temporalConnectionOptions(config);
+  if (await temporalIsServing(options)) {
+    const added = await ensureSearchAttributes(options, config.temporal.namespace).catch(() => []);
+    return `reusing the server at ${config.temporal.address}${added.length ? ` (registered ${added.join(", ")})` : ""}`;
+  }
+  if (!isLocalHost(config.temporal.address)) {
+    throw new StepError(
+      `no Temporal server answers at TEMPORAL_ADDRESS=${config.temporal.address}`,
+      "start that cluster or fix TEMPORAL_ADDRESS (unset it to run a local dev server)",
+    );
+  }
+  const cli = await step("Temporal CLI", provisionTemporalCli, (p) => path.relative(PROJECT_ROOT, p) || p);
+  const [host, portText] = [config.temporal.address.slice(0, config.temporal.address.lastIndexOf(":")), config.temporal.address.split(":").pop()];
+  const logFile = path.join(config.dataDir, "temporal.log");
+  const child: ChildProcess = spawnDevServer({
+    cli,
+    host: host === "localhost" ? "127.0.0.1" : host,
+    port: Number(portText),
+    uiPort: config.temporal.uiPort,
+    dbFile: path.join(config.dataDir, "temporal.db"),
+    namespace: config.temporal.namespace,
+    logFile,
+  });
+  group.adopt("temporal", child);
+  try {
+    await waitForTemporal(options, child, 60_000);
+  } catch (error) {
+    throw new StepError((error as Error).message, `see ${path.relative(PROJECT_ROOT, logFile)}; is port ${portText} or ${config.temporal.uiPort} in use?`);
+  }
+  await ensureSearchAttributes(options, config.temporal.namespace);
+  return `dev server on ${config.temporal.address}, data in ${path.relative(PROJECT_ROOT, path.join(config.dataDir, "temporal.db"))}`;
+}
+
+async function prepareDatabase(config: AppConfig): Promise<string> {
+  const stampFile = path.join(PROJECT_ROOT, "lib/db/generated/.schema-fingerprint");
+  const schemaPrint = fingerprint(PROJECT_ROOT, ["prisma/schema.prisma", "package-lock.json"]);
+  if (!existsSync(stampFile) || readFileSync(stampFile, "utf8") !== schemaPrint) {
+    await generatePrismaClients();
+    writeFileSync(stampFile, schemaPrint);
+  }
+  let report;
+  try {
+    report = await applyMigrations(config.databaseUrl);
+  } catch (error) {
+    throw new StepError(
+      `migrations could not be applied to the ${config.databaseProvider} database`,
+      config.databaseProvider === "postgresql" ? "check that PostgreSQL is running and DATABASE_URL is right" : `check that ${config.dataDir} is writable`,
+      (error as Error).message,
+    );
+  }
+  const db = createDb(config.databaseUrl);
+  try {
+    const seed = await seedDatabase(db, { demo: config.seedDemo });
+    const migrated = report.applied.length ? `${report.applied.length} migration(s) applied` : "schema up to date";
+    return `${config.databaseProvider}, ${migrated}, ${seed.seeded ? `seeded ${seed.users} demo users` : `${seed.users} users kept`}`;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function buildIfStale(): Promise<string> {
+  const stamp = path.join(PROJECT_ROOT, ".next", "zap-build-fingerprint");
+  const print = fingerprint(PROJECT_ROOT, BUILD_INPUTS);
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === print && existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) {
+    return "up to date";
+  }
+  await runOrThrow(bin("next"), ["build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  mkdirSync(path.dirname(stamp), { recursive: true });
+  writeFileSync(stamp, print);
+  return "built";
+}
+
+async function waitForHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the web server exited with code ${child.exitCode}`);
+    const status = await fetch(url).then((r) => r.status).catch(() => 0);
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not report healthy within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+async function main(): Promise<void> {
+  let shuttingDown = false;
+  const group = new ProcessGroup((name, code) => {
+    if (shuttingDown) return;
+    console.error(`✗ ${name} exited unexpectedly (code ${code}); stopping everything. Run npm start again after fixing the cause above.`);
+    void shutdown(1);
+  });
+  async function shutdown(code: number): Promise<void> {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    console.log("▸ stopping…");
+    await group.stopAll();
+    console.log("✓ stopped");
+    process.exit(code);
+  }
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  try {
+    const config = await step("configuration", prepareConfig, (c) => `${c.databaseProvider} database, Temporal ${c.temporal.address}`);
+    const temporalSummary = await step("Temporal server", () => prepareTemporal(config, group), (s) => s);
+    await step("database", () => prepareDatabase(config), (s) => s);
+    const auth = await step("auth secret", async () => ensureAuthSecret(config.dataDir, config.auth.secret), (a) => a.source);
+    if (!devMode) await step("build", buildIfStale, (s) => s);
+
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: config.databaseUrl,
+      AUTH_SECRET: auth.secret,
+      AUTH_TRUST_HOST: "true",
+      NEXT_TELEMETRY_DISABLED: "1",
+      TEMPORAL_UI_URL: config.temporal.uiUrl,
+    };
+    await step(
+      "worker",
+      async () => {
+        group.spawn("worker", bin("tsx"), [path.join(PROJECT_ROOT, "worker/main.ts")], { cwd: PROJECT_ROOT, env: childEnv });
+      },
+      () => `task queue ${config.temporal.taskQueue}`,
+    );
+    const origin = `http://${config.server.host === "0.0.0.0" ? "127.0.0.1" : config.server.host}:${config.server.port}`;
+    await step("web server", async () => {
+      const web = group.spawn(
+        "web",
+        bin("next"),
+        [devMode ? "dev" : "start", "--port", String(config.server.port), "--hostname", config.server.host],
+        { cwd: PROJECT_ROOT, env: { ...childEnv, NODE_ENV: devMode ? "development" : "production" } },
+      );
+      await waitForHealthy(`${origin}/api/health`, web, devMode ? 180_000 : 90_000);
+    });
+
+    const total = ((performance.now() - startedAt) / 1000).toFixed(1);
+    console.log("");
+    console.log(`Zap Studio is ready (${total} s): ${origin}`);
+    console.log(`Temporal Web UI: ${config.temporal.uiUrl}   (${temporalSummary})`);
+    console.log("Demo sign-ins (email / password):");
+    for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email.padEnd(20)} ${user.password}`);
+    console.log("Press Ctrl-C to stop.");
+  } catch (error) {
+    reportFailure(error);
+    await group.stopAll();
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,27 @@
+// The worker process: `npm run worker` (npm start runs it for you).
+// Temporal's runtime turns SIGINT/SIGTERM into a graceful shutdown: it stops
+// polling, lets running activities finish, then `run()` resolves.
+import { parseEnv } from "../lib/config/env";
+import { createDb } from "../lib/db/prisma";
+import { connectWorker, createZapWorker } from "./worker";
+
+async function main(): Promise<void> {
+  const config = parseEnv();
+  const db = createDb(config.databaseUrl);
+  const connection = await connectWorker(config);
+  try {
+    const worker = await createZapWorker({ config, db, connection });
+    console.log(`worker: polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})`);
+    await worker.run();
+    console.log("worker: stopped cleanly");
+  } finally {
+    await connection.close();
+    await db.$disconnect();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`worker: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof Error && error.stack && process.env.ZAP_DEBUG) console.error(error.stack);
+  process.exit(1);
+});

@@ -1,0 +1,21 @@
+import { proxyActivities, workflowInfo } from "@temporalio/workflow";
+import type { Activities } from "../activities";
+import type { SmokeInput, SmokeResult } from "../../lib/smoke/schemas";
+
+const { inspectDatabase } = proxyActivities<Activities>({
+  startToCloseTimeout: "10 seconds",
+  retry: { maximumAttempts: 3, initialInterval: "1 second", backoffCoefficient: 2 },
+});
+
+/** Proves the whole path: the workflow runs on the worker, whose activity reaches the database. */
+export async function smokeWorkflow(input: SmokeInput): Promise<SmokeResult> {
+  const { userCount, workerIdentity } = await inspectDatabase();
+  const { workflowId } = workflowInfo();
+  return {
+    workflowId,
+    message: `Hello, ${input.name}! Temporal ran this workflow on the worker, which found ${userCount} users in the database.`,
+    userCount,
+    workerIdentity,
+    completedAt: new Date().toISOString(),
+  };
+}
