@@ -40,7 +40,8 @@ export async function applyMigrations(databaseUrl: string): Promise<MigrationRep
   if (provider === "sqlite") {
     await mkdir(path.dirname(sqliteFilePath(databaseUrl)), { recursive: true });
     const result = await runOrThrow(bin("prisma"), ["migrate", "deploy"], { env });
-    const applied = [...result.stdout.matchAll(/^\s*└─ (\S+)/gm)].map((m) => m[1] ?? "");
+    // `migrate deploy` lists each applied migration as a folder line ("└─ <name>/").
+    const applied = [...result.stdout.matchAll(/└─ (\S+)\/$/gm)].map((m) => m[1] ?? "");
     return { provider, applied };
   }
   const client = new pg.Client({ connectionString: databaseUrl });

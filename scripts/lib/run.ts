@@ -16,7 +16,11 @@ export function run(
   options: SpawnOptions & { echo?: boolean; input?: string } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: PROJECT_ROOT, ...options, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: PROJECT_ROOT,
+      ...options,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -29,7 +33,11 @@ export function run(
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin?.end(options.input ?? "");
+    if (options.input !== undefined && child.stdin) {
+      // A child that exits before reading its input must not crash us with EPIPE.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(options.input);
+    }
   });
 }
 
