@@ -8,7 +8,7 @@ export function Alert({ tone, children }: { tone: "error" | "success" | "info"; 
     info: "border-indigo-200 bg-indigo-50 text-indigo-800",
   }[tone];
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-3 py-2 text-sm", styles)}>
+    <div role={tone === "error" ? "alert" : "status"} data-testid={`alert-${tone}`} className={cn("rounded-md border px-3 py-2 text-sm", styles)}>
       {children}
     </div>
   );

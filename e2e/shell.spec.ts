@@ -1,0 +1,39 @@
+import { expect, test } from "@playwright/test";
+import { storageStateFor } from "./support";
+
+test("health reports database and Temporal ok without a session", async ({ request }) => {
+  const response = await request.get("/api/health");
+  expect(response.status()).toBe(200);
+  const report = await response.json();
+  expect(report).toMatchObject({ status: "ok", database: { ok: true, provider: "sqlite" }, temporal: { ok: true } });
+});
+
+test.describe("dashboard", () => {
+  test.use({ storageState: storageStateFor("viewer") });
+
+  test("overview shows system status and a working Temporal Web UI link", async ({ page, request }) => {
+    await page.goto("/");
+    const status = page.getByTestId("system-status");
+    await expect(status).toContainText("Database (sqlite)");
+    await expect(status.getByText(/^ok · \d+ ms$/)).toHaveCount(2);
+    const href = await page.getByRole("link", { name: "Open ↗" }).getAttribute("href");
+    expect(href).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const ui = await request.get(href!);
+    expect(ui.status()).toBe(200);
+  });
+
+  test("each section has an empty state that says what to do next", async ({ page }) => {
+    const sections = [
+      { link: "Agents", empty: "No agents yet" },
+      { link: "Runs", empty: "No runs yet" },
+      { link: "Inbox", empty: "Nothing waiting for approval" },
+    ];
+    await page.goto("/");
+    for (const section of sections) {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section.link }).click();
+      await expect(page.getByRole("heading", { name: section.link, level: 1 })).toBeVisible();
+      await expect(page.getByRole("heading", { name: section.empty })).toBeVisible();
+      await expect(page.getByRole("link", { name: section.link })).toHaveAttribute("aria-current", "page");
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { DEMO_USERS } from "../lib/auth/demo-users";
+import type { Role } from "../lib/auth/roles";
+
+/** Where the signed-in browser state of each demo role is saved (once per run, by global-setup). */
+export function storageStateFor(role: Role): string {
+  return path.join(import.meta.dirname, ".auth", `${role}.json`);
+}
+
+export function demoUser(role: Role) {
+  const user = DEMO_USERS.find((u) => u.role === role);
+  if (!user) throw new Error(`no demo user for ${role}`);
+  return user;
+}
+
+/** Signs in through the real form. */
+export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}

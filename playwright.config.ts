@@ -1,0 +1,54 @@
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// `npm test` picks free ports and a fresh data folder and passes them in;
+// these defaults serve a direct `npx playwright test`.
+const port = Number(process.env.E2E_PORT ?? 3210);
+const temporalPort = Number(process.env.E2E_TEMPORAL_PORT ?? 17433);
+const temporalUiPort = Number(process.env.E2E_TEMPORAL_UI_PORT ?? 18433);
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(import.meta.dirname, ".data", "e2e");
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 45_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.E2E_REPORTER_JSON ? [["list"], ["json", { outputFile: process.env.E2E_REPORTER_JSON }]] : [["list"]],
+  globalSetup: "./e2e/global-setup.ts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    // The same orchestrator as `npm start`: real Temporal dev server, real
+    // database with migrations and seed, production build, live worker.
+    command: `${path.join(import.meta.dirname, "node_modules/.bin/tsx")} scripts/start.ts`,
+    url: `${baseURL}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ZAP_DATA_DIR: dataDir,
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? `file:${path.join(dataDir, "zap.db")}`,
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      TEMPORAL_UI_PORT: String(temporalUiPort),
+      TEMPORAL_TASK_QUEUE: "zap-e2e",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
