@@ -1,0 +1,160 @@
+// `npm test`: sets up what the suites need, runs typecheck, lint, unit,
+// integration (real Temporal + SQLite + PostgreSQL) and e2e (real Chromium),
+// and ends with one summary line: `tests: N passed, N failed[, N skipped]`.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { bin, PROJECT_ROOT, run } from "./lib/run";
+import { provisionTemporalCli } from "./lib/temporal-cli";
+import { generatePrismaClients } from "./db/generate";
+import { freePort } from "./test-support/ports";
+import { postgresReachable, POSTGRES_ADMIN_URL } from "./test-support/databases";
+
+interface SuiteResult {
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  seconds: number;
+  note?: string;
+}
+
+const results: SuiteResult[] = [];
+const reportDir = mkdtempSync(path.join(os.tmpdir(), "zap-test-reports-"));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Runs a command with its output streamed, resolving to its exit code. */
+function stream(command: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("error", () => resolve(127));
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+function banner(text: string): void {
+  console.log(`\n━━ ${text} ${"━".repeat(Math.max(3, 70 - text.length))}`);
+}
+
+/** A check that passes or fails as a whole (typecheck, lint). */
+async function check(name: string, command: string, args: string[]): Promise<void> {
+  banner(name);
+  const started = performance.now();
+  const code = await stream(command, args);
+  results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: (performance.now() - started) / 1000 });
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}
+
+async function vitestSuite(name: string, project: string, env: Record<string, string> = {}): Promise<void> {
+  banner(name);
+  const started = performance.now();
+  const output = path.join(reportDir, `${project}.json`);
+  const code = await stream(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+  const seconds = (performance.now() - started) / 1000;
+  if (!existsSync(output)) {
+    results.push({ name, passed: 0, failed: 1, skipped: 0, seconds, note: `vitest exited with ${code} before reporting` });
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
+  // A non-zero exit with no failed test (e.g. an error in a hook) still counts as a failure.
+  const failed = report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0);
+  results.push({ name, passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests, seconds });
+}
+
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors?: unknown[];
+}
+
+async function e2eSuite(): Promise<void> {
+  banner("e2e (Playwright + Chromium)");
+  const started = performance.now();
+  if (!existsSync(CHROMIUM)) {
+    results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds: 0, note: `Chromium not found at ${CHROMIUM}` });
+    return;
+  }
+  const output = path.join(reportDir, "e2e.json");
+  const dataDir = path.join(PROJECT_ROOT, ".data", "e2e");
+  rmSync(dataDir, { recursive: true, force: true });
+  const env = {
+    E2E_REPORTER_JSON: output,
+    E2E_DATA_DIR: dataDir,
+    E2E_PORT: String(await freePort()),
+    E2E_TEMPORAL_PORT: String(await freePort()),
+    E2E_TEMPORAL_UI_PORT: String(await freePort()),
+  };
+  const code = await stream(bin("playwright"), ["test"], env);
+  const seconds = (performance.now() - started) / 1000;
+  if (!existsSync(output)) {
+    results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds, note: `playwright exited with ${code} before reporting` });
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, "utf8")) as PlaywrightReport;
+  const setupFailed = code !== 0 && report.stats.unexpected === 0 ? 1 : 0;
+  results.push({
+    name: "e2e",
+    passed: report.stats.expected,
+    failed: report.stats.unexpected + report.stats.flaky + setupFailed,
+    skipped: report.stats.skipped,
+    seconds,
+  });
+}
+
+/** Installs Debian's chromium when it is missing and we may (root); otherwise explains. */
+async function ensureChromium(): Promise<void> {
+  if (existsSync(CHROMIUM)) return;
+  if (process.getuid?.() !== 0) {
+    console.error(`Chromium is missing at ${CHROMIUM}: install it (e.g. \`sudo apt-get install chromium\`) or set CHROMIUM_PATH. e2e will fail.`);
+    return;
+  }
+  console.log("▸ installing Debian's chromium (apt-get)…");
+  await run("apt-get", ["update", "-qq"]);
+  const result = await run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  console.log(result.code === 0 ? "✓ chromium installed" : `✗ apt-get install chromium failed:\n${result.stderr.slice(-2000)}`);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  banner("setup");
+  process.env.TEMPORAL_CLI = await provisionTemporalCli();
+  console.log(`✓ Temporal CLI: ${process.env.TEMPORAL_CLI}`);
+  await generatePrismaClients();
+  console.log("✓ Prisma clients generated");
+  await ensureChromium();
+  const pg = await postgresReachable();
+  console.log(pg ? `✓ PostgreSQL reachable at ${POSTGRES_ADMIN_URL}` : `! PostgreSQL not reachable at ${POSTGRES_ADMIN_URL}: its tests will be skipped`);
+
+  await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+  await check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+  await vitestSuite("unit", "unit");
+  await vitestSuite("integration", "integration");
+  await e2eSuite();
+
+  rmSync(reportDir, { recursive: true, force: true });
+  banner("summary");
+  for (const r of results) {
+    const skipped = r.skipped ? `, ${r.skipped} skipped` : "";
+    console.log(`${r.failed ? "✗" : "✓"} ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${skipped} (${r.seconds.toFixed(1)} s)${r.note ? ` — ${r.note}` : ""}`);
+  }
+  const total = results.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  });
+  console.log(`total time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ""}`);
+  process.exit(total.failed > 0 ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(`✗ test setup failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.log("tests: 0 passed, 1 failed");
+  process.exit(1);
+});
