@@ -58,6 +58,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   ...authConfig,
   secret: getConfig().auth.secret,
   providers: providers(),
+  logger: {
+    // A wrong password is an expected outcome, not a server error worth a log line.
+    error(error) {
+      if (error.name === "CredentialsSignin" || error instanceof CredentialsSignin) return;
+      console.error(`[auth] ${error.name}: ${error.message}`);
+    },
+  },
   callbacks: {
     ...authConfig.callbacks,
     // OAuth identities map onto users by email; first sign-in creates the user
