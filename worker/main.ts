@@ -10,9 +10,10 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   const connection = await connectWorker(config);
   try {
-    const worker = await createZapWorker({ config, db, connection });
+    const { worker, mcp } = await createZapWorker({ config, db, connection });
     console.log(`worker: polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})`);
     await worker.run();
+    await mcp.closeAll();
     console.log("worker: stopped cleanly");
   } finally {
     await connection.close();

@@ -34,7 +34,7 @@ describe.each(providers)("smoke workflow on $provider", ({ available, create }) 
     await seedDatabase(db, { demo: true });
     const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url });
     workerConnection = await connectWorker(config);
-    worker = await createZapWorker({ config, db, connection: workerConnection, taskQueue });
+    ({ worker } = await createZapWorker({ config, db, connection: workerConnection, taskQueue }));
     running = worker.run();
     clientConnection = await Connection.connect({ address: inject("temporalAddress") });
     client = new Client({ connection: clientConnection });

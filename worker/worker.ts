@@ -4,8 +4,12 @@ import type { AppConfig } from "../lib/config/env";
 import type { Db } from "../lib/db/prisma";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { createActivities } from "./activities";
+import { createModelRegistry, type ModelRegistry } from "./models/registry";
+import { createMcpConnections, type McpConnections } from "./tools/mcp";
+import { createToolExecutor } from "./tools/executor";
 
 export const WORKFLOWS_PATH = path.join(import.meta.dirname, "workflows", "index.ts");
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 
 export interface ZapWorkerDeps {
   config: AppConfig;
@@ -13,6 +17,11 @@ export interface ZapWorkerDeps {
   connection: NativeConnection;
   /** Overrides the task queue (tests run isolated queues on one server). */
   taskQueue?: string;
+  /** Overrides the model registry (benchmarks add simulated latency). */
+  models?: ModelRegistry;
+  mcp?: McpConnections;
+  /** A pre-built workflow bundle (tests share one to save bundling time). */
+  workflowBundle?: { code: string };
 }
 
 /** Connects to the configured Temporal with the worker's native client. */
@@ -21,12 +30,19 @@ export function connectWorker(config: AppConfig): Promise<NativeConnection> {
 }
 
 /** Builds the worker: bundled workflows plus activities built from their dependencies. */
-export function createZapWorker({ config, db, connection, taskQueue }: ZapWorkerDeps): Promise<Worker> {
-  return Worker.create({
+export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections }> {
+  const { config, db, connection } = deps;
+  const mcp = deps.mcp ?? createMcpConnections({ cwd: PROJECT_ROOT });
+  const models = deps.models ?? createModelRegistry({ models: config.models, demoLatencyMs: config.models.demoLatencyMs });
+  const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist });
+  const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: taskQueue ?? config.temporal.taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities({ db }),
+    taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
+    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities({ db, models, tools }),
+    // Many runs wait on approvals or sub-agents; keep their state cached.
+    maxCachedWorkflows: 1000,
   });
+  return { worker, mcp };
 }

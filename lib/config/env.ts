@@ -81,6 +81,11 @@ const envSchema = z
       .default("local"),
     OPENAI_COMPATIBLE_BASE_URL: httpUrl.optional(),
     OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
+    ZAP_HTTP_ALLOWLIST: z
+      .string()
+      .regex(/^[A-Za-z0-9.:\-]+(,[A-Za-z0-9.:\-]+)*$/, "expected comma-separated host names, e.g. api.example.com,127.0.0.1:8080")
+      .optional(),
+    ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY)) {
@@ -135,7 +140,10 @@ export interface AppConfig {
   };
   server: { port: number; host: string };
   seedDemo: boolean;
+  tools: { httpAllowlist: string[] };
   models: {
+    /** Latency the demo model adds to each inference (simulates a provider). */
+    demoLatencyMs: number;
     defaultModel: string;
     openai: { apiKey?: string; baseUrl?: string };
     anthropic: { apiKey?: string; baseUrl?: string };
@@ -213,7 +221,9 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     },
     server: { port: env.PORT, host: env.HOST },
     seedDemo: env.ZAP_SEED_DEMO,
+    tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },
     models: {
+      demoLatencyMs: env.ZAP_DEMO_LATENCY_MS,
       defaultModel: env.ZAP_DEFAULT_MODEL,
       openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
       anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL },

@@ -1,14 +1,20 @@
 import type { Db } from "../../lib/db/prisma";
+import type { ModelRegistry } from "../models/registry";
+import type { ToolExecutor } from "../tools/executor";
 import { createSmokeActivities } from "./smoke";
+import { createAgentActivities } from "./agent";
 
 export interface ActivityDeps {
   db: Db;
+  models: ModelRegistry;
+  tools: ToolExecutor;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSmokeActivities(deps),
+    ...createAgentActivities(deps),
   };
 }
 

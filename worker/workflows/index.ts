@@ -1,2 +1,3 @@
 // The workflow bundle's entry point: every workflow type the worker registers.
 export { smokeWorkflow } from "./smoke";
+export { agentRunWorkflow } from "./agent-run";

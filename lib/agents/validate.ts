@@ -1,0 +1,143 @@
+// Validates an agent graph and reports every problem with its path
+// (e.g. `agents[2].subAgents[0]`), so the designer can point at it.
+import { agentGraphSchema, type AgentGraph } from "./schemas";
+import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "./builtin-tools";
+import { matchesGlob } from "./glob";
+
+export interface GraphIssue {
+  path: string;
+  message: string;
+  code:
+    | "invalid"
+    | "duplicate_name"
+    | "unknown_entry_agent"
+    | "unknown_sub_agent"
+    | "cycle"
+    | "reserved_tool_name"
+    | "unknown_tool"
+    | "duplicate_mcp_server"
+    | "pattern_matches_nothing";
+}
+
+export type GraphValidation =
+  | { ok: true; graph: AgentGraph; errors: []; warnings: GraphIssue[] }
+  | { ok: false; graph?: undefined; errors: GraphIssue[]; warnings: GraphIssue[] };
+
+/** `["agents", 2, "subAgents", 0]` → `agents[2].subAgents[0]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => {
+    if (typeof key === "number") return `${text}[${key}]`;
+    return text ? `${text}.${String(key)}` : String(key);
+  }, "");
+}
+
+/** Finds one cycle through sub-agent links, as the list of names around it. */
+function findCycles(graph: AgentGraph): string[][] {
+  const byName = new Map(graph.agents.map((a) => [a.name, a]));
+  const state = new Map<string, "visiting" | "done">();
+  const cycles: string[][] = [];
+  const stack: string[] = [];
+  const visit = (name: string) => {
+    state.set(name, "visiting");
+    stack.push(name);
+    for (const child of byName.get(name)?.subAgents ?? []) {
+      if (!byName.has(child)) continue;
+      if (state.get(child) === "visiting") cycles.push([...stack.slice(stack.indexOf(child)), child]);
+      else if (!state.has(child)) visit(child);
+    }
+    stack.pop();
+    state.set(name, "done");
+  };
+  for (const agent of graph.agents) if (!state.has(agent.name)) visit(agent.name);
+  return cycles;
+}
+
+/** Names the model could call for an agent, known before any MCP server is contacted. */
+export function knownToolNames(agent: AgentGraph["agents"][number]): string[] {
+  const names = [...agent.tools];
+  if (agent.subAgents.length > 0) names.push("message_agent");
+  for (const server of agent.mcpServers) {
+    for (const tool of server.allowTools ?? []) names.push(`${server.name}${MCP_TOOL_SEPARATOR}${tool}`);
+  }
+  return names;
+}
+
+/** Validates structure (zod) then meaning (names, references, cycles, tools, patterns). */
+export function validateAgentGraph(input: unknown): GraphValidation {
+  const parsed = agentGraphSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message, code: "invalid" })),
+      warnings: [],
+    };
+  }
+  const graph = parsed.data;
+  const errors: GraphIssue[] = [];
+  const warnings: GraphIssue[] = [];
+  const firstIndex = new Map<string, number>();
+
+  graph.agents.forEach((agent, i) => {
+    const earlier = firstIndex.get(agent.name);
+    if (earlier !== undefined) {
+      errors.push({ path: `agents[${i}].name`, message: `duplicate agent name "${agent.name}" (also agents[${earlier}])`, code: "duplicate_name" });
+    } else {
+      firstIndex.set(agent.name, i);
+    }
+  });
+
+  if (!firstIndex.has(graph.entryAgent)) {
+    errors.push({ path: "entryAgent", message: `no agent is named "${graph.entryAgent}"`, code: "unknown_entry_agent" });
+  }
+
+  graph.agents.forEach((agent, i) => {
+    agent.subAgents.forEach((child, k) => {
+      if (!firstIndex.has(child)) {
+        errors.push({ path: `agents[${i}].subAgents[${k}]`, message: `unknown sub-agent "${child}"`, code: "unknown_sub_agent" });
+      }
+    });
+    agent.tools.forEach((tool, k) => {
+      if ((RESERVED_TOOL_NAMES as readonly string[]).includes(tool)) {
+        errors.push({ path: `agents[${i}].tools[${k}]`, message: `"${tool}" is reserved: the engine adds it for agents with sub-agents`, code: "reserved_tool_name" });
+      } else if (!BUILTIN_TOOL_IDS.includes(tool)) {
+        errors.push({ path: `agents[${i}].tools[${k}]`, message: `unknown built-in tool "${tool}"`, code: "unknown_tool" });
+      }
+    });
+    const serverNames = new Set<string>();
+    agent.mcpServers.forEach((server, s) => {
+      if (serverNames.has(server.name)) {
+        errors.push({ path: `agents[${i}].mcpServers[${s}].name`, message: `duplicate MCP server name "${server.name}"`, code: "duplicate_mcp_server" });
+      }
+      serverNames.add(server.name);
+      (server.allowTools ?? []).forEach((tool, t) => {
+        if ((RESERVED_TOOL_NAMES as readonly string[]).includes(tool)) {
+          errors.push({ path: `agents[${i}].mcpServers[${s}].allowTools[${t}]`, message: `"${tool}" is reserved`, code: "reserved_tool_name" });
+        }
+      });
+    });
+    const names = knownToolNames(agent);
+    // Without an allow-list, a server's tools are only known at run time: a
+    // pattern aimed at that server (prefix `name__`) may still match.
+    const openPrefixes = agent.mcpServers.filter((s) => !s.allowTools).map((s) => `${s.name}${MCP_TOOL_SEPARATOR}`);
+    agent.approvalRules.forEach((rule, r) => {
+      const matches = names.some((n) => matchesGlob(rule.pattern, n)) || openPrefixes.some((p) => rule.pattern.startsWith(p) || rule.pattern === "*");
+      if (!matches) {
+        warnings.push({
+          path: `agents[${i}].approvalRules[${r}].pattern`,
+          message: `"${rule.pattern}" matches none of this agent's tools (${names.join(", ") || "none"})`,
+          code: "pattern_matches_nothing",
+        });
+      }
+    });
+  });
+
+  for (const cycle of findCycles(graph)) {
+    const start = cycle[0] ?? "";
+    const index = firstIndex.get(start) ?? 0;
+    const next = cycle[1] ?? "";
+    const linkIndex = graph.agents[index]?.subAgents.indexOf(next) ?? 0;
+    errors.push({ path: `agents[${index}].subAgents[${linkIndex}]`, message: `sub-agent cycle: ${cycle.join(" → ")}`, code: "cycle" });
+  }
+
+  return errors.length === 0 ? { ok: true, graph, errors: [], warnings } : { ok: false, errors, warnings };
+}

@@ -1,0 +1,40 @@
+// Names of the agent workflow's messages and its task-queue-independent
+// constants. The workflow defines signals/queries/updates with these names;
+// clients call them by the same names.
+export const AGENT_WORKFLOW_TYPE = "agentRunWorkflow";
+
+export const SIGNALS = {
+  /** A user (or a parent agent) sends a message: `{ content, turn? }`. */
+  userMessage: "userMessage",
+  /** A sub-agent reports the reply to one turn of a conversation. */
+  subAgentReply: "subAgentReply",
+} as const;
+
+export const QUERIES = {
+  summary: "summary",
+  status: "status",
+  result: "result",
+  history: "history",
+  eventsSince: "eventsSince",
+  pendingApprovals: "pendingApprovals",
+  conversations: "conversations",
+  trace: "trace",
+} as const;
+
+export const UPDATES = {
+  decideApproval: "decideApproval",
+} as const;
+
+/** Error types raised by the decideApproval validator (ApplicationFailure types). */
+export const APPROVAL_ERRORS = {
+  notFound: "ApprovalNotFound",
+  alreadyDecided: "ApprovalAlreadyDecided",
+  invalidArguments: "InvalidEditedArguments",
+  forbidden: "ApprovalForbidden",
+} as const;
+
+/** Non-retryable activity error types. */
+export const ACTIVITY_ERRORS = {
+  model: "ModelError",
+  invalidConfig: "InvalidConfig",
+} as const;

@@ -1,0 +1,140 @@
+// What the engine exposes about a run: statuses, messages (OpenAI chat format),
+// events, approvals, conversations and trace spans. Pure types, shared by the
+// workflow, the worker, the server and the browser.
+
+export type RunStatus = "pending" | "thinking" | "awaiting_tool" | "awaiting_approval" | "completed" | "failed" | "cancelled";
+
+export const TERMINAL_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];
+
+export type FailureReason =
+  | "step_limit_exceeded"
+  | "budget_exceeded"
+  | "timeout"
+  | "tool_error"
+  | "model_error"
+  | "cancelled"
+  | "invalid_config";
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
+  | { role: "tool"; tool_call_id: string; name: string; content: string };
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  reason?: string;
+  editedArguments?: Record<string, unknown>;
+  decidedBy: { id: string; email: string; role: string };
+  decidedAt: string;
+}
+
+export interface ApprovalRequest {
+  id: string;
+  runId: string;
+  parentRunId: string | null;
+  rootRunId: string;
+  agentName: string;
+  toolName: string;
+  toolCallId: string;
+  arguments: Record<string, unknown>;
+  requestedAt: string;
+  expiresAt: string;
+  requiredRole: string | null;
+  status: "pending" | "approved" | "rejected" | "expired";
+  decision: ApprovalDecision | null;
+}
+
+export interface Conversation {
+  conversationId: string;
+  agentName: string;
+  turns: number;
+  isActive: boolean;
+  lastResponse: string | null;
+  startedAt: string;
+}
+
+/** The JSON the parent's model sees as the result of message_agent. */
+export interface SubAgentReply {
+  conversation_id: string;
+  agent_name: string;
+  response: string;
+  is_complete: boolean;
+}
+
+type EventBody =
+  | { type: "run_started"; agentName: string; task: string; depth: number }
+  | { type: "user_message"; content: string }
+  | { type: "iteration_started"; iteration: number }
+  | { type: "inference_started"; iteration: number; model: string }
+  | { type: "inference_completed"; iteration: number; model: string; usage: TokenUsage; latencyMs: number; toolCalls: number; attempts: number }
+  | { type: "tool_call_started"; iteration: number; callId: string; tool: string; arguments: string }
+  | { type: "tool_call_completed"; iteration: number; callId: string; tool: string; outcome: "ok" | "error" | "rejected"; durationMs: number; attempts: number; result: string }
+  | { type: "approval_requested"; approval: ApprovalRequest }
+  | { type: "approval_decided"; approvalId: string; tool: string; status: ApprovalRequest["status"]; decidedBy: string | null; reason: string | null }
+  | { type: "sub_agent_message"; conversationId: string; agentName: string; message: string; turn: number }
+  | { type: "sub_agent_reply"; conversationId: string; agentName: string; response: string; turn: number; isComplete: boolean }
+  | { type: "budget_warning"; budget: "tokens"; used: number; limit: number }
+  | { type: "error"; message: string; kind: string; callId?: string }
+  | { type: "continued_as_new"; historyLength: number; generation: number }
+  | { type: "run_completed"; output: string }
+  | { type: "run_failed"; reason: FailureReason; message: string }
+  | { type: "run_cancelled"; message: string };
+
+export type RunEventType = EventBody["type"];
+
+/** One event; `seq` grows by one per event and events are never rewritten, so pollers ask "since N". */
+export type RunEvent = EventBody & { seq: number; at: string };
+
+export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait";
+
+export interface TraceSpan {
+  id: string;
+  parentId: string | null;
+  kind: SpanKind;
+  name: string;
+  startedAt: string;
+  endedAt: string | null;
+  status: "running" | "ok" | "error";
+  tokens?: TokenUsage;
+  attempts?: number;
+  attributes?: Record<string, string | number | boolean>;
+}
+
+export interface TraceNode extends TraceSpan {
+  children: TraceNode[];
+}
+
+export interface RunError {
+  reason: FailureReason;
+  message: string;
+}
+
+/** A compact view of a run, cheap to poll. */
+export interface RunSummary {
+  runId: string;
+  rootRunId: string;
+  parentRunId: string | null;
+  agentName: string;
+  status: RunStatus;
+  iteration: number;
+  usage: TokenUsage;
+  output: string | null;
+  error: RunError | null;
+  pendingApprovals: number;
+  lastEventSeq: number;
+  generation: number;
+  startedAt: string;
+  endedAt: string | null;
+}

@@ -1,0 +1,51 @@
+import type { ChatMessage, TokenUsage } from "../../lib/engine/types";
+
+/** A function the model may call: name, description and JSON-schema parameters. */
+export interface FunctionTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface InferenceRequest {
+  /** Full model id, e.g. `demo/assistant` or `openai-compatible/local/llama3`. */
+  model: string;
+  agentName: string;
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  temperature: number;
+  maxOutputTokens: number;
+  /** 1 on the first try; retries count up (the demo model uses it to simulate flaky providers). */
+  attempt: number;
+  signal?: AbortSignal;
+}
+
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  /** The raw argument text as the model produced it (may be malformed JSON). */
+  arguments: string;
+}
+
+export interface InferenceResponse {
+  content: string | null;
+  toolCalls: ModelToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+}
+
+/** Turns messages into a response. Implementations: the demo model and the AI SDK providers. */
+export interface ModelProvider {
+  generate(request: InferenceRequest, modelName: string): Promise<InferenceResponse>;
+}
+
+/** A model failure; `retryable` ones (network, 5xx, rate limits) are retried by Temporal. */
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "ModelCallError";
+  }
+}

@@ -1,0 +1,110 @@
+// The built-in tools. Ids and descriptions match lib/agents/builtin-tools.ts
+// (a unit test keeps them in step).
+import { z } from "zod";
+import { evaluateExpression, CalculatorError } from "./calculator";
+import { ledgerBalance, ledgerTransfer } from "./ledger";
+import { ToolUserError, type BuiltinTool } from "./types";
+
+const currentTimeSchema = z.object({ time_zone: z.string().max(64).optional() });
+const currentTime: BuiltinTool<typeof currentTimeSchema> = {
+  id: "current_time",
+  description: "The current date and time, optionally in an IANA time zone such as Europe/Paris.",
+  schema: currentTimeSchema,
+  sideEffect: false,
+  async execute(args) {
+    const now = new Date();
+    const timeZone = args.time_zone ?? "UTC";
+    try {
+      return { iso: now.toISOString(), time_zone: timeZone, local: now.toLocaleString("en-GB", { timeZone }) };
+    } catch {
+      throw new ToolUserError(`unknown time zone "${timeZone}"`);
+    }
+  },
+};
+
+const calculatorSchema = z.object({ expression: z.string().min(1).max(500) });
+const calculator: BuiltinTool<typeof calculatorSchema> = {
+  id: "calculator",
+  description: "Evaluate an arithmetic expression with + - * / % ^ and parentheses.",
+  schema: calculatorSchema,
+  sideEffect: false,
+  async execute(args) {
+    try {
+      return { expression: args.expression, result: evaluateExpression(args.expression) };
+    } catch (error) {
+      if (error instanceof CalculatorError) throw new ToolUserError(`cannot evaluate "${args.expression}": ${error.message}`);
+      throw error;
+    }
+  },
+};
+
+const httpGetSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
+const MAX_BODY = 20_000;
+const httpGet: BuiltinTool<typeof httpGetSchema> = {
+  id: "http_get",
+  description: "Fetch a web page or JSON document (only hosts on the allow-list).",
+  schema: httpGetSchema,
+  sideEffect: false,
+  async execute(args, context) {
+    const url = new URL(args.url);
+    if (!context.httpAllowlist.includes(url.host) && !context.httpAllowlist.includes(url.hostname)) {
+      throw new ToolUserError(`host ${url.host} is not on the allow-list (ZAP_HTTP_ALLOWLIST)`);
+    }
+    const response = await fetch(url, { signal: AbortSignal.any([context.signal, AbortSignal.timeout(10_000)]), redirect: "error" });
+    const body = await response.text();
+    return { status: response.status, content_type: response.headers.get("content-type"), body: body.slice(0, MAX_BODY), truncated: body.length > MAX_BODY };
+  },
+};
+
+const ORDERS: Record<string, { status: string; item: string; total: number; placed: string }> = {
+  "A-1001": { status: "delivered", item: "Noise-cancelling headphones", total: 199.0, placed: "2026-10-02" },
+  "A-1002": { status: "in transit", item: "Mechanical keyboard", total: 129.5, placed: "2026-11-15" },
+  "A-1003": { status: "refund requested", item: "4K monitor", total: 349.99, placed: "2026-09-21" },
+};
+const lookupOrderSchema = z.object({ order_id: z.string().regex(/^[A-Z]-\d{4}$/, "order ids look like A-1001") });
+const lookupOrder: BuiltinTool<typeof lookupOrderSchema> = {
+  id: "lookup_order",
+  description: "Look up a demo customer order by id (e.g. A-1001).",
+  schema: lookupOrderSchema,
+  sideEffect: false,
+  async execute(args) {
+    const order = ORDERS[args.order_id];
+    if (!order) throw new ToolUserError(`no order ${args.order_id}`);
+    return { order_id: args.order_id, ...order };
+  },
+};
+
+const NOTES = [
+  "Temporal workflows are durable: their state survives worker crashes by replaying event history.",
+  "Continue-as-new starts a fresh run of a workflow with carried state, keeping histories short.",
+  "Activities should be idempotent because they may be retried after a timeout or a crash.",
+  "Signals, queries and updates are the three ways to interact with a running workflow.",
+  "Parallel tool calls reduce latency when an LLM requests several independent tools at once.",
+  "Human-in-the-loop approval pauses a run until someone with the right role decides.",
+];
+const searchNotesSchema = z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(10).optional() });
+const searchNotes: BuiltinTool<typeof searchNotesSchema> = {
+  id: "search_notes",
+  description: "Search the demo research notes; returns matching snippets.",
+  schema: searchNotesSchema,
+  sideEffect: false,
+  async execute(args) {
+    const words = args.query.toLowerCase().split(/\W+/).filter(Boolean);
+    const scored = NOTES.map((text) => ({ text, score: words.filter((w) => text.toLowerCase().includes(w)).length })).filter((n) => n.score > 0);
+    scored.sort((a, b) => b.score - a.score);
+    return { query: args.query, results: scored.slice(0, args.limit ?? 3).map((n) => n.text) };
+  },
+};
+
+export const BUILTIN_IMPLEMENTATIONS: readonly BuiltinTool[] = [currentTime, calculator, httpGet, lookupOrder, searchNotes, ledgerBalance, ledgerTransfer] as BuiltinTool[];
+
+export function findBuiltin(id: string): BuiltinTool | undefined {
+  return BUILTIN_IMPLEMENTATIONS.find((t) => t.id === id);
+}
+
+/** The JSON schema a model sees for a zod schema (function-calling parameters). */
+export function toFunctionParameters(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,73 @@
+// A small MCP server shipped for demos and tests.
+//   stdio:  node --import tsx worker/tools/mcp-demo-server.ts
+//   HTTP:   node --import tsx worker/tools/mcp-demo-server.ts --http 8931   (Streamable HTTP at /mcp)
+import { createServer } from "node:http";
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+const ARTICLES = [
+  { id: "KB-1", title: "Refund policy", body: "Physical goods can be refunded within 30 days; digital goods within 14 days if unused." },
+  { id: "KB-2", title: "Shipping times", body: "Standard shipping takes 3–5 business days; express takes 1–2." },
+  { id: "KB-3", title: "Warranty", body: "Electronics carry a two-year warranty covering manufacturing defects." },
+];
+
+function text(value: unknown) {
+  return { content: [{ type: "text" as const, text: JSON.stringify(value) }] };
+}
+
+export function createDemoMcpServer(): McpServer {
+  const server = new McpServer({ name: "zap-demo-kb", version: "1.0.0" });
+  server.registerTool(
+    "search_kb",
+    { description: "Search the support knowledge base", inputSchema: { query: z.string().min(1) } },
+    async ({ query }) => {
+      const words = query.toLowerCase().split(/\W+/).filter(Boolean);
+      return text(ARTICLES.filter((a) => words.some((w) => `${a.title} ${a.body}`.toLowerCase().includes(w))));
+    },
+  );
+  server.registerTool(
+    "create_ticket",
+    { description: "Open a support ticket", inputSchema: { title: z.string().min(1), priority: z.enum(["low", "normal", "high"]) } },
+    async ({ title, priority }) => text({ ticket_id: `T-${createHash("sha256").update(title).digest("hex").slice(0, 6)}`, title, priority, status: "open" }),
+  );
+  server.registerTool("echo_context", { description: "Return the metadata the caller sent with this call" }, async (extra) =>
+    text({ meta: extra._meta ?? null }),
+  );
+  server.registerTool("always_fails", { description: "A tool that always reports an error" }, async () => ({
+    isError: true,
+    content: [{ type: "text" as const, text: "the knowledge base is read-only today" }],
+  }));
+  return server;
+}
+
+async function main(): Promise<void> {
+  const httpFlag = process.argv.indexOf("--http");
+  if (httpFlag === -1) {
+    await createDemoMcpServer().connect(new StdioServerTransport());
+    return;
+  }
+  const port = Number(process.argv[httpFlag + 1] ?? 8931);
+  // Stateless mode: a fresh server and transport per request.
+  const http = createServer(async (req, res) => {
+    if (!req.url?.startsWith("/mcp")) {
+      res.writeHead(404).end();
+      return;
+    }
+    const server = createDemoMcpServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  http.listen(port, "127.0.0.1", () => console.log(`demo MCP server on http://127.0.0.1:${port}/mcp`));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main();
+}

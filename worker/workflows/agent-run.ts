@@ -1,0 +1,213 @@
+// The agent workflow: one execution per run (and per sub-agent conversation).
+// Loop: inference → every tool call of the response in parallel → results
+// appended → next iteration, until a final answer. Then it waits for a
+// follow-up (root run) or the next message from its parent (conversation).
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
+  isCancellation,
+  setHandler,
+  allHandlersFinished,
+  upsertSearchAttributes,
+  workflowInfo,
+} from "@temporalio/workflow";
+import { QUERIES, SIGNALS, UPDATES, APPROVAL_ERRORS } from "../../lib/engine/definitions";
+import type { AgentRunInput, DecideApprovalInput, RunOutcome, SubAgentReplySignal, UserMessageSignal } from "../../lib/engine/workflow-types";
+import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, RunSummary, TokenUsage, TraceNode } from "../../lib/engine/types";
+import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
+import { renderPrompt } from "../../lib/agents/template";
+import { RunState } from "./run-state";
+import { AgentLoop, RunFailure } from "./agent-loop";
+import { argumentProblems } from "./approvals";
+
+export const userMessageSignal = defineSignal<[UserMessageSignal]>(SIGNALS.userMessage);
+export const subAgentReplySignal = defineSignal<[SubAgentReplySignal]>(SIGNALS.subAgentReply);
+export const summaryQuery = defineQuery<RunSummary>(QUERIES.summary);
+export const statusQuery = defineQuery<RunStatus>(QUERIES.status);
+export const resultQuery = defineQuery<{ status: RunStatus; output: string | null; error: RunSummary["error"] }>(QUERIES.result);
+export const historyQuery = defineQuery<ChatMessage[]>(QUERIES.history);
+export const eventsSinceQuery = defineQuery<RunEvent[], [number]>(QUERIES.eventsSince);
+export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>(QUERIES.pendingApprovals);
+export const conversationsQuery = defineQuery<Conversation[]>(QUERIES.conversations);
+export const traceQuery = defineQuery<TraceNode[]>(QUERIES.trace);
+export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [DecideApprovalInput]>(UPDATES.decideApproval);
+
+function summarize(state: RunState, input: AgentRunInput): RunSummary {
+  return {
+    runId: workflowInfo().workflowId,
+    rootRunId: input.rootRunId,
+    parentRunId: input.parentRunId,
+    agentName: input.agentName,
+    status: state.status(),
+    iteration: state.iteration,
+    usage: state.usage,
+    output: state.lastOutput,
+    error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
+    pendingApprovals: state.pendingApprovals().length,
+    lastEventSeq: state.events.length,
+    generation: state.generation,
+    startedAt: state.startedAt,
+    endedAt: state.endedAt,
+  };
+}
+
+function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput): void {
+  setHandler(userMessageSignal, (message) => {
+    state.inbox.push({ content: message.content, turn: message.turn });
+  });
+  setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
+  setHandler(summaryQuery, () => summarize(state, input));
+  setHandler(statusQuery, () => state.status());
+  setHandler(resultQuery, () => ({
+    status: state.status(),
+    output: state.lastOutput,
+    error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
+  }));
+  setHandler(historyQuery, () => state.messages);
+  setHandler(eventsSinceQuery, (seq) => state.eventsSince(seq));
+  setHandler(pendingApprovalsQuery, () => state.pendingApprovals());
+  setHandler(conversationsQuery, () => [...state.conversations.values()]);
+  setHandler(traceQuery, () => state.traceTree());
+  setHandler(
+    decideApprovalUpdate,
+    (decision) => loop.applyDecision(decision),
+    {
+      validator: (decision) => {
+        const approval = state.approvals.get(decision.approvalId);
+        if (!approval) throw ApplicationFailure.create({ type: APPROVAL_ERRORS.notFound, message: `no approval ${decision.approvalId} in run ${workflowInfo().workflowId}` });
+        if (approval.status !== "pending") {
+          throw ApplicationFailure.create({ type: APPROVAL_ERRORS.alreadyDecided, message: `approval ${approval.id} is already ${approval.status}` });
+        }
+        if (approval.requiredRole && decision.decidedBy.role !== approval.requiredRole && decision.decidedBy.role !== "admin") {
+          throw ApplicationFailure.create({ type: APPROVAL_ERRORS.forbidden, message: `approval ${approval.id} needs the ${approval.requiredRole} role` });
+        }
+        if (decision.editedArguments) {
+          const problems = argumentProblems(decision.editedArguments, loop.schemaOf(approval.toolName));
+          if (problems.length) throw ApplicationFailure.create({ type: APPROVAL_ERRORS.invalidArguments, message: `edited arguments are invalid: ${problems.join("; ")}` });
+        }
+      },
+    },
+  );
+}
+
+/** Ends every live sub-agent conversation (they were started with an ABANDON close policy). */
+async function cancelConversations(state: RunState): Promise<void> {
+  await CancellationScope.nonCancellable(async () => {
+    for (const conversation of state.conversations.values()) {
+      if (!conversation.isActive) continue;
+      conversation.isActive = false;
+      await getExternalWorkflowHandle(conversation.conversationId).cancel().catch(() => undefined);
+    }
+  });
+}
+
+/** Tells the parent (if any) how the current turn ended. */
+async function notifyParent(input: AgentRunInput, state: RunState, reply: Omit<SubAgentReplySignal, "conversationId" | "turn" | "usage">, usageBefore: TokenUsage): Promise<void> {
+  if (!input.conversation) return;
+  await CancellationScope.nonCancellable(() =>
+    getExternalWorkflowHandle(input.conversation!.parentWorkflowId)
+      .signal(subAgentReplySignal, {
+        conversationId: input.conversation!.conversationId,
+        turn: state.turn,
+        usage: { inputTokens: state.usage.inputTokens - usageBefore.inputTokens, outputTokens: state.usage.outputTokens - usageBefore.outputTokens },
+        ...reply,
+      })
+      .catch(() => undefined),
+  );
+}
+
+export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome> {
+  const state = input.carried ? RunState.restore(input.carried) : new RunState();
+  const agent = input.graph.agents.find((a) => a.name === input.agentName);
+  const loop = new AgentLoop(state, input, agent);
+  registerHandlers(state, loop, input);
+
+  const publishStatus = () => {
+    upsertSearchAttributes([
+      { key: SA_RUN_STATUS, value: state.status() },
+      { key: SA_PENDING_APPROVALS, value: state.pendingApprovals().length },
+    ]);
+  };
+  loop.onStatusChange = publishStatus;
+
+  let turnUsageStart = state.usage;
+  try {
+    if (!agent) throw new RunFailure("invalid_config", `agent "${input.agentName}" is not in the graph`);
+    if (!input.carried) {
+      const runSpan = state.startSpan("run", input.agentName, null, { depth: input.depth });
+      state.runSpanId = runSpan.id;
+      const prompt = renderPrompt(agent.systemPrompt, input.context);
+      state.messages.push({ role: "system", content: prompt.text });
+      state.emit({ type: "run_started", agentName: input.agentName, task: input.message, depth: input.depth });
+      if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
+      state.inbox.push({ content: input.message, turn: 1, initial: true });
+    }
+    await loop.prepareTools();
+
+    for (;;) {
+      if (!state.inTurn) {
+        const next = state.inbox.shift();
+        if (!next) {
+          state.baseStatus = state.lastOutput !== null ? "completed" : state.baseStatus;
+          publishStatus();
+          const idleSeconds = input.conversation ? input.graph.limits.subAgentIdleTimeoutSeconds : input.graph.limits.followUpWindowSeconds;
+          if (!(await condition(() => state.inbox.length > 0, idleSeconds * 1000))) break;
+          continue;
+        }
+        state.turn = next.turn ?? state.turn + 1;
+        state.messages.push({ role: "user", content: next.content });
+        if (!next.initial) state.emit({ type: "user_message", content: next.content });
+        state.inTurn = true;
+        state.iterationsThisTurn = 0;
+        state.turnStartedAt = new Date(Date.now()).toISOString();
+        turnUsageStart = state.usage;
+      }
+      const output = await loop.respond();
+      state.inTurn = false;
+      state.lastOutput = output;
+      state.baseStatus = "completed";
+      state.emit({ type: "run_completed", output });
+      publishStatus();
+      await notifyParent(input, state, { response: output, isComplete: false, failed: false }, turnUsageStart);
+      if (loop.shouldContinueAsNew()) {
+        await condition(allHandlersFinished);
+        return continueAsNew<typeof agentRunWorkflow>({ ...input, carried: state.snapshot() });
+      }
+    }
+    // Idle long enough: the run (or conversation) closes.
+    state.endedAt = new Date(Date.now()).toISOString();
+    const runSpan = state.spans.find((s) => s.id === state.runSpanId);
+    if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
+    await notifyParent(input, state, { response: state.lastOutput ?? "", isComplete: true, failed: false }, state.usage);
+    await cancelConversations(state);
+    return { status: "completed", output: state.lastOutput, usage: state.usage, iterations: state.iteration };
+  } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
+    const runSpan = state.spans.find((s) => s.id === state.runSpanId);
+    state.endedAt = new Date(Date.now()).toISOString();
+    if (isCancellation(error) && !(error instanceof RunFailure)) {
+      state.terminal = { status: "cancelled", reason: "cancelled", message: "the run was cancelled" };
+      state.emit({ type: "run_cancelled", message: "the run was cancelled" });
+      if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: "cancelled" } });
+      await CancellationScope.nonCancellable(async () => publishStatus());
+      await cancelConversations(state);
+      throw error;
+    }
+    const reason: FailureReason = error instanceof RunFailure ? error.reason : "model_error";
+    const message = error instanceof Error ? error.message : String(error);
+    state.terminal = { status: "failed", reason, message };
+    state.emit({ type: "run_failed", reason, message });
+    if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: reason } });
+    publishStatus();
+    await notifyParent(input, state, { response: `${input.agentName} failed (${reason}): ${message}`, isComplete: true, failed: true }, turnUsageStart);
+    await cancelConversations(state);
+    throw ApplicationFailure.create({ type: reason, message, nonRetryable: true });
+  }
+}
