@@ -19,6 +19,10 @@ export const QUERIES = {
   pendingApprovals: "pendingApprovals",
   conversations: "conversations",
   trace: "trace",
+  /** Everything the run would carry across continue-as-new (used to continue a closed run). */
+  snapshot: "snapshot",
+  /** The run's start input without carried state. */
+  input: "input",
 } as const;
 
 export const UPDATES = {

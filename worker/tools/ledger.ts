@@ -3,12 +3,6 @@
 import { z } from "zod";
 import { ToolUserError, type BuiltinTool, type ToolContext } from "./types";
 
-export const DEMO_ACCOUNTS = [
-  { id: "operating", name: "Operating account", balanceCents: 1_000_000 },
-  { id: "refunds", name: "Customer refunds", balanceCents: 250_000 },
-  { id: "savings", name: "Savings", balanceCents: 5_000_000 },
-];
-
 const amount = z.number().positive("amount must be positive").max(1_000_000, "amount is over the 1,000,000 limit");
 
 export const ledgerTransferSchema = z.object({

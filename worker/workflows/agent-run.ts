@@ -19,7 +19,7 @@ import {
   workflowInfo,
 } from "@temporalio/workflow";
 import { QUERIES, SIGNALS, UPDATES, APPROVAL_ERRORS } from "../../lib/engine/definitions";
-import type { AgentRunInput, DecideApprovalInput, RunOutcome, SubAgentReplySignal, UserMessageSignal } from "../../lib/engine/workflow-types";
+import type { AgentRunInput, CarriedState, DecideApprovalInput, RunOutcome, SubAgentReplySignal, UserMessageSignal } from "../../lib/engine/workflow-types";
 import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, RunSummary, TokenUsage, TraceNode } from "../../lib/engine/types";
 import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
 import { renderPrompt } from "../../lib/agents/template";
@@ -37,6 +37,8 @@ export const eventsSinceQuery = defineQuery<RunEvent[], [number]>(QUERIES.events
 export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>(QUERIES.pendingApprovals);
 export const conversationsQuery = defineQuery<Conversation[]>(QUERIES.conversations);
 export const traceQuery = defineQuery<TraceNode[]>(QUERIES.trace);
+export const snapshotQuery = defineQuery<CarriedState>(QUERIES.snapshot);
+export const inputQuery = defineQuery<AgentRunInput>(QUERIES.input);
 export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [DecideApprovalInput]>(UPDATES.decideApproval);
 
 function summarize(state: RunState, input: AgentRunInput): RunSummary {
@@ -75,6 +77,8 @@ function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput
   setHandler(pendingApprovalsQuery, () => state.pendingApprovals());
   setHandler(conversationsQuery, () => [...state.conversations.values()]);
   setHandler(traceQuery, () => state.traceTree());
+  setHandler(snapshotQuery, () => state.snapshot());
+  setHandler(inputQuery, () => ({ ...input, carried: undefined }));
   setHandler(
     decideApprovalUpdate,
     (decision) => loop.applyDecision(decision),

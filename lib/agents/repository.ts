@@ -1,0 +1,34 @@
+// Agent graphs in the database: named agents with immutable, numbered versions.
+import type { Db } from "../db/prisma";
+import { agentGraphSchema, type AgentGraph, type AgentGraphInput } from "./schemas";
+import { validateAgentGraph } from "./validate";
+import { InvalidConfig } from "../engine/errors";
+
+export interface StoredAgentVersion {
+  agentName: string;
+  version: number;
+  graph: AgentGraph;
+  createdAt: Date;
+}
+
+/** The newest version of a named agent graph, or null. */
+export async function latestAgentVersion(db: Db, name: string): Promise<StoredAgentVersion | null> {
+  const row = await db.agentVersion.findFirst({ where: { agent: { name } }, orderBy: { version: "desc" }, include: { agent: true } });
+  if (!row) return null;
+  return { agentName: row.agent.name, version: row.version, graph: agentGraphSchema.parse(JSON.parse(row.graph)), createdAt: row.createdAt };
+}
+
+/** Saves a graph as the next version of `name` (creating the agent on first save). */
+export async function saveAgentVersion(db: Db, name: string, input: AgentGraphInput, options: { createdById?: string | null; note?: string; description?: string } = {}): Promise<StoredAgentVersion> {
+  const validation = validateAgentGraph(input);
+  if (!validation.ok) throw new InvalidConfig(validation.errors.map((e) => ({ path: e.path, message: e.message })));
+  const graph = validation.graph;
+  return db.$transaction(async (tx) => {
+    const agent = await tx.agent.upsert({ where: { name }, create: { name, description: options.description ?? "" }, update: {} });
+    const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" } });
+    const row = await tx.agentVersion.create({
+      data: { agentId: agent.id, version: (last?.version ?? 0) + 1, graph: JSON.stringify(graph), createdById: options.createdById ?? null, note: options.note ?? "" },
+    });
+    return { agentName: name, version: row.version, graph, createdAt: row.createdAt };
+  });
+}
