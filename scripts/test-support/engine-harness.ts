@@ -1,0 +1,118 @@
+// A real engine for integration tests: the shared Temporal dev server, a fresh
+// migrated + seeded database, an in-process worker on its own task queue, and
+// the engine client.
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+import { Client, Connection } from "@temporalio/client";
+import { bundleWorkflowCode, type NativeConnection, type Worker } from "@temporalio/worker";
+import { parseEnv, type AppConfig } from "../../lib/config/env";
+import { createDb, type Db } from "../../lib/db/prisma";
+import { seedDatabase } from "../../lib/db/seed";
+import { createEngine, type Engine } from "../../lib/engine/client";
+import type { RunStatus, RunSummary } from "../../lib/engine/types";
+import { connectWorker, createZapWorker, WORKFLOWS_PATH } from "../../worker/worker";
+import type { ModelRegistry } from "../../worker/models/registry";
+import { applyMigrations } from "../db/migrate";
+import { freshSqlite, type TestDatabase } from "./databases";
+
+let bundle: Promise<{ code: string }> | undefined;
+
+/** One workflow bundle per test file (bundling takes a second or two). */
+export function sharedWorkflowBundle(): Promise<{ code: string }> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+  return bundle;
+}
+
+export interface EngineHarness {
+  engine: Engine;
+  db: Db;
+  client: Client;
+  config: AppConfig;
+  taskQueue: string;
+  database: TestDatabase;
+  /** Starts (another) in-process worker; returns a stop function. */
+  startWorker(options?: { models?: ModelRegistry }): Promise<() => Promise<void>>;
+  stop(): Promise<void>;
+}
+
+export async function startEngineHarness(options: { env?: Record<string, string>; database?: TestDatabase; worker?: boolean } = {}): Promise<EngineHarness> {
+  const database = options.database ?? (await freshSqlite());
+  await applyMigrations(database.url);
+  const db = createDb(database.url);
+  await seedDatabase(db, { demo: true });
+  const taskQueue = `it-${randomUUID()}`;
+  const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, ...options.env });
+  const clientConnection = await Connection.connect({ address: config.temporal.address });
+  const client = new Client({ connection: clientConnection });
+  const engine = createEngine({ temporal: client, db, taskQueue });
+  const stops: (() => Promise<void>)[] = [];
+
+  async function startWorker(workerOptions: { models?: ModelRegistry } = {}): Promise<() => Promise<void>> {
+    const connection: NativeConnection = await connectWorker(config);
+    const { worker, mcp }: { worker: Worker; mcp: { closeAll(): Promise<void> } } = await createZapWorker({
+      config,
+      db,
+      connection,
+      taskQueue,
+      models: workerOptions.models,
+      workflowBundle: await sharedWorkflowBundle(),
+    });
+    const running = worker.run();
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      worker.shutdown();
+      await running.catch(() => undefined);
+      await mcp.closeAll();
+      await connection.close();
+    };
+    stops.push(stop);
+    return stop;
+  }
+
+  if (options.worker !== false) await startWorker();
+
+  return {
+    engine,
+    db,
+    client,
+    config,
+    taskQueue,
+    database,
+    startWorker,
+    async stop() {
+      for (const stop of stops.reverse()) await stop();
+      await clientConnection.close();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** Polls `read` until `accept` holds (or fails with the last value after `timeoutMs`). */
+export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      last = await read();
+      if (accept(last)) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)}${lastError ? `; last error: ${String(lastError)}` : ""}`);
+}
+
+/** Waits until a run reaches one of `statuses`. */
+export function waitForStatus(engine: Engine, runId: string, statuses: RunStatus[], timeoutMs = 30_000): Promise<RunSummary> {
+  return eventually(() => engine.getRun(runId), (s) => statuses.includes(s.status), timeoutMs, `run ${runId} to reach ${statuses.join("|")}`);
+}
+
+/** A one-agent graph for tests. */
+export function singleAgentGraph(agent: Record<string, unknown>, limits: Record<string, unknown> = {}) {
+  return { entryAgent: String(agent.name ?? "main"), agents: [{ name: "main", model: "demo/test", ...agent }], limits: { followUpWindowSeconds: 60, ...limits } };
+}
