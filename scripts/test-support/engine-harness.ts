@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { Client, Connection } from "@temporalio/client";
-import { bundleWorkflowCode, type NativeConnection, type Worker } from "@temporalio/worker";
+import { bundleWorkflowCode, DefaultLogger, Runtime, type NativeConnection, type Worker } from "@temporalio/worker";
 import { parseEnv, type AppConfig } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/db/seed";
@@ -16,6 +16,18 @@ import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
 
 let bundle: Promise<{ code: string }> | undefined;
+let runtimeInstalled = false;
+
+/** Worker logs at WARN: test output stays readable. */
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger("WARN") });
+  } catch {
+    // already installed by an earlier harness in this process
+  }
+}
 
 /** One workflow bundle per test file (bundling takes a second or two). */
 export function sharedWorkflowBundle(): Promise<{ code: string }> {
@@ -36,6 +48,7 @@ export interface EngineHarness {
 }
 
 export async function startEngineHarness(options: { env?: Record<string, string>; database?: TestDatabase; worker?: boolean } = {}): Promise<EngineHarness> {
+  quietRuntime();
   const database = options.database ?? (await freshSqlite());
   await applyMigrations(database.url);
   const db = createDb(database.url);
