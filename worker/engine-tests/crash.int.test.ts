@@ -1,0 +1,73 @@
+// Exactly-once side effects: SIGKILL the worker in the middle of a ledger
+// transfer, start a new worker, and the run completes with the transfer
+// recorded once.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import type { RunEvent } from "../../lib/engine/types";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+let h: EngineHarness;
+const workers: ChildProcess[] = [];
+
+function startWorkerProcess(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: h.config.temporal.address,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      DATABASE_URL: h.database.url,
+    },
+  });
+  workers.push(child);
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("worker: polling")) resolve(child);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`worker exited early (${code}): ${output.slice(-2000)}`)));
+  });
+}
+
+beforeAll(async () => {
+  h = await startEngineHarness({ worker: false });
+});
+afterAll(async () => {
+  for (const w of workers) w.kill("SIGKILL");
+  await h?.stop();
+});
+
+describe("a worker killed mid-call", () => {
+  it("does not repeat the side effect when the call is retried on a new worker", async () => {
+    const first = await startWorkerProcess();
+    const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
+    const { runId } = await h.engine.startRun({
+      graph: singleAgentGraph({ tools: ["ledger_transfer"] }),
+      task: 'tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":25,"hold_ms":4000}\nanswer: moved',
+    });
+    // The transfer has committed; the activity is still holding (heartbeating).
+    await eventually(() => h.db.ledgerEntry.count({ where: { runId } }), (n) => n === 1, 30_000, "the transfer to commit");
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+
+    await startWorkerProcess();
+    const summary = await waitForStatus(h.engine, runId, ["completed"], 60_000);
+    expect(summary.output).toBe("moved");
+
+    expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(1);
+    expect(await h.db.toolExecution.count({ where: { runId } })).toBe(1);
+    const after = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
+    expect(before.balanceCents - after.balanceCents).toBe(2500);
+
+    const events = await h.engine.getEvents(runId);
+    const completed = events.find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
+    expect(completed?.attempts).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(completed?.result ?? "{}")).toMatchObject({ status: "completed", replayed: true });
+  });
+});

@@ -1,0 +1,109 @@
+// Bad model output never crashes a run, and MCP servers work as tool sources.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { freePort } from "../../scripts/test-support/ports";
+import type { RunEvent } from "../../lib/engine/types";
+
+let h: EngineHarness;
+let httpServer: ChildProcess;
+let httpUrl: string;
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+beforeAll(async () => {
+  h = await startEngineHarness();
+  const port = await freePort();
+  httpUrl = `http://127.0.0.1:${port}/mcp`;
+  httpServer = spawn(process.execPath, ["--import", "tsx", "worker/tools/mcp-demo-server.ts", "--http", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve) => httpServer.stdout?.once("data", () => resolve()));
+});
+afterAll(async () => {
+  httpServer?.kill();
+  await h?.stop();
+});
+
+const stdioServer = { name: "kb", transport: { type: "stdio", command: process.execPath, args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] } };
+
+function toolResults(events: RunEvent[]) {
+  return events.filter((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
+}
+
+describe("bad model output becomes a tool error the model sees", () => {
+  it("malformed JSON, an unknown tool, schema failures and an unreachable MCP server; the run goes on", async () => {
+    const deadPort = await freePort();
+    const graph = singleAgentGraph({
+      tools: ["calculator"],
+      mcpServers: [{ name: "gone", transport: { type: "http", url: `http://127.0.0.1:${deadPort}/mcp` }, allowTools: ["search_kb"] }],
+    });
+    const { runId } = await h.engine.startRun({
+      graph,
+      task: [
+        "tool calculator raw:{expression: 6*7",
+        'tool teleport {"to":"mars"}',
+        'tool calculator {"expr":"1+1"}',
+        'tool gone__search_kb {"query":"refund"}',
+        'tool calculator {"expression":"6*7"}',
+        "answer: recovered",
+      ].join("\n"),
+    });
+    const summary = await waitForStatus(h.engine, runId, ["completed"], 60_000);
+    expect(summary.output).toBe("recovered");
+    const events = await h.engine.getEvents(runId);
+    const results = toolResults(events);
+    expect(results.map((r) => r.outcome)).toEqual(["error", "error", "error", "error", "ok"]);
+    expect(results[0]?.result).toMatch(/not valid JSON/);
+    expect(results[1]?.result).toMatch(/no tool named "teleport"/);
+    expect(results[2]?.result).toMatch(/Invalid arguments for calculator: expression: /);
+    expect(results[3]?.result).toMatch(/MCP server "gone" is unreachable/);
+    const errors = events.filter((e) => e.type === "error");
+    expect(errors.filter((e) => e.type === "error" && e.callId).length).toBe(4);
+    expect(errors.some((e) => e.type === "error" && e.kind === "mcp" && !e.callId)).toBe(true);
+
+    const history = await h.engine.getHistory(runId);
+    const toolMessages = history.filter((m) => m.role === "tool").map((m) => (m.role === "tool" ? m.content : ""));
+    expect(toolMessages[1]).toContain("teleport");
+  });
+
+  it("fails with tool_error when the graph's policy says so", async () => {
+    const { runId } = await h.engine.startRun({ graph: singleAgentGraph({ tools: ["calculator"] }, { toolErrorPolicy: "fail" }), task: 'tool calculator {"expression":"1/0"}' });
+    const summary = await waitForStatus(h.engine, runId, ["failed"]);
+    expect(summary.error?.reason).toBe("tool_error");
+    expect(summary.error?.message).toMatch(/division by zero/);
+  });
+});
+
+describe("MCP tools", () => {
+  it("discovers and calls stdio and Streamable HTTP servers, passing the run context as metadata", async () => {
+    const graph = singleAgentGraph({
+      mcpServers: [stdioServer, { name: "remote", transport: { type: "http", url: httpUrl }, allowTools: ["create_ticket", "always_fails"] }],
+    });
+    const { runId } = await h.engine.startRun({
+      graph,
+      context: { tenant: "acme" },
+      task: [
+        'tool kb__search_kb {"query":"refund"} && tool remote__create_ticket {"title":"Broken screen","priority":"high"}',
+        "tool kb__echo_context {}",
+        "tool remote__always_fails {}",
+        "tool remote__echo_context {}",
+        "answer: done",
+      ].join("\n"),
+    });
+    await waitForStatus(h.engine, runId, ["completed"], 60_000);
+    const results = toolResults(await h.engine.getEvents(runId));
+    expect(results.map((r) => [r.tool, r.outcome])).toEqual([
+      ["kb__search_kb", "ok"],
+      ["remote__create_ticket", "ok"],
+      ["kb__echo_context", "ok"],
+      ["remote__always_fails", "error"],
+      ["remote__echo_context", "error"],
+    ]);
+    expect(JSON.parse(results[0]?.result ?? "[]")[0]).toMatchObject({ id: "KB-1", title: "Refund policy" });
+    expect(JSON.parse(results[1]?.result ?? "{}")).toMatchObject({ priority: "high", status: "open" });
+    const meta = JSON.parse(results[2]?.result ?? "{}").meta;
+    expect(meta).toMatchObject({ zap: { runId, rootRunId: runId, agent: "main" }, context: { tenant: "acme" } });
+    expect(results[3]?.result).toContain("read-only today");
+    // Not on the allow-list: offered to nobody, so it is an unknown tool.
+    expect(results[4]?.result).toMatch(/no tool named "remote__echo_context"/);
+  });
+});
