@@ -1,0 +1,67 @@
+// The OpenAI-compatible provider (Vercel AI SDK) against a local server that
+// speaks the chat-completions protocol, tool calls included.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { startChatCompletionsServer, type ChatCompletionsServer } from "../../scripts/test-support/chat-completions-server";
+import type { RunEvent } from "../../lib/engine/types";
+
+let h: EngineHarness;
+let llm: ChatCompletionsServer;
+beforeAll(async () => {
+  llm = await startChatCompletionsServer();
+  h = await startEngineHarness({ env: { OPENAI_COMPATIBLE_BASE_URL: llm.baseUrl, OPENAI_COMPATIBLE_NAME: "local", OPENAI_COMPATIBLE_API_KEY: "test-key" } });
+});
+afterAll(async () => {
+  await h?.stop();
+  await llm?.close();
+});
+
+const graph = singleAgentGraph({ model: "openai-compatible/local/scripted-1", tools: ["calculator"], systemPrompt: "Be exact." });
+
+describe("OpenAI-compatible provider", () => {
+  it("runs tool calls the server asks for, including a malformed one, and sends results back", async () => {
+    llm.requests.length = 0;
+    llm.script([
+      {
+        toolCalls: [
+          { id: "call_a", name: "calculator", arguments: '{"expression":"6*7"}' },
+          { id: "call_b", name: "calculator", arguments: "{expression: oops" },
+        ],
+        usage: { prompt_tokens: 50, completion_tokens: 20 },
+      },
+      { content: "The answer is 42.", usage: { prompt_tokens: 90, completion_tokens: 6 } },
+    ]);
+    const { runId } = await h.engine.startRun({ graph, task: "What is six times seven?" });
+    const summary = await waitForStatus(h.engine, runId, ["completed"]);
+    expect(summary.output).toBe("The answer is 42.");
+    expect(summary.usage).toEqual({ inputTokens: 140, outputTokens: 26 });
+
+    expect(llm.requests).toHaveLength(2);
+    const first = llm.requests[0] as { model: string; messages: { role: string }[]; tools: { function: { name: string; parameters: unknown } }[] };
+    expect(first.model).toBe("scripted-1");
+    expect(first.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(first.tools[0]?.function).toMatchObject({ name: "calculator", parameters: { type: "object", required: ["expression"] } });
+
+    const second = llm.requests[1] as { messages: { role: string; tool_call_id?: string; content?: string; tool_calls?: unknown[] }[] };
+    expect(second.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool"]);
+    expect(second.messages[2]?.tool_calls).toHaveLength(2);
+    expect(second.messages[3]).toMatchObject({ tool_call_id: "call_a" });
+    expect(JSON.parse(second.messages[3]?.content ?? "{}")).toEqual({ expression: "6*7", result: 42 });
+    expect(second.messages[4]).toMatchObject({ tool_call_id: "call_b" });
+    expect(second.messages[4]?.content).toMatch(/not valid JSON/);
+  });
+
+  it("retries a 500 and fails for good on a 401 with model_error", async () => {
+    llm.script([{ status: 500 }, { content: "recovered" }]);
+    const { runId } = await h.engine.startRun({ graph, task: "hello" });
+    expect((await waitForStatus(h.engine, runId, ["completed"], 30_000)).output).toBe("recovered");
+    const inference = (await h.engine.getEvents(runId)).find((e): e is Extract<RunEvent, { type: "inference_completed" }> => e.type === "inference_completed");
+    expect(inference?.attempts).toBe(2);
+
+    llm.script([{ status: 401 }]);
+    const failing = await h.engine.startRun({ graph, task: "hello again" });
+    const summary = await waitForStatus(h.engine, failing.runId, ["failed"]);
+    expect(summary.error?.reason).toBe("model_error");
+    expect(summary.error?.message).toMatch(/401/);
+  });
+});
