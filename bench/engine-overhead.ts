@@ -1,0 +1,164 @@
+// bench/engine-overhead: what durability costs per iteration.
+//   1. The same N-iteration task through the engine (Temporal dev server, a
+//      worker process, SQLite) and through a plain in-process loop with the same
+//      demo model (fixed simulated latency) and tools; per-iteration overhead
+//      median and p95, and the ratio.   Targets: median ≤ 25 ms, p95 ≤ 60 ms.
+//   2. 200 concurrent runs on one worker: wall time, errors, the worker's peak
+//      resident memory.   Target: no errors, ≤ 1 GB.
+//
+//   npm run bench:engine        (BENCH_ITERATIONS, BENCH_RUNS, BENCH_LATENCY_MS override)
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client, Connection } from "@temporalio/client";
+import { parseEnv } from "../lib/config/env";
+import { createDb, type Db } from "../lib/db/prisma";
+import { seedDatabase } from "../lib/db/seed";
+import { createEngine } from "../lib/engine/client";
+import type { ChatMessage, RunEvent, RunSummary } from "../lib/engine/types";
+import { agentSchema } from "../lib/agents/schemas";
+import { applyMigrations } from "../scripts/db/migrate";
+import { provisionTemporalCli } from "../scripts/lib/temporal-cli";
+import { spawnDevServer, waitForTemporal } from "../scripts/lib/temporal-server";
+import { freePort } from "../scripts/test-support/ports";
+import { createDemoModel } from "../worker/models/demo";
+import { createToolExecutor } from "../worker/tools/executor";
+import { createMcpConnections } from "../worker/tools/mcp";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+const agent = agentSchema.parse({ name: "bench", model: "demo/bench", tools: ["calculator"], maxIterations: 500 });
+const task = (n: number) => `repeat ${n} tool calculator {"expression":"6*7"}\nanswer: done`;
+
+/** The baseline: the same model and tools in a plain loop, no durability. */
+async function plainLoop(db: Db, iterations: number): Promise<number[]> {
+  const model = createDemoModel({ latencyMs: LATENCY_MS });
+  const tools = createToolExecutor({ db, mcp: createMcpConnections(), httpAllowlist: [] });
+  const messages: ChatMessage[] = [{ role: "system", content: agent.systemPrompt }, { role: "user", content: task(iterations) }];
+  const durations: number[] = [];
+  for (let i = 1; ; i++) {
+    const started = performance.now();
+    const response = await model.generate({ model: agent.model, agentName: agent.name, messages, tools: [], temperature: 0, maxOutputTokens: 100, attempt: 1 }, "bench");
+    if (response.toolCalls.length === 0) {
+      durations.push(performance.now() - started);
+      return durations;
+    }
+    messages.push({ role: "assistant", content: null, tool_calls: response.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) });
+    const outcomes = await Promise.all(
+      response.toolCalls.map((c) =>
+        tools.execute({
+          agent,
+          toolName: c.name,
+          rawArguments: c.arguments,
+          context: { runId: "plain", rootRunId: "plain", agentName: agent.name, iteration: i, callId: c.id, idempotencyKey: `plain:${i}:${c.id}`, runContext: {}, signal: new AbortController().signal, heartbeat: () => undefined },
+        }),
+      ),
+    );
+    response.toolCalls.forEach((c, j) => messages.push({ role: "tool", tool_call_id: c.id, name: c.name, content: outcomes[j]?.content ?? "" }));
+    durations.push(performance.now() - started);
+  }
+}
+
+function rssMb(pid: number): number {
+  try {
+    return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitAll(engine: ReturnType<typeof createEngine>, runIds: string[], timeoutMs: number): Promise<RunSummary[]> {
+  const deadline = Date.now() + timeoutMs;
+  const done = new Map<string, RunSummary>();
+  while (done.size < runIds.length && Date.now() < deadline) {
+    const pending = runIds.filter((id) => !done.has(id));
+    const summaries = await Promise.all(pending.map((id) => engine.getRun(id).catch(() => null)));
+    for (const s of summaries) if (s && ["completed", "failed", "cancelled"].includes(s.status)) done.set(s.runId, s);
+    if (done.size < runIds.length) await new Promise((r) => setTimeout(r, 500));
+  }
+  return [...done.values()];
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "zap-bench-engine-"));
+  const children: ChildProcess[] = [];
+  try {
+    const [port, uiPort, httpPort] = [await freePort(), await freePort(), await freePort()];
+    const temporal = spawnDevServer({ cli: await provisionTemporalCli(), host: "127.0.0.1", port, uiPort, httpPort, headless: true, dbFile: path.join(dir, "t.db"), namespace: "default", logFile: path.join(dir, "t.log") });
+    children.push(temporal);
+    const address = `127.0.0.1:${port}`;
+    await waitForTemporal({ address }, temporal, 60_000);
+    const databaseUrl = `file:${path.join(dir, "zap.db")}`;
+    await applyMigrations(databaseUrl);
+    const db = createDb(databaseUrl);
+    await seedDatabase(db, { demo: true });
+    const taskQueue = "bench";
+    const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue });
+
+    const worker = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(LATENCY_MS) },
+    });
+    children.push(worker);
+    await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
+    const connection = await Connection.connect({ address });
+    const engine = createEngine({ temporal: new Client({ connection }), db, taskQueue: config.temporal.taskQueue });
+    const graph = { entryAgent: "bench", agents: [agent], limits: { followUpWindowSeconds: 0, tokenBudget: 100_000_000 } };
+
+    // Warm-up (bundle caches, JIT, connections), not measured.
+    const warm = await engine.startRun({ graph, task: task(5) });
+    await waitAll(engine, [warm.runId], 60_000);
+    await plainLoop(db, 5);
+
+    console.log(`1) ${ITERATIONS} iterations, demo model latency ${LATENCY_MS} ms, calculator tool`);
+    const plain = await plainLoop(db, ITERATIONS);
+    const { runId } = await engine.startRun({ graph, task: task(ITERATIONS) });
+    await waitAll(engine, [runId], 300_000);
+    const events: RunEvent[] = [];
+    for (let since = 0; ; ) {
+      const page = await engine.getEvents(runId, since);
+      if (!page.length) break;
+      events.push(...page);
+      since = page.at(-1)!.seq;
+    }
+    const starts = events.filter((e) => e.type === "iteration_started").map((e) => Date.parse(e.at));
+    const end = Date.parse(events.find((e) => e.type === "run_completed")?.at ?? "");
+    const durable = starts.map((s, i) => (starts[i + 1] ?? end) - s);
+    const overhead = durable.map((d, i) => d - (plain[i] ?? plain.at(-1) ?? 0));
+    console.log(`   plain loop   per iteration: median ${ms(percentile(plain, 50))}, p95 ${ms(percentile(plain, 95))}`);
+    console.log(`   engine       per iteration: median ${ms(percentile(durable, 50))}, p95 ${ms(percentile(durable, 95))}`);
+    console.log(`   overhead     per iteration: median ${ms(percentile(overhead, 50))} (target ≤ 25 ms), p95 ${ms(percentile(overhead, 95))} (target ≤ 60 ms)`);
+    console.log(`   ratio engine / plain (median): ${(percentile(durable, 50) / percentile(plain, 50)).toFixed(2)}×`);
+
+    console.log(`2) ${RUNS} concurrent runs (3 iterations each) on one worker`);
+    let peak = rssMb(worker.pid!);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(worker.pid!))), 100);
+    const started = performance.now();
+    const runs = await Promise.all(Array.from({ length: RUNS }, () => engine.startRun({ graph, task: 'tool calculator {"expression":"1+1"} && tool calculator {"expression":"2+2"}\ntool calculator {"expression":"3"}' })));
+    const finished = await waitAll(engine, runs.map((r) => r.runId), 600_000);
+    const wall = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const failed = finished.filter((s) => s.status !== "completed").length + (RUNS - finished.length);
+    console.log(`   wall time ${wall.toFixed(1)} s (${(RUNS / wall).toFixed(1)} runs/s); ${RUNS - failed} completed, ${failed} with errors`);
+    console.log(`   worker peak resident memory ${peak.toFixed(0)} MB (target ≤ 1024 MB)`);
+    await connection.close();
+    await db.$disconnect();
+  } finally {
+    for (const child of children.reverse()) child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
