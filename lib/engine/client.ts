@@ -8,7 +8,7 @@ import type { Db } from "../db/prisma";
 import type { AgentGraph, AgentGraphInput } from "../agents/schemas";
 import { validateAgentGraph } from "../agents/validate";
 import { latestAgentVersion } from "../agents/repository";
-import { AGENT_WORKFLOW_TYPE, APPROVAL_ERRORS, QUERIES, SIGNALS, UPDATES } from "./definitions";
+import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, APPROVAL_ERRORS, QUERIES, SIGNALS, UPDATES } from "./definitions";
 import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, InvalidConfig, RunNotActive, RunNotFound } from "./errors";
 import { ForbiddenError, ValidationError } from "../errors";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
@@ -85,6 +85,7 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
       taskQueue,
       workflowId: runId,
       args: [args],
+      workflowTaskTimeout: AGENT_WORKFLOW_TASK_TIMEOUT,
       typedSearchAttributes: [
         { key: SA_AGENT_NAME, value: args.agentName },
         { key: SA_RUN_STATUS, value: "pending" },

@@ -42,3 +42,11 @@ export const ACTIVITY_ERRORS = {
   model: "ModelError",
   invalidConfig: "InvalidConfig",
 } as const;
+
+/**
+ * Workflow task timeout of agent runs. Model calls run as local activities,
+ * which hold the workflow task and heartbeat it at 80 % of this timeout; only
+ * then can a cancel request or a run-timeout timer reach the run. Short keeps
+ * cancellation prompt; our workflow tasks themselves take milliseconds.
+ */
+export const AGENT_WORKFLOW_TASK_TIMEOUT = "2 seconds";

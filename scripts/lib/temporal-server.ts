@@ -53,6 +53,16 @@ export function spawnDevServer(options: DevServerOptions): ChildProcess {
     "--log-level",
     "warn",
     "--ui-disable-news-fetch",
+    // Activities start in the reply to the workflow task that scheduled them,
+    // saving a round trip per model call and per tool call.
+    "--dynamic-config-value",
+    "system.enableActivityEagerExecution=true",
+    // WAL without a sync per commit: a local dev server survives process
+    // crashes this way; it trades only power-loss durability for latency.
+    "--sqlite-pragma",
+    "journal_mode=wal",
+    "--sqlite-pragma",
+    "synchronous=normal",
     ...devServerSearchAttributeFlags(),
   ];
   if (options.namespace !== "default") args.push("--namespace", options.namespace);

@@ -49,9 +49,10 @@ export interface AgentActivityDeps {
 
 const HEARTBEAT_EVERY_MS = 1000;
 
-/** Heartbeats while `work` runs, so timeouts and cancellation reach long calls. */
+/** Heartbeats while `work` runs, so timeouts and cancellation reach long calls (local activities have no heartbeat). */
 async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
+  if (context.info.isLocal) return work();
   const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await work();
@@ -113,7 +114,9 @@ export function createAgentActivities({ models, tools }: AgentActivityDeps) {
             idempotencyKey: `${input.runId}:${input.iteration}:${input.callId}`,
             runContext: input.runContext,
             signal: context.cancellationSignal,
-            heartbeat: () => context.heartbeat(),
+            heartbeat: () => {
+              if (!context.info.isLocal) context.heartbeat();
+            },
           },
         }),
       );

@@ -15,7 +15,7 @@ const ITERATIONS = 300;
 describe("long runs", () => {
   it(`continues as new during a ${ITERATIONS}-iteration run without losing anything`, async () => {
     const { runId } = await h.engine.startRun({
-      graph: singleAgentGraph({ tools: ["calculator"], maxIterations: 500 }, { continueAsNewAfterEvents: 1000, tokenBudget: 100_000_000 }),
+      graph: singleAgentGraph({ tools: ["calculator"], maxIterations: 500 }, { continueAsNewAfterEvents: 250, tokenBudget: 100_000_000 }),
       task: `repeat ${ITERATIONS} tool calculator {"expression":"2*21"}\nanswer: finished the loop`,
     });
     const summary = await waitForStatus(h.engine, runId, ["completed"], 240_000);

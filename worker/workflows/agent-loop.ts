@@ -11,6 +11,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   sleep,
   startChild,
   uuid4,
@@ -21,9 +22,10 @@ import type { FunctionTool } from "../models/types";
 import type { AgentConfig, ApprovalRule } from "../../lib/agents/schemas";
 import type { ApprovalRequest, FailureReason, ToolCall, TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, DecideApprovalInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import { AGENT_WORKFLOW_TYPE, SIGNALS } from "../../lib/engine/definitions";
+import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, SIGNALS } from "../../lib/engine/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import { matchingRule } from "./approvals";
+import { BUILTIN_TOOLS } from "../../lib/agents/builtin-tools";
 import type { RunState } from "./run-state";
 
 /** A run-ending failure with its typed reason. */
@@ -37,10 +39,21 @@ export class RunFailure extends Error {
   }
 }
 
-const { runInference } = proxyActivities<AgentActivities>({
+// Model calls and side-effect-free built-in tools run as local activities:
+// they execute inside the worker that holds the workflow task, so an
+// iteration costs one round trip to Temporal instead of several, and their
+// inputs (the growing conversation) are not copied into history each time.
+// Side-effecting and MCP tools run as regular activities with heartbeats, so a
+// dead worker is noticed within seconds and the call resumes elsewhere.
+const { runInference } = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: "5 minutes",
-  heartbeatTimeout: "30 seconds",
+  localRetryThreshold: "1 minute",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
+});
+
+const { executeTool: executeLocalTool } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: "2 minutes",
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "10 seconds", maximumAttempts: 3 },
 });
 
 const { executeTool } = proxyActivities<AgentActivities>({
@@ -49,6 +62,10 @@ const { executeTool } = proxyActivities<AgentActivities>({
   heartbeatTimeout: "5 seconds",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "10 seconds", maximumAttempts: 3 },
 });
+
+const EVENTS_PER_ITERATION = 4;
+
+const LOCAL_TOOLS = new Set<string>(BUILTIN_TOOLS.filter((t) => !t.sideEffect).map((t) => t.id));
 
 const { describeTools } = proxyActivities<AgentActivities>({
   startToCloseTimeout: "1 minute",
@@ -103,9 +120,15 @@ export class AgentLoop {
     return this.tools.find((t) => t.name === toolName)?.parameters;
   }
 
+  /** Iterations run by this execution (not carried): local activities add history only when their workflow task completes. */
+  private iterationsThisExecution = 0;
+
   shouldContinueAsNew(): boolean {
     const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength >= this.limits.continueAsNewAfterEvents;
+    // historyLength is as of the current workflow task; estimate the events
+    // this execution's iterations add (two activity markers plus task events each).
+    const estimated = Math.max(info.historyLength, this.iterationsThisExecution * EVENTS_PER_ITERATION);
+    return info.continueAsNewSuggested || estimated >= this.limits.continueAsNewAfterEvents;
   }
 
   /** Runs iterations until the model answers; bounded by the run timeout. */
@@ -147,6 +170,7 @@ export class AgentLoop {
       }
       state.iteration++;
       state.iterationsThisTurn++;
+      this.iterationsThisExecution++;
       const iterationSpan = state.startSpan("iteration", `iteration ${state.iteration}`, state.runSpanId || null);
       state.emit({ type: "iteration_started", iteration: state.iteration });
       state.baseStatus = "thinking";
@@ -250,7 +274,8 @@ export class AgentLoop {
 
   private async callTool(call: ToolCall, rawArguments: string): Promise<CallOutcome> {
     try {
-      const output: ToolActivityOutput = await executeTool({
+      const run = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name) ? executeLocalTool : executeTool;
+      const output: ToolActivityOutput = await run({
         agent: this.agent,
         toolName: call.function.name,
         rawArguments,
@@ -368,6 +393,7 @@ export class AgentLoop {
       await startChild(AGENT_WORKFLOW_TYPE, {
         workflowId: conversationId,
         args: [childInput],
+        workflowTaskTimeout: AGENT_WORKFLOW_TASK_TIMEOUT,
         parentClosePolicy: ParentClosePolicy.ABANDON,
         typedSearchAttributes: [
           { key: SA_AGENT_NAME, value: target },

@@ -133,10 +133,19 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
   const loop = new AgentLoop(state, input, agent);
   registerHandlers(state, loop, input);
 
+  // Search attributes carry a coarse status (the fine one is a query away) and
+  // are upserted only on change: each upsert costs a history event and a
+  // visibility write, which would otherwise add latency to every iteration.
+  let published = "";
   const publishStatus = () => {
+    const fine = state.status();
+    const coarse = fine === "thinking" || fine === "awaiting_tool" ? "running" : fine;
+    const pending = state.pendingApprovals().length;
+    if (`${coarse}/${pending}` === published) return;
+    published = `${coarse}/${pending}`;
     upsertSearchAttributes([
-      { key: SA_RUN_STATUS, value: state.status() },
-      { key: SA_PENDING_APPROVALS, value: state.pendingApprovals().length },
+      { key: SA_RUN_STATUS, value: coarse },
+      { key: SA_PENDING_APPROVALS, value: pending },
     ]);
   };
   loop.onStatusChange = publishStatus;

@@ -1,0 +1,71 @@
+// `npm run agent -- <agent> "<task>" [--context '{"customer":{"name":"Ada"}}']`
+// Starts a run of a saved agent against the running stack (npm start) and
+// prints its events as they happen.
+import { Client, Connection } from "@temporalio/client";
+import { parseEnv } from "../lib/config/env";
+import { createDb } from "../lib/db/prisma";
+import { createEngine } from "../lib/engine/client";
+import type { RunEvent } from "../lib/engine/types";
+import { temporalConnectionOptions } from "../lib/temporal/connection-options";
+import { loadDotenv } from "./lib/dotenv";
+import { AppError } from "../lib/errors";
+
+function describeEvent(e: RunEvent): string {
+  switch (e.type) {
+    case "run_started":
+      return `run started: ${e.agentName}`;
+    case "iteration_started":
+      return `iteration ${e.iteration}`;
+    case "inference_completed":
+      return `  model ${e.model}: ${e.toolCalls} tool call(s), ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.latencyMs} ms`;
+    case "tool_call_started":
+      return `  → ${e.tool} ${e.arguments}`;
+    case "tool_call_completed":
+      return `  ← ${e.tool} ${e.outcome} (${e.durationMs} ms): ${e.result.slice(0, 160)}`;
+    case "approval_requested":
+      return `  ⏸ approval needed for ${e.approval.toolName} (id ${e.approval.id}, role ${e.approval.requiredRole ?? "any approver"})`;
+    case "approval_decided":
+      return `  ▶ approval ${e.status}${e.decidedBy ? ` by ${e.decidedBy}` : ""}${e.reason ? `: ${e.reason}` : ""}`;
+    case "sub_agent_message":
+      return `  ⇢ ${e.agentName} (turn ${e.turn}): ${e.message}`;
+    case "sub_agent_reply":
+      return `  ⇠ ${e.agentName}: ${e.response.slice(0, 160)}`;
+    case "run_completed":
+      return `completed: ${e.output}`;
+    case "run_failed":
+      return `failed (${e.reason}): ${e.message}`;
+    default:
+      return `  ${e.type}`;
+  }
+}
+
+async function main(): Promise<void> {
+  const [agentName, task] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const contextFlag = process.argv.indexOf("--context");
+  if (!agentName || !task) {
+    console.error('usage: npm run agent -- <agent> "<task>" [--context \'{"key":"value"}\']   (agents: support-triage, research-loop, treasury)');
+    process.exit(2);
+  }
+  loadDotenv();
+  const config = parseEnv();
+  const connection = await Connection.connect(temporalConnectionOptions(config));
+  const db = createDb(config.databaseUrl);
+  const engine = createEngine({ temporal: new Client({ connection, namespace: config.temporal.namespace }), db, taskQueue: config.temporal.taskQueue });
+  try {
+    const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
+    const { runId } = await engine.startRun({ agentName, task, context });
+    console.log(`run ${runId}  (Temporal UI: ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${runId})`);
+    for await (const event of engine.streamRun(runId)) {
+      console.log(describeEvent(event));
+      if (event.type === "run_completed" || event.type === "run_failed" || event.type === "run_cancelled") break;
+    }
+  } catch (error) {
+    console.error(error instanceof AppError ? `✗ ${error.userMessage}${error.issues.length ? `: ${JSON.stringify(error.issues)}` : ""}` : error);
+    process.exitCode = 1;
+  } finally {
+    await connection.close();
+    await db.$disconnect();
+  }
+}
+
+await main();
