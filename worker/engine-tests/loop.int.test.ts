@@ -1,7 +1,7 @@
 // The agentic loop on a real Temporal server: tools, parallel calls, history,
 // events and trace.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { RunEvent, TraceNode } from "../../lib/engine/types";
 
 let h: EngineHarness;
@@ -78,6 +78,17 @@ describe("agentic loop", () => {
     expect(inference?.tokens?.outputTokens).toBeGreaterThan(0);
     expect(inference?.attempts).toBe(1);
     expect(iterations.every((s) => s.status === "ok" && s.endedAt !== null)).toBe(true);
+  });
+
+  it("streams events as they happen and lists the run", async () => {
+    const { runId } = await h.engine.startRun({ graph: singleAgentGraph({ tools: ["calculator"] }), task: 'think 100\ntool calculator {"expression":"3*3"}\nanswer: nine' });
+    const streamed = [];
+    for await (const event of h.engine.streamRun(runId, { intervalMs: 50 })) streamed.push(event);
+    expect(streamed.map((e) => e.seq)).toEqual(streamed.map((_, i) => i + 1));
+    expect(streamed.at(-1)).toMatchObject({ type: "run_completed", output: "nine" });
+    expect(streamed).toEqual(await h.engine.getEvents(runId));
+    const runs = await eventually(() => h.engine.listRuns({ agentName: "main" }), (list) => list.some((r) => r.runId === runId), 10_000, "the run in the list");
+    expect(runs.find((r) => r.runId === runId)).toMatchObject({ agentName: "main", parentRunId: null });
   });
 
   it("retries a flaky model and reports the attempts", async () => {
