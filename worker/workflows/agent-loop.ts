@@ -4,40 +4,27 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
-  ParentClosePolicy,
   allHandlersFinished,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
   sleep,
-  startChild,
   uuid4,
   workflowInfo,
 } from "@temporalio/workflow";
 import type { AgentActivities, ToolActivityOutput } from "../activities/agent";
 import type { FunctionTool } from "../models/types";
 import type { AgentConfig, ApprovalRule } from "../../lib/agents/schemas";
-import type { ApprovalRequest, FailureReason, ToolCall, TraceSpan } from "../../lib/engine/types";
+import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, DecideApprovalInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, SIGNALS } from "../../lib/engine/definitions";
-import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import { matchingRule } from "./approvals";
+import { parseArguments, SubAgentConversations, type CallOutcome } from "./sub-agents";
+import { RunFailure } from "./run-failure";
 import { BUILTIN_TOOLS } from "../../lib/agents/builtin-tools";
 import type { RunState } from "./run-state";
 
-/** A run-ending failure with its typed reason. */
-export class RunFailure extends Error {
-  constructor(
-    readonly reason: FailureReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = "RunFailure";
-  }
-}
 
 // Model calls and side-effect-free built-in tools run as local activities:
 // they execute inside the worker that holds the workflow task, so an
@@ -73,32 +60,28 @@ const { describeTools } = proxyActivities<AgentActivities>({
   retry: { initialInterval: "1 second", maximumAttempts: 2 },
 });
 
-type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number };
-
 function failureMessage(error: unknown): string {
   if (error instanceof ActivityFailure && error.cause instanceof Error) return error.cause.message;
   return error instanceof Error ? error.message : String(error);
 }
 
-function parseArguments(raw: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { _raw: raw };
-  } catch {
-    return { _raw: raw };
-  }
-}
 
 export class AgentLoop {
   tools: FunctionTool[] = [];
   onStatusChange: () => void = () => undefined;
-  private readonly replies = new Map<string, SubAgentReplySignal>();
+  private readonly conversations: SubAgentConversations;
 
   constructor(
     private readonly state: RunState,
     private readonly input: AgentRunInput,
     private readonly agentConfig: AgentConfig | undefined,
-  ) {}
+  ) {
+    this.conversations = new SubAgentConversations(state, input, () => this.checkBudget());
+  }
+
+  receiveReply(reply: SubAgentReplySignal): void {
+    this.conversations.receiveReply(reply);
+  }
 
   private get agent(): AgentConfig {
     if (!this.agentConfig) throw new RunFailure("invalid_config", `agent "${this.input.agentName}" is not in the graph`);
@@ -231,7 +214,7 @@ export class AgentLoop {
     return output;
   }
 
-  private checkBudget(): void {
+  checkBudget(): void {
     const used = this.state.totalTokens();
     const limit = this.limits.tokenBudget;
     if (!this.state.budgetWarned && used >= limit * 0.9) {
@@ -259,7 +242,7 @@ export class AgentLoop {
         outcome = { ok: false, errorKind: "rejected", attempts: 0, content: `The call to ${name} was not approved (${approval.status}): ${reason}` };
       } else {
         if (approval?.decision?.editedArguments) rawArguments = JSON.stringify(approval.decision.editedArguments);
-        outcome = name === "message_agent" && agent.subAgents.length > 0 ? await this.messageAgent(rawArguments, span) : await this.callTool(call, rawArguments);
+        outcome = name === "message_agent" && agent.subAgents.length > 0 ? await this.conversations.message(this.agent, rawArguments, span) : await this.callTool(call, rawArguments);
       }
     } finally {
       state.toolsInFlight--;
@@ -339,86 +322,5 @@ export class AgentLoop {
     this.state.emit({ type: "approval_decided", approvalId: approval.id, tool: approval.toolName, status: approval.status, decidedBy: decision.decidedBy.email, reason: decision.reason ?? null });
     this.onStatusChange();
     return { ...approval };
-  }
-
-  receiveReply(reply: SubAgentReplySignal): void {
-    const key = `${reply.conversationId}#${reply.turn}`;
-    if (!this.replies.has(key)) this.replies.set(key, reply);
-    const conversation = this.state.conversations.get(reply.conversationId);
-    if (conversation && reply.isComplete) conversation.isActive = false;
-  }
-
-  private async messageAgent(rawArguments: string, parent: TraceSpan): Promise<CallOutcome> {
-    const { state, agent, input } = this;
-    const args = parseArguments(rawArguments);
-    const message = typeof args.message === "string" ? args.message : "";
-    if (!message) return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: "message_agent needs a non-empty `message`." };
-    let conversation;
-    if (typeof args.conversation_id === "string") {
-      conversation = state.conversations.get(args.conversation_id);
-      if (!conversation) return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: `There is no conversation "${args.conversation_id}". Start one with agent_name.` };
-      if (!conversation.isActive) return { ok: false, errorKind: "execution", attempts: 0, content: `Conversation ${conversation.conversationId} has ended; start a new one with agent_name.` };
-      conversation.turns++;
-      try {
-        await getExternalWorkflowHandle(conversation.conversationId).signal(SIGNALS.userMessage, { content: message, turn: conversation.turns });
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        conversation.isActive = false;
-        return { ok: false, errorKind: "execution", attempts: 1, content: `Conversation ${conversation.conversationId} has ended; start a new one with agent_name.` };
-      }
-    } else {
-      const target = typeof args.agent_name === "string" ? args.agent_name : "";
-      if (!agent.subAgents.includes(target)) {
-        return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: `"${target}" is not a sub-agent of ${agent.name}. Choose one of: ${agent.subAgents.join(", ")}.` };
-      }
-      if (input.depth + 1 > this.limits.maxDepth) {
-        throw new RunFailure("budget_exceeded", `sub-agent depth limit of ${this.limits.maxDepth} reached: ${agent.name} (depth ${input.depth}) cannot start ${target}`);
-      }
-      const conversationId = `${workflowInfo().workflowId}.${target}-${uuid4().slice(0, 8)}`;
-      conversation = { conversationId, agentName: target, turns: 1, isActive: true, lastResponse: null, startedAt: new Date(Date.now()).toISOString() };
-      state.conversations.set(conversationId, conversation);
-      const childInput: AgentRunInput = {
-        graph: input.graph,
-        agentName: target,
-        message,
-        context: input.context,
-        rootRunId: input.rootRunId,
-        parentRunId: workflowInfo().workflowId,
-        depth: input.depth + 1,
-        conversation: { parentWorkflowId: workflowInfo().workflowId, conversationId },
-        startedBy: input.startedBy,
-      };
-      // ABANDON: conversations outlive one execution of the parent (continue-as-new);
-      // the parent cancels them itself when it ends or is cancelled.
-      await startChild(AGENT_WORKFLOW_TYPE, {
-        workflowId: conversationId,
-        args: [childInput],
-        workflowTaskTimeout: AGENT_WORKFLOW_TASK_TIMEOUT,
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: SA_AGENT_NAME, value: target },
-          { key: SA_PARENT_RUN_ID, value: workflowInfo().workflowId },
-        ],
-      });
-    }
-    const turn = conversation.turns;
-    const current = conversation;
-    const span = state.startSpan("sub_agent", current.agentName, parent.id, { conversationId: current.conversationId, turn });
-    state.emit({ type: "sub_agent_message", conversationId: current.conversationId, agentName: current.agentName, message, turn });
-    const key = `${current.conversationId}#${turn}`;
-    await condition(() => this.replies.has(key) || !current.isActive);
-    const reply = this.replies.get(key);
-    if (!reply) {
-      state.endSpan(span, "error");
-      return { ok: false, errorKind: "execution", attempts: 1, content: `Conversation ${current.conversationId} ended before ${current.agentName} replied.` };
-    }
-    current.lastResponse = reply.response;
-    if (reply.isComplete) current.isActive = false;
-    state.addUsage(reply.usage);
-    state.emit({ type: "sub_agent_reply", conversationId: current.conversationId, agentName: current.agentName, response: reply.response, turn, isComplete: reply.isComplete });
-    state.endSpan(span, reply.failed ? "error" : "ok", { tokens: reply.usage });
-    this.checkBudget();
-    const payload = { conversation_id: current.conversationId, agent_name: current.agentName, response: reply.response, is_complete: reply.isComplete };
-    return reply.failed ? { ok: false, errorKind: "execution", attempts: 1, content: JSON.stringify(payload) } : { ok: true, attempts: 1, content: JSON.stringify(payload) };
   }
 }

@@ -24,7 +24,8 @@ import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEven
 import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
 import { renderPrompt } from "../../lib/agents/template";
 import { RunState } from "./run-state";
-import { AgentLoop, RunFailure } from "./agent-loop";
+import { AgentLoop } from "./agent-loop";
+import { RunFailure } from "./run-failure";
 import { argumentProblems } from "./approvals";
 
 export const userMessageSignal = defineSignal<[UserMessageSignal]>(SIGNALS.userMessage);
