@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { RunEvent } from "../../lib/engine/types";
+import { testProviders } from "../../scripts/test-support/databases";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let h: EngineHarness;
@@ -35,16 +36,18 @@ function startWorkerProcess(): Promise<ChildProcess> {
   });
 }
 
-beforeAll(async () => {
-  h = await startEngineHarness({ worker: false });
-});
-afterAll(async () => {
-  for (const w of workers) w.kill("SIGKILL");
-  await h?.stop();
-});
+const providers = await testProviders();
 
-describe("a worker killed mid-call", () => {
-  it("does not repeat the side effect when the call is retried on a new worker", async () => {
+describe.each(providers)("a worker killed mid-call ($provider)", ({ available, create }) => {
+  beforeAll(async () => {
+    if (available) h = await startEngineHarness({ worker: false, database: await create() });
+  });
+  afterAll(async () => {
+    for (const w of workers.splice(0)) w.kill("SIGKILL");
+    if (available) await h.stop();
+  });
+
+  it.skipIf(!available)("does not repeat the side effect when the call is retried on a new worker", async () => {
     const first = await startWorkerProcess();
     const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
     const { runId } = await h.engine.startRun({
