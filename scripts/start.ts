@@ -101,7 +101,8 @@ async function prepareDatabase(config: AppConfig): Promise<string> {
   try {
     const seed = await seedDatabase(db, { demo: config.seedDemo });
     const migrated = report.applied.length ? `${report.applied.length} migration(s) applied` : "schema up to date";
-    return `${config.databaseProvider}, ${migrated}, ${seed.seeded ? `seeded ${seed.users} demo users` : `${seed.users} users kept`}`;
+    const agents = seed.agents ? `, seeded ${seed.agents} demo agents` : "";
+    return `${config.databaseProvider}, ${migrated}, ${seed.seeded ? `seeded ${seed.users} demo users` : `${seed.users} users kept`}${agents}`;
   } finally {
     await db.$disconnect();
   }
