@@ -1,0 +1,10 @@
+// GET /api/runs/:runId – the run's summary (status, usage, output or error).
+import { NextResponse } from "next/server";
+import { apiRoute, parseParam } from "@/lib/http/server/api-route";
+import { getEngine } from "@/lib/engine/server/engine";
+import { runIdSchema } from "@/lib/engine/schemas";
+
+export const GET = apiRoute<{ runId: string }>({
+  permission: "read",
+  handler: async ({ params }) => NextResponse.json({ run: await getEngine().getRun(parseParam(runIdSchema, params.runId, "runId")) }),
+});
