@@ -19,6 +19,7 @@ import { fingerprint } from "./lib/fingerprint";
 import { ProcessGroup } from "./lib/processes";
 import { generatePrismaClients } from "./db/generate";
 import { applyMigrations } from "./db/migrate";
+import { WORKFLOW_BUNDLE_INPUTS, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
 
 const devMode = process.argv.includes("--dev");
 const startedAt = performance.now();
@@ -108,6 +109,16 @@ async function prepareDatabase(config: AppConfig): Promise<string> {
   }
 }
 
+async function workflowBundleIfStale(): Promise<string> {
+  const stamp = `${WORKFLOW_BUNDLE_PATH}.fingerprint`;
+  const print = fingerprint(PROJECT_ROOT, WORKFLOW_BUNDLE_INPUTS);
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === print && existsSync(WORKFLOW_BUNDLE_PATH)) return "up to date";
+  // In a child process: the orchestrator stays small (it only supervises afterwards).
+  await runOrThrow(bin("tsx"), [path.join(PROJECT_ROOT, "scripts/build-workflows.ts")]);
+  writeFileSync(stamp, print);
+  return "bundled";
+}
+
 async function buildIfStale(): Promise<string> {
   const stamp = path.join(PROJECT_ROOT, ".next", "zap-build-fingerprint");
   const print = fingerprint(PROJECT_ROOT, BUILD_INPUTS);
@@ -155,6 +166,7 @@ async function main(): Promise<void> {
     await step("database", () => prepareDatabase(config), (s) => s);
     const auth = await step("auth secret", async () => ensureAuthSecret(config.dataDir, config.auth.secret), (a) => a.source);
     if (!devMode) await step("build", buildIfStale, (s) => s);
+    if (!devMode) await step("workflow bundle", workflowBundleIfStale, (s) => s);
 
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
@@ -163,6 +175,7 @@ async function main(): Promise<void> {
       AUTH_TRUST_HOST: "true",
       NEXT_TELEMETRY_DISABLED: "1",
       TEMPORAL_UI_URL: config.temporal.uiUrl,
+      ...(devMode ? {} : { ZAP_WORKFLOW_BUNDLE: WORKFLOW_BUNDLE_PATH }),
     };
     await step(
       "worker",

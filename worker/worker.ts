@@ -1,4 +1,5 @@
 import path from "node:path";
+import { existsSync } from "node:fs";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import type { AppConfig } from "../lib/config/env";
 import type { Db } from "../lib/db/prisma";
@@ -20,8 +21,8 @@ export interface ZapWorkerDeps {
   /** Overrides the model registry (benchmarks add simulated latency). */
   models?: ModelRegistry;
   mcp?: McpConnections;
-  /** A pre-built workflow bundle (tests share one to save bundling time). */
-  workflowBundle?: { code: string };
+  /** A pre-built workflow bundle: its code (tests share one) or a file (`npm start` builds one). */
+  workflowBundle?: { code: string } | { codePath: string };
 }
 
 /** Connects to the configured Temporal with the worker's native client. */
@@ -35,11 +36,14 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
   const mcp = deps.mcp ?? createMcpConnections({ cwd: PROJECT_ROOT });
   const models = deps.models ?? createModelRegistry({ models: config.models, demoLatencyMs: config.models.demoLatencyMs });
   const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist });
+  // A bundle built by `npm start` / `npm run build` spares the worker a webpack run.
+  const prebuilt = process.env.ZAP_WORKFLOW_BUNDLE;
+  const workflowBundle = deps.workflowBundle ?? (prebuilt && existsSync(prebuilt) ? { codePath: prebuilt } : undefined);
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
-    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ db, models, tools }),
     // Many runs wait on approvals or sub-agents; keep their state cached.
     maxCachedWorkflows: 1000,
