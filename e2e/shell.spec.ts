@@ -5,7 +5,9 @@ test("health reports database and Temporal ok without a session", async ({ reque
   const response = await request.get("/api/health");
   expect(response.status()).toBe(200);
   const report = await response.json();
-  expect(report).toMatchObject({ status: "ok", database: { ok: true, provider: "sqlite" }, temporal: { ok: true } });
+  expect(report).toMatchObject({ status: "ok", database: { ok: true, provider: "sqlite" }, temporal: { ok: true }, workers: { taskQueue: "zap-e2e" } });
+  // The live worker shows up as a poller of the task queue.
+  await expect.poll(async () => (await (await request.get("/api/health")).json()).workers.pollers, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
 });
 
 test.describe("dashboard", () => {

@@ -45,6 +45,14 @@ export default async function OverviewPage() {
                 </dd>
               </div>
               <div className="flex items-center justify-between">
+                <dt className="text-zinc-600">Workers on “{health.workers.taskQueue}”</dt>
+                <dd>
+                  <Badge tone={health.workers.pollers > 0 ? "success" : "warning"}>
+                    {health.workers.pollers > 0 ? `${health.workers.pollers} polling` : "none polling: runs will wait"}
+                  </Badge>
+                </dd>
+              </div>
+              <div className="flex items-center justify-between">
                 <dt className="text-zinc-600">Temporal Web UI</dt>
                 <dd>
                   <a className="font-medium text-indigo-600 hover:underline" href={config.temporal.uiUrl} target="_blank" rel="noreferrer">

@@ -13,6 +13,8 @@ export interface HealthReport {
   status: "ok" | "degraded";
   database: ComponentHealth & { provider: string };
   temporal: ComponentHealth & { namespace: string };
+  /** Informational: workers seen polling the task queue recently (runs wait while there are none). */
+  workers: { taskQueue: string; pollers: number };
   checkedAt: string;
 }
 
@@ -33,6 +35,18 @@ async function timed(check: () => Promise<string>): Promise<ComponentHealth> {
   }
 }
 
+async function countPollers(namespace: string, taskQueue: string): Promise<number> {
+  try {
+    const connection = getTemporalConnection();
+    const response = await connection.withDeadline(Date.now() + TIMEOUT_MS, () =>
+      connection.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 }),
+    );
+    return response.pollers?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Probes the database and Temporal concurrently, each bounded by a short timeout. */
 export async function checkHealth(): Promise<HealthReport> {
   const config = getConfig();
@@ -48,8 +62,10 @@ export async function checkHealth(): Promise<HealthReport> {
       return "serving";
     }),
   ]);
+  const pollers = temporal.ok ? await countPollers(config.temporal.namespace, config.temporal.taskQueue) : 0;
   return {
     status: database.ok && temporal.ok ? "ok" : "degraded",
+    workers: { taskQueue: config.temporal.taskQueue, pollers },
     database: { ...database, provider: config.databaseProvider },
     temporal: { ...temporal, namespace: config.temporal.namespace },
     checkedAt: new Date().toISOString(),
