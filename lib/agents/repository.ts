@@ -18,11 +18,16 @@ export async function latestAgentVersion(db: Db, name: string): Promise<StoredAg
   return { agentName: row.agent.name, version: row.version, graph: agentGraphSchema.parse(JSON.parse(row.graph)), createdAt: row.createdAt };
 }
 
-/** Saves a graph as the next version of `name` (creating the agent on first save). */
-export async function saveAgentVersion(db: Db, name: string, input: AgentGraphInput, options: { createdById?: string | null; note?: string; description?: string } = {}): Promise<StoredAgentVersion> {
+/** Validates a graph, or throws InvalidConfig listing every problem with its path. */
+export function requireValidGraph(input: unknown): AgentGraph {
   const validation = validateAgentGraph(input);
   if (!validation.ok) throw new InvalidConfig(validation.errors.map((e) => ({ path: e.path, message: e.message })));
-  const graph = validation.graph;
+  return validation.graph;
+}
+
+/** Saves a graph as the next version of `name` (creating the agent on first save). */
+export async function saveAgentVersion(db: Db, name: string, input: AgentGraphInput, options: { createdById?: string | null; note?: string; description?: string } = {}): Promise<StoredAgentVersion> {
+  const graph = requireValidGraph(input);
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.upsert({ where: { name }, create: { name, description: options.description ?? "" }, update: {} });
     const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" } });

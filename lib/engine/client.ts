@@ -6,10 +6,9 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type Wor
 import { ApplicationFailure } from "@temporalio/common";
 import type { Db } from "../db/prisma";
 import type { AgentGraph, AgentGraphInput } from "../agents/schemas";
-import { validateAgentGraph } from "../agents/validate";
-import { latestAgentVersion } from "../agents/repository";
+import { latestAgentVersion, requireValidGraph } from "../agents/repository";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, APPROVAL_ERRORS, QUERIES, SIGNALS, UPDATES } from "./definitions";
-import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, InvalidConfig, RunNotActive, RunNotFound } from "./errors";
+import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
 import { ForbiddenError, ValidationError } from "../errors";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, RunSummary, TraceNode } from "./types";
@@ -69,11 +68,7 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
   }
 
   async function resolveGraph(input: StartRunInput): Promise<AgentGraph> {
-    if (input.graph) {
-      const validation = validateAgentGraph(input.graph);
-      if (!validation.ok) throw new InvalidConfig(validation.errors.map((e) => ({ path: e.path, message: e.message })));
-      return validation.graph;
-    }
+    if (input.graph) return requireValidGraph(input.graph);
     if (!input.agentName) throw new ValidationError([{ path: "agentName", message: "name an agent or pass a graph" }]);
     const stored = await latestAgentVersion(db, input.agentName);
     if (!stored) throw new AgentNotFound(input.agentName);

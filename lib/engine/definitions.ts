@@ -40,7 +40,6 @@ export const APPROVAL_ERRORS = {
 /** Non-retryable activity error types. */
 export const ACTIVITY_ERRORS = {
   model: "ModelError",
-  invalidConfig: "InvalidConfig",
 } as const;
 
 /**

@@ -53,9 +53,4 @@ export class ProcessGroup {
       clearTimeout(timer);
     }
   }
-
-  /** Resident memory (kB) of every live child, read from /proc. */
-  pids(): { name: string; pid: number }[] {
-    return this.members.filter((m) => m.child.pid !== undefined && m.child.exitCode === null).map((m) => ({ name: m.name, pid: m.child.pid! }));
-  }
 }

@@ -8,7 +8,6 @@ import type {
   Conversation,
   FailureReason,
   RunEvent,
-  RunEventType,
   RunStatus,
   SpanKind,
   TokenUsage,
@@ -92,10 +91,6 @@ export class RunState {
     return this.events.slice(Math.max(0, seq), Math.max(0, seq) + limit);
   }
 
-  lastEventOf(type: RunEventType): RunEvent | undefined {
-    for (let i = this.events.length - 1; i >= 0; i--) if (this.events[i]?.type === type) return this.events[i];
-    return undefined;
-  }
 
   startSpan(kind: SpanKind, name: string, parentId: string | null, attributes?: TraceSpan["attributes"]): TraceSpan {
     const span: TraceSpan = { id: `s${++this.spanCounter}`, parentId, kind, name, startedAt: nowIso(), endedAt: null, status: "running", attributes };
