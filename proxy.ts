@@ -1,9 +1,10 @@
 // Runs before every request: no session → pages redirect to sign-in and API
 // calls get 401 JSON. Roles are checked by each page, route and action
 // (lib/auth/server/session.ts); this layer only makes "signed in" the default.
-import NextAuth from "next-auth";
-import { NextResponse } from "next/server";
+import NextAuth, { type NextAuthRequest } from "next-auth";
+import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig, SIGN_IN_PATH } from "./lib/auth/auth-config";
+import { dropSessionCookieIssues } from "./lib/auth/session-cookie";
 
 const { auth } = NextAuth(authConfig);
 
@@ -14,7 +15,8 @@ function isPublic(pathname: string): boolean {
   return PUBLIC_PATHS.includes(pathname) || PUBLIC_PREFIXES.some((p) => pathname.startsWith(p));
 }
 
-export const proxy = auth((request) => {
+/** Public paths pass; without a session, API calls get 401 JSON and pages redirect to sign-in. */
+function gateRequest(request: NextAuthRequest, _event: NextFetchEvent): NextResponse {
   const { pathname, search } = request.nextUrl;
   if (isPublic(pathname) || request.auth?.user) return NextResponse.next();
   if (pathname.startsWith("/api/")) {
@@ -23,7 +25,20 @@ export const proxy = auth((request) => {
   const signIn = new URL(SIGN_IN_PATH, request.nextUrl.origin);
   if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
   return NextResponse.redirect(signIn);
-});
+}
+
+const gate = auth(gateRequest);
+
+export async function proxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
+  const response = (await gate(request, event)) ?? NextResponse.next();
+  // Auth.js re-issues the session cookie on every response it wraps (a rolling
+  // session). A response to a request still in flight when the user signs out
+  // (a link prefetch, another tab) would then put the cookie back after sign-out
+  // removed it. So only sign-in issues the cookie (valid 12 h from then) and only
+  // sign-out or an invalid token removes it; the proxy may pass on removals only.
+  dropSessionCookieIssues(response.headers);
+  return response;
+}
 
 export const config = {
   matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],

@@ -16,6 +16,7 @@ import { parseEnv } from "../lib/config/env";
 import { createDb, type Db } from "../lib/db/prisma";
 import { seedDatabase } from "../lib/db/seed";
 import { createEngine } from "../lib/engine/client";
+import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
 import type { ChatMessage, RunEvent, RunSummary } from "../lib/engine/types";
 import { agentSchema } from "../lib/agents/schemas";
 import { applyMigrations } from "../scripts/db/migrate";
@@ -113,7 +114,9 @@ async function main(): Promise<void> {
     children.push(worker);
     await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
     const connection = await Connection.connect({ address });
-    const engine = createEngine({ temporal: new Client({ connection }), db, taskQueue: config.temporal.taskQueue });
+    // The worker (worker/main.ts) offloads large payloads; the client must read them back the same way.
+    const payloadCodecs = [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })];
+    const engine = createEngine({ temporal: new Client({ connection, dataConverter: { payloadCodecs } }), db, taskQueue: config.temporal.taskQueue });
     const graph = { entryAgent: "bench", agents: [agent], limits: { followUpWindowSeconds: 0, tokenBudget: 100_000_000 } };
 
     // Warm-up (bundle caches, JIT, connections), not measured.

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ROLES } from "../lib/auth/roles";
-import { demoUser, signInThroughForm, storageStateFor } from "./support";
+import { demoUser, signInAs, signInThroughForm, storageStateFor } from "./support";
 
 test.describe("signed out", () => {
   test("a page redirects to sign-in and returns there after signing in", async ({ page }) => {
@@ -51,14 +51,62 @@ for (const role of ROLES) {
   });
 }
 
-test("sign-out ends the session", async ({ page }) => {
-  await page.goto("/sign-in");
-  const viewer = demoUser("viewer");
-  await signInThroughForm(page, viewer.email, viewer.password);
-  await expect(page.getByTestId("user-role")).toHaveText("viewer");
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
-  await page.goto("/inbox");
-  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Finbox/);
-  expect((await page.request.get("/api/me")).status()).toBe(401);
+test.describe("sign-out", () => {
+  test("ends the session: a reload and the old cookies are refused, other sessions stay", async ({ page, context, playwright, baseURL }) => {
+    await signInAs(page, "viewer");
+    const cookiesBeforeSignOut = await context.storageState();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    await page.goto("/inbox");
+    await expect(page, "a full load of a page after sign-out goes to sign-in").toHaveURL(/\/sign-in\?callbackUrl=%2Finbox/);
+    expect((await page.request.get("/api/me")).status()).toBe(401);
+
+    // A copy of the signed-in cookies (another tab's late response, a saved jar) is worthless now.
+    const oldJar = await playwright.request.newContext({ baseURL, storageState: cookiesBeforeSignOut });
+    const me = await oldJar.get("/api/me");
+    expect(me.status(), "the API refuses the signed-out session's cookie").toBe(401);
+    expect(await me.json()).toEqual({ error: { code: "unauthenticated", message: "Sign in to continue" } });
+    const inbox = await oldJar.get("/inbox", { maxRedirects: 0 });
+    expect(inbox.status(), "a page refuses the signed-out session's cookie").toBe(307);
+    expect(inbox.headers().location).toMatch(/\/sign-in/);
+    expect(await (await oldJar.get("/api/auth/session")).json(), "Auth.js itself reports no session").toBeNull();
+    await oldJar.dispose();
+
+    // Signing out ends this session only: the same user elsewhere stays signed in.
+    const otherSession = await playwright.request.newContext({ baseURL, storageState: storageStateFor("viewer") });
+    expect((await otherSession.get("/api/me")).status()).toBe(200);
+    await otherSession.dispose();
+  });
+
+  test("a response still in flight at sign-out does not bring the session back", async ({ page }) => {
+    await signInAs(page, "viewer");
+    // Hold the answer to a request sent while signed in until sign-out is done,
+    // as happens to a link prefetch or a poll that is slower than the sign-out.
+    let answeredWith!: (status: number) => void;
+    const answered = new Promise<number>((resolve) => (answeredWith = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      "**/api/me",
+      async (route) => {
+        const response = await route.fetch();
+        answeredWith(response.status());
+        await released;
+        await route.fulfill({ response });
+      },
+      { times: 1 },
+    );
+    const inFlight = page.evaluate(() => fetch("/api/me").then((r) => r.status));
+    expect(await answered, "the held request was answered as signed in").toBe(200);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    release();
+    expect(await inFlight).toBe(200);
+
+    await page.goto("/inbox");
+    await expect(page, "the late answer did not sign the browser back in").toHaveURL(/\/sign-in\?callbackUrl=%2Finbox/);
+    expect((await page.request.get("/api/me")).status()).toBe(401);
+  });
 });

@@ -26,8 +26,6 @@ test.describe("dashboard", () => {
 
   test("each section has an empty state that says what to do next", async ({ page }) => {
     const sections = [
-      { link: "Agents", empty: "No agents yet" },
-      { link: "Runs", empty: "No runs yet" },
       { link: "Inbox", empty: "Nothing waiting for approval" },
     ];
     await page.goto("/");

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { DEMO_USERS } from "../lib/auth/demo-users";
 import type { Role } from "../lib/auth/roles";
 
@@ -19,4 +19,12 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Starts a fresh session for a demo role through the real form and waits for the shell. */
+export async function signInAs(page: Page, role: Role): Promise<void> {
+  await page.goto("/sign-in");
+  const user = demoUser(role);
+  await signInThroughForm(page, user.email, user.password);
+  await expect(page.getByTestId("user-role")).toHaveText(role);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError, ForbiddenError, NotFoundError, toErrorBody, UnauthenticatedError, ValidationError, zodIssues } from "./errors";
+import { ConflictError, ForbiddenError, formatPath, NotFoundError, toErrorBody, UnauthenticatedError, ValidationError, zodIssues } from "./errors";
 import { z } from "zod";
 
 describe("toErrorBody", () => {
@@ -22,9 +22,30 @@ describe("toErrorBody", () => {
     expect(mapped.body.message).toMatch(/went wrong/);
   });
 
-  it("turns zod issues into dotted paths", () => {
-    const result = z.object({ agents: z.array(z.object({ name: z.string() })) }).safeParse({ agents: [{ name: "a" }, { name: 3 }] });
+});
+
+describe("paths: one format for users everywhere", () => {
+  it("turns zod issues into bracketed paths, as the graph validator writes them", () => {
+    const result = z
+      .object({ agents: z.array(z.object({ name: z.string(), subAgents: z.array(z.string()) })) })
+      .safeParse({ agents: [{ name: "a", subAgents: [] }, { name: 3, subAgents: ["b", 4] }] });
     expect(result.success).toBe(false);
-    if (!result.success) expect(zodIssues(result.error.issues)[0]?.path).toBe("agents.1.name");
+    if (!result.success) expect(zodIssues(result.error.issues).map((i) => i.path)).toEqual(["agents[1].name", "agents[1].subAgents[1]"]);
+  });
+
+  it("names the root when the whole value is wrong", () => {
+    const result = z.object({ a: z.string() }).safeParse("nope");
+    if (!result.success) expect(zodIssues(result.error.issues)[0]?.path).toBe("(root)");
+  });
+
+  it.each<[PropertyKey[], string]>([
+    [["agents", 2, "subAgents", 0], "agents[2].subAgents[0]"],
+    [["limits", "maxDepth"], "limits.maxDepth"],
+    [[0, "name"], "[0].name"],
+    [["transport", "env", "MY-KEY"], 'transport.env["MY-KEY"]'],
+    [["context", "a.b"], 'context["a.b"]'],
+    [[], ""],
+  ])("formats %j as %s", (path, expected) => {
+    expect(formatPath(path)).toBe(expected);
   });
 });

@@ -75,7 +75,23 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody }
   return { status: 500, body: { code: "internal", message: "Something went wrong on our side. It has been logged." } };
 }
 
-/** zod issues → FieldIssue list with dotted paths (`agents.2.name`). */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The one way paths are written for users, by the HTTP error mapper and the
+ * agent-graph validator alike: `["agents", 2, "subAgents", 0]` →
+ * `agents[2].subAgents[0]`; a key that is not a plain name is quoted (`env["MY-KEY"]`).
+ */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => {
+    if (typeof key === "number") return `${text}[${key}]`;
+    const name = typeof key === "symbol" ? (key.description ?? "") : key;
+    if (!IDENTIFIER.test(name)) return `${text}[${JSON.stringify(name)}]`;
+    return text ? `${text}.${name}` : name;
+  }, "");
+}
+
+/** zod issues → FieldIssue list with paths as formatPath writes them (`agents[2].name`). */
 export function zodIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldIssue[] {
-  return issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
+  return issues.map((i) => ({ path: formatPath(i.path) || "(root)", message: i.message }));
 }

@@ -2,10 +2,9 @@
 // exist, so it uses nothing but Node itself: install (or refresh) node_modules
 // when package.json/package-lock.json changed, then hand over to the
 // TypeScript orchestrator in scripts/<mode>.ts.
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
+import { dependenciesUpToDate, markDependenciesInstalled } from "./lib/deps-fingerprint.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const mode = process.argv[2];
@@ -14,19 +13,7 @@ if (mode !== "start" && mode !== "test") {
   process.exit(2);
 }
 
-function dependencyFingerprint() {
-  const hash = createHash("sha256");
-  for (const file of ["package.json", "package-lock.json"]) {
-    const full = path.join(root, file);
-    if (existsSync(full)) hash.update(readFileSync(full));
-  }
-  return hash.digest("hex");
-}
-
-const stamp = path.join(root, "node_modules", ".zap-deps-fingerprint");
-const fingerprint = dependencyFingerprint();
-const current = existsSync(stamp) ? readFileSync(stamp, "utf8").trim() : "";
-if (current !== fingerprint || !existsSync(path.join(root, "node_modules", ".bin", "tsx"))) {
+if (!dependenciesUpToDate(root)) {
   const started = Date.now();
   console.log("▸ dependencies: installing (npm install)…");
   // `npm ci` is not used: the registry mirror lacks some non-Linux optional binaries.
@@ -39,7 +26,7 @@ if (current !== fingerprint || !existsSync(path.join(root, "node_modules", ".bin
     console.error("✗ dependencies: `npm install` failed; check your network access to the npm registry, then run the command again.");
     process.exit(1);
   }
-  writeFileSync(stamp, fingerprint);
+  markDependenciesInstalled(root);
   console.log(`✓ dependencies installed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 } else {
   console.log("✓ dependencies up to date");

@@ -6,6 +6,7 @@ import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
 import type { RunEvent } from "../lib/engine/types";
+import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { loadDotenv } from "./lib/dotenv";
 import { AppError } from "../lib/errors";
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
   const config = parseEnv();
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const db = createDb(config.databaseUrl);
-  const engine = createEngine({ temporal: new Client({ connection, namespace: config.temporal.namespace }), db, taskQueue: config.temporal.taskQueue });
+  const payloadCodecs = [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })];
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs } });
+  const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue });
   try {
     const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
     const { runId } = await engine.startRun({ agentName, task, context });

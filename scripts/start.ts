@@ -1,13 +1,17 @@
 // `npm start`: everything a fresh clone needs, then the dashboard and a live worker.
 // Each step prints one line with its duration; a failing step prints one line
-// naming it and what to do, details after.
+// naming it and what to do, details after. Once ready, a crashed child is
+// restarted (scripts/lib/processes.ts).
+//
+// Nothing here may import the generated Prisma client (lib/db/prisma.ts and
+// what uses it): a fresh clone has none until the database step generates it.
+// scripts/first-run/static-imports.test.ts guards this.
 import path from "node:path";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import type { ChildProcess } from "node:child_process";
+import { z } from "zod";
 import { parseEnv, type AppConfig } from "../lib/config/env";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
-import { createDb } from "../lib/db/prisma";
-import { seedDatabase } from "../lib/db/seed";
 import { DEMO_USERS } from "../lib/auth/demo-users";
 import { loadDotenv } from "./lib/dotenv";
 import { bin, PROJECT_ROOT, runOrThrow } from "./lib/run";
@@ -16,7 +20,7 @@ import { provisionTemporalCli } from "./lib/temporal-cli";
 import { ensureSearchAttributes, spawnDevServer, temporalIsServing, waitForTemporal } from "./lib/temporal-server";
 import { ensureAuthSecret } from "./lib/auth-secret";
 import { fingerprint } from "./lib/fingerprint";
-import { ProcessGroup } from "./lib/processes";
+import { DEFAULT_RESTART_POLICY, ProcessGroup, type FatalExit } from "./lib/processes";
 import { generatePrismaClients } from "./db/generate";
 import { applyMigrations } from "./db/migrate";
 import { WORKFLOW_BUNDLE_INPUTS, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
@@ -62,7 +66,7 @@ async function prepareTemporal(config: AppConfig, group: ProcessGroup): Promise<
   const cli = await step("Temporal CLI", provisionTemporalCli, (p) => path.relative(PROJECT_ROOT, p) || p);
   const [host, portText] = [config.temporal.address.slice(0, config.temporal.address.lastIndexOf(":")), config.temporal.address.split(":").pop()];
   const logFile = path.join(config.dataDir, "temporal.log");
-  const child: ChildProcess = spawnDevServer({
+  const serverOptions = {
     cli,
     host: host === "localhost" ? "127.0.0.1" : host,
     port: Number(portText),
@@ -70,8 +74,9 @@ async function prepareTemporal(config: AppConfig, group: ProcessGroup): Promise<
     dbFile: path.join(config.dataDir, "temporal.db"),
     namespace: config.temporal.namespace,
     logFile,
-  });
-  group.adopt("temporal", child);
+  };
+  // A restart reuses the same database file, so runs and history survive a crash.
+  const child: ChildProcess = group.supervise("temporal", () => spawnDevServer(serverOptions), { log: logFile });
   try {
     await waitForTemporal(options, child, 60_000);
   } catch (error) {
@@ -98,16 +103,18 @@ async function prepareDatabase(config: AppConfig): Promise<string> {
       (error as Error).message,
     );
   }
-  const db = createDb(config.databaseUrl);
-  try {
-    const seed = await seedDatabase(db, { demo: config.seedDemo });
-    const migrated = report.applied.length ? `${report.applied.length} migration(s) applied` : "schema up to date";
-    const agents = seed.agents ? `, seeded ${seed.agents} demo agents` : "";
-    return `${config.databaseProvider}, ${migrated}, ${seed.seeded ? `seeded ${seed.users} demo users` : `${seed.users} users kept`}${agents}`;
-  } finally {
-    await db.$disconnect();
-  }
+  // In a child process: the Prisma client was generated just above, and the
+  // orchestrator stays free of it (~70 MB) while it supervises.
+  const seeded = await runOrThrow(bin("tsx"), [path.join(PROJECT_ROOT, "scripts/db/seed-json.ts")], {
+    env: { ...process.env, DATABASE_URL: config.databaseUrl },
+  });
+  const seed = seedReportSchema.parse(JSON.parse(seeded.stdout.trim().split("\n").pop() ?? ""));
+  const migrated = report.applied.length ? `${report.applied.length} migration(s) applied` : "schema up to date";
+  const agents = seed.agents ? `, seeded ${seed.agents} demo agents` : "";
+  return `${config.databaseProvider}, ${migrated}, ${seed.seeded ? `seeded ${seed.users} demo users` : `${seed.users} users kept`}${agents}`;
 }
+
+const seedReportSchema = z.object({ seeded: z.boolean(), users: z.number(), agents: z.number() });
 
 async function workflowBundleIfStale(): Promise<string> {
   const stamp = `${WORKFLOW_BUNDLE_PATH}.fingerprint`;
@@ -142,12 +149,23 @@ async function waitForHealthy(url: string, child: ChildProcess, timeoutMs: numbe
   throw new Error(`${url} did not report healthy within ${Math.round(timeoutMs / 1000)} s`);
 }
 
+function describeFatalExit({ name, reason, crashes, log }: FatalExit, windowSeconds: number): string {
+  const where = log ? `see ${path.relative(PROJECT_ROOT, log)}` : "see its output above";
+  return crashes === undefined
+    ? `✗ ${name} exited unexpectedly (${reason}); stopping everything — ${where}, fix the cause and run npm start again.`
+    : `✗ ${name} crashed ${crashes} times within ${windowSeconds} s (last: ${reason}); stopping everything — ${where}, fix the cause and run npm start again.`;
+}
+
 async function main(): Promise<void> {
   let shuttingDown = false;
-  const group = new ProcessGroup((name, code) => {
-    if (shuttingDown) return;
-    console.error(`✗ ${name} exited unexpectedly (code ${code}); stopping everything. Run npm start again after fixing the cause above.`);
-    void shutdown(1);
+  const group = new ProcessGroup({
+    onRestart: ({ name, reason, delayMs, restart }) =>
+      console.log(`↻ ${name} exited (${reason}); restarting in ${delayMs / 1000} s (restart ${restart})`),
+    onFatalExit: (exit) => {
+      if (shuttingDown) return;
+      console.error(describeFatalExit(exit, DEFAULT_RESTART_POLICY.windowMs / 1000));
+      void shutdown(1);
+    },
   });
   async function shutdown(code: number): Promise<void> {
     if (shuttingDown) return;
@@ -159,6 +177,10 @@ async function main(): Promise<void> {
   }
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
+  process.on("SIGHUP", () => void shutdown(0));
+  // Whoever read our output is gone (terminal closed, test runner killed):
+  // stop the stack instead of dying on EPIPE and orphaning it.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => void shutdown(1));
 
   try {
     const config = await step("configuration", prepareConfig, (c) => `${c.databaseProvider} database, Temporal ${c.temporal.address}`);
@@ -180,7 +202,13 @@ async function main(): Promise<void> {
     await step(
       "worker",
       async () => {
-        group.spawn("worker", bin("tsx"), [path.join(PROJECT_ROOT, "worker/main.ts")], { cwd: PROJECT_ROOT, env: childEnv });
+        // Node with tsx's loader, not the tsx CLI: the CLI would add a wrapper
+        // process, and a wrapper killed alone would orphan a still-polling worker.
+        group.spawn("worker", process.execPath, ["--import", "tsx", path.join(PROJECT_ROOT, "worker/main.ts")], {
+          cwd: PROJECT_ROOT,
+          env: childEnv,
+          log: path.join(config.dataDir, "worker.log"),
+        });
       },
       () => `task queue ${config.temporal.taskQueue}`,
     );
@@ -190,17 +218,19 @@ async function main(): Promise<void> {
         "web",
         bin("next"),
         [devMode ? "dev" : "start", "--port", String(config.server.port), "--hostname", config.server.host],
-        { cwd: PROJECT_ROOT, env: { ...childEnv, NODE_ENV: devMode ? "development" : "production" } },
+        { cwd: PROJECT_ROOT, env: { ...childEnv, NODE_ENV: devMode ? "development" : "production" }, log: path.join(config.dataDir, "web.log") },
       );
       await waitForHealthy(`${origin}/api/health`, web, devMode ? 180_000 : 90_000);
     });
 
+    group.restartOnCrash();
     const total = ((performance.now() - startedAt) / 1000).toFixed(1);
     console.log("");
     console.log(`Zap Studio is ready (${total} s): ${origin}`);
     console.log(`Temporal Web UI: ${config.temporal.uiUrl}   (${temporalSummary})`);
     console.log("Demo sign-ins (email / password):");
     for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email.padEnd(20)} ${user.password}`);
+    console.log(`Logs: ${path.relative(PROJECT_ROOT, config.dataDir)}/{worker,web}.log; a crashed process restarts by itself.`);
     console.log("Press Ctrl-C to stop.");
   } catch (error) {
     reportFailure(error);

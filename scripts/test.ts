@@ -1,6 +1,7 @@
 // `npm test`: sets up what the suites need, runs typecheck, lint, unit,
-// integration (real Temporal + SQLite + PostgreSQL) and e2e (real Chromium),
-// and ends with one summary line: `tests: N passed, N failed[, N skipped]`.
+// integration (real Temporal + SQLite + PostgreSQL), e2e (real Chromium) and
+// first run (`npm start` in a fresh clone, with crashes and Ctrl-C), and ends
+// with one summary line: `tests: N passed, N failed[, N skipped]`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,11 +53,13 @@ interface VitestReport {
   numTodoTests: number;
 }
 
-async function vitestSuite(name: string, project: string, env: Record<string, string> = {}): Promise<void> {
+/** A vitest project of vitest.config.ts, or (with `config`) a suite with its own config file. */
+async function vitestSuite(name: string, project: string, env: Record<string, string> = {}, config?: string): Promise<void> {
   banner(name);
   const started = performance.now();
   const output = path.join(reportDir, `${project}.json`);
-  const code = await stream(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+  const selection = config ? ["--config", config] : ["--project", project];
+  const code = await stream(bin("vitest"), ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
     results.push({ name, passed: 0, failed: 1, skipped: 0, seconds, note: `vitest exited with ${code} before reporting` });
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
   await vitestSuite("unit", "unit");
   await vitestSuite("integration", "integration");
   await e2eSuite();
+  await vitestSuite("first run", "first-run", {}, "scripts/first-run/vitest.config.ts");
 
   rmSync(reportDir, { recursive: true, force: true });
   banner("summary");

@@ -1,8 +1,10 @@
 import path from "node:path";
 import { existsSync } from "node:fs";
+import type { PayloadCodec } from "@temporalio/common";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import type { AppConfig } from "../lib/config/env";
 import type { Db } from "../lib/db/prisma";
+import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { createActivities } from "./activities";
 import { createModelRegistry, type ModelRegistry } from "./models/registry";
@@ -23,6 +25,8 @@ export interface ZapWorkerDeps {
   mcp?: McpConnections;
   /** A pre-built workflow bundle: its code (tests share one) or a file (`npm start` builds one). */
   workflowBundle?: { code: string } | { codePath: string };
+  /** Overrides the payload codecs (default: the claim check; tests pass [] to meet the server's size limit). */
+  payloadCodecs?: PayloadCodec[];
 }
 
 /** Connects to the configured Temporal with the worker's native client. */
@@ -44,7 +48,9 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     namespace: config.temporal.namespace,
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ db, models, tools }),
+    activities: createActivities({ db, models, tools, webhook: config.webhook }),
+    // Large payloads (tool results, conversations, query answers) go to the database by reference.
+    dataConverter: { payloadCodecs: deps.payloadCodecs ?? [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })] },
     // Many runs wait on approvals or sub-agents; keep their state cached.
     maxCachedWorkflows: 1000,
   });

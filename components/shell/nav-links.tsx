@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
+import { InboxBadge } from "@/components/inbox/inbox-badge";
 
 export interface NavItem {
   href: string;
@@ -21,11 +22,12 @@ export function NavLinks({ items }: { items: NavItem[] }) {
             href={item.href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "rounded-md px-3 py-2 text-sm font-medium",
+              "flex items-center rounded-md px-3 py-2 text-sm font-medium",
               active ? "bg-zinc-900 text-white" : "text-zinc-700 hover:bg-zinc-200/60",
             )}
           >
             {item.label}
+            {item.href === "/inbox" && <InboxBadge />}
           </Link>
         );
       })}

@@ -1,7 +1,19 @@
 "use server";
-import { signOut } from "../auth/server/auth";
+import { auth, signOut } from "../auth/server/auth";
+import { recordSignOut } from "../auth/server/sessions";
+import { SIGN_IN_PATH } from "../auth/auth-config";
+import { getDb } from "../db/server/db";
 
-/** Ends the session and returns to the sign-in page. */
+/**
+ * Ends the session on the server first (its token is refused from then on,
+ * wherever a copy of the cookie survives), then clears the cookie and returns
+ * to the sign-in page. If the end cannot be recorded, the action fails and the
+ * session visibly stays rather than only looking ended.
+ */
 export async function signOutAction(): Promise<void> {
-  await signOut({ redirectTo: "/sign-in" });
+  const session = await auth();
+  if (session?.sessionId && session.user?.id) {
+    await recordSignOut(getDb(), { sessionId: session.sessionId, userId: session.user.id });
+  }
+  await signOut({ redirectTo: SIGN_IN_PATH });
 }

@@ -1,10 +1,13 @@
 // Agent graphs in the database: named agents with immutable, numbered versions.
 import type { Db } from "../db/prisma";
+import { writeTransaction } from "../db/transactions";
 import { agentGraphSchema, type AgentGraph, type AgentGraphInput } from "./schemas";
 import { validateAgentGraph } from "./validate";
 import { InvalidConfig } from "../engine/errors";
 
 export interface StoredAgentVersion {
+  /** The version row's id (runs record it). */
+  id: string;
   agentName: string;
   version: number;
   graph: AgentGraph;
@@ -15,7 +18,7 @@ export interface StoredAgentVersion {
 export async function latestAgentVersion(db: Db, name: string): Promise<StoredAgentVersion | null> {
   const row = await db.agentVersion.findFirst({ where: { agent: { name } }, orderBy: { version: "desc" }, include: { agent: true } });
   if (!row) return null;
-  return { agentName: row.agent.name, version: row.version, graph: agentGraphSchema.parse(JSON.parse(row.graph)), createdAt: row.createdAt };
+  return { id: row.id, agentName: row.agent.name, version: row.version, graph: agentGraphSchema.parse(JSON.parse(row.graph)), createdAt: row.createdAt };
 }
 
 /** Validates a graph, or throws InvalidConfig listing every problem with its path. */
@@ -25,15 +28,26 @@ export function requireValidGraph(input: unknown): AgentGraph {
   return validation.graph;
 }
 
-/** Saves a graph as the next version of `name` (creating the agent on first save). */
+/**
+ * Saves a graph as the next version of `name` (creating the agent on first save).
+ * Concurrent saves race for the same number; the (agent, version) unique key
+ * refuses all but one, and the others re-run and take the next free number.
+ */
 export async function saveAgentVersion(db: Db, name: string, input: AgentGraphInput, options: { createdById?: string | null; note?: string; description?: string } = {}): Promise<StoredAgentVersion> {
   const graph = requireValidGraph(input);
-  return db.$transaction(async (tx) => {
-    const agent = await tx.agent.upsert({ where: { name }, create: { name, description: options.description ?? "" }, update: {} });
-    const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" } });
-    const row = await tx.agentVersion.create({
-      data: { agentId: agent.id, version: (last?.version ?? 0) + 1, graph: JSON.stringify(graph), createdById: options.createdById ?? null, note: options.note ?? "" },
-    });
-    return { agentName: name, version: row.version, graph, createdAt: row.createdAt };
-  });
+  return writeTransaction(
+    db,
+    async (tx) => {
+      // Touching the agent row locks it, so concurrent saves of one agent take turns
+      // (PostgreSQL) and each reads the version the previous one wrote.
+      const agent = await tx.agent.upsert({ where: { name }, create: { name, description: options.description ?? "" }, update: { updatedAt: new Date() } });
+      const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" } });
+      const row = await tx.agentVersion.create({
+        data: { agentId: agent.id, version: (last?.version ?? 0) + 1, graph: JSON.stringify(graph), createdById: options.createdById ?? null, note: options.note ?? "" },
+      });
+      return { id: row.id, agentName: name, version: row.version, graph, createdAt: row.createdAt };
+    },
+    // Unique violations remain possible (two first saves both insert the name), and are re-run.
+    { retryOnUniqueViolation: true, isolation: "read-committed" },
+  );
 }

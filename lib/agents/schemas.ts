@@ -37,6 +37,12 @@ export const approvalRuleSchema = z.object({
   pattern: z.string().regex(/^[A-Za-z0-9_*?.-]{1,100}$/, "use a tool name or glob (letters, digits, _ - . * ?)"),
   requiredRole: z.enum(ROLES).optional(),
   expiresInSeconds: z.number().int().min(1).max(30 * 24 * 3600).default(24 * 3600),
+  /** What happens when nobody decides before the expiry. */
+  onExpiry: z.enum(["reject", "approve"]).default("reject"),
+  /** Distinct people who must approve before the call runs; a single rejection rejects. */
+  requiredApprovals: z.number().int().min(1).max(5).default(1),
+  /** False: the person who started the run may not approve its calls (they may still reject). */
+  allowSelfApproval: z.boolean().default(true),
 });
 
 export const agentSchema = z.object({
@@ -71,10 +77,25 @@ export const runLimitsSchema = z.object({
   continueAsNewAfterEvents: z.number().int().min(200).max(40_000).default(4000),
 });
 
+const coordinate = z.number().finite().min(-1_000_000).max(1_000_000);
+
+/**
+ * Where the designer drew each node, keyed by node id (`agent:<name>`,
+ * `tool:<id>`, `mcp:<agent>:<server>`). The engine ignores it; it is saved so a
+ * reload shows the graph as it was drawn.
+ */
+export const graphLayoutSchema = z.object({
+  nodes: z.record(z.string().min(1).max(200), z.object({ x: coordinate, y: coordinate })),
+});
+
+/** Large enough for the designer's 500-node benchmark graphs; the engine has no smaller limit of its own. */
+export const MAX_AGENTS = 1000;
+
 export const agentGraphSchema = z.object({
   entryAgent: agentNameSchema,
-  agents: z.array(agentSchema).min(1, "add at least one agent").max(50),
+  agents: z.array(agentSchema).min(1, "add at least one agent").max(MAX_AGENTS),
   limits: runLimitsSchema.default(runLimitsSchema.parse({})),
+  layout: graphLayoutSchema.optional(),
 });
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
@@ -82,5 +103,6 @@ export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type AgentConfig = z.infer<typeof agentSchema>;
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 export type AgentGraph = z.infer<typeof agentGraphSchema>;
+export type GraphLayout = z.infer<typeof graphLayoutSchema>;
 /** What a user writes (defaults not yet applied). */
 export type AgentGraphInput = z.input<typeof agentGraphSchema>;

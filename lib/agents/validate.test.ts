@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatPath, validateAgentGraph } from "./validate";
-import type { AgentGraphInput } from "./schemas";
+import { checkAgentGraph, validateAgentGraph } from "./validate";
+import { agentSchema, MAX_AGENTS, runLimitsSchema, type AgentGraph, type AgentGraphInput } from "./schemas";
 
 const agent = (name: string, extra: Record<string, unknown> = {}) => ({ name, systemPrompt: `You are ${name}.`, model: "demo/assistant", ...extra });
 
@@ -15,6 +15,8 @@ describe("validateAgentGraph: errors with exact paths", () => {
     ["duplicate names", graph([agent("main"), agent("helper"), agent("helper")]), { path: "agents[2].name", code: "duplicate_name", message: /also agents\[1\]/ }],
     ["unknown entry agent", graph([agent("main")], "missing"), { path: "entryAgent", code: "unknown_entry_agent" }],
     ["unknown sub-agent", graph([agent("main"), agent("a"), agent("b", { subAgents: ["a", "ghost"] })]), { path: "agents[2].subAgents[1]", code: "unknown_sub_agent", message: /"ghost"/ }],
+    ["sub-agent listed twice", graph([agent("main", { subAgents: ["a", "b", "a"] }), agent("a"), agent("b")]), { path: "agents[0].subAgents[2]", code: "duplicate_sub_agent", message: /"a" is listed twice \(also agents\[0\]\.subAgents\[0\]\)/ }],
+    ["same sub-agent twice in a row", graph([agent("main", { subAgents: ["b", "b"] }), agent("b")]), { path: "agents[0].subAgents[1]", code: "duplicate_sub_agent" }],
     ["two-agent cycle", graph([agent("main", { subAgents: ["a"] }), agent("a", { subAgents: ["main"] })]), { path: "agents[0].subAgents[0]", code: "cycle", message: /main → a → main/ }],
     ["self cycle", graph([agent("main"), agent("loop", { subAgents: ["loop"] })]), { path: "agents[1].subAgents[0]", code: "cycle", message: /loop → loop/ }],
     ["reserved tool", graph([agent("main", { tools: ["calculator", "message_agent"] })]), { path: "agents[0].tools[1]", code: "reserved_tool_name" }],
@@ -32,6 +34,11 @@ describe("validateAgentGraph: errors with exact paths", () => {
     const issue = result.errors.find((e) => e.path === expected.path && e.code === expected.code);
     expect(issue, `expected ${expected.code} at ${expected.path}; got ${JSON.stringify(result.errors)}`).toBeDefined();
     if (expected.message) expect(issue?.message).toMatch(expected.message);
+  });
+
+  it("reports a repeated sub-agent once, and a cycle through it once", () => {
+    const result = validateAgentGraph(graph([agent("main", { subAgents: ["main", "main"] })]));
+    expect(result.errors.map((e) => `${e.code} ${e.path}`)).toEqual(["duplicate_sub_agent agents[0].subAgents[1]", "cycle agents[0].subAgents[0]"]);
   });
 
   it("reports every problem at once", () => {
@@ -67,8 +74,56 @@ describe("validateAgentGraph: valid graphs and warnings", () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it("formats paths the way the designer shows them", () => {
-    expect(formatPath(["agents", 2, "subAgents", 0])).toBe("agents[2].subAgents[0]");
-    expect(formatPath(["limits", "maxDepth"])).toBe("limits.maxDepth");
+  it("warns about agents the entry agent can never reach, with each agent's path", () => {
+    const result = validateAgentGraph(
+      graph([agent("main", { subAgents: ["a"] }), agent("orphan", { subAgents: ["b"] }), agent("a", { subAgents: ["c"] }), agent("b"), agent("c")]),
+    );
+    expect(result.ok, "unreachable agents are a warning, not an error").toBe(true);
+    expect(result.warnings.map((w) => ({ path: w.path, code: w.code }))).toEqual([
+      { path: "agents[1]", code: "unreachable_agent" },
+      { path: "agents[3]", code: "unreachable_agent" },
+    ]);
+    expect(result.warnings[0]?.message).toMatch(/"orphan" is not reachable from the entry agent "main"/);
+  });
+
+  it("counts reachability through cycles and does not warn when the entry agent is unknown", () => {
+    const cyclic = validateAgentGraph(graph([agent("main", { subAgents: ["a"] }), agent("a", { subAgents: ["main"] })]));
+    expect(cyclic.warnings).toEqual([]);
+    const noEntry = validateAgentGraph(graph([agent("a"), agent("b")], "missing"));
+    expect(noEntry.errors.map((e) => e.code)).toEqual(["unknown_entry_agent"]);
+    expect(noEntry.warnings, "every agent would be unreachable: the entry error says it all").toEqual([]);
+  });
+});
+
+describe("checkAgentGraph: a large graph", () => {
+  // 500 agents: a tree of fan-out 3 from "main", with a duplicated link, a cycle
+  // and ten agents nothing links to. The checks of meaning are run on the
+  // parsed graph directly.
+  function largeGraph(): AgentGraph {
+    const agents = Array.from({ length: 500 }, (_, i) =>
+      agentSchema.parse(
+        agent(i === 0 ? "main" : `agent-${i}`, {
+          tools: ["calculator"],
+          approvalRules: [{ pattern: "calc*" }],
+          subAgents: [1, 2, 3].map((k) => i * 3 + k).filter((c) => c < 490).map((c) => `agent-${c}`),
+        }),
+      ),
+    );
+    // agent-7 (a grandchild of main) lists agent-22 again and links back to main.
+    const seventh = agents[7];
+    if (seventh) seventh.subAgents.push("agent-22", "main");
+    return { entryAgent: "main", agents, limits: runLimitsSchema.parse({}) };
+  }
+
+  it("validates 500 agents completely", () => {
+    const result = checkAgentGraph(largeGraph());
+    expect(result.errors.map((e) => `${e.code} ${e.path}`)).toEqual(["duplicate_sub_agent agents[7].subAgents[3]", "cycle agents[0].subAgents[1]"]);
+    expect(result.errors[1]?.message).toBe("sub-agent cycle: main → agent-2 → agent-7 → main");
+    expect(result.warnings.map((w) => w.path)).toEqual(Array.from({ length: 10 }, (_, k) => `agents[${490 + k}]`));
+  });
+
+  it("refuses a graph over the schema's size limit, with the path", () => {
+    const result = validateAgentGraph({ entryAgent: "main", agents: Array.from({ length: MAX_AGENTS + 1 }, (_, i) => agent(i === 0 ? "main" : `agent-${i}`)) });
+    expect(result.errors).toEqual([expect.objectContaining({ path: "agents", code: "invalid" })]);
   });
 });

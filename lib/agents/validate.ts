@@ -3,6 +3,7 @@
 import { agentGraphSchema, type AgentGraph } from "./schemas";
 import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "./builtin-tools";
 import { matchesGlob } from "./glob";
+import { formatPath } from "../errors";
 
 export interface GraphIssue {
   path: string;
@@ -12,26 +13,22 @@ export interface GraphIssue {
     | "duplicate_name"
     | "unknown_entry_agent"
     | "unknown_sub_agent"
+    | "duplicate_sub_agent"
     | "cycle"
     | "reserved_tool_name"
     | "unknown_tool"
     | "duplicate_mcp_server"
-    | "pattern_matches_nothing";
+    | "pattern_matches_nothing"
+    | "unreachable_agent";
+  /** The agents the problem concerns beyond its path (a cycle names every agent on it), so the designer marks each. */
+  agents?: string[];
 }
 
 export type GraphValidation =
   | { ok: true; graph: AgentGraph; errors: []; warnings: GraphIssue[] }
   | { ok: false; graph?: undefined; errors: GraphIssue[]; warnings: GraphIssue[] };
 
-/** `["agents", 2, "subAgents", 0]` → `agents[2].subAgents[0]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => {
-    if (typeof key === "number") return `${text}[${key}]`;
-    return text ? `${text}.${String(key)}` : String(key);
-  }, "");
-}
-
-/** Finds one cycle through sub-agent links, as the list of names around it. */
+/** Finds the cycles through sub-agent links (one per link that closes one), each as the names around it. */
 function findCycles(graph: AgentGraph): string[][] {
   const byName = new Map(graph.agents.map((a) => [a.name, a]));
   const state = new Map<string, "visiting" | "done">();
@@ -40,7 +37,7 @@ function findCycles(graph: AgentGraph): string[][] {
   const visit = (name: string) => {
     state.set(name, "visiting");
     stack.push(name);
-    for (const child of byName.get(name)?.subAgents ?? []) {
+    for (const child of new Set(byName.get(name)?.subAgents ?? [])) {
       if (!byName.has(child)) continue;
       if (state.get(child) === "visiting") cycles.push([...stack.slice(stack.indexOf(child)), child]);
       else if (!state.has(child)) visit(child);
@@ -62,17 +59,27 @@ export function knownToolNames(agent: AgentGraph["agents"][number]): string[] {
   return names;
 }
 
-/** Validates structure (zod) then meaning (names, references, cycles, tools, patterns). */
+/** Validates structure (zod) then meaning (see checkAgentGraph). */
 export function validateAgentGraph(input: unknown): GraphValidation {
   const parsed = agentGraphSchema.safeParse(input);
   if (!parsed.success) {
     return {
       ok: false,
-      errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message, code: "invalid" })),
+      // A problem with the value as a whole (not an object, say) has no path of its own: "(root)", as the HTTP error mapper writes it.
+      errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path) || "(root)", message: i.message, code: "invalid" })),
       warnings: [],
     };
   }
-  const graph = parsed.data;
+  const { errors, warnings } = checkAgentGraph(parsed.data);
+  return errors.length === 0 ? { ok: true, graph: parsed.data, errors: [], warnings } : { ok: false, errors, warnings };
+}
+
+/**
+ * The checks of meaning on a structurally valid graph: names, references,
+ * repeated sub-agents, cycles, tools, patterns, and agents the entry agent can
+ * never reach. Linear in the size of the graph (plus the glob matching of rules).
+ */
+export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warnings: GraphIssue[] } {
   const errors: GraphIssue[] = [];
   const warnings: GraphIssue[] = [];
   const firstIndex = new Map<string, number>();
@@ -91,7 +98,18 @@ export function validateAgentGraph(input: unknown): GraphValidation {
   }
 
   graph.agents.forEach((agent, i) => {
+    const listedAt = new Map<string, number>();
     agent.subAgents.forEach((child, k) => {
+      const earlier = listedAt.get(child);
+      if (earlier !== undefined) {
+        errors.push({
+          path: `agents[${i}].subAgents[${k}]`,
+          message: `sub-agent "${child}" is listed twice (also agents[${i}].subAgents[${earlier}])`,
+          code: "duplicate_sub_agent",
+        });
+        return;
+      }
+      listedAt.set(child, k);
       if (!firstIndex.has(child)) {
         errors.push({ path: `agents[${i}].subAgents[${k}]`, message: `unknown sub-agent "${child}"`, code: "unknown_sub_agent" });
       }
@@ -136,8 +154,35 @@ export function validateAgentGraph(input: unknown): GraphValidation {
     const index = firstIndex.get(start) ?? 0;
     const next = cycle[1] ?? "";
     const linkIndex = graph.agents[index]?.subAgents.indexOf(next) ?? 0;
-    errors.push({ path: `agents[${index}].subAgents[${linkIndex}]`, message: `sub-agent cycle: ${cycle.join(" → ")}`, code: "cycle" });
+    errors.push({ path: `agents[${index}].subAgents[${linkIndex}]`, message: `sub-agent cycle: ${cycle.join(" → ")}`, code: "cycle", agents: [...new Set(cycle)] });
   }
 
-  return errors.length === 0 ? { ok: true, graph, errors: [], warnings } : { ok: false, errors, warnings };
+  for (const index of unreachableAgents(graph, firstIndex)) {
+    warnings.push({
+      path: `agents[${index}]`,
+      message: `"${graph.agents[index]?.name ?? ""}" is not reachable from the entry agent "${graph.entryAgent}" through sub-agent links, so no run will use it`,
+      code: "unreachable_agent",
+    });
+  }
+
+  return { errors, warnings };
+}
+
+/** Indexes of agents no chain of sub-agent links leads to from the entry agent (none when the entry agent is unknown). */
+function unreachableAgents(graph: AgentGraph, firstIndex: ReadonlyMap<string, number>): number[] {
+  const entry = firstIndex.get(graph.entryAgent);
+  if (entry === undefined) return [];
+  const reached = new Set<number>([entry]);
+  const toVisit = [entry];
+  for (let next = toVisit.pop(); next !== undefined; next = toVisit.pop()) {
+    for (const child of graph.agents[next]?.subAgents ?? []) {
+      const index = firstIndex.get(child);
+      if (index !== undefined && !reached.has(index)) {
+        reached.add(index);
+        toVisit.push(index);
+      }
+    }
+  }
+  // A second agent with a taken name is already an error; links always lead to the first.
+  return graph.agents.flatMap((agent, i) => (!reached.has(i) && firstIndex.get(agent.name) === i ? [i] : []));
 }

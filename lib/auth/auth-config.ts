@@ -4,19 +4,35 @@ import type { NextAuthConfig } from "next-auth";
 
 export const SIGN_IN_PATH = "/sign-in";
 
+/** How long a session lasts from sign-in (it is not extended by use: see proxy.ts). */
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+declare module "next-auth" {
+  interface Session {
+    /** Identifies this sign-in, so that signing out can end it on the server (lib/auth/server/sessions.ts). */
+    sessionId?: string;
+  }
+}
+
 export const authConfig = {
   pages: { signIn: SIGN_IN_PATH },
-  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   trustHost: true,
   providers: [],
   callbacks: {
     jwt({ token, user }) {
-      // `user` is present only at sign-in; afterwards the token carries the id.
-      if (user?.id) token.sub = user.id;
+      // `user` is present only at sign-in, when a session begins: it gets its own
+      // id and start time, which the token then carries until it expires.
+      if (user?.id) {
+        token.sub = user.id;
+        token.sid = crypto.randomUUID();
+        token.signedInAt = Date.now();
+      }
       return token;
     },
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;
+      if (typeof token.sid === "string") session.sessionId = token.sid;
       return session;
     },
   },

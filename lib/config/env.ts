@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ROLES } from "../auth/roles";
 import { absoluteSqliteUrl, providerOf } from "../db/providers";
+import { parsePriceTable, type PriceTable } from "../runs/pricing";
 
 type RawEnv = Record<string, string | undefined>;
 
@@ -28,6 +29,7 @@ const SECRET_VARIABLES = new Set([
   "OPENAI_API_KEY",
   "ANTHROPIC_API_KEY",
   "OPENAI_COMPATIBLE_API_KEY",
+  "ZAP_WEBHOOK_SECRET",
 ]);
 
 const envSchema = z
@@ -85,7 +87,26 @@ const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9.:\-]+(,[A-Za-z0-9.:\-]+)*$/, "expected comma-separated host names, e.g. api.example.com,127.0.0.1:8080")
       .optional(),
+    // Prices per million tokens, e.g. "openai/gpt-4o=2.5/10,anthropic/claude-sonnet-4=3/15" (demo models are free).
+    ZAP_MODEL_PRICES: z
+      .string()
+      .default("")
+      .transform((text, ctx) => {
+        const parsed = parsePriceTable(text);
+        if (parsed.ok) return parsed.table;
+        ctx.addIssue({ code: "custom", message: `"${parsed.entry}" is not model=input/output (dollars per million tokens), e.g. openai/gpt-4o=2.5/10` });
+        return z.NEVER;
+      }),
+    ZAP_WEBHOOK_URL: httpUrl.optional(),
+    ZAP_WEBHOOK_SECRET: secret(16).optional(),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
+    // Temporal Cloud refuses payloads over 2 MB; larger ones go to the database by reference.
+    ZAP_PAYLOAD_OFFLOAD_BYTES: z.coerce
+      .number({ error: "expected a size in bytes" })
+      .int("expected a whole number of bytes")
+      .min(1024, "expected at least 1024 bytes (a reference must fit under it)")
+      .max(2 * 1024 * 1024, "expected at most 2097152 bytes (Temporal's payload limit)")
+      .default(256 * 1024),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY)) {
@@ -130,6 +151,8 @@ export interface AppConfig {
     /** null: plain-text gRPC (the local dev server). */
     tls: TemporalTlsConfig | null;
     apiKey?: string;
+    /** Payloads larger than this are stored in the database and sent by reference (claim check). */
+    payloadOffloadBytes: number;
   };
   auth: {
     secret?: string;
@@ -141,9 +164,13 @@ export interface AppConfig {
   server: { port: number; host: string };
   seedDemo: boolean;
   tools: { httpAllowlist: string[] };
+  /** Where approval requests, decisions and expiries are posted (signed with the secret), if anywhere. */
+  webhook: { url: string; secret: string | null } | null;
   models: {
     /** Latency the demo model adds to each inference (simulates a provider). */
     demoLatencyMs: number;
+    /** Prices per million tokens by model id (ZAP_MODEL_PRICES). */
+    prices: PriceTable;
     defaultModel: string;
     openai: { apiKey?: string; baseUrl?: string };
     anthropic: { apiKey?: string; baseUrl?: string };
@@ -211,6 +238,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
           }
         : null,
       apiKey: env.TEMPORAL_API_KEY,
+      payloadOffloadBytes: env.ZAP_PAYLOAD_OFFLOAD_BYTES,
     },
     auth: {
       secret: env.AUTH_SECRET,
@@ -222,8 +250,10 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     server: { port: env.PORT, host: env.HOST },
     seedDemo: env.ZAP_SEED_DEMO,
     tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },
+    webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null } : null,
     models: {
       demoLatencyMs: env.ZAP_DEMO_LATENCY_MS,
+      prices: env.ZAP_MODEL_PRICES,
       defaultModel: env.ZAP_DEFAULT_MODEL,
       openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
       anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL },

@@ -1,8 +1,9 @@
-import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
 import { providerOf } from "./providers";
+import { createSqliteAdapter } from "./sqlite-driver";
+import { registerDbProvider, TRANSACTION_LIMITS } from "./transactions";
 
 /** Password hashes never leave the database unless a query asks for them explicitly. */
 const omitSecrets = { user: { passwordHash: true } } as const;
@@ -14,13 +15,27 @@ export type Db = SqlitePrismaClient<never, typeof omitSecrets>;
  * Creates a Prisma client for `databaseUrl` (absolute `file:` URL or `postgres://`).
  * Callers own the instance: Next keeps one per process (lib/db/server/db.ts), the
  * worker and scripts create theirs at start-up.
+ *
+ * SQLite goes through a driver set up for several writing processes (WAL, a
+ * busy timeout on every connection, transactions that take the write lock up
+ * front, busy statements retried: lib/db/sqlite-driver.ts). Both providers get
+ * transaction limits long enough to wait out a burst of writers; multi-statement
+ * writes go through writeTransaction (lib/db/transactions.ts).
  */
 export function createDb(databaseUrl: string): Db {
   if (providerOf(databaseUrl) === "postgresql") {
-    const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }), omit: omitSecrets });
+    const client = new PostgresPrismaClient({
+      adapter: new PrismaPg({ connectionString: databaseUrl }),
+      omit: omitSecrets,
+      transactionOptions: TRANSACTION_LIMITS,
+    });
     // Both clients are generated from the same schema, so their model APIs match;
     // only the provider-specific raw-SQL typings differ.
-    return client as unknown as Db;
+    const db = client as unknown as Db;
+    registerDbProvider(db, "postgresql");
+    return db;
   }
-  return new SqlitePrismaClient({ adapter: new PrismaLibSQL({ url: databaseUrl }), omit: omitSecrets });
+  const db = new SqlitePrismaClient({ adapter: createSqliteAdapter(databaseUrl), omit: omitSecrets, transactionOptions: TRANSACTION_LIMITS });
+  registerDbProvider(db, "sqlite");
+  return db;
 }

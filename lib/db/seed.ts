@@ -1,4 +1,5 @@
 import type { Db } from "./prisma";
+import { writeTransaction } from "./transactions";
 import { DEMO_USERS } from "../auth/demo-users";
 import { hashPassword } from "../auth/passwords";
 import { DEMO_AGENT_GRAPHS } from "../agents/demo";
@@ -13,9 +14,10 @@ export interface SeedReport {
 
 /** Demo agents and ledger accounts, each only when its table is empty. */
 async function seedDemoContent(db: Db): Promise<number> {
-  if ((await db.ledgerAccount.count()) === 0) {
-    await db.ledgerAccount.createMany({ data: DEMO_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, balanceCents: a.balanceCents })) });
-  }
+  await writeTransaction(db, async (tx) => {
+    if ((await tx.ledgerAccount.count()) > 0) return;
+    await tx.ledgerAccount.createMany({ data: DEMO_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, balanceCents: a.balanceCents })) });
+  });
   if ((await db.agent.count()) > 0) return 0;
   for (const demo of DEMO_AGENT_GRAPHS) {
     await saveAgentVersion(db, demo.name, demo.graph, { description: demo.description, note: "demo" });
@@ -34,9 +36,13 @@ export async function seedDatabase(db: Db, options: { demo: boolean }): Promise<
   const rows = await Promise.all(
     DEMO_USERS.map(async (u) => ({ email: u.email, name: u.name, role: u.role, passwordHash: await hashPassword(u.password) })),
   );
-  await db.$transaction([
-    ...rows.map((data) => db.user.create({ data })),
-    db.auditEvent.create({ data: { action: "seed.demo_users", details: JSON.stringify({ count: rows.length }) } }),
-  ]);
-  return { seeded: true, users: rows.length, agents };
+  // Checked again inside the transaction: another process may have seeded since the count above.
+  const seeded = await writeTransaction(db, async (tx) => {
+    const users = await tx.user.count();
+    if (users > 0) return { seeded: false, users };
+    for (const data of rows) await tx.user.create({ data });
+    await tx.auditEvent.create({ data: { action: "seed.demo_users", details: JSON.stringify({ count: rows.length }) } });
+    return { seeded: true, users: rows.length };
+  });
+  return { ...seeded, agents };
 }

@@ -2,22 +2,46 @@
 // start runs and interact with them. Built from a Temporal client and the
 // database; no Next-specific code, so scripts and tests use it directly.
 import { randomUUID } from "node:crypto";
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowExecutionDescription } from "@temporalio/client";
-import { ApplicationFailure } from "@temporalio/common";
+import {
+  ServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  isGrpcServiceError,
+  type Client,
+  type WorkflowExecutionDescription,
+} from "@temporalio/client";
+import { ApplicationFailure, type QueryDefinition } from "@temporalio/common";
 import type { Db } from "../db/prisma";
 import type { AgentGraph, AgentGraphInput } from "../agents/schemas";
 import { latestAgentVersion, requireValidGraph } from "../agents/repository";
-import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, APPROVAL_ERRORS, QUERIES, SIGNALS, UPDATES } from "./definitions";
+import {
+  AGENT_WORKFLOW_TASK_TIMEOUT,
+  AGENT_WORKFLOW_TYPE,
+  APPROVAL_ERRORS,
+  conversationsQuery,
+  decideApprovalUpdate,
+  inputQuery,
+  pendingApprovalsQuery,
+  snapshotQuery,
+  summaryQuery,
+  userMessageSignal,
+} from "./definitions";
+import { readEventPage, readMessages, readRunSummary, readSpans, spanTree, type EventPage } from "./ledger/read";
 import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
 import { ForbiddenError, ValidationError } from "../errors";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
-import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, RunSummary, TraceNode } from "./types";
+import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "./types";
 import { TERMINAL_STATUSES } from "./types";
-import type { AgentRunInput, CarriedState, DecideApprovalInput } from "./workflow-types";
+import type { AgentRunInput, DecideApprovalInput } from "./workflow-types";
 
 export interface StartRunInput {
   /** A saved agent (its newest version), or… */
   agentName?: string;
+  /** A saved agent's version number (default: its newest). */
+  version?: number;
+  /** Runs every agent of the graph on this model instead of its own (the version stays as saved). */
+  modelOverride?: string;
   /** …an inline graph (validated here). */
   graph?: AgentGraphInput;
   task: string;
@@ -42,6 +66,30 @@ export interface EngineDeps {
   taskQueue: string;
 }
 
+/** One saved version of an agent graph, or null. */
+async function agentVersion(db: Db, name: string, version: number): Promise<{ id: string; agentName: string; graph: AgentGraph } | null> {
+  const row = await db.agentVersion.findFirst({ where: { agent: { name }, version }, include: { agent: true } });
+  return row ? { id: row.id, agentName: row.agent.name, graph: requireValidGraph(JSON.parse(row.graph)) } : null;
+}
+
+// About 20 s of retries: on an overloaded worker a run's workflow task can keep failing for seconds.
+const UPDATE_ATTEMPTS = 8;
+
+/**
+ * Update failures that say nothing about the decision: the RPC timed out, or the
+ * run's workflow task failed (e.g. timed out on a busy worker) while the update
+ * waited. Sending the same update id again is safe; the server deduplicates it.
+ */
+export function isRetryableUpdateError(error: unknown): boolean {
+  if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  if (!(error instanceof ServiceError) || !isGrpcServiceError(error.cause)) return false;
+  const { code, details } = error.cause;
+  return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE || (code === GRPC_FAILED_PRECONDITION && /workflow task in failed state/i.test(details));
+}
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_FAILED_PRECONDITION = 9;
+const GRPC_UNAVAILABLE = 14;
+
 function isNotFound(error: unknown): boolean {
   return error instanceof WorkflowNotFoundError || (error instanceof Error && /not found|already completed/i.test(error.message));
 }
@@ -49,13 +97,19 @@ function isNotFound(error: unknown): boolean {
 export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
   const handle = (runId: string) => temporal.workflow.getHandle(runId);
 
-  async function query<T>(runId: string, name: string, ...args: unknown[]): Promise<T> {
+  async function query<T>(runId: string, definition: QueryDefinition<T>): Promise<T> {
     try {
-      return await handle(runId).query<T, unknown[]>(name, ...args);
+      return await handle(runId).query(definition);
     } catch (error) {
       if (isNotFound(error)) throw new RunNotFound(runId);
       throw error;
     }
+  }
+
+  /** Ledger reads answer for any run the database knows; an unknown id is a 404. */
+  async function requireKnownRun(runId: string): Promise<void> {
+    const known = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
+    if (!known) throw new RunNotFound(runId);
   }
 
   async function describe(runId: string): Promise<WorkflowExecutionDescription> {
@@ -67,12 +121,13 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
     }
   }
 
-  async function resolveGraph(input: StartRunInput): Promise<AgentGraph> {
-    if (input.graph) return requireValidGraph(input.graph);
+  async function resolveGraph(input: StartRunInput): Promise<{ graph: AgentGraph; graphName: string | null; agentVersionId: string | null }> {
+    if (input.graph) return { graph: requireValidGraph(input.graph), graphName: null, agentVersionId: null };
     if (!input.agentName) throw new ValidationError([{ path: "agentName", message: "name an agent or pass a graph" }]);
-    const stored = await latestAgentVersion(db, input.agentName);
-    if (!stored) throw new AgentNotFound(input.agentName);
-    return stored.graph;
+    const stored = input.version === undefined ? await latestAgentVersion(db, input.agentName) : await agentVersion(db, input.agentName, input.version);
+    if (!stored) throw new AgentNotFound(input.version === undefined ? input.agentName : `${input.agentName} version ${input.version}`);
+    const graph = input.modelOverride ? { ...stored.graph, agents: stored.graph.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : stored.graph;
+    return { graph, graphName: stored.agentName, agentVersionId: stored.id };
   }
 
   async function startWorkflow(runId: string, args: AgentRunInput): Promise<void> {
@@ -89,44 +144,90 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
     });
   }
 
+  /** An approval the workflow no longer holds may have been decided long ago: say by whom. */
+  async function decidedElsewhere(runId: string, approvalId: string, fallback: Error): Promise<Error> {
+    const record = await db.approvalRecord.findUnique({ where: { id: approvalId } });
+    if (!record || record.runId !== runId || record.status === "pending") return fallback;
+    const by = record.decidedByEmail ? ` by ${record.decidedByEmail}` : "";
+    return new ApprovalAlreadyDecided(`approval ${approvalId} is already ${record.status}${by}`);
+  }
+
   return {
     /** Starts a run of an agent graph; returns its id (`<entry agent>-<unique>`). */
     async startRun(input: StartRunInput): Promise<{ runId: string }> {
       if (!input.task.trim()) throw new ValidationError([{ path: "task", message: "the task is empty" }]);
-      const graph = await resolveGraph(input);
+      const { graph, graphName, agentVersionId } = await resolveGraph(input);
       const runId = `${graph.entryAgent}-${randomUUID()}`;
-      await startWorkflow(runId, {
-        graph,
-        agentName: graph.entryAgent,
-        message: input.task,
-        context: input.context ?? {},
-        rootRunId: runId,
-        parentRunId: null,
-        depth: 0,
-        conversation: null,
-        startedBy: input.startedBy?.email ?? null,
+      const context = input.context ?? {};
+      const startedBy = input.startedBy?.email ?? null;
+      // The row first, so the run is listed (with its version and who started it) from the start;
+      // removed again when Temporal refuses the start, so nothing is half-created.
+      await db.run.create({
+        data: { id: runId, rootRunId: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context: JSON.stringify(context) },
       });
+      try {
+        await startWorkflow(runId, {
+          graph,
+          agentName: graph.entryAgent,
+          message: input.task,
+          context,
+          rootRunId: runId,
+          parentRunId: null,
+          depth: 0,
+          conversation: null,
+          startedBy,
+          graphName,
+          agentVersionId,
+        });
+      } catch (error) {
+        await db.run.delete({ where: { id: runId } }).catch(() => undefined);
+        throw error;
+      }
       return { runId };
     },
 
-    getRun: (runId: string) => query<RunSummary>(runId, QUERIES.summary),
-    getHistory: (runId: string) => query<ChatMessage[]>(runId, QUERIES.history),
-    getEvents: (runId: string, sinceSeq = 0) => query<RunEvent[]>(runId, QUERIES.eventsSince, sinceSeq),
-    getTrace: (runId: string) => query<TraceNode[]>(runId, QUERIES.trace),
-    getConversations: (runId: string) => query<Conversation[]>(runId, QUERIES.conversations),
-    getPendingApprovals: (runId: string) => query<ApprovalRequest[]>(runId, QUERIES.pendingApprovals),
+    /** The live summary from the workflow; the ledger's copy once Temporal no longer has the run. */
+    async getRun(runId: string): Promise<RunSummary> {
+      try {
+        return await query(runId, summaryQuery);
+      } catch (error) {
+        if (!(error instanceof RunNotFound)) throw error;
+        const stored = await readRunSummary(db, runId);
+        if (!stored) throw error;
+        return stored;
+      }
+    },
+    async getHistory(runId: string): Promise<ChatMessage[]> {
+      await requireKnownRun(runId);
+      return readMessages(db, runId);
+    },
+    /** A page of events after `sinceSeq`, bounded by count and bytes. */
+    async getEventPage(runId: string, sinceSeq = 0, options: { limit?: number; maxBytes?: number } = {}): Promise<EventPage> {
+      await requireKnownRun(runId);
+      return readEventPage(db, runId, sinceSeq, options);
+    },
+    async getEvents(runId: string, sinceSeq = 0, options: { limit?: number; maxBytes?: number } = {}): Promise<RunEvent[]> {
+      return (await this.getEventPage(runId, sinceSeq, options)).events;
+    },
+    async getTrace(runId: string): Promise<TraceNode[]> {
+      await requireKnownRun(runId);
+      return spanTree(await readSpans(db, runId));
+    },
+    getConversations: (runId: string) => query(runId, conversationsQuery),
+    getPendingApprovals: (runId: string) => query(runId, pendingApprovalsQuery),
 
     /** Yields events as they happen until the run is idle in a final state. */
     async *streamRun(runId: string, options: { sinceSeq?: number; intervalMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
       let since = options.sinceSeq ?? 0;
       for (;;) {
-        const events = await query<RunEvent[]>(runId, QUERIES.eventsSince, since);
-        for (const event of events) {
+        const page = await this.getEventPage(runId, since);
+        for (const event of page.events) {
           since = event.seq;
           yield event;
         }
-        if (events.length === 0) {
-          const summary = await query<RunSummary>(runId, QUERIES.summary);
+        if (page.hasMore) continue;
+        if (page.events.length === 0) {
+          const summary = await this.getRun(runId);
           if (TERMINAL_STATUSES.includes(summary.status) && summary.lastEventSeq <= since) return;
         }
         if (options.signal?.aborted) return;
@@ -143,39 +244,43 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
       if (!content.trim()) throw new ValidationError([{ path: "content", message: "the message is empty" }]);
       const description = await describe(runId);
       if (description.status.name === "RUNNING") {
-        await handle(runId).signal(SIGNALS.userMessage, { content });
+        await handle(runId).signal(userMessageSignal, { content });
         return;
       }
       if (description.status.name !== "COMPLETED") throw new RunNotActive(runId, description.status.name.toLowerCase());
-      const [carried, original] = await Promise.all([query<CarriedState>(runId, QUERIES.snapshot), query<AgentRunInput>(runId, QUERIES.input)]);
+      const [carried, original] = await Promise.all([query(runId, snapshotQuery), query(runId, inputQuery)]);
       await startWorkflow(runId, { ...original, carried: { ...carried, inbox: [...carried.inbox, { content }] } });
     },
 
-    /** Approves or rejects a pending approval; the decision is audited. */
+    /**
+     * Approves or rejects a pending approval. The workflow records the decision
+     * (approval record + audit event) before applying it, so there is nothing
+     * left to write here: a crash of this process after the call loses nothing.
+     */
     async decideApproval(runId: string, decision: DecideApprovalInput): Promise<ApprovalRequest> {
-      let approval: ApprovalRequest;
+      // One update id for this decision's attempts: a retry after a timeout or a failed workflow task
+      // is the same update to the server (never a second decision), while a second click is a new one.
+      const updateId = randomUUID();
       try {
-        approval = await handle(runId).executeUpdate<ApprovalRequest, [DecideApprovalInput]>(UPDATES.decideApproval, { args: [decision] });
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await handle(runId).executeUpdate(decideApprovalUpdate, { args: [decision], updateId });
+          } catch (error) {
+            if (attempt >= UPDATE_ATTEMPTS || !isRetryableUpdateError(error)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+          }
+        }
       } catch (error) {
-        if (isNotFound(error)) throw new RunNotFound(runId);
+        if (isNotFound(error)) throw await decidedElsewhere(runId, decision.approvalId, new RunNotFound(runId));
         if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
           const { type, message } = error.cause;
-          if (type === APPROVAL_ERRORS.notFound) throw new ApprovalNotFound(message);
+          if (type === APPROVAL_ERRORS.notFound) throw await decidedElsewhere(runId, decision.approvalId, new ApprovalNotFound(message));
           if (type === APPROVAL_ERRORS.alreadyDecided) throw new ApprovalAlreadyDecided(message);
           if (type === APPROVAL_ERRORS.forbidden) throw new ForbiddenError(message);
           if (type === APPROVAL_ERRORS.invalidArguments) throw new ValidationError([{ path: "editedArguments", message }], message);
         }
         throw error;
       }
-      await db.auditEvent.create({
-        data: {
-          actorId: decision.decidedBy.id,
-          action: decision.approved ? "approval.approved" : "approval.rejected",
-          target: `${runId}/${approval.id}`,
-          details: JSON.stringify({ tool: approval.toolName, reason: decision.reason ?? null, edited: Boolean(decision.editedArguments) }),
-        },
-      });
-      return approval;
     },
 
     /** Cancels a run, its in-flight activities and its sub-agent conversations. */
@@ -213,13 +318,27 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
       return items;
     },
 
-    /** Every pending approval across runs and sub-runs, oldest first. */
+    /**
+     * Every pending approval across runs and sub-runs, oldest first. Visibility
+     * only says which runs to ask (it is eventually consistent: it may list a run
+     * twice across continue-as-new, or a run that was just decided); the run's own
+     * query is the truth, so entries are kept only while their run holds them
+     * pending, and each approval id appears once.
+     */
     async listPendingApprovals(): Promise<ApprovalRequest[]> {
       const runs = await this.listRuns({ pendingApprovalsOnly: true, limit: 500 });
-      const lists = await Promise.all(runs.map((r) => query<ApprovalRequest[]>(r.runId, QUERIES.pendingApprovals).catch(() => [])));
-      return lists.flat().sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+      const runIds = [...new Set(runs.map((r) => r.runId))];
+      const lists = await Promise.all(runIds.map((id) => query(id, pendingApprovalsQuery).catch((): ApprovalRequest[] => [])));
+      return dedupePending(lists.flat());
     },
   };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
+
+/** Pending approvals only, one per id (the first seen wins), oldest first. */
+export function dedupePending(approvals: ApprovalRequest[]): ApprovalRequest[] {
+  const byId = new Map<string, ApprovalRequest>();
+  for (const approval of approvals) if (approval.status === "pending" && !byId.has(approval.id)) byId.set(approval.id, approval);
+  return [...byId.values()].sort((a, b) => a.requestedAt.localeCompare(b.requestedAt) || a.id.localeCompare(b.id));
+}

@@ -1,35 +1,32 @@
-// Names of the agent workflow's messages and its task-queue-independent
-// constants. The workflow defines signals/queries/updates with these names;
-// clients call them by the same names.
+// The agent workflow's contract: its type name, the names and payload types of
+// its signals, queries and updates, and the error types its update raises.
+// The workflow registers handlers for these definitions and the engine client
+// calls them, so both sides are checked against one declaration.
+import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
+import type { ApprovalRequest, Conversation, RunStatus, RunSummary } from "./types";
+import type { AgentRunInput, CarriedState, DecideApprovalInput, SubAgentReplySignal, UserMessageSignal } from "./workflow-types";
+
 export const AGENT_WORKFLOW_TYPE = "agentRunWorkflow";
 
-export const SIGNALS = {
-  /** A user (or a parent agent) sends a message: `{ content, turn? }`. */
-  userMessage: "userMessage",
-  /** A sub-agent reports the reply to one turn of a conversation. */
-  subAgentReply: "subAgentReply",
-} as const;
+/** A user (or a parent agent) sends a message. */
+export const userMessageSignal = defineSignal<[UserMessageSignal]>("userMessage");
+/** A sub-agent reports the reply to one turn of a conversation. */
+export const subAgentReplySignal = defineSignal<[SubAgentReplySignal]>("subAgentReply");
 
-export const QUERIES = {
-  summary: "summary",
-  status: "status",
-  result: "result",
-  history: "history",
-  eventsSince: "eventsSince",
-  pendingApprovals: "pendingApprovals",
-  conversations: "conversations",
-  trace: "trace",
-  /** Everything the run would carry across continue-as-new (used to continue a closed run). */
-  snapshot: "snapshot",
-  /** The run's start input without carried state. */
-  input: "input",
-} as const;
+/** Small, bounded views of a run; whatever grows with a run (events, spans, messages) is read from the run ledger. */
+export const summaryQuery = defineQuery<RunSummary>("summary");
+export const statusQuery = defineQuery<RunStatus>("status");
+export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>("pendingApprovals");
+export const conversationsQuery = defineQuery<Conversation[]>("conversations");
+/** What the run would carry across continue-as-new (used to continue a closed run); bounded. */
+export const snapshotQuery = defineQuery<CarriedState>("snapshot");
+/** The run's start input without carried state. */
+export const inputQuery = defineQuery<AgentRunInput>("input");
 
-export const UPDATES = {
-  decideApproval: "decideApproval",
-} as const;
+/** Approve or reject a pending approval; answers the approval as decided, or fails with an APPROVAL_ERRORS type. */
+export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [DecideApprovalInput]>("decideApproval");
 
-/** Error types raised by the decideApproval validator (ApplicationFailure types). */
+/** Error types raised by the decideApproval update (ApplicationFailure types). */
 export const APPROVAL_ERRORS = {
   notFound: "ApprovalNotFound",
   alreadyDecided: "ApprovalAlreadyDecided",
@@ -37,9 +34,14 @@ export const APPROVAL_ERRORS = {
   forbidden: "ApprovalForbidden",
 } as const;
 
-/** Non-retryable activity error types. */
+/** Activity error types. */
 export const ACTIVITY_ERRORS = {
+  /** A model call failed; retryable or not as the provider said. */
   model: "ModelError",
+  /** A tool's external dependency failed (e.g. an unreachable MCP server); the message is safe to show. */
+  toolUnavailable: "ToolUnavailable",
+  /** An infrastructure failure (database, network, a bug); retried, details only in the worker log. */
+  infrastructure: "InfrastructureError",
 } as const;
 
 /**

@@ -40,6 +40,13 @@ export interface ApprovalDecision {
   decidedAt: string;
 }
 
+/** One person's approval of a call that needs several. */
+export interface ApprovalEndorsement {
+  by: { id: string; email: string; role: string };
+  at: string;
+  reason?: string;
+}
+
 export interface ApprovalRequest {
   id: string;
   runId: string;
@@ -52,6 +59,13 @@ export interface ApprovalRequest {
   requestedAt: string;
   expiresAt: string;
   requiredRole: string | null;
+  /** Distinct approvals needed; `endorsements` holds those given so far (a rejection ends it at once). */
+  requiredApprovals: number;
+  endorsements: ApprovalEndorsement[];
+  /** Who started the run (email); refused as an approver when the rule forbids self-approval. */
+  requestedBy: string | null;
+  allowSelfApproval: boolean;
+  onExpiry: "reject" | "approve";
   status: "pending" | "approved" | "rejected" | "expired";
   decision: ApprovalDecision | null;
 }
@@ -83,6 +97,7 @@ type EventBody =
   | { type: "tool_call_completed"; iteration: number; callId: string; tool: string; outcome: "ok" | "error" | "rejected"; durationMs: number; attempts: number; result: string }
   | { type: "approval_requested"; approval: ApprovalRequest }
   | { type: "approval_decided"; approvalId: string; tool: string; status: ApprovalRequest["status"]; decidedBy: string | null; reason: string | null }
+  | { type: "approval_endorsed"; approvalId: string; tool: string; by: string; approvals: number; required: number }
   | { type: "sub_agent_message"; conversationId: string; agentName: string; message: string; turn: number }
   | { type: "sub_agent_reply"; conversationId: string; agentName: string; response: string; turn: number; isComplete: boolean }
   | { type: "budget_warning"; budget: "tokens"; used: number; limit: number }

@@ -1,7 +1,7 @@
 // Inputs and payloads of the agent workflow, shared by the workflow, the
 // worker's activities and the engine client.
 import type { AgentGraph } from "../agents/schemas";
-import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, TokenUsage, TraceSpan } from "./types";
+import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, RunStatus, TokenUsage, TraceSpan } from "./types";
 
 export interface UserMessageSignal {
   content: string;
@@ -28,13 +28,20 @@ export interface DecideApprovalInput {
   decidedBy: { id: string; email: string; role: string };
 }
 
-/** Everything a run carries across continue-as-new. */
+/**
+ * Everything a run carries across continue-as-new. Bounded: events, spans and
+ * messages live in the run ledger (database); only counters, open spans,
+ * conversations and recent approvals are carried.
+ */
 export interface CarriedState {
   generation: number;
   startedAt: string;
-  messages: ChatMessage[];
-  events: RunEvent[];
-  spans: TraceSpan[];
+  /** Sequence number of the last event emitted. */
+  lastSeq: number;
+  /** Number of messages in the conversation (stored in the ledger). */
+  messageCount: number;
+  /** Spans still running (the run span, at least). */
+  openSpans: TraceSpan[];
   iteration: number;
   iterationsThisTurn: number;
   inTurn: boolean;
@@ -48,6 +55,8 @@ export interface CarriedState {
   spanCounter: number;
   runSpanId: string;
   lastOutput: string | null;
+  /** When the last turn ended (null while working). */
+  endedAt: string | null;
 }
 
 export interface AgentRunInput {
@@ -62,6 +71,9 @@ export interface AgentRunInput {
   /** Present when this run is a sub-agent conversation. */
   conversation: { parentWorkflowId: string; conversationId: string } | null;
   startedBy: string | null;
+  /** The saved agent graph and version the run executes (null for inline graphs). */
+  graphName?: string | null;
+  agentVersionId?: string | null;
   carried?: CarriedState;
 }
 
@@ -70,4 +82,66 @@ export interface RunOutcome {
   output: string | null;
   usage: TokenUsage;
   iterations: number;
+}
+
+/** The run's identity as written to its ledger row. */
+export interface LedgerRunIdentity {
+  runId: string;
+  rootRunId: string;
+  parentRunId: string | null;
+  agentName: string;
+  task: string;
+  context: Record<string, unknown>;
+  startedBy: string | null;
+  graphName: string | null;
+  agentVersionId: string | null;
+}
+
+/** The run row's changing fields, as of the batch. */
+export interface LedgerRunSummary {
+  status: RunStatus;
+  iteration: number;
+  usage: TokenUsage;
+  pendingApprovals: number;
+  lastEventSeq: number;
+  messageCount: number;
+  generation: number;
+  output: string | null;
+  error: { reason: string; message: string } | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/**
+ * One write to the run ledger: what happened since the previous batch. Writes
+ * are idempotent (events and messages by sequence number, spans and approvals
+ * by id), so a replayed or retried batch never duplicates or loses anything.
+ */
+export interface LedgerBatch {
+  run: LedgerRunIdentity;
+  summary: LedgerRunSummary;
+  events: RunEvent[];
+  spans: TraceSpan[];
+  messages: { index: number; message: ChatMessage }[];
+  approvals: ApprovalRequest[];
+}
+
+/**
+ * A decision, an expiry, or one endorsement of a call that needs several
+ * approvals — recorded before the workflow applies it.
+ */
+export interface ApprovalOutcomeRecord {
+  approval: ApprovalRequest;
+  status: "approved" | "rejected" | "expired" | "endorsed";
+  reason: string | null;
+  editedArguments: Record<string, unknown> | null;
+  decidedBy: { id: string; email: string; role: string } | null;
+  decidedAt: string;
+}
+
+/** What the approval webhook is told. */
+export interface ApprovalNotification {
+  event: "approval.requested" | "approval.endorsed" | "approval.approved" | "approval.rejected" | "approval.expired";
+  approval: ApprovalRequest;
+  at: string;
 }

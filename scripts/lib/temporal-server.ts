@@ -32,6 +32,8 @@ export interface DevServerOptions {
   httpPort?: number;
   metricsPort?: number;
   headless?: boolean;
+  /** Extra dynamic configuration (`--dynamic-config-value KEY=VALUE`); values are JSON. */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }
 
 /** Spawns `temporal server start-dev` with SQLite persistence and our search attributes. */
@@ -69,6 +71,7 @@ export function spawnDevServer(options: DevServerOptions): ChildProcess {
   if (options.httpPort) args.push("--http-port", String(options.httpPort));
   if (options.metricsPort !== undefined) args.push("--metrics-port", String(options.metricsPort));
   if (options.headless) args.push("--headless");
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push("--dynamic-config-value", `${key}=${JSON.stringify(value)}`);
   return spawn(options.cli, args, { stdio: ["ignore", log, log] });
 }
 

@@ -9,6 +9,7 @@ import { parseEnv, type AppConfig } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/db/seed";
 import { createEngine, type Engine } from "../../lib/engine/client";
+import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import type { RunStatus, RunSummary } from "../../lib/engine/types";
 import { connectWorker, createZapWorker, WORKFLOWS_PATH } from "../../worker/worker";
 import type { ModelRegistry } from "../../worker/models/registry";
@@ -47,7 +48,15 @@ export interface EngineHarness {
   stop(): Promise<void>;
 }
 
-export async function startEngineHarness(options: { env?: Record<string, string>; database?: TestDatabase; worker?: boolean } = {}): Promise<EngineHarness> {
+export interface EngineHarnessOptions {
+  env?: Record<string, string>;
+  database?: TestDatabase;
+  worker?: boolean;
+  /** False runs the client and workers without the claim-check codec (to show the server's payload limit). */
+  claimCheck?: boolean;
+}
+
+export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   quietRuntime();
   const database = options.database ?? (await freshSqlite());
   await applyMigrations(database.url);
@@ -56,7 +65,9 @@ export async function startEngineHarness(options: { env?: Record<string, string>
   const taskQueue = `it-${randomUUID()}`;
   const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, ...options.env });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection: clientConnection });
+  // Client and workers get codecs of their own (as separate processes would), sharing only the database.
+  const payloadCodecs = () => (options.claimCheck === false ? [] : [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })]);
+  const client = new Client({ connection: clientConnection, dataConverter: { payloadCodecs: payloadCodecs() } });
   const engine = createEngine({ temporal: client, db, taskQueue });
   const stops: (() => Promise<void>)[] = [];
 
@@ -69,6 +80,7 @@ export async function startEngineHarness(options: { env?: Record<string, string>
       taskQueue,
       models: workerOptions.models,
       workflowBundle: await sharedWorkflowBundle(),
+      payloadCodecs: payloadCodecs(),
     });
     const running = worker.run();
     let stopped = false;

@@ -21,7 +21,8 @@ async function sqliteShape(url: string): Promise<SchemaShape> {
         indexDefs.push(`${String(index.name)} unique=${String(index.unique)} (${cols.rows.map((c) => String(c.name)).join(",")})`);
       }
       shape[table] = {
-        columns: columns.rows.map((c) => `${String(c.name)} ${String(c.type)} notnull=${String(c.notnull)} default=${String(c.dflt_value)} pk=${String(c.pk)}`),
+        // Sorted: ALTER TABLE ADD COLUMN appends, so column order depends on migration history, not on the schema.
+        columns: columns.rows.map((c) => `${String(c.name)} ${String(c.type)} notnull=${String(c.notnull)} default=${String(c.dflt_value)} pk=${String(c.pk)}`).sort(),
         indexes: indexDefs.sort(),
       };
     }
@@ -36,7 +37,7 @@ async function postgresShape(url: string): Promise<SchemaShape> {
   await client.connect();
   try {
     const columns = await client.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }>(
-      "select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = 'public' and table_name <> '_prisma_migrations' order by table_name, ordinal_position",
+      "select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = 'public' and table_name <> '_prisma_migrations' order by table_name, column_name",
     );
     const indexes = await client.query<{ tablename: string; indexdef: string }>(
       "select tablename, indexdef from pg_indexes where schemaname = 'public' and tablename <> '_prisma_migrations' order by indexname",

@@ -8,6 +8,9 @@ import { provisionTemporalCli } from "../lib/temporal-cli";
 import { spawnDevServer, waitForTemporal } from "../lib/temporal-server";
 import { freePort } from "./ports";
 
+/** Temporal Cloud refuses a payload over 2 MB and warns over 512 KB. */
+export const TEMPORAL_CLOUD_BLOB_LIMITS = { errorBytes: 2 * 1024 * 1024, warnBytes: 512 * 1024 } as const;
+
 declare module "vitest" {
   export interface ProvidedContext {
     temporalAddress: string;
@@ -31,6 +34,8 @@ export default async function setup(project: TestProject) {
     dbFile: path.join(dir, "temporal.db"),
     namespace: "default",
     logFile: path.join(dir, "temporal.log"),
+    // Temporal Cloud's payload limits, so a payload too large for production fails here too.
+    dynamicConfig: { "limit.blobSize.error": TEMPORAL_CLOUD_BLOB_LIMITS.errorBytes, "limit.blobSize.warn": TEMPORAL_CLOUD_BLOB_LIMITS.warnBytes },
   });
   await waitForTemporal({ address }, child, 60_000);
   project.provide("temporalAddress", address);

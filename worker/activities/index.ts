@@ -3,11 +3,14 @@ import type { ModelRegistry } from "../models/registry";
 import type { ToolExecutor } from "../tools/executor";
 import { createSmokeActivities } from "./smoke";
 import { createAgentActivities } from "./agent";
+import { createLedgerActivities } from "./ledger";
+import { createNotificationActivities, type WebhookConfig } from "./notifications";
 
 export interface ActivityDeps {
   db: Db;
   models: ModelRegistry;
   tools: ToolExecutor;
+  webhook?: WebhookConfig | null;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
@@ -15,6 +18,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSmokeActivities(deps),
     ...createAgentActivities(deps),
+    ...createLedgerActivities(deps),
+    ...createNotificationActivities({ webhook: deps.webhook ?? null }),
   };
 }
 

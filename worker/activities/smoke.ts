@@ -12,5 +12,10 @@ export function createSmokeActivities({ db }: SmokeActivityDeps) {
       const userCount = await db.user.count();
       return { userCount, workerIdentity: `${activityInfo().taskQueue} · pid ${process.pid}` };
     },
+
+    /** Returns `text` repeated `times` times: an activity result of any size. */
+    async echoText({ text, times }: { text: string; times: number }): Promise<string> {
+      return text.repeat(times);
+    },
   };
 }

@@ -5,6 +5,8 @@ import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type E
 import { ApprovalAlreadyDecided, ApprovalNotFound } from "../../lib/engine/errors";
 import { ForbiddenError, ValidationError } from "../../lib/errors";
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
+import { WorkflowUpdateStage } from "@temporalio/client";
+import { decideApprovalUpdate } from "../../lib/engine/definitions";
 
 const providers = await testProviders();
 let h: EngineHarness;
@@ -58,7 +60,9 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
 
     const decided = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, reason: "customer verified", decidedBy: approver });
     expect(decided).toMatchObject({ status: "approved", decision: { approved: true, reason: "customer verified", decidedBy: approver } });
-    await waitForStatus(h.engine, runId, ["completed"]);
+    const done = await waitForStatus(h.engine, runId, ["completed"]);
+    expect(done.endedAt, "a completed run says when it ended").not.toBeNull();
+    expect(Date.parse(done.endedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(done.startedAt));
     const entries = await h.db.ledgerEntry.findMany({ where: { runId } });
     expect(entries.map((e) => e.amountCents)).toEqual([1250]);
     await eventually(pendingRunIds, (ids) => !ids.includes(runId), 15_000, "the run to leave the pending-approval list");
@@ -122,6 +126,69 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     const second = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver }).catch((e: unknown) => e);
     expect(second).toBeInstanceOf(ApprovalAlreadyDecided);
     expect((second as ApprovalAlreadyDecided).userMessage).toMatch(/already rejected/);
+    await waitForStatus(h.engine, runId, ["completed"]);
+  });
+
+  it.skipIf(!available)("never asks a human to approve a call whose arguments fail the tool's schema", async () => {
+    const { runId } = await h.engine.startRun({
+      graph: transferGraph(),
+      task: 'tool ledger_transfer {"from_account":"operating","amount":-5}\nanswer: gave up',
+    });
+    const summary = await waitForStatus(h.engine, runId, ["completed"]);
+    expect(summary.output).toBe("gave up");
+    const events = await h.engine.getEvents(runId);
+    expect(events.some((e) => e.type === "approval_requested"), "no approval was requested").toBe(false);
+    const completed = events.find((e) => e.type === "tool_call_completed");
+    expect(completed).toMatchObject({ outcome: "error" });
+    expect(completed?.type === "tool_call_completed" && completed.result).toMatch(/to_account: required.*amount: must be greater than 0|amount: must be greater than 0.*to_account: required/);
+    expect(await h.db.approvalRecord.count({ where: { runId } })).toBe(0);
+  });
+
+  it.skipIf(!available)("records each decision and expiry with its audit event before the run goes on", async () => {
+    const { runId, approval } = await startTransfer(7);
+    await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, editedArguments: { from_account: "operating", to_account: "refunds", amount: 6 }, reason: "ok", decidedBy: approver });
+    const record = await h.db.approvalRecord.findUniqueOrThrow({ where: { id: approval.id } });
+    expect(record).toMatchObject({ runId, status: "approved", decidedByEmail: "approver@zap.local", decidedById: approver.id, reason: "ok", toolName: "ledger_transfer" });
+    expect(JSON.parse(record.arguments)).toMatchObject({ amount: 7 });
+    expect(JSON.parse(record.editedArguments ?? "{}")).toMatchObject({ amount: 6 });
+    const audit = await h.db.auditEvent.findUniqueOrThrow({ where: { id: `approval:${approval.id}` } });
+    expect(audit).toMatchObject({ action: "approval.approved", actorId: approver.id, target: `${runId}/${approval.id}` });
+    await waitForStatus(h.engine, runId, ["completed"]);
+
+    const expiring = await startTransfer(8, 1);
+    await waitForStatus(h.engine, expiring.runId, ["completed"], 20_000);
+    expect(await h.db.approvalRecord.findUniqueOrThrow({ where: { id: expiring.approval.id } })).toMatchObject({ status: "expired", decidedByEmail: null });
+    expect(await h.db.auditEvent.findUniqueOrThrow({ where: { id: `approval:${expiring.approval.id}` } })).toMatchObject({ action: "approval.expired", actorId: null });
+  });
+
+  it.skipIf(!available)("applies a decision whose sender vanished right after the workflow accepted it, with its record", async () => {
+    const { runId, approval } = await startTransfer(9);
+    // The web process would die here: the update is accepted, nobody waits for its result or writes anything.
+    await h.client.workflow.getHandle(runId).startUpdate(decideApprovalUpdate, {
+      args: [{ approvalId: approval.id, approved: true, reason: "sent, then the sender crashed", decidedBy: approver }],
+      waitForStage: WorkflowUpdateStage.ACCEPTED,
+    });
+    await waitForStatus(h.engine, runId, ["completed"]);
+    expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(1);
+    expect(await h.db.auditEvent.count({ where: { id: `approval:${approval.id}` } })).toBe(1);
+    expect((await h.db.approvalRecord.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe("approved");
+  });
+
+  it.skipIf(!available)("two simultaneous decisions: exactly one is recorded, the other hears who won", async () => {
+    const { runId, approval } = await startTransfer(10);
+    const admin = await h.db.user.findUniqueOrThrow({ where: { email: "admin@zap.local" } });
+    const results = await Promise.allSettled([
+      h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver }),
+      h.engine.decideApproval(runId, { approvalId: approval.id, approved: false, reason: "no", decidedBy: { id: admin.id, email: admin.email, role: admin.role } }),
+    ]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.reason).toBeInstanceOf(ApprovalAlreadyDecided);
+    const winner = won[0]?.status === "fulfilled" ? won[0].value.decision?.decidedBy.email : "";
+    expect((lost[0]?.reason as ApprovalAlreadyDecided).userMessage).toContain(`by ${winner}`);
+    expect(await h.db.auditEvent.count({ where: { target: `${runId}/${approval.id}` } })).toBe(1);
     await waitForStatus(h.engine, runId, ["completed"]);
   });
 });

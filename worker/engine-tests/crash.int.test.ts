@@ -1,39 +1,20 @@
 // Exactly-once side effects: SIGKILL the worker in the middle of a ledger
 // transfer, start a new worker, and the run completes with the transfer
 // recorded once.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { RunEvent } from "../../lib/engine/types";
 import { testProviders } from "../../scripts/test-support/databases";
+import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 let h: EngineHarness;
 const workers: ChildProcess[] = [];
 
-function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: h.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
-      DATABASE_URL: h.database.url,
-    },
-  });
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
   workers.push(child);
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("worker: polling")) resolve(child);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`worker exited early (${code}): ${output.slice(-2000)}`)));
-  });
+  return child;
 }
 
 const providers = await testProviders();
@@ -48,7 +29,7 @@ describe.each(providers)("a worker killed mid-call ($provider)", ({ available, c
   });
 
   it.skipIf(!available)("does not repeat the side effect when the call is retried on a new worker", async () => {
-    const first = await startWorkerProcess();
+    const first = await startWorker();
     const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
     const { runId } = await h.engine.startRun({
       graph: singleAgentGraph({ tools: ["ledger_transfer"] }),
@@ -59,7 +40,7 @@ describe.each(providers)("a worker killed mid-call ($provider)", ({ available, c
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
 
-    await startWorkerProcess();
+    await startWorker();
     const summary = await waitForStatus(h.engine, runId, ["completed"], 60_000);
     expect(summary.output).toBe("moved");
 
@@ -72,5 +53,12 @@ describe.each(providers)("a worker killed mid-call ($provider)", ({ available, c
     const completed = events.find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
     expect(completed?.attempts).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(completed?.result ?? "{}")).toMatchObject({ status: "completed", replayed: true });
+
+    // The trace shows the retry and why: the first worker stopped heartbeating.
+    const spans = await h.engine.getTrace(runId);
+    const flat = (nodes: typeof spans): typeof spans => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const tool = flat(spans).find((s) => s.kind === "tool" && s.name === "ledger_transfer");
+    expect(tool?.attempts).toBeGreaterThanOrEqual(2);
+    expect(String(tool?.attributes?.retryReason)).toMatch(/^attempt 1 stopped heartbeating on worker .+ \(heartbeat timeout: the worker was lost\); retried on /);
   });
 });

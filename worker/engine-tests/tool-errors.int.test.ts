@@ -108,4 +108,26 @@ describe("MCP tools", () => {
     // Not on the allow-list: offered to nobody, so it is an unknown tool.
     expect(byTool.remote__echo_context?.result).toMatch(/no tool named "remote__echo_context"/);
   });
+
+  it("an infrastructure failure inside a tool is retried, then reaches the model as a plain sentence without internals", async () => {
+    // A missing table makes Prisma throw its invocation text (absolute paths, source lines).
+    await h.db.$executeRawUnsafe("ALTER TABLE ledger_accounts RENAME TO ledger_accounts_away");
+    try {
+      const { runId } = await h.engine.startRun({
+        graph: singleAgentGraph({ tools: ["ledger_balance"] }),
+        task: 'tool ledger_balance {"account":"operating"}\nanswer: carried on',
+      });
+      const summary = await waitForStatus(h.engine, runId, ["completed"], 60_000);
+      expect(summary.output).toBe("carried on");
+      const [result] = toolResults(await h.engine.getEvents(runId));
+      expect(result?.outcome).toBe("error");
+      expect(result?.attempts, "retried before the model hears of it").toBe(6);
+      expect(result?.result).toMatch(/ledger_balance is temporarily unavailable/);
+      const visible = JSON.stringify([await h.engine.getEvents(runId), await h.engine.getHistory(runId), await h.engine.getTrace(runId)]);
+      expect(visible, "no file paths").not.toContain(ROOT);
+      expect(visible, "no driver text").not.toMatch(/prisma|ledger_accounts|invocation|\.ts:\d+/i);
+    } finally {
+      await h.db.$executeRawUnsafe("ALTER TABLE ledger_accounts_away RENAME TO ledger_accounts");
+    }
+  });
 });

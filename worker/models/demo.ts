@@ -1,9 +1,11 @@
 // The built-in demo model: deterministic and offline. It follows the script in
-// the latest user message (see demo-script.ts) so demos and tests drive the
+// the latest user message (see demo-script.ts), or plans from plain English
+// with the agent's own tools (demo-planner.ts), so demos and tests drive the
 // real engine: tool calls (several at once), sub-agent conversations,
 // approvals (through the tools it calls), failures and token usage.
 import type { ChatMessage } from "../../lib/engine/types";
 import { parseDemoScript, type DemoAction } from "./demo-script";
+import { planFromText, summarise } from "./demo-planner";
 import { ModelCallError, type InferenceRequest, type InferenceResponse, type ModelProvider, type ModelToolCall } from "./types";
 
 /** Rough token count: about four characters per token, as for English text. */
@@ -72,14 +74,18 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
         }
       }
       const task = lastUser >= 0 ? (messages[lastUser]?.content as string) : "";
-      const script = parseDemoScript(task);
+      const since = messages.slice(lastUser + 1);
+      const results = since.filter((m): m is Extract<ChatMessage, { role: "tool" }> => m.role === "tool");
+      const parsed = parseDemoScript(task);
+      // Plain English (no directives): plan from the agent's own tools; scripts keep driving tests.
+      const planned = parsed.hasDirectives ? null : planFromText(task, request.tools, results);
+      const script = planned ?? parsed;
       await sleep((options.latencyMs ?? 0) + script.thinkMs, request.signal);
       if (script.failModel) throw new ModelCallError(`demo/${modelName} was asked to fail ("fail model")`, false);
       if (request.attempt <= script.flakyAttempts) {
         throw new ModelCallError(`demo/${modelName} simulated a transient failure (attempt ${request.attempt} of flaky ${script.flakyAttempts})`, true);
       }
 
-      const since = messages.slice(lastUser + 1);
       const stepsDone = since.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0).length;
       const inputTokens = messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
 
@@ -93,9 +99,11 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
       let content: string;
       if (script.answer !== null) {
         content = script.answer;
+      } else if (planned) {
+        content = summarise(results);
       } else if (script.hasDirectives) {
-        const results = since.filter((m): m is Extract<ChatMessage, { role: "tool" }> => m.role === "tool").map((m) => `${m.name}: ${m.content}`);
-        content = results.length ? `Done. Results:\n${results.join("\n")}` : "Done.";
+        const lines = results.map((m) => `${m.name}: ${m.content}`);
+        content = lines.length ? `Done. Results:\n${lines.join("\n")}` : "Done.";
       } else {
         content = `${request.agentName} received: ${task}`;
       }

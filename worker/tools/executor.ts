@@ -5,9 +5,10 @@
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { MCP_TOOL_SEPARATOR } from "../../lib/agents/builtin-tools";
 import type { Db } from "../../lib/db/prisma";
+import { formatPath } from "../../lib/errors";
 import type { FunctionTool } from "../models/types";
 import { findBuiltin, toFunctionParameters } from "./builtins";
-import type { McpConnections } from "./mcp";
+import { McpError, type McpConnections } from "./mcp";
 import { ToolUserError, type ToolContext, type ToolOutcome } from "./types";
 
 export interface SubAgentInfo {
@@ -56,7 +57,8 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
         try {
           tools.push(...(await deps.mcp.listTools(server)));
         } catch (error) {
-          errors.push(error instanceof Error ? error.message : String(error));
+          console.error(`worker: tool discovery for ${agent.name}:`, error);
+          errors.push(error instanceof McpError ? error.publicMessage : `MCP server "${server.name}" could not be reached`);
           // Offer allow-listed tools anyway: calling them reports the outage to the model.
           for (const name of server.allowTools ?? []) {
             tools.push({ name: `${server.name}${MCP_TOOL_SEPARATOR}${name}`, description: `${name} (MCP server ${server.name}, currently unreachable)`, parameters: { type: "object" } });
@@ -82,7 +84,7 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
       if (builtin) {
         const parsed = builtin.schema.safeParse(args);
         if (!parsed.success) {
-          const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+          const problems = parsed.error.issues.map((i) => `${formatPath(i.path) || "(arguments)"}: ${i.message}`).join("; ");
           return { ok: false, errorKind: "invalid_arguments", content: `Invalid arguments for ${toolName}: ${problems}` };
         }
         try {

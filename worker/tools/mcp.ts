@@ -10,8 +10,15 @@ import type { FunctionTool } from "../models/types";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** An MCP failure: `publicMessage` is safe to show the model and the UI; the detail goes to the worker log only. */
 export class McpError extends Error {
   override name = "McpError";
+  constructor(
+    readonly publicMessage: string,
+    detail?: unknown,
+  ) {
+    super(detail === undefined ? publicMessage : `${publicMessage}: ${detail instanceof Error ? detail.message : String(detail)}`);
+  }
 }
 
 export interface McpCallResult {
@@ -54,7 +61,7 @@ export function createMcpConnections(options: { cwd?: string } = {}): McpConnect
       ]);
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpError(`MCP server "${server.name}" is unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new McpError(`MCP server "${server.name}" is unreachable`, error);
     } finally {
       clearTimeout(timer);
     }
@@ -91,7 +98,7 @@ export function createMcpConnections(options: { cwd?: string } = {}): McpConnect
       try {
         result = await client.callTool({ name: tool, arguments: args, _meta: meta });
       } catch (error) {
-        throw new McpError(`MCP server "${server.name}" failed on ${tool}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new McpError(`MCP server "${server.name}" failed on ${tool}`, error);
       }
       const content = Array.isArray(result.content) ? result.content : [];
       const text = content.map((part: { type: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`)).join("\n");

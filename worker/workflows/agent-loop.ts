@@ -11,16 +11,17 @@ import {
   proxyActivities,
   proxyLocalActivities,
   sleep,
-  uuid4,
   workflowInfo,
 } from "@temporalio/workflow";
 import type { AgentActivities, ToolActivityOutput } from "../activities/agent";
 import type { FunctionTool } from "../models/types";
-import type { AgentConfig, ApprovalRule } from "../../lib/agents/schemas";
-import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
-import type { AgentRunInput, DecideApprovalInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import { matchingRule } from "./approvals";
-import { parseArguments, SubAgentConversations, type CallOutcome } from "./sub-agents";
+import type { AgentConfig } from "../../lib/agents/schemas";
+import type { ToolCall, TraceSpan } from "../../lib/engine/types";
+import type { AgentRunInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
+import { ACTIVITY_ERRORS } from "../../lib/engine/definitions";
+import { Approvals, argumentProblems, matchingRule, mayRun, parseCallArguments } from "./approvals";
+import { SubAgentConversations, type CallOutcome } from "./sub-agents";
+import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
 import { BUILTIN_TOOLS } from "../../lib/agents/builtin-tools";
 import type { RunState } from "./run-state";
@@ -38,19 +39,28 @@ const { runInference } = proxyLocalActivities<AgentActivities>({
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
 });
 
+// Tools fail by returning an error outcome (the model sees it); a thrown error
+// is an infrastructure problem (database busy, network), retried for about a
+// minute before the model hears that the tool is unavailable.
+const TOOL_RETRY = { initialInterval: "500 milliseconds", backoffCoefficient: 2, maximumInterval: "8 seconds", maximumAttempts: 6 };
+
 const { executeTool: executeLocalTool } = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: "2 minutes",
-  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "10 seconds", maximumAttempts: 3 },
+  retry: TOOL_RETRY,
 });
 
 const { executeTool } = proxyActivities<AgentActivities>({
   startToCloseTimeout: "2 minutes",
   // Short, so a worker that died mid-call is noticed and the call retried quickly.
   heartbeatTimeout: "5 seconds",
-  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "10 seconds", maximumAttempts: 3 },
+  retry: TOOL_RETRY,
 });
 
-const EVENTS_PER_ITERATION = 4;
+/** Attempts the activity makes before reporting an unavailable tool (see worker/activities/agent.ts). */
+const MCP_ATTEMPTS_SEEN = 3;
+
+/** History events one iteration adds (activity and ledger markers plus workflow-task events). */
+const EVENTS_PER_ITERATION = 8;
 
 const LOCAL_TOOLS = new Set<string>(BUILTIN_TOOLS.filter((t) => !t.sideEffect).map((t) => t.id));
 
@@ -66,17 +76,21 @@ function failureMessage(error: unknown): string {
 }
 
 
+
 export class AgentLoop {
   tools: FunctionTool[] = [];
   onStatusChange: () => void = () => undefined;
+  readonly approvals: Approvals;
   private readonly conversations: SubAgentConversations;
 
   constructor(
     private readonly state: RunState,
     private readonly input: AgentRunInput,
     private readonly agentConfig: AgentConfig | undefined,
+    private readonly ledger: RunLedger,
   ) {
     this.conversations = new SubAgentConversations(state, input, () => this.checkBudget());
+    this.approvals = new Approvals(state, input, (tool) => this.schemaOf(tool), () => this.onStatusChange());
   }
 
   receiveReply(reply: SubAgentReplySignal): void {
@@ -149,12 +163,13 @@ export class AgentLoop {
       if (state.iterationsThisTurn > 0 && this.shouldContinueAsNew()) {
         state.emit({ type: "continued_as_new", historyLength: workflowInfo().historyLength, generation: state.generation + 1 });
         await condition(allHandlersFinished);
+        await this.ledger.flushed();
         await continueAsNew<(input: AgentRunInput) => Promise<unknown>>({ ...this.input, carried: state.snapshot() });
       }
       state.iteration++;
       state.iterationsThisTurn++;
       this.iterationsThisExecution++;
-      const iterationSpan = state.startSpan("iteration", `iteration ${state.iteration}`, state.runSpanId || null);
+      const iterationSpan = state.startSpan("iteration", `iteration ${state.iteration}`, state.runSpanId || null, { iteration: state.iteration });
       state.emit({ type: "iteration_started", iteration: state.iteration });
       state.baseStatus = "thinking";
       this.onStatusChange();
@@ -162,14 +177,14 @@ export class AgentLoop {
       const response = await this.infer(iterationSpan);
       if (response.toolCalls.length === 0) {
         const content = response.content ?? "";
-        state.messages.push({ role: "assistant", content });
+        state.pushMessage({ role: "assistant", content });
         state.endSpan(iterationSpan, "ok");
         return content;
       }
       const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-      state.messages.push({ role: "assistant", content: response.content, tool_calls: calls });
+      state.pushMessage({ role: "assistant", content: response.content, tool_calls: calls });
       const outcomes = await Promise.all(calls.map((call) => this.runCall(call, iterationSpan)));
-      calls.forEach((call, i) => state.messages.push({ role: "tool", tool_call_id: call.id, name: call.function.name, content: outcomes[i]?.content ?? "" }));
+      calls.forEach((call, i) => state.pushMessage({ role: "tool", tool_call_id: call.id, name: call.function.name, content: outcomes[i]?.content ?? "" }));
       const failed = outcomes.filter((o) => !o.ok && o.errorKind !== "rejected");
       state.endSpan(iterationSpan, failed.length ? "error" : "ok");
       if (failed.length && this.limits.toolErrorPolicy === "fail") {
@@ -184,12 +199,14 @@ export class AgentLoop {
     state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
     let output;
     try {
+      // The model call reads the conversation from the ledger: it must be written first.
+      await this.ledger.flushed();
       output = await runInference({
         runId: workflowInfo().workflowId,
         iteration: state.iteration,
         agentName: agent.name,
         model: agent.model,
-        messages: state.messages,
+        messageCount: state.messageCount,
         tools: this.tools,
         temperature: agent.temperature,
         maxOutputTokens: agent.maxOutputTokens,
@@ -224,8 +241,18 @@ export class AgentLoop {
     if (used >= limit) throw new RunFailure("budget_exceeded", `the run used ${used} tokens of its ${limit}-token budget`);
   }
 
+  /** A problem that makes a gated call invalid before any human sees it, or null. */
+  private callProblem(name: string, rawArguments: string): { problem: string; args: Record<string, unknown> } | { problem: null; args: Record<string, unknown> } {
+    const parsed = parseCallArguments(rawArguments);
+    if ("problem" in parsed) return { problem: `The arguments for ${name} are invalid: ${parsed.problem}. Send a JSON object.`, args: {} };
+    if (!this.tools.some((t) => t.name === name)) return { problem: `There is no tool named "${name}". Available tools: ${this.tools.map((t) => t.name).join(", ") || "none"}.`, args: parsed.args };
+    const problems = argumentProblems(parsed.args, this.schemaOf(name));
+    if (problems.length) return { problem: `Invalid arguments for ${name}: ${problems.join("; ")}`, args: parsed.args };
+    return { problem: null, args: parsed.args };
+  }
+
   private async runCall(call: ToolCall, parent: TraceSpan): Promise<CallOutcome> {
-    const { state, agent } = this;
+    const { state } = this;
     const name = call.function.name;
     const span = state.startSpan("tool", name, parent.id, { callId: call.id });
     const started = Date.now();
@@ -234,16 +261,7 @@ export class AgentLoop {
     this.onStatusChange();
     let outcome: CallOutcome;
     try {
-      let rawArguments = call.function.arguments;
-      const rule = matchingRule(agent, name);
-      const approval = rule ? await this.awaitApproval(call, rule, span) : null;
-      if (approval && approval.status !== "approved") {
-        const reason = approval.decision?.reason ?? (approval.status === "expired" ? "nobody decided before the approval expired" : "no reason given");
-        outcome = { ok: false, errorKind: "rejected", attempts: 0, content: `The call to ${name} was not approved (${approval.status}): ${reason}` };
-      } else {
-        if (approval?.decision?.editedArguments) rawArguments = JSON.stringify(approval.decision.editedArguments);
-        outcome = name === "message_agent" && agent.subAgents.length > 0 ? await this.conversations.message(this.agent, rawArguments, span) : await this.callTool(call, rawArguments);
-      }
+      outcome = await this.gatedCall(call, span);
     } finally {
       state.toolsInFlight--;
       this.onStatusChange();
@@ -251,8 +269,27 @@ export class AgentLoop {
     const result = outcome.ok ? "ok" : outcome.errorKind === "rejected" ? "rejected" : "error";
     state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content });
     if (!outcome.ok && outcome.errorKind !== "rejected") state.emit({ type: "error", kind: outcome.errorKind ?? "tool", message: outcome.content, callId: call.id });
-    state.endSpan(span, outcome.ok ? "ok" : "error", { attempts: outcome.attempts, attributes: { outcome: result } });
+    state.endSpan(span, outcome.ok ? "ok" : "error", { attempts: outcome.attempts, attributes: { outcome: result, ...(outcome.retryReason ? { retryReason: outcome.retryReason } : {}) } });
     return outcome;
+  }
+
+  /** Runs a call, through an approval when a rule gates it; an invalid call is a tool error, never an approval request. */
+  private async gatedCall(call: ToolCall, span: TraceSpan): Promise<CallOutcome> {
+    const name = call.function.name;
+    let rawArguments = call.function.arguments;
+    const rule = matchingRule(this.agent, name);
+    if (rule) {
+      const checked = this.callProblem(name, rawArguments);
+      if (checked.problem !== null) return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: checked.problem };
+      const approval = await this.approvals.request(call, checked.args, rule, this.agent.name, span);
+      if (!mayRun(approval)) {
+        const reason = approval.decision?.reason ?? (approval.status === "expired" ? "nobody decided before the approval expired" : "no reason given");
+        return { ok: false, errorKind: "rejected", attempts: 0, content: `The call to ${name} was not approved (${approval.status}): ${reason}` };
+      }
+      if (approval.decision?.editedArguments) rawArguments = JSON.stringify(approval.decision.editedArguments);
+    }
+    if (name === "message_agent" && this.agent.subAgents.length > 0) return this.conversations.message(this.agent, rawArguments, span);
+    return this.callTool(call, rawArguments);
   }
 
   private async callTool(call: ToolCall, rawArguments: string): Promise<CallOutcome> {
@@ -268,59 +305,19 @@ export class AgentLoop {
         callId: call.id,
         runContext: this.input.context,
       });
-      return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt };
+      return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
     } catch (error) {
       if (isCancellation(error)) throw error;
-      return { ok: false, errorKind: "execution", attempts: 3, content: `${call.function.name} failed after retries: ${failureMessage(error)}` };
+      if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === ACTIVITY_ERRORS.toolUnavailable) {
+        return { ok: false, errorKind: "unavailable", attempts: MCP_ATTEMPTS_SEEN, content: `${call.function.name} failed: ${error.cause.message}` };
+      }
+      // The activity logged the details with the run id; the model (and the trace) get a plain sentence.
+      return {
+        ok: false,
+        errorKind: "unavailable",
+        attempts: TOOL_RETRY.maximumAttempts,
+        content: `${call.function.name} is temporarily unavailable (it failed ${TOOL_RETRY.maximumAttempts} times on an internal problem); try again later or continue without it.`,
+      };
     }
-  }
-
-  private async awaitApproval(call: ToolCall, rule: ApprovalRule, parent: TraceSpan): Promise<ApprovalRequest> {
-    const { state } = this;
-    const now = Date.now();
-    const approval: ApprovalRequest = {
-      id: uuid4(),
-      runId: workflowInfo().workflowId,
-      parentRunId: this.input.parentRunId,
-      rootRunId: this.input.rootRunId,
-      agentName: this.agent.name,
-      toolName: call.function.name,
-      toolCallId: call.id,
-      arguments: parseArguments(call.function.arguments),
-      requestedAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + rule.expiresInSeconds * 1000).toISOString(),
-      requiredRole: rule.requiredRole ?? null,
-      status: "pending",
-      decision: null,
-    };
-    state.approvals.set(approval.id, approval);
-    const span = state.startSpan("approval_wait", `approval for ${approval.toolName}`, parent.id, { approvalId: approval.id });
-    state.emit({ type: "approval_requested", approval: { ...approval } });
-    this.onStatusChange();
-    const decided = await condition(() => approval.status !== "pending", rule.expiresInSeconds * 1000);
-    if (!decided) {
-      approval.status = "expired";
-      state.emit({ type: "approval_decided", approvalId: approval.id, tool: approval.toolName, status: "expired", decidedBy: null, reason: "expired" });
-    }
-    state.endSpan(span, approval.status === "approved" ? "ok" : "error", { attributes: { decision: approval.status } });
-    this.onStatusChange();
-    return approval;
-  }
-
-  /** Applies a validated approval decision (the update's handler). */
-  applyDecision(decision: DecideApprovalInput): ApprovalRequest {
-    const approval = this.state.approvals.get(decision.approvalId);
-    if (!approval || approval.status !== "pending") throw ApplicationFailure.create({ message: "approval is no longer pending" });
-    approval.status = decision.approved ? "approved" : "rejected";
-    approval.decision = {
-      approved: decision.approved,
-      reason: decision.reason,
-      editedArguments: decision.editedArguments,
-      decidedBy: decision.decidedBy,
-      decidedAt: new Date(Date.now()).toISOString(),
-    };
-    this.state.emit({ type: "approval_decided", approvalId: approval.id, tool: approval.toolName, status: approval.status, decidedBy: decision.decidedBy.email, reason: decision.reason ?? null });
-    this.onStatusChange();
-    return { ...approval };
   }
 }

@@ -2,15 +2,14 @@
 // Loop: inference → every tool call of the response in parallel → results
 // appended → next iteration, until a final answer. Then it waits for a
 // follow-up (root run) or the next message from its parent (conversation).
+// Everything that grows with the run goes to the run ledger (database) as it
+// happens; the workflow keeps counters and what is still open.
 import {
   ApplicationFailure,
   CancellationScope,
   ContinueAsNew,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   getExternalWorkflowHandle,
   isCancellation,
   setHandler,
@@ -18,46 +17,61 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from "@temporalio/workflow";
-import { QUERIES, SIGNALS, UPDATES, APPROVAL_ERRORS } from "../../lib/engine/definitions";
-import type { AgentRunInput, CarriedState, DecideApprovalInput, RunOutcome, SubAgentReplySignal, UserMessageSignal } from "../../lib/engine/workflow-types";
-import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, RunSummary, TokenUsage, TraceNode } from "../../lib/engine/types";
+import {
+  conversationsQuery,
+  decideApprovalUpdate,
+  inputQuery,
+  pendingApprovalsQuery,
+  snapshotQuery,
+  statusQuery,
+  subAgentReplySignal,
+  summaryQuery,
+  userMessageSignal,
+} from "../../lib/engine/definitions";
+import type { AgentRunInput, LedgerRunSummary, RunOutcome, SubAgentReplySignal } from "../../lib/engine/workflow-types";
+import type { FailureReason, RunSummary, TokenUsage } from "../../lib/engine/types";
 import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
 import { renderPrompt } from "../../lib/agents/template";
 import { RunState } from "./run-state";
 import { AgentLoop } from "./agent-loop";
 import { RunFailure } from "./run-failure";
-import { argumentProblems } from "./approvals";
+import { RunLedger } from "./run-ledger";
 
-export const userMessageSignal = defineSignal<[UserMessageSignal]>(SIGNALS.userMessage);
-export const subAgentReplySignal = defineSignal<[SubAgentReplySignal]>(SIGNALS.subAgentReply);
-export const summaryQuery = defineQuery<RunSummary>(QUERIES.summary);
-export const statusQuery = defineQuery<RunStatus>(QUERIES.status);
-export const resultQuery = defineQuery<{ status: RunStatus; output: string | null; error: RunSummary["error"] }>(QUERIES.result);
-export const historyQuery = defineQuery<ChatMessage[]>(QUERIES.history);
-export const eventsSinceQuery = defineQuery<RunEvent[], [number]>(QUERIES.eventsSince);
-export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>(QUERIES.pendingApprovals);
-export const conversationsQuery = defineQuery<Conversation[]>(QUERIES.conversations);
-export const traceQuery = defineQuery<TraceNode[]>(QUERIES.trace);
-export const snapshotQuery = defineQuery<CarriedState>(QUERIES.snapshot);
-export const inputQuery = defineQuery<AgentRunInput>(QUERIES.input);
-export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [DecideApprovalInput]>(UPDATES.decideApproval);
+const nowIso = () => new Date(Date.now()).toISOString();
+
+function ledgerSummary(state: RunState): LedgerRunSummary {
+  return {
+    status: state.status(),
+    iteration: state.iteration,
+    usage: state.usage,
+    pendingApprovals: state.pendingApprovals().length,
+    lastEventSeq: state.lastSeq,
+    messageCount: state.messageCount,
+    generation: state.generation,
+    output: state.lastOutput,
+    error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
+    startedAt: state.startedAt,
+    endedAt: state.endedAt,
+  };
+}
 
 function summarize(state: RunState, input: AgentRunInput): RunSummary {
+  const summary = ledgerSummary(state);
   return {
     runId: workflowInfo().workflowId,
     rootRunId: input.rootRunId,
     parentRunId: input.parentRunId,
     agentName: input.agentName,
-    status: state.status(),
-    iteration: state.iteration,
-    usage: state.usage,
-    output: state.lastOutput,
+    status: summary.status,
+    iteration: summary.iteration,
+    usage: summary.usage,
+    output: summary.output,
     error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
-    pendingApprovals: state.pendingApprovals().length,
-    lastEventSeq: state.events.length,
-    generation: state.generation,
-    startedAt: state.startedAt,
-    endedAt: state.endedAt,
+    pendingApprovals: summary.pendingApprovals,
+    lastEventSeq: summary.lastEventSeq,
+    generation: summary.generation,
+    startedAt: summary.startedAt,
+    endedAt: summary.endedAt,
   };
 }
 
@@ -68,38 +82,11 @@ function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput
   setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
   setHandler(summaryQuery, () => summarize(state, input));
   setHandler(statusQuery, () => state.status());
-  setHandler(resultQuery, () => ({
-    status: state.status(),
-    output: state.lastOutput,
-    error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
-  }));
-  setHandler(historyQuery, () => state.messages);
-  setHandler(eventsSinceQuery, (seq) => state.eventsSince(seq));
   setHandler(pendingApprovalsQuery, () => state.pendingApprovals());
   setHandler(conversationsQuery, () => [...state.conversations.values()]);
-  setHandler(traceQuery, () => state.traceTree());
   setHandler(snapshotQuery, () => state.snapshot());
   setHandler(inputQuery, () => ({ ...input, carried: undefined }));
-  setHandler(
-    decideApprovalUpdate,
-    (decision) => loop.applyDecision(decision),
-    {
-      validator: (decision) => {
-        const approval = state.approvals.get(decision.approvalId);
-        if (!approval) throw ApplicationFailure.create({ type: APPROVAL_ERRORS.notFound, message: `no approval ${decision.approvalId} in run ${workflowInfo().workflowId}` });
-        if (approval.status !== "pending") {
-          throw ApplicationFailure.create({ type: APPROVAL_ERRORS.alreadyDecided, message: `approval ${approval.id} is already ${approval.status}` });
-        }
-        if (approval.requiredRole && decision.decidedBy.role !== approval.requiredRole && decision.decidedBy.role !== "admin") {
-          throw ApplicationFailure.create({ type: APPROVAL_ERRORS.forbidden, message: `approval ${approval.id} needs the ${approval.requiredRole} role` });
-        }
-        if (decision.editedArguments) {
-          const problems = argumentProblems(decision.editedArguments, loop.schemaOf(approval.toolName));
-          if (problems.length) throw ApplicationFailure.create({ type: APPROVAL_ERRORS.invalidArguments, message: `edited arguments are invalid: ${problems.join("; ")}` });
-        }
-      },
-    },
-  );
+  setHandler(decideApprovalUpdate, (decision) => loop.approvals.decide(decision), { validator: (decision) => loop.approvals.validate(decision) });
 }
 
 /** Ends every live sub-agent conversation (they were started with an ABANDON close policy). */
@@ -116,10 +103,11 @@ async function cancelConversations(state: RunState): Promise<void> {
 /** Tells the parent (if any) how the current turn ended. */
 async function notifyParent(input: AgentRunInput, state: RunState, reply: Omit<SubAgentReplySignal, "conversationId" | "turn" | "usage">, usageBefore: TokenUsage): Promise<void> {
   if (!input.conversation) return;
+  const { parentWorkflowId, conversationId } = input.conversation;
   await CancellationScope.nonCancellable(() =>
-    getExternalWorkflowHandle(input.conversation!.parentWorkflowId)
+    getExternalWorkflowHandle(parentWorkflowId)
       .signal(subAgentReplySignal, {
-        conversationId: input.conversation!.conversationId,
+        conversationId,
         turn: state.turn,
         usage: { inputTokens: state.usage.inputTokens - usageBefore.inputTokens, outputTokens: state.usage.outputTokens - usageBefore.outputTokens },
         ...reply,
@@ -131,7 +119,23 @@ async function notifyParent(input: AgentRunInput, state: RunState, reply: Omit<S
 export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome> {
   const state = input.carried ? RunState.restore(input.carried) : new RunState();
   const agent = input.graph.agents.find((a) => a.name === input.agentName);
-  const loop = new AgentLoop(state, input, agent);
+  const ledger = new RunLedger(
+    state,
+    {
+      runId: workflowInfo().workflowId,
+      rootRunId: input.rootRunId,
+      parentRunId: input.parentRunId,
+      agentName: input.agentName,
+      task: input.message,
+      context: input.context,
+      startedBy: input.startedBy,
+      graphName: input.graphName ?? null,
+      agentVersionId: input.agentVersionId ?? null,
+    },
+    () => ledgerSummary(state),
+  );
+  ledger.start();
+  const loop = new AgentLoop(state, input, agent, ledger);
   registerHandlers(state, loop, input);
 
   // Search attributes carry a coarse status (the fine one is a query away) and
@@ -139,6 +143,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
   // visibility write, which would otherwise add latency to every iteration.
   let published = "";
   const publishStatus = () => {
+    state.touch();
     const fine = state.status();
     const coarse = fine === "thinking" || fine === "awaiting_tool" ? "running" : fine;
     const pending = state.pendingApprovals().length;
@@ -158,7 +163,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       const runSpan = state.startSpan("run", input.agentName, null, { depth: input.depth });
       state.runSpanId = runSpan.id;
       const prompt = renderPrompt(agent.systemPrompt, input.context);
-      state.messages.push({ role: "system", content: prompt.text });
+      state.pushMessage({ role: "system", content: prompt.text });
       state.emit({ type: "run_started", agentName: input.agentName, task: input.message, depth: input.depth });
       if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
       state.inbox.push({ content: input.message, turn: 1, initial: true });
@@ -176,42 +181,49 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
           continue;
         }
         state.turn = next.turn ?? state.turn + 1;
-        state.messages.push({ role: "user", content: next.content });
+        state.pushMessage({ role: "user", content: next.content });
         if (!next.initial) state.emit({ type: "user_message", content: next.content });
         state.inTurn = true;
+        state.endedAt = null;
         state.iterationsThisTurn = 0;
-        state.turnStartedAt = new Date(Date.now()).toISOString();
+        state.turnStartedAt = nowIso();
         turnUsageStart = state.usage;
       }
       const output = await loop.respond();
       state.inTurn = false;
       state.lastOutput = output;
       state.baseStatus = "completed";
+      state.endedAt = nowIso();
       state.emit({ type: "run_completed", output });
       publishStatus();
       await notifyParent(input, state, { response: output, isComplete: false, failed: false }, turnUsageStart);
       if (loop.shouldContinueAsNew()) {
         await condition(allHandlersFinished);
+        await ledger.flushed();
         return continueAsNew<typeof agentRunWorkflow>({ ...input, carried: state.snapshot() });
       }
     }
     // Idle long enough: the run (or conversation) closes.
-    state.endedAt = new Date(Date.now()).toISOString();
-    const runSpan = state.spans.find((s) => s.id === state.runSpanId);
+    const runSpan = state.runSpan();
     if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
     await notifyParent(input, state, { response: state.lastOutput ?? "", isComplete: true, failed: false }, state.usage);
     await cancelConversations(state);
+    await condition(allHandlersFinished);
+    await loop.approvals.delivered();
+    await ledger.flushed();
     return { status: "completed", output: state.lastOutput, usage: state.usage, iterations: state.iteration };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
-    const runSpan = state.spans.find((s) => s.id === state.runSpanId);
-    state.endedAt = new Date(Date.now()).toISOString();
+    const runSpan = state.runSpan();
+    state.endedAt = nowIso();
     if (isCancellation(error) && !(error instanceof RunFailure)) {
       state.terminal = { status: "cancelled", reason: "cancelled", message: "the run was cancelled" };
       state.emit({ type: "run_cancelled", message: "the run was cancelled" });
       if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: "cancelled" } });
       await CancellationScope.nonCancellable(async () => publishStatus());
       await cancelConversations(state);
+      await loop.approvals.delivered();
+      await ledger.flushed();
       throw error;
     }
     const reason: FailureReason = error instanceof RunFailure ? error.reason : "model_error";
@@ -222,6 +234,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     publishStatus();
     await notifyParent(input, state, { response: `${input.agentName} failed (${reason}): ${message}`, isComplete: true, failed: true }, turnUsageStart);
     await cancelConversations(state);
+    await loop.approvals.delivered();
+    await ledger.flushed();
     throw ApplicationFailure.create({ type: reason, message, nonRetryable: true });
   }
 }

@@ -1,13 +1,53 @@
-// Approval helpers used inside the workflow (pure and deterministic).
+// Approvals inside the workflow, in one place: which rule gates a call, the
+// request and its wait, the update's validator, the decision and the expiry.
+// Every outcome is recorded in the database (approval record + audit event)
+// through an activity *before* the workflow applies it: a decision stands if
+// and only if its record exists.
+import { ApplicationFailure, CancellationScope, condition, proxyActivities, uuid4, workflowInfo } from "@temporalio/workflow";
 import { matchesGlob } from "../../lib/agents/glob";
 import type { AgentConfig, ApprovalRule } from "../../lib/agents/schemas";
+import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
+import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
+import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/engine/workflow-types";
+import type { LedgerActivities } from "../activities/ledger";
+import type { NotificationActivities } from "../activities/notifications";
+import type { RunState } from "./run-state";
+
+// A regular activity, not a local one: it is scheduled by the workflow task that
+// accepts the decision, so the record is written only once the decision is
+// durable in history (a local activity would write it even when that task then
+// fails and the update is dropped). No attempt limit: a busy database delays
+// the decision, it never loses its record; the call runs only after it lands.
+const { recordApprovalOutcome } = proxyActivities<LedgerActivities>({
+  startToCloseTimeout: "30 seconds",
+  retry: { initialInterval: "200 milliseconds", backoffCoefficient: 2, maximumInterval: "10 seconds" },
+});
+
+// A regular activity: deliveries retry with backoff for about ten minutes,
+// independently of the run (a slow receiver never holds up an approval).
+const { notifyApproval } = proxyActivities<NotificationActivities>({
+  startToCloseTimeout: "30 seconds",
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "2 minutes", maximumAttempts: 10 },
+});
 
 /** The first approval rule whose pattern matches the tool name, if any. */
 export function matchingRule(agent: AgentConfig, toolName: string): ApprovalRule | undefined {
   return agent.approvalRules.find((rule) => matchesGlob(rule.pattern, toolName));
 }
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; additionalProperties?: boolean };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  additionalProperties?: boolean;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+};
 
 function typeOf(value: unknown): string {
   if (value === null) return "null";
@@ -23,10 +63,25 @@ function typeMatches(expected: string | string[] | undefined, value: unknown): b
   return allowed.some((t) => t === actual || (t === "number" && actual === "integer"));
 }
 
+function boundProblems(key: string, value: unknown, p: JsonSchema): string[] {
+  const problems: string[] = [];
+  if (typeof value === "number") {
+    if (p.minimum !== undefined && value < p.minimum) problems.push(`${key}: must be at least ${p.minimum}`);
+    if (p.maximum !== undefined && value > p.maximum) problems.push(`${key}: must be at most ${p.maximum}`);
+    if (p.exclusiveMinimum !== undefined && value <= p.exclusiveMinimum) problems.push(`${key}: must be greater than ${p.exclusiveMinimum}`);
+    if (p.exclusiveMaximum !== undefined && value >= p.exclusiveMaximum) problems.push(`${key}: must be less than ${p.exclusiveMaximum}`);
+  }
+  if (typeof value === "string") {
+    if (p.minLength !== undefined && value.length < p.minLength) problems.push(`${key}: must have at least ${p.minLength} characters`);
+    if (p.maxLength !== undefined && value.length > p.maxLength) problems.push(`${key}: must have at most ${p.maxLength} characters`);
+  }
+  return problems;
+}
+
 /**
- * Checks edited arguments against a tool's JSON schema at the top level
- * (required fields, property types, enums, unknown fields). The tool itself
- * validates fully when it runs; this catches mistakes before the run resumes.
+ * Checks arguments against a tool's JSON schema at the top level (required
+ * fields, types, enums, bounds, unknown fields). The tool validates fully when
+ * it runs; this keeps invalid calls from reaching a human for approval.
  */
 export function argumentProblems(args: Record<string, unknown>, schema: Record<string, unknown> | undefined): string[] {
   if (!schema) return [];
@@ -39,8 +94,188 @@ export function argumentProblems(args: Record<string, unknown>, schema: Record<s
       if (s.additionalProperties === false) problems.push(`${key}: not a parameter of this tool`);
       continue;
     }
-    if (!typeMatches(property.type, value)) problems.push(`${key}: expected ${String(property.type)}, got ${typeOf(value)}`);
+    if (!typeMatches(property.type, value)) {
+      problems.push(`${key}: expected ${String(property.type)}, got ${typeOf(value)}`);
+      continue;
+    }
     if (property.enum && !property.enum.includes(value)) problems.push(`${key}: expected one of ${property.enum.map(String).join(", ")}`);
+    problems.push(...boundProblems(key, value, property));
   }
   return problems;
+}
+
+/** Parses tool arguments: a JSON object, or a problem to report to the model. */
+export function parseCallArguments(raw: string): { args: Record<string, unknown> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch {
+    return { problem: "the arguments are not valid JSON" };
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return { problem: "the arguments must be a JSON object" };
+  return { args: value as Record<string, unknown> };
+}
+
+function refuse(type: string, message: string): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+export class Approvals {
+  /** Approvals whose outcome is being recorded; a concurrent decision waits, then sees the result. */
+  private readonly deciding = new Set<string>();
+  private readonly notifications = new Set<Promise<void>>();
+
+  constructor(
+    private readonly state: RunState,
+    private readonly input: AgentRunInput,
+    private readonly schemaOf: (toolName: string) => Record<string, unknown> | undefined,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** The update's validator: runs before the update is accepted into history. */
+  validate(decision: DecideApprovalInput): void {
+    const approval = this.state.approvals.get(decision.approvalId);
+    if (!approval) refuse(APPROVAL_ERRORS.notFound, `no pending approval ${decision.approvalId} in run ${workflowInfo().workflowId}`);
+    refuseIfFinal(approval);
+    if (approval.requiredRole && decision.decidedBy.role !== approval.requiredRole && decision.decidedBy.role !== "admin") {
+      refuse(APPROVAL_ERRORS.forbidden, `approval ${approval.id} needs the ${approval.requiredRole} role`);
+    }
+    refuseIfIneligible(approval, decision);
+    if (decision.editedArguments) {
+      const problems = argumentProblems(decision.editedArguments, this.schemaOf(approval.toolName));
+      if (problems.length) refuse(APPROVAL_ERRORS.invalidArguments, `edited arguments are invalid: ${problems.join("; ")}`);
+    }
+  }
+
+  /** The update's handler: records the decision (or endorsement), then applies it. */
+  async decide(decision: DecideApprovalInput): Promise<ApprovalRequest> {
+    const approval = this.state.approvals.get(decision.approvalId);
+    if (!approval) refuse(APPROVAL_ERRORS.notFound, `no pending approval ${decision.approvalId}`);
+    // Decisions on one approval are applied one at a time; a later one sees what the earlier one did
+    // (two simultaneous approvers of a single-approval call: the second hears who won).
+    // The check and the claim below run without an await in between: handlers interleave only at awaits.
+    while (this.deciding.has(approval.id)) await condition(() => !this.deciding.has(approval.id));
+    refuseIfFinal(approval);
+    refuseIfIneligible(approval, decision);
+    this.deciding.add(approval.id);
+    const at = new Date(Date.now()).toISOString();
+    const endorsed = decision.approved && approval.endorsements.length + 1 < approval.requiredApprovals;
+    const status = !decision.approved ? "rejected" : endorsed ? "endorsed" : "approved";
+    try {
+      await this.record({ approval: { ...approval }, status, reason: decision.reason ?? null, editedArguments: decision.editedArguments ?? null, decidedBy: decision.decidedBy, decidedAt: at });
+    } finally {
+      this.deciding.delete(approval.id);
+    }
+    if (decision.approved) approval.endorsements.push({ by: decision.decidedBy, at, ...(decision.reason ? { reason: decision.reason } : {}) });
+    if (status === "endorsed") {
+      this.state.emit({ type: "approval_endorsed", approvalId: approval.id, tool: approval.toolName, by: decision.decidedBy.email, approvals: approval.endorsements.length, required: approval.requiredApprovals });
+      this.notify("approval.endorsed", approval);
+      this.onChange();
+      return { ...approval };
+    }
+    approval.status = status;
+    approval.decision = { approved: decision.approved, reason: decision.reason, editedArguments: decision.editedArguments, decidedBy: decision.decidedBy, decidedAt: at };
+    this.state.recordApproval(approval);
+    this.state.emit({ type: "approval_decided", approvalId: approval.id, tool: approval.toolName, status, decidedBy: decision.decidedBy.email, reason: decision.reason ?? null });
+    this.notify(status === "approved" ? "approval.approved" : "approval.rejected", approval);
+    this.onChange();
+    return { ...approval };
+  }
+
+  private record(outcome: ApprovalOutcomeRecord): Promise<void> {
+    // Not cancellable: once a decision is accepted, its record must land even if the run is being cancelled.
+    return CancellationScope.nonCancellable(() => recordApprovalOutcome(outcome));
+  }
+
+  /** Tells the webhook (if configured); delivery retries on its own and never holds up the run. */
+  private notify(event: ApprovalNotification["event"], approval: ApprovalRequest): void {
+    const delivery = CancellationScope.nonCancellable(() => notifyApproval({ event, approval: { ...approval }, at: new Date(Date.now()).toISOString() })).catch(() => undefined);
+    this.notifications.add(delivery);
+    void delivery.then(() => this.notifications.delete(delivery));
+  }
+
+  /** Resolves once every notification sent so far was delivered or gave up (the run waits for it before it closes). */
+  async delivered(): Promise<void> {
+    await CancellationScope.nonCancellable(() => Promise.all([...this.notifications]));
+  }
+
+  /** Requests approval for a call and waits for the decision or the expiry. */
+  async request(call: ToolCall, args: Record<string, unknown>, rule: ApprovalRule, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
+    const { state } = this;
+    const now = Date.now();
+    const approval: ApprovalRequest = {
+      id: uuid4(),
+      runId: workflowInfo().workflowId,
+      parentRunId: this.input.parentRunId,
+      rootRunId: this.input.rootRunId,
+      agentName,
+      toolName: call.function.name,
+      toolCallId: call.id,
+      arguments: args,
+      requestedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + rule.expiresInSeconds * 1000).toISOString(),
+      requiredRole: rule.requiredRole ?? null,
+      requiredApprovals: rule.requiredApprovals,
+      endorsements: [],
+      requestedBy: this.input.startedBy,
+      allowSelfApproval: rule.allowSelfApproval,
+      onExpiry: rule.onExpiry,
+      status: "pending",
+      decision: null,
+    };
+    state.approvals.set(approval.id, approval);
+    state.recordApproval(approval);
+    const span = state.startSpan("approval_wait", `approval for ${approval.toolName}`, parent.id, { approvalId: approval.id });
+    state.emit({ type: "approval_requested", approval: { ...approval } });
+    this.notify("approval.requested", approval);
+    this.onChange();
+    const decided = await condition(() => approval.status !== "pending", rule.expiresInSeconds * 1000);
+    if (!decided) await this.expireOrAwaitDecision(approval);
+    state.endSpan(span, mayRun(approval) ? "ok" : "error", { attributes: { decision: approval.status } });
+    this.onChange();
+    return approval;
+  }
+
+  private async expireOrAwaitDecision(approval: ApprovalRequest): Promise<void> {
+    // A decision being recorded when the timer fires goes first; if it settles the call, the expiry is moot.
+    while (this.deciding.has(approval.id)) await condition(() => !this.deciding.has(approval.id));
+    if (approval.status !== "pending") return;
+    this.deciding.add(approval.id);
+    const decidedAt = new Date(Date.now()).toISOString();
+    const reason = approval.onExpiry === "approve" ? "expired; the rule approves on expiry" : "expired";
+    try {
+      await this.record({ approval: { ...approval }, status: "expired", reason, editedArguments: null, decidedBy: null, decidedAt });
+    } finally {
+      this.deciding.delete(approval.id);
+    }
+    approval.status = "expired";
+    this.state.recordApproval(approval);
+    this.state.emit({ type: "approval_decided", approvalId: approval.id, tool: approval.toolName, status: "expired", decidedBy: null, reason });
+    this.notify("approval.expired", approval);
+  }
+}
+
+/** Whether the gated call may run: approved, or expired under a rule that approves on expiry. */
+export function mayRun(approval: ApprovalRequest): boolean {
+  return approval.status === "approved" || (approval.status === "expired" && approval.onExpiry === "approve");
+}
+
+function refuseIfFinal(approval: ApprovalRequest): void {
+  if (approval.status === "pending") return;
+  const by = approval.decision?.decidedBy.email;
+  refuse(APPROVAL_ERRORS.alreadyDecided, `approval ${approval.id} is already ${approval.status}${by ? ` by ${by}` : ""}`);
+}
+
+/** Policy checks that depend on who decides: self-approval, and one approval per person. */
+function refuseIfIneligible(approval: ApprovalRequest, decision: DecideApprovalInput): void {
+  if (!decision.approved) return;
+  if (!approval.allowSelfApproval && approval.requestedBy && decision.decidedBy.email === approval.requestedBy) {
+    refuse(APPROVAL_ERRORS.forbidden, `${decision.decidedBy.email} started this run and may not approve its calls`);
+  }
+  if (approval.endorsements.some((e) => e.by.id === decision.decidedBy.id)) {
+    refuse(APPROVAL_ERRORS.alreadyDecided, `${decision.decidedBy.email} already approved ${approval.id}; it needs ${approval.requiredApprovals} different approvers`);
+  }
+  if (decision.editedArguments && approval.endorsements.length + 1 < approval.requiredApprovals) {
+    refuse(APPROVAL_ERRORS.invalidArguments, `edit the arguments with the last of the ${approval.requiredApprovals} approvals, so every approver sees the call that runs`);
+  }
 }

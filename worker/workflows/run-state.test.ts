@@ -1,14 +1,57 @@
 import { describe, expect, it } from "vitest";
+import type { ApprovalRequest } from "../../lib/engine/types";
 import { RunState } from "./run-state";
+import { spanTree } from "../../lib/engine/ledger/read";
+
+const approvalFixture: ApprovalRequest = {
+  id: "a",
+  runId: "r",
+  parentRunId: null,
+  rootRunId: "r",
+  agentName: "main",
+  toolName: "ledger_transfer",
+  toolCallId: "c",
+  arguments: {},
+  requestedAt: "2026-01-01T00:00:00.000Z",
+  expiresAt: "2026-01-02T00:00:00.000Z",
+  requiredRole: null,
+  requiredApprovals: 1,
+  endorsements: [],
+  requestedBy: null,
+  allowSelfApproval: true,
+  onExpiry: "reject",
+  status: "pending",
+  decision: null,
+};
 
 describe("RunState", () => {
-  it("numbers events densely and serves them since a sequence number", () => {
+  it("numbers events densely and hands each to the ledger exactly once", () => {
     const state = new RunState();
-    for (let i = 1; i <= 5; i++) state.emit({ type: "iteration_started", iteration: i });
-    expect(state.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(state.eventsSince(3).map((e) => e.seq)).toEqual([4, 5]);
-    expect(state.eventsSince(0, 2).map((e) => e.seq)).toEqual([1, 2]);
-    expect(state.eventsSince(9)).toEqual([]);
+    for (let i = 1; i <= 3; i++) state.emit({ type: "iteration_started", iteration: i });
+    expect(state.outbox.take().events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(state.outbox.hasWork()).toBe(false);
+    state.emit({ type: "iteration_started", iteration: 4 });
+    state.pushMessage({ role: "user", content: "hi" });
+    const batch = state.outbox.take();
+    expect(batch.events.map((e) => e.seq)).toEqual([4]);
+    expect(batch.messages).toEqual([{ index: 0, message: { role: "user", content: "hi" } }]);
+  });
+
+  it("keeps only open spans and recent approvals, so carried state stays bounded", () => {
+    const state = new RunState();
+    const run = state.startSpan("run", "main", null);
+    state.runSpanId = run.id;
+    for (let i = 0; i < 500; i++) {
+      state.endSpan(state.startSpan("iteration", `iteration ${i}`, run.id), "ok");
+      state.emit({ type: "tool_call_completed", iteration: i, callId: `c${i}`, tool: "t", outcome: "ok", durationMs: 1, attempts: 1, result: "x".repeat(1000) });
+      state.pushMessage({ role: "tool", tool_call_id: `c${i}`, name: "t", content: "x".repeat(1000) });
+      state.approvals.set(`a${i}`, { ...approvalFixture, id: `a${i}`, status: "approved" });
+    }
+    const size = JSON.stringify(state.snapshot()).length;
+    expect(size, "carried state must not grow with events, spans and messages").toBeLessThan(40_000);
+    expect(state.snapshot().openSpans.map((s) => s.id)).toEqual([run.id]);
+    expect(state.snapshot().approvals).toHaveLength(50);
+    expect(state.messageCount).toBe(500);
   });
 
   it("derives the status from approvals and tools in flight", () => {
@@ -16,21 +59,7 @@ describe("RunState", () => {
     state.baseStatus = "thinking";
     state.toolsInFlight = 1;
     expect(state.status()).toBe("awaiting_tool");
-    state.approvals.set("a", {
-      id: "a",
-      runId: "r",
-      parentRunId: null,
-      rootRunId: "r",
-      agentName: "main",
-      toolName: "ledger_transfer",
-      toolCallId: "c",
-      arguments: {},
-      requestedAt: "2026-01-01T00:00:00.000Z",
-      expiresAt: "2026-01-02T00:00:00.000Z",
-      requiredRole: null,
-      status: "pending",
-      decision: null,
-    });
+    state.approvals.set("a", approvalFixture);
     expect(state.status()).toBe("awaiting_approval");
     state.terminal = { status: "cancelled", reason: "cancelled", message: "x" };
     expect(state.status()).toBe("cancelled");
@@ -44,13 +73,14 @@ describe("RunState", () => {
     state.endSpan(state.startSpan("inference", "demo/x", iteration.id), "ok", { tokens: { inputTokens: 3, outputTokens: 4 }, attempts: 2 });
     state.emit({ type: "run_completed", output: "done" });
     state.addUsage({ inputTokens: 3, outputTokens: 4 });
+    const written = state.outbox.take();
 
     const restored = RunState.restore(JSON.parse(JSON.stringify(state.snapshot())));
     expect(restored.generation).toBe(1);
     expect(restored.totalTokens()).toBe(7);
     restored.emit({ type: "user_message", content: "again" });
-    expect(restored.events.map((e) => e.seq)).toEqual([1, 2]);
-    const [root] = restored.traceTree();
+    expect(restored.outbox.take().events.map((e) => e.seq), "sequence numbers continue across continue-as-new").toEqual([2]);
+    const [root] = spanTree(written.spans);
     expect(root?.kind).toBe("run");
     expect(root?.children[0]?.children[0]).toMatchObject({ kind: "inference", status: "ok", attempts: 2, tokens: { inputTokens: 3, outputTokens: 4 } });
     // New spans keep unique ids after the restore.

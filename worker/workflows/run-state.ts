@@ -1,30 +1,47 @@
-// The state of one run: messages, events, spans, counters, conversations and
-// approvals. Deterministic (workflow time only) and fully serialisable, so it
-// survives continue-as-new intact.
-import type { CarriedState, UserMessageSignal } from "../../lib/engine/workflow-types";
-import type {
-  ApprovalRequest,
-  ChatMessage,
-  Conversation,
-  FailureReason,
-  RunEvent,
-  RunStatus,
-  SpanKind,
-  TokenUsage,
-  TraceNode,
-  TraceSpan,
-} from "../../lib/engine/types";
+// The state of one run: counters, open spans, conversations and approvals.
+// Deterministic (workflow time only) and bounded: events, spans and messages
+// go to an outbox that the run ledger writes to the database, so what the
+// workflow holds and carries across continue-as-new does not grow with the run.
+import type { CarriedState, LedgerBatch, UserMessageSignal } from "../../lib/engine/workflow-types";
+import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/engine/types";
 
 type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
 
 const nowIso = () => new Date(Date.now()).toISOString();
 
+/** Decided approvals kept in memory (so a late decision hears "already decided"); older ones live only in the ledger. */
+const DECIDED_APPROVALS_KEPT = 50;
+
+/** What the ledger has not written yet. */
+export class LedgerOutbox {
+  events: RunEvent[] = [];
+  spans = new Map<string, TraceSpan>();
+  messages: { index: number; message: ChatMessage }[] = [];
+  approvals = new Map<string, ApprovalRequest>();
+  summaryChanged = false;
+
+  hasWork(): boolean {
+    return this.summaryChanged || this.events.length > 0 || this.spans.size > 0 || this.messages.length > 0 || this.approvals.size > 0;
+  }
+
+  /** Takes everything pending, leaving the outbox empty. */
+  take(): Pick<LedgerBatch, "events" | "spans" | "messages" | "approvals"> {
+    const taken = { events: this.events, spans: [...this.spans.values()], messages: this.messages, approvals: [...this.approvals.values()] };
+    this.events = [];
+    this.spans = new Map();
+    this.messages = [];
+    this.approvals = new Map();
+    this.summaryChanged = false;
+    return taken;
+  }
+}
+
 export class RunState {
   generation = 0;
   startedAt = nowIso();
-  messages: ChatMessage[] = [];
-  events: RunEvent[] = [];
-  spans: TraceSpan[] = [];
+  lastSeq = 0;
+  messageCount = 0;
+  openSpans = new Map<string, TraceSpan>();
   iteration = 0;
   iterationsThisTurn = 0;
   inTurn = false;
@@ -38,32 +55,36 @@ export class RunState {
   spanCounter = 0;
   runSpanId = "";
   lastOutput: string | null = null;
+  endedAt: string | null = null;
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";
   terminal: { status: "failed" | "cancelled"; reason: FailureReason; message: string } | null = null;
   toolsInFlight = 0;
-  endedAt: string | null = null;
+  readonly outbox = new LedgerOutbox();
 
   static restore(carried: CarriedState): RunState {
     const state = new RunState();
-    Object.assign(state, {
-      ...carried,
-      conversations: new Map(carried.conversations.map((c) => [c.conversationId, c])),
-      approvals: new Map(carried.approvals.map((a) => [a.id, a])),
-    });
+    const { openSpans, conversations, approvals, ...rest } = carried;
+    Object.assign(state, rest);
+    state.openSpans = new Map(openSpans.map((s) => [s.id, s]));
+    state.conversations = new Map(conversations.map((c) => [c.conversationId, c]));
+    state.approvals = new Map(approvals.map((a) => [a.id, a]));
     state.generation = carried.generation + 1;
     state.baseStatus = carried.inTurn ? "thinking" : carried.lastOutput !== null ? "completed" : "pending";
     return state;
   }
 
   snapshot(): CarriedState {
+    const approvals = [...this.approvals.values()];
+    const decided = approvals.filter((a) => a.status !== "pending");
+    const kept = new Set(decided.slice(-DECIDED_APPROVALS_KEPT).map((a) => a.id));
     return {
       generation: this.generation,
       startedAt: this.startedAt,
-      messages: this.messages,
-      events: this.events,
-      spans: this.spans,
+      lastSeq: this.lastSeq,
+      messageCount: this.messageCount,
+      openSpans: [...this.openSpans.values()],
       iteration: this.iteration,
       iterationsThisTurn: this.iterationsThisTurn,
       inTurn: this.inTurn,
@@ -72,29 +93,40 @@ export class RunState {
       usage: this.usage,
       budgetWarned: this.budgetWarned,
       conversations: [...this.conversations.values()],
-      approvals: [...this.approvals.values()],
+      approvals: approvals.filter((a) => a.status === "pending" || kept.has(a.id)),
       inbox: this.inbox,
       spanCounter: this.spanCounter,
       runSpanId: this.runSpanId,
       lastOutput: this.lastOutput,
+      endedAt: this.endedAt,
     };
   }
 
   emit(event: EventInput): RunEvent {
-    const full = { ...event, seq: this.events.length + 1, at: nowIso() } as RunEvent;
-    this.events.push(full);
+    const full = { ...event, seq: ++this.lastSeq, at: nowIso() } as RunEvent;
+    this.outbox.events.push(full);
     return full;
   }
 
-  eventsSince(seq: number, limit = 1000): RunEvent[] {
-    // seq is 1-based and dense, so the slice start is the sequence number itself.
-    return this.events.slice(Math.max(0, seq), Math.max(0, seq) + limit);
+  /** Appends a message to the conversation (written to the ledger; model calls read it from there). */
+  pushMessage(message: ChatMessage): void {
+    this.outbox.messages.push({ index: this.messageCount++, message });
   }
 
+  /** Marks the run row's summary as changed without an event (e.g. a status change). */
+  touch(): void {
+    this.outbox.summaryChanged = true;
+  }
+
+  /** Records an approval's current state for the ledger. */
+  recordApproval(approval: ApprovalRequest): void {
+    this.outbox.approvals.set(approval.id, { ...approval });
+  }
 
   startSpan(kind: SpanKind, name: string, parentId: string | null, attributes?: TraceSpan["attributes"]): TraceSpan {
     const span: TraceSpan = { id: `s${++this.spanCounter}`, parentId, kind, name, startedAt: nowIso(), endedAt: null, status: "running", attributes };
-    this.spans.push(span);
+    this.openSpans.set(span.id, span);
+    this.outbox.spans.set(span.id, { ...span });
     return span;
   }
 
@@ -104,6 +136,13 @@ export class RunState {
     if (extra.tokens) span.tokens = extra.tokens;
     if (extra.attempts !== undefined) span.attempts = extra.attempts;
     if (extra.attributes) span.attributes = { ...span.attributes, ...extra.attributes };
+    this.openSpans.delete(span.id);
+    this.outbox.spans.set(span.id, { ...span });
+  }
+
+  /** The run span, while it is open. */
+  runSpan(): TraceSpan | undefined {
+    return this.openSpans.get(this.runSpanId);
   }
 
   addUsage(usage: TokenUsage): void {
@@ -123,16 +162,5 @@ export class RunState {
     if (this.pendingApprovals().length > 0) return "awaiting_approval";
     if (this.toolsInFlight > 0) return "awaiting_tool";
     return this.baseStatus;
-  }
-
-  traceTree(): TraceNode[] {
-    const nodes = new Map<string, TraceNode>(this.spans.map((s) => [s.id, { ...s, children: [] }]));
-    const roots: TraceNode[] = [];
-    for (const node of nodes.values()) {
-      const parent = node.parentId ? nodes.get(node.parentId) : undefined;
-      if (parent) parent.children.push(node);
-      else roots.push(node);
-    }
-    return roots;
   }
 }

@@ -4,13 +4,13 @@ import { ParentClosePolicy, condition, getExternalWorkflowHandle, isCancellation
 import type { AgentConfig } from "../../lib/agents/schemas";
 import type { TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, SIGNALS } from "../../lib/engine/definitions";
+import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, userMessageSignal } from "../../lib/engine/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import type { RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
 
 /** What one tool call produced, as the model will see it. */
-export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number };
+export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string };
 
 /** Parses tool arguments leniently: anything but a JSON object is kept as `_raw`. */
 export function parseArguments(raw: string): Record<string, unknown> {
@@ -51,7 +51,7 @@ export class SubAgentConversations {
       if (!conversation.isActive) return { ok: false, errorKind: "execution", attempts: 0, content: `Conversation ${conversation.conversationId} has ended; start a new one with agent_name.` };
       conversation.turns++;
       try {
-        await getExternalWorkflowHandle(conversation.conversationId).signal(SIGNALS.userMessage, { content: message, turn: conversation.turns });
+        await getExternalWorkflowHandle(conversation.conversationId).signal(userMessageSignal, { content: message, turn: conversation.turns });
       } catch (error) {
         if (isCancellation(error)) throw error;
         conversation.isActive = false;
@@ -78,6 +78,8 @@ export class SubAgentConversations {
         depth: input.depth + 1,
         conversation: { parentWorkflowId: workflowInfo().workflowId, conversationId },
         startedBy: input.startedBy,
+        graphName: input.graphName ?? null,
+        agentVersionId: input.agentVersionId ?? null,
       };
       // ABANDON: conversations outlive one execution of the parent (continue-as-new);
       // the parent cancels them itself when it ends or is cancelled.

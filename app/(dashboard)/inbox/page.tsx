@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { can } from "@/lib/auth/roles";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { InboxClient } from "./inbox-client";
 
 export const metadata: Metadata = { title: "Inbox" };
 
@@ -11,11 +11,7 @@ export default async function InboxPage() {
   return (
     <>
       <PageHeader title="Inbox" description="Tool calls waiting for a human decision, across all runs and sub-runs." />
-      <EmptyState title="Nothing waiting for approval">
-        {can(user.role, "approvals:decide")
-          ? "When a run calls a tool that matches an approval rule, it pauses and the request appears here for you to approve or reject."
-          : "Pending approvals appear here. Approvers and admins decide them; you can follow along."}
-      </EmptyState>
+      <InboxClient canDecide={can(user.role, "approvals:decide")} />
     </>
   );
 }

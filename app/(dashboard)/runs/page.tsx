@@ -1,23 +1,25 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/server/session";
-import { getConfig } from "@/lib/config/server/config";
+import { can } from "@/lib/auth/roles";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { RunDialog } from "@/components/runs/run-dialog";
+import { launchableAgents } from "@/lib/runs/server/launch";
+import { RunsClient } from "./runs-client";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
-  await requirePageUser();
+  const user = await requirePageUser();
+  const canLaunch = can(user.role, "runs:launch");
+  const agents = canLaunch ? await launchableAgents() : [];
   return (
     <>
-      <PageHeader title="Runs" description="Every agent run is a Temporal workflow: live status, trace timeline and conversation." />
-      <EmptyState title="No runs yet">
-        Launch a run from an agent to see it here. Workflows started so far (such as the end-to-end check) are visible in the{" "}
-        <a className="font-medium text-indigo-600 hover:underline" href={getConfig().temporal.uiUrl} target="_blank" rel="noreferrer">
-          Temporal Web UI
-        </a>
-        .
-      </EmptyState>
+      <PageHeader
+        title="Runs"
+        description="Every agent run is a Temporal workflow; its trace, conversation and usage are kept in the run ledger."
+        actions={canLaunch && agents.length ? <RunDialog agents={agents} label="New run" /> : null}
+      />
+      <RunsClient />
     </>
   );
 }

@@ -1,6 +1,8 @@
 import "server-only";
+import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
-import { AppError, toErrorBody, ValidationError, zodIssues, type ErrorBody } from "../../errors";
+import { ValidationError, zodIssues, type ErrorBody } from "../../errors";
+import { mapError } from "../../http/server/error-mapper";
 import { requireUser, type SessionUser } from "./session";
 import type { Permission } from "../roles";
 
@@ -9,8 +11,8 @@ export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorB
 
 /**
  * Builds a server action that checks the session and the permission, validates
- * its input with zod, and never throws to the browser (unknown errors are logged
- * and reported generically).
+ * its input with zod, and never throws to the browser: errors go through the same
+ * mapper as route handlers (mapError), so a code means the same in both.
  */
 export function defineAction<S extends z.ZodType, T>(options: {
   name: string;
@@ -25,8 +27,8 @@ export function defineAction<S extends z.ZodType, T>(options: {
       if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
       return { ok: true, data: await options.handler({ input: parsed.data, user }) };
     } catch (error) {
-      if (!(error instanceof AppError)) console.error(`action ${options.name}:`, error);
-      return { ok: false, error: toErrorBody(error).body };
+      unstable_rethrow(error); // redirect() and notFound() are Next's control flow, not failures
+      return { ok: false, error: mapError(error, `action ${options.name}`).body };
     }
   };
 }

@@ -7,6 +7,7 @@ import type { Provider } from "next-auth/providers";
 import { z } from "zod";
 import { authConfig } from "../auth-config";
 import { verifyPassword } from "../passwords";
+import { isSignedOut, sessionClaims } from "./sessions";
 import { getDb } from "../../db/server/db";
 import { getConfig } from "../../config/server/config";
 
@@ -67,6 +68,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   },
   callbacks: {
     ...authConfig.callbacks,
+    // Every server-side read of a session (pages, route handlers, actions,
+    // /api/auth/session) passes here: a signed-out session's token is refused
+    // even when a copy of its cookie survives.
+    async jwt(params) {
+      const token = authConfig.callbacks.jwt(params);
+      if (params.user) return token;
+      const claims = sessionClaims(token);
+      if (!claims || (await isSignedOut(getDb(), claims))) return null;
+      return token;
+    },
     // OAuth identities map onto users by email; first sign-in creates the user
     // with the configured default role, and links the provider account.
     async signIn({ user, account }) {

@@ -1,9 +1,10 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
-import { AppError, toErrorBody, ValidationError, zodIssues } from "../../errors";
+import { unstable_rethrow } from "next/navigation";
+import { AppError, ValidationError, zodIssues } from "../../errors";
 import { requireUser, type SessionUser } from "../../auth/server/session";
-import { EngineUnavailable } from "../../engine/errors";
+import { mapError } from "./error-mapper";
 import type { Permission } from "../../auth/roles";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -13,19 +14,9 @@ interface ApiRouteOptions<P> {
   handler: (args: { request: NextRequest; user: SessionUser; params: P }) => Promise<Response>;
 }
 
-/** Temporal down or unreachable (gRPC UNAVAILABLE / connection errors) is a 503, not a bug. */
-function isEngineUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as Error & { code?: unknown }).code;
-  return code === 14 || error.name === "ConnectionError" || /UNAVAILABLE|ECONNREFUSED|failed to connect/i.test(error.message);
-}
-
-/** Logs unexpected errors with context and turns every error into the standard JSON body. */
-export function errorResponse(rawError: unknown, context: string): NextResponse {
-  const error = isEngineUnavailable(rawError) ? new EngineUnavailable() : rawError;
-  if (error !== rawError) console.error(`${context}:`, rawError);
-  const { status, body } = toErrorBody(error);
-  if (!(error instanceof AppError)) console.error(`${context}:`, error);
+/** Turns any error into the standard JSON body and status (see mapError), logging server-side failures. */
+export function errorResponse(error: unknown, context: string): NextResponse {
+  const { status, body } = mapError(error, context);
   return NextResponse.json({ error: body }, { status });
 }
 
@@ -36,6 +27,7 @@ export function apiRoute<P = Record<string, never>>({ permission, handler }: Api
       const user = await requireUser(permission);
       return await handler({ request, user, params: await context.params });
     } catch (error) {
+      unstable_rethrow(error); // redirect() and notFound() are Next's control flow, not failures
       return errorResponse(error, `${request.method} ${request.nextUrl.pathname}`);
     }
   };
@@ -44,7 +36,7 @@ export function apiRoute<P = Record<string, never>>({ permission, handler }: Api
 /** Validates a path or query value; a mismatch is a 422 naming the parameter. */
 export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.infer<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ValidationError([{ path: name, message: parsed.error.issues[0]?.message ?? "invalid" }]);
+  if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues.map((i) => ({ ...i, path: [name, ...i.path] }))));
   return parsed.data;
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "../../db/server/db";
+import { writeTransaction } from "../../db/transactions";
 import { isRole } from "../../auth/roles";
 import { ConflictError, NotFoundError } from "../../errors";
 import type { ChangeRoleInput, UserSummary } from "../schemas";
@@ -20,8 +21,8 @@ export async function listUsers(): Promise<UserSummary[]> {
 
 /** Changes a user's role, refusing to leave the system without an admin; audited. */
 export async function changeUserRole(actor: SessionUser, input: ChangeRoleInput): Promise<UserSummary> {
-  const db = getDb();
-  const updated = await db.$transaction(async (tx) => {
+  // Serializable (writeTransaction): two admins demoting each other at once cannot both pass the last-admin check.
+  const updated = await writeTransaction(getDb(), async (tx) => {
     const target = await tx.user.findUnique({ where: { id: input.userId } });
     if (!target) throw new NotFoundError("That user");
     if (target.role === "admin" && input.role !== "admin") {

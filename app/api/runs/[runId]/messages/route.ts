@@ -1,8 +1,20 @@
+// GET /api/runs/:runId/messages?from=N – the conversation from message N on (the ledger's copy).
 // POST /api/runs/:runId/messages – a follow-up message: { content } → 202.
 import { NextResponse } from "next/server";
 import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
 import { runIdSchema, sendMessageSchema } from "@/lib/engine/schemas";
+import { runMessages } from "@/lib/runs/server/runs";
+import { z } from "zod";
+
+export const GET = apiRoute<{ runId: string }>({
+  permission: "read",
+  handler: async ({ request, params }) => {
+    const runId = parseParam(runIdSchema, params.runId, "runId");
+    const from = parseParam(z.coerce.number().int().min(0).default(0), request.nextUrl.searchParams.get("from") ?? undefined, "from");
+    return NextResponse.json({ messages: await runMessages(runId, from) });
+  },
+});
 
 export const POST = apiRoute<{ runId: string }>({
   permission: "runs:launch",

@@ -1,0 +1,357 @@
+"use client";
+// The agent designer: palette, canvas, inspector, problems and history around
+// one draft document. Every change is a graph edit (undoable, validated live);
+// saving appends a version on top of the one the draft started from.
+import { useCallback, useMemo, useRef, useState } from "react";
+import Link from "next/link";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import type { AgentConfig, AgentGraph } from "@/lib/agents/schemas";
+import type { DiscoveredTool, VersionSummary } from "@/lib/agents/designer-schemas";
+import { addAgent, addMcpServer, addTool, agentNodeId, connect, deleteElements, moveNodes, parseNodeId, pasteAgents, type NodeId, type Point } from "@/lib/agents/graph-edit";
+import { issuesByNode } from "@/lib/agents/graph-issues";
+import { diffGraphs, unionGraph, type GraphDiff } from "@/lib/agents/graph-diff";
+import { exportGraphJson, importGraphJson } from "@/lib/agents/graph-json";
+import type { GraphIssue } from "@/lib/agents/validate";
+import { saveAgentVersionAction } from "@/lib/actions/save-agent-version";
+import { restoreAgentVersionAction } from "@/lib/actions/restore-agent-version";
+import { getAgentVersionAction } from "@/lib/actions/get-agent-version";
+import { listAgentVersionsAction } from "@/lib/actions/list-agent-versions";
+import { RunDialog } from "@/components/runs/run-dialog";
+import { DesignerCanvas, FIT_VIEW } from "@/components/graph/designer-canvas";
+import { withFullLayout } from "@/components/graph/flow-model";
+import { Inspector } from "@/components/agents/inspector";
+import { ProblemsPanel } from "@/components/agents/problems-panel";
+import { Palette } from "@/components/agents/palette";
+import { HelpPopover } from "@/components/agents/help-popover";
+import { FieldChanges, HistoryPanel, type DiffSide } from "@/components/agents/history-panel";
+import type { ProviderOption } from "@/components/agents/model-picker";
+import { readDraft, useDesignerDocument, useValidation } from "@/components/agents/use-designer";
+import { useShortcuts } from "@/components/agents/use-shortcuts";
+
+export interface EditorProps {
+  name: string;
+  saved: { version: number; graph: AgentGraph };
+  versions: VersionSummary[];
+  canEdit: boolean;
+  providers: ProviderOption[];
+}
+
+interface DiffView {
+  label: string;
+  graph: AgentGraph;
+  diff: GraphDiff;
+}
+
+const EMPTY = new Set<string>();
+
+function Editor({ name, saved, versions: initialVersions, canEdit, providers }: EditorProps) {
+  const flow = useReactFlow();
+  // Rendered on the client only (see editor-loader), so a kept draft is read before the first render.
+  const [kept] = useState(() => (canEdit ? readDraft(name) : null));
+  const [savedLayout] = useState(() => withFullLayout(saved.graph));
+  const doc = useDesignerDocument(name, { version: saved.version, graph: savedLayout }, kept ?? { graph: savedLayout, baseVersion: saved.version });
+  const validation = useValidation(doc.graph);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(EMPTY);
+  const [discovered, setDiscovered] = useState<ReadonlyMap<string, readonly DiscoveredTool[]>>(new Map());
+  const [versions, setVersions] = useState(initialVersions);
+  const [message, setMessage] = useState("");
+  const [status, setStatus] = useState<{ tone: "ok" | "error" | "info"; text: string } | null>(kept ? { tone: "info", text: `Restored your unsaved draft from ${new Date(kept.savedAt).toLocaleString()} (based on v${kept.baseVersion}).` } : null);
+  const [conflict, setConflict] = useState<{ text: string; latest: number } | null>(null);
+  const [diffView, setDiffView] = useState<DiffView | null>(null);
+  const [importErrors, setImportErrors] = useState<GraphIssue[]>([]);
+  const [busy, setBusy] = useState(false);
+  const clipboard = useRef<{ agent: AgentConfig; position: Point }[]>([]);
+  const added = useRef(0);
+  const readOnly = !canEdit || diffView !== null;
+
+  // Not recomputed while nodes move: issues depend on the agents only.
+  const agents = doc.graph.agents;
+  const issues = useMemo(() => issuesByNode({ agents }, validation.errors, validation.warnings), [agents, validation]);
+  const discoveredNames = useMemo(() => new Map([...discovered].map(([id, tools]) => [id, tools.map((t) => t.name)])), [discovered]);
+  const selectedId = [...selected].find((id) => parseNodeId(id) !== null) ?? null;
+  const selectedAgent = (() => {
+    const parsed = selectedId ? parseNodeId(selectedId) : null;
+    return parsed?.kind === "agent" || parsed?.kind === "mcp" ? parsed.agent : null;
+  })();
+
+  const { edit } = doc;
+  const onMove = useCallback(
+    (positions: Record<NodeId, Point>, phase: "start" | "move" | "end") => {
+      if (phase === "start") doc.checkpoint();
+      doc.live((g) => moveNodes(g, positions));
+    },
+    [doc],
+  );
+  const onConnect = useCallback((source: NodeId, target: NodeId) => edit((g) => connect(g, source, target)), [edit]);
+  const onDelete = useCallback(
+    (nodes: NodeId[], edges: string[]) => {
+      edit((g) => deleteElements(g, nodes, edges));
+      setSelected(EMPTY);
+    },
+    [edit],
+  );
+
+  /** Adds a palette item at a point (a drop) or beside the view's centre (keyboard). */
+  const addItem = useCallback(
+    (item: string, at?: Point, onAgent?: string | null) => {
+      if (!canEdit) return;
+      const bounds = document.querySelector(".react-flow")?.getBoundingClientRect();
+      const step = (added.current++ % 8) * 24;
+      const target = onAgent ?? selectedAgent;
+      // From the keyboard, a tool or server goes below the agent it attaches to; anything else beside the view's centre.
+      const owner = item !== "agent" && target ? doc.graph.layout?.nodes[agentNodeId(target)] : undefined;
+      const point =
+        at ??
+        (owner ? { x: owner.x + step * 3, y: owner.y + 150 } : null) ??
+        (bounds ? flow.screenToFlowPosition({ x: bounds.left + bounds.width / 2 + step, y: bounds.top + bounds.height / 2 + step }) : { x: step, y: step });
+      if (item === "agent") {
+        let created = "";
+        edit((g) => {
+          const result = addAgent(g, point);
+          created = result.name;
+          return result.graph;
+        });
+        if (created) setSelected(new Set([agentNodeId(created)]));
+      } else if (item === "mcp") {
+        edit((g) => addMcpServer(g, target ?? g.entryAgent, point).graph);
+      } else if (item.startsWith("tool:")) {
+        edit((g) => addTool(g, item.slice(5), point, target ?? undefined));
+      }
+    },
+    [canEdit, doc.graph.layout, edit, flow, selectedAgent],
+  );
+
+  async function save() {
+    if (!canEdit || busy) return;
+    if (validation.errors.length) {
+      setStatus({ tone: "error", text: `Not saved: fix ${validation.errors.length} error${validation.errors.length > 1 ? "s" : ""} first (see Problems). Warnings do not block saving.` });
+      return;
+    }
+    setBusy(true);
+    const graph = doc.graph;
+    const result = await saveAgentVersionAction({ name, baseVersion: doc.baseVersion, message, graph });
+    setBusy(false);
+    if (result.ok) {
+      doc.markSaved(result.data.version, graph);
+      setVersions((v) => [result.data, ...v]);
+      setMessage("");
+      setConflict(null);
+      setStatus({ tone: "ok", text: `Saved version ${result.data.version}.` });
+    } else if (result.error.code === "conflict") {
+      const listed = await listAgentVersionsAction({ name });
+      if (listed.ok) setVersions(listed.data);
+      setConflict({ text: result.error.message, latest: listed.ok ? (listed.data[0]?.version ?? doc.baseVersion) : doc.baseVersion });
+      setStatus(null);
+    } else {
+      setStatus({ tone: "error", text: [result.error.message, ...(result.error.issues ?? []).map((i) => `${i.path}: ${i.message}`)].join(" · ") });
+    }
+  }
+
+  async function graphOf(side: DiffSide): Promise<AgentGraph | null> {
+    if (side === "draft") return doc.graph;
+    const result = await getAgentVersionAction({ name, version: side });
+    if (!result.ok) {
+      setStatus({ tone: "error", text: result.error.message });
+      return null;
+    }
+    return result.data.graph;
+  }
+
+  async function compare(from: DiffSide, to: DiffSide) {
+    const [a, b] = await Promise.all([graphOf(from), graphOf(to)]);
+    if (!a || !b) return;
+    const label = (s: DiffSide) => (s === "draft" ? "your draft" : `v${s}`);
+    setDiffView({ label: `${label(from)} → ${label(to)}`, graph: withFullLayout(unionGraph(a, b)), diff: diffGraphs(a, b) });
+    setSelected(EMPTY);
+  }
+
+  async function restore(version: number) {
+    setBusy(true);
+    const result = await restoreAgentVersionAction({ name, version, baseVersion: doc.baseVersion });
+    const stored = result.ok ? await getAgentVersionAction({ name, version: result.data.version }) : null;
+    setBusy(false);
+    if (!result.ok) {
+      if (result.error.code === "conflict") setConflict({ text: result.error.message, latest: versions[0]?.version ?? doc.baseVersion });
+      else setStatus({ tone: "error", text: result.error.message });
+      return;
+    }
+    if (stored?.ok) doc.load(result.data.version, withFullLayout(stored.data.graph));
+    setVersions((v) => [result.data, ...v]);
+    setDiffView(null);
+    setStatus({ tone: "ok", text: `Restored v${version} as version ${result.data.version}.` });
+  }
+
+  function importText(text: string) {
+    const result = importGraphJson(text);
+    if (!result.ok) {
+      setImportErrors(result.errors);
+      return;
+    }
+    setImportErrors([]);
+    doc.replace(withFullLayout(result.graph));
+    setStatus({ tone: "info", text: "Imported into the draft. Save to make it a version." });
+  }
+
+  function exportDraft() {
+    const blob = new Blob([exportGraphJson(name, null, doc.graph)], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `${name}-draft.json`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  }
+
+  useShortcuts({
+    save: () => void save(),
+    undo: doc.undo,
+    redo: doc.redo,
+    selectAll: () => setSelected(new Set(doc.graph.agents.map((a) => agentNodeId(a.name)))),
+    copy: () => {
+      const nodes = doc.graph.layout?.nodes ?? {};
+      clipboard.current = doc.graph.agents.filter((a) => selected.has(agentNodeId(a.name))).map((agent) => ({ agent, position: nodes[agentNodeId(agent.name)] ?? { x: 0, y: 0 } }));
+    },
+    paste: () => {
+      if (!clipboard.current.length || readOnly) return;
+      let names: string[] = [];
+      edit((g) => {
+        const pasted = pasteAgents(g, clipboard.current, { x: 40, y: 40 });
+        names = pasted.names;
+        return pasted.graph;
+      });
+      setSelected(new Set(names.map(agentNodeId)));
+    },
+    enabled: diffView === null,
+    canEdit,
+  });
+
+  const canvasGraph = diffView?.graph ?? doc.graph;
+  return (
+    <div className="-mx-8 -my-8 flex h-screen flex-col">
+      <header className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-white px-4 py-2">
+        <Link href="/agents" className="text-sm text-zinc-500 hover:underline">
+          Agents
+        </Link>
+        <span className="text-zinc-400">/</span>
+        <h1 className="text-lg font-semibold">{name}</h1>
+        <span className="text-xs text-zinc-500" data-testid="base-version">
+          v{doc.baseVersion}
+          {doc.dirty ? " · unsaved changes" : ""}
+        </span>
+        <span className="text-xs text-zinc-400" data-testid="validation-time">
+          validated in {validation.ms.toFixed(1)} ms
+        </span>
+        <div className="ml-auto flex items-center gap-2">
+          {canEdit ? (
+            <>
+              <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300 disabled:opacity-40" onClick={doc.undo} disabled={!doc.canUndo}>
+                Undo
+              </button>
+              <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300 disabled:opacity-40" onClick={doc.redo} disabled={!doc.canRedo}>
+                Redo
+              </button>
+              <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300" onClick={() => { edit((g) => withFullLayout(g, true)); window.requestAnimationFrame(() => void flow.fitView(FIT_VIEW)); }} disabled={readOnly}>
+                Auto-layout
+              </button>
+            </>
+          ) : null}
+          <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300" onClick={() => void flow.fitView(FIT_VIEW)}>
+            Fit view
+          </button>
+          <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300" onClick={exportDraft}>
+            Export draft
+          </button>
+          <HelpPopover />
+          {canEdit ? (
+            <>
+              <input aria-label="Version message" placeholder="What changed?" value={message} onChange={(e) => setMessage(e.target.value)} className="w-48 rounded px-2 py-1 text-xs ring-1 ring-zinc-300" />
+              <button type="button" onClick={() => void save()} disabled={busy || diffView !== null} className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+                Save
+              </button>
+              <RunDialog agent={name} label="Run" variant="secondary" className="px-3 py-1" />
+            </>
+          ) : null}
+        </div>
+      </header>
+      {!canEdit ? (
+        <p className="bg-zinc-100 px-4 py-1 text-xs text-zinc-700" data-testid="read-only-banner">
+          Read-only: your role can view this agent graph but not change it.
+        </p>
+      ) : null}
+      {status ? (
+        <p role={status.tone === "error" ? "alert" : "status"} data-testid={`designer-${status.tone}`} className={`px-4 py-1 text-xs ${status.tone === "error" ? "bg-red-50 text-red-800" : status.tone === "ok" ? "bg-emerald-50 text-emerald-800" : "bg-indigo-50 text-indigo-800"}`}>
+          {status.text}
+        </p>
+      ) : null}
+      {conflict ? (
+        <div role="alert" data-testid="designer-conflict" className="flex flex-wrap items-center gap-3 bg-amber-50 px-4 py-2 text-xs text-amber-900">
+          <span>{conflict.text}</span>
+          <button type="button" className="underline" onClick={() => void compare(conflict.latest, "draft")}>
+            Compare v{conflict.latest} with your draft
+          </button>
+          <button type="button" className="underline" onClick={() => { doc.rebase(conflict.latest); setConflict(null); setStatus({ tone: "info", text: `Your draft now builds on v${conflict.latest}; saving will replace its content with your draft.` }); }}>
+            Continue on top of v{conflict.latest}
+          </button>
+        </div>
+      ) : null}
+      {diffView ? (
+        <div className="flex items-center gap-3 bg-sky-50 px-4 py-1 text-xs text-sky-900" data-testid="diff-banner">
+          Showing differences {diffView.label}: <span className="text-emerald-700">added</span> · <span className="text-red-700">removed</span> · <span className="text-amber-700">changed</span>
+          <button type="button" className="ml-auto underline" onClick={() => setDiffView(null)}>
+            Close diff
+          </button>
+        </div>
+      ) : null}
+      <div className="flex min-h-0 flex-1">
+        <Palette onAdd={(item) => addItem(item)} disabled={readOnly} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="min-h-0 flex-1" data-testid="canvas">
+            <DesignerCanvas
+              graph={canvasGraph}
+              issues={diffView ? new Map() : issues}
+              selected={selected}
+              readOnly={readOnly}
+              marks={diffView?.diff.nodes}
+              edgeMarks={diffView?.diff.edges}
+              discovered={discoveredNames}
+              onMove={onMove}
+              onConnect={onConnect}
+              onDelete={onDelete}
+              onSelect={setSelected}
+              onDropItem={(item, at, onAgent) => addItem(item, at, onAgent)}
+            />
+          </div>
+          {diffView ? null : <ProblemsPanel graph={doc.graph} errors={validation.errors} warnings={validation.warnings} onSelect={(ids) => setSelected(new Set(ids.slice(0, 1)))} />}
+        </div>
+        <aside className="w-96 shrink-0 space-y-6 overflow-auto border-l border-zinc-200 bg-white p-3" aria-label="Inspector">
+          {diffView ? (
+            <section>
+              <h2 className="mb-1 text-sm font-semibold">Changed fields ({diffView.label})</h2>
+              <FieldChanges changes={diffView.diff.fields} />
+            </section>
+          ) : (
+            <Inspector
+              graph={doc.graph}
+              selectedId={selectedId}
+              issues={validation}
+              readOnly={readOnly}
+              providers={providers}
+              discovered={discovered}
+              onDiscovered={(id, tools) => setDiscovered((m) => new Map(m).set(id, tools))}
+              onRenamed={(id) => setSelected(new Set([id]))}
+              edit={edit}
+            />
+          )}
+          <HistoryPanel agent={name} versions={versions} baseVersion={doc.baseVersion} canEdit={canEdit} busy={busy} onCompare={(a, b) => void compare(a, b)} onRestore={(v) => void restore(v)} onImport={importText} importErrors={importErrors} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export default function EditorClient(props: EditorProps) {
+  return (
+    <ReactFlowProvider>
+      <Editor {...props} />
+    </ReactFlowProvider>
+  );
+}

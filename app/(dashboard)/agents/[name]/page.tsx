@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requirePageUser } from "@/lib/auth/server/session";
+import { can } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/server/db";
+import { getConfig } from "@/lib/config/server/config";
+import { getVersion, listVersions } from "@/lib/agents/server/store";
+import { AGENT_NAME_PATTERN } from "@/lib/agents/schemas";
+import { NotFoundError } from "@/lib/errors";
+import type { ProviderOption } from "@/components/agents/model-picker";
+import { EditorLoader } from "./editor-loader";
+
+type Params = { params: Promise<{ name: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  return { title: `${decodeURIComponent((await params).name)} · Agents` };
+}
+
+export default async function AgentEditorPage({ params }: Params) {
+  const user = await requirePageUser();
+  const name = decodeURIComponent((await params).name);
+  if (!AGENT_NAME_PATTERN.test(name)) notFound();
+  const db = getDb();
+  let latest;
+  try {
+    latest = await getVersion(db, name);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+  const versions = await listVersions(db, name);
+  const { models } = getConfig();
+  const providers: ProviderOption[] = [
+    { id: "demo", available: true },
+    { id: "openai", available: Boolean(models.openai.apiKey) },
+    { id: "anthropic", available: Boolean(models.anthropic.apiKey) },
+    { id: `openai-compatible/${models.openaiCompatible.name}`, available: Boolean(models.openaiCompatible.baseUrl) },
+  ];
+  return <EditorLoader name={name} saved={{ version: latest.version, graph: latest.graph }} versions={versions} canEdit={can(user.role, "agents:edit")} providers={providers} />;
+}

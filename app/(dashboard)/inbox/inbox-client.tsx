@@ -1,0 +1,153 @@
+"use client";
+import Link from "next/link";
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ApprovalCard, type CardMode } from "@/components/inbox/pending-approval-card";
+import { useInbox, INBOX_QUERY_KEY } from "@/components/inbox/use-inbox";
+import { useInboxKeys } from "@/components/inbox/use-inbox-keys";
+import { groupIdentical } from "@/components/inbox/groups";
+import { bulkDecideApprovalsAction } from "@/lib/actions/bulk-decide-approvals";
+import { decideApprovalAction } from "@/lib/actions/decide-approval";
+import type { BulkOutcome, InboxItem } from "@/lib/inbox/schemas";
+
+function summarize(outcomes: BulkOutcome[]): string {
+  const done = outcomes.filter((o) => o.ok).length;
+  const refused = outcomes.filter((o): o is Extract<BulkOutcome, { ok: false }> => !o.ok);
+  return [`${done} decided`, ...(refused.length ? [`${refused.length} refused: ${[...new Set(refused.map((r) => r.message))].join("; ")}`] : [])].join(", ");
+}
+
+/** The live inbox: grouped identical calls, selection, bulk and keyboard triage. */
+export function InboxClient({ canDecide }: { canDecide: boolean }) {
+  const inbox = useInbox();
+  const queryClient = useQueryClient();
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const [open, setOpen] = useState<{ id: string; mode: CardMode } | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [bulkReason, setBulkReason] = useState("");
+  const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [bulkBusy, setBulkBusy] = useState(false);
+
+  const items = inbox.data?.items ?? [];
+  const groups = groupIdentical(items);
+  const ordered = groups.flatMap((g) => g.items);
+  const byId = new Map(items.map((i) => [i.id, i]));
+  // Selections and focus of approvals that left the inbox are ignored, not copied into state.
+  const selection = [...selected].map((id) => byId.get(id)).filter((i): i is InboxItem => i !== undefined);
+  const focused = (focusedId && byId.get(focusedId)) || ordered[0];
+  const skew = inbox.data ? Date.parse(inbox.data.serverTime) - inbox.dataUpdatedAt : 0;
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const modeOf = (id: string): CardMode => (open?.id === id ? open.mode : "idle");
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
+
+  async function approveNow(item: InboxItem) {
+    const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, approved: true });
+    setStatus(result.ok ? { tone: "success", text: `${item.toolName} (${item.agentName}): ${result.data.status}` } : { tone: "error", text: result.error.message });
+    refresh();
+  }
+
+  async function bulk(approved: boolean) {
+    setBulkBusy(true);
+    const result = await bulkDecideApprovalsAction({ items: selection.map((i) => ({ runId: i.runId, approvalId: i.id })), approved, ...(approved ? {} : { reason: bulkReason.trim() }) });
+    setBulkBusy(false);
+    if (result.ok) {
+      setStatus({ tone: result.data.every((o) => o.ok) ? "success" : "error", text: summarize(result.data) });
+      setSelected(new Set());
+      setBulkReason("");
+    } else setStatus({ tone: "error", text: result.error.message });
+    refresh();
+  }
+
+  useInboxKeys({
+    enabled: canDecide,
+    ids: ordered.map((i) => i.id),
+    focusedId: focused?.id ?? null,
+    onFocus: (id) => {
+      setFocusedId(id);
+      document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest" });
+    },
+    onApprove: (id) => {
+      const item = byId.get(id);
+      if (item) void approveNow(item);
+    },
+    onReject: (id) => setOpen({ id, mode: "reject" }),
+    onEdit: (id) => setOpen({ id, mode: "edit" }),
+    onToggle: toggle,
+  });
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3 text-sm text-zinc-600">
+        <span data-testid="inbox-count">{inbox.isPending ? "Loading…" : `${items.length} waiting`}</span>
+        {canDecide ? <span className="text-xs">Keys: j/k move · a approve · r reject · e edit · x select</span> : <span className="text-xs">Read-only: approvers and admins decide.</span>}
+        <Link href="/inbox/audit" className="ml-auto underline">
+          Audit
+        </Link>
+      </div>
+      {inbox.error && <Alert tone="error">{inbox.error.message}</Alert>}
+      {status && <Alert tone={status.tone}>{status.text}</Alert>}
+
+      {canDecide && selection.length > 0 && (
+        <section aria-label="Bulk decision" className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3">
+          <span className="text-sm">{selection.length} selected</span>
+          <Button disabled={bulkBusy} onClick={() => void bulk(true)}>
+            Approve selected
+          </Button>
+          <input aria-label="Reason for rejecting the selection" placeholder="Reason (needed to reject)" className="min-w-64 flex-1 rounded-md border border-zinc-300 px-2 py-1.5 text-sm" value={bulkReason} onChange={(e) => setBulkReason(e.target.value)} />
+          <Button variant="danger" disabled={bulkBusy || !bulkReason.trim()} onClick={() => void bulk(false)}>
+            Reject selected
+          </Button>
+          <Button variant="ghost" onClick={() => setSelected(new Set())}>
+            Clear
+          </Button>
+        </section>
+      )}
+
+      {!inbox.isPending && items.length === 0 && (
+        <EmptyState title="Nothing waiting for approval">
+          When a run or sub-agent calls a tool that matches an approval rule, it pauses and the request appears here within a second.
+        </EmptyState>
+      )}
+
+      {groups.map((group) => (
+        <section key={group.key} aria-label={group.items.length > 1 ? `${group.items.length} identical ${group.toolName} calls` : undefined} className={group.items.length > 1 ? "space-y-2 rounded-lg border border-dashed border-zinc-300 p-2" : "space-y-2"}>
+          {group.items.length > 1 && (
+            <div className="flex items-center gap-2 text-xs text-zinc-600">
+              <span>
+                {group.items.length} identical calls of {group.toolName}
+              </span>
+              {canDecide && (
+                <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setSelected((current) => new Set([...current, ...group.items.map((i) => i.id)]))}>
+                  Select all {group.items.length}
+                </Button>
+              )}
+            </div>
+          )}
+          {group.items.map((item) => (
+            <ApprovalCard
+              key={item.id}
+              item={item}
+              canDecide={canDecide}
+              mode={modeOf(item.id)}
+              onModeChange={(mode) => setOpen(mode === "idle" ? null : { id: item.id, mode })}
+              focused={canDecide && focused?.id === item.id}
+              selected={selected.has(item.id)}
+              onToggleSelect={() => toggle(item.id)}
+              clockSkewMs={skew}
+              onDecided={(text) => setStatus({ tone: "success", text })}
+            />
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}

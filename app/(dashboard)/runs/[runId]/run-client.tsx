@@ -1,0 +1,162 @@
+"use client";
+// The run page: header with actions, then the trace (waterfall + details) and
+// the conversation. Live while the run works; a finished run is read from the
+// ledger, so it stays browsable after restarts and after Temporal's retention.
+import { useCallback, useMemo, useState } from "react";
+import { useQueries } from "@tanstack/react-query";
+import type { RunEvent, TokenUsage } from "@/lib/engine/types";
+import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
+import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
+import { Waterfall } from "@/components/trace/waterfall";
+import { SpanDetails } from "@/components/trace/span-details";
+import { getJson, useRunTail } from "@/components/trace/use-run-tail";
+import { Conversation } from "@/components/runs/conversation";
+import { RunHeader } from "./run-header";
+
+function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
+  const next = new Set(set);
+  if (next.has(value)) next.delete(value);
+  else next.add(value);
+  return next;
+}
+
+export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initialHeader: RunHeaderData; markers: RunEvent[]; canLaunch: boolean; pollMs: number }) {
+  const runId = initialHeader.runId;
+  const tail = useRunTail(runId, initialHeader, pollMs);
+  const [tab, setTab] = useState<"trace" | "conversation">("trace");
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [expandedSubRuns, setExpandedSubRuns] = useState<ReadonlySet<string>>(new Set());
+  const [foldedAgents, setFoldedAgents] = useState<ReadonlySet<string>>(new Set());
+  const [search, setSearch] = useState("");
+  const [zoom, setZoom] = useState<[number, number]>([0, 1]);
+  const [selected, setSelected] = useState<{ key: string; runId: string; spanId: string } | null>(null);
+  const live = !isTerminal(tail.header.status);
+
+  // Sub-runs load when first expanded, and keep refreshing while they run.
+  const subRunIds = useMemo(() => [...expandedSubRuns], [expandedSubRuns]);
+  const subRuns = useQueries({
+    queries: subRunIds.map((id) => ({
+      queryKey: ["sub-run-spans", id],
+      queryFn: () => getJson<{ spans: TraceSpanView[] }>(`/api/runs/${encodeURIComponent(id)}/spans?limit=50000`),
+      refetchInterval: (q: { state: { data?: { spans: TraceSpanView[] } } }) => (q.state.data?.spans.some((s) => s.status === "running") ? 2000 : false),
+    })),
+  });
+  const subRunKey = subRuns.map((q) => q.dataUpdatedAt).join(",");
+  const { indexes, allSpans, loadingSubRuns } = useMemo(() => {
+    const map = new Map<string, SpanIndex>([[runId, indexSpans(tail.spans)]]);
+    // A fresh array per change: the store's list is appended in place.
+    let all: TraceSpanView[] = tail.spans.slice();
+    const loading = new Set<string>();
+    subRuns.forEach((q, i) => {
+      const id = subRunIds[i];
+      if (!id) return;
+      if (q.data) {
+        map.set(id, indexSpans(q.data.spans));
+        all = all.concat(q.data.spans);
+      } else loading.add(id);
+    });
+    return { indexes: map, allSpans: all, loadingSubRuns: loading };
+    // tail.spanVersion and subRunKey say when the (mutable) span lists changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runId, tail.spanVersion, subRunKey, subRunIds]);
+
+  const agents = useMemo(() => [...new Set(allSpans.filter((s) => s.kind === "sub_agent").map((s) => s.name))], [allSpans]);
+  const inferenceTokens = useMemo(
+    () => tail.spans.filter((s) => s.kind === "inference" && s.status === "ok").map((s): TokenUsage => s.tokens ?? { inputTokens: 0, outputTokens: 0 }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [tail.spanVersion],
+  );
+  const state = useMemo(() => ({ collapsed, expandedSubRuns, foldedAgents, search }), [collapsed, expandedSubRuns, foldedAgents, search]);
+  const onToggleCollapse = useCallback((key: string) => setCollapsed((c) => toggle(c, key)), []);
+  const onToggleSubRun = useCallback((id: string) => setExpandedSubRuns((c) => toggle(c, id)), []);
+  const onSelect = useCallback((row: TimelineRow) => setSelected({ key: row.key, runId: row.span.runId, spanId: row.span.id }), []);
+  const zoomTo = (span: TraceSpanView) => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const s of allSpans) {
+      lo = Math.min(lo, Date.parse(s.startedAt));
+      hi = Math.max(hi, s.endedAt ? Date.parse(s.endedAt) : lo);
+    }
+    const scale = timeScale(allSpans, lo, Math.max(hi, lo + 1));
+    const a = scale.toFraction(Date.parse(span.startedAt));
+    const b = scale.toFraction(span.endedAt ? Date.parse(span.endedAt) : hi);
+    const pad = Math.max(0.002, (b - a) * 0.1);
+    setZoom([Math.max(0, a - pad), Math.min(1, b + pad)]);
+  };
+
+  return (
+    <div>
+      <RunHeader header={tail.header} canLaunch={canLaunch} onChanged={tail.refresh} />
+      <div role="tablist" className="mb-3 flex gap-1 border-b border-zinc-200">
+        {(["trace", "conversation"] as const).map((t) => (
+          <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600"}`}>
+            {t === "trace" ? "Trace" : "Conversation"}
+          </button>
+        ))}
+        <span className="ml-auto self-center text-xs text-zinc-500" data-testid="live-indicator">
+          {!tail.complete
+            ? `loading spans… ${tail.spans.length.toLocaleString("en-US")}`
+            : live
+              ? `live · polling every ${pollMs} ms · seq ${tail.since}`
+              : `finished · ${tail.spans.length.toLocaleString("en-US")} spans`}
+        </span>
+      </div>
+      {tail.error ? <p className="mb-2 text-sm text-red-600">{tail.error.message}</p> : null}
+      {tab === "trace" ? (
+        <div className="space-y-3">
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <input aria-label="Search spans" placeholder="Search spans by name, tool or text" value={search} onChange={(e) => setSearch(e.target.value)} className="w-72 rounded-md px-3 py-1.5 ring-1 ring-zinc-300 ring-inset" />
+            <button type="button" className="text-indigo-600 hover:underline disabled:text-zinc-400" disabled={zoom[0] === 0 && zoom[1] === 1} onClick={() => setZoom([0, 1])}>
+              Reset zoom
+            </button>
+            <button
+              type="button"
+              className="text-indigo-600 hover:underline"
+              onClick={() => setCollapsed(new Set(tail.spans.filter((s) => s.kind === "iteration").map((s) => `${runId}/${s.id}`)))}
+            >
+              Collapse iterations
+            </button>
+            <button type="button" className="text-indigo-600 hover:underline" onClick={() => setCollapsed(new Set())}>
+              Expand all
+            </button>
+            {agents.length ? (
+              <span className="flex items-center gap-2 text-xs text-zinc-600">
+                Fold agent:
+                {agents.map((agent) => (
+                  <label key={agent} className="flex items-center gap-1">
+                    <input type="checkbox" checked={foldedAgents.has(agent)} onChange={() => setFoldedAgents((f) => toggle(f, agent))} />
+                    {agent}
+                  </label>
+                ))}
+              </span>
+            ) : null}
+          </div>
+          <div className="grid gap-3 xl:grid-cols-[minmax(0,1fr)_26rem]">
+            {tail.loading ? (
+              <p className="text-sm text-zinc-500">Loading the trace…</p>
+            ) : (
+              <Waterfall
+                rootRunId={runId}
+                rootAgent={tail.header.agentName}
+                indexes={indexes}
+                allSpans={allSpans}
+                state={state}
+                onToggleCollapse={onToggleCollapse}
+                onToggleSubRun={onToggleSubRun}
+                selectedKey={selected?.key ?? null}
+                onSelect={onSelect}
+                markers={markers}
+                zoom={zoom}
+                onZoom={setZoom}
+                loadingSubRuns={loadingSubRuns}
+              />
+            )}
+            {selected ? <SpanDetails key={selected.key} runId={selected.runId} spanId={selected.spanId} onClose={() => setSelected(null)} onZoomTo={zoomTo} /> : <p className="text-sm text-zinc-500">Select a span to see its details.</p>}
+          </div>
+        </div>
+      ) : (
+        <Conversation runId={runId} live={live} inferenceTokens={inferenceTokens} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+"use client";
+import { useState, type FormEvent } from "react";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { StatusBadge } from "@/components/runs/status-badge";
+import { UsageText, formatDuration } from "@/components/runs/usage";
+import { RunDialog } from "@/components/runs/run-dialog";
+import { cancelRunAction } from "@/lib/actions/cancel-run";
+import { sendFollowUpAction } from "@/lib/actions/send-follow-up";
+import { isTerminal, type RunHeaderData } from "@/lib/runs/schemas";
+import { useNow } from "@/components/runs/use-now";
+
+export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderData; canLaunch: boolean; onChanged: () => void }) {
+  const [message, setMessage] = useState("");
+  const [notice, setNotice] = useState<{ tone: "error" | "ok"; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const now = useNow();
+  const end = header.endedAt ? Date.parse(header.endedAt) : now;
+  const terminal = isTerminal(header.status);
+
+  async function cancel() {
+    setBusy(true);
+    const result = await cancelRunAction({ runId: header.runId });
+    setBusy(false);
+    setNotice(result.ok ? { tone: "ok", text: "Cancel requested." } : { tone: "error", text: result.error.message });
+    onChanged();
+  }
+  async function followUp(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const result = await sendFollowUpAction({ runId: header.runId, content: message });
+    setBusy(false);
+    if (result.ok) {
+      setMessage("");
+      setNotice({ tone: "ok", text: "Follow-up sent." });
+      onChanged();
+    } else setNotice({ tone: "error", text: result.error.message });
+  }
+
+  return (
+    <header className="mb-6 space-y-3">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="text-xs text-zinc-500">
+            <Link href="/runs" className="hover:underline">
+              Runs
+            </Link>
+            {header.parentRunId ? (
+              <>
+                {" / "}
+                <Link href={`/runs/${encodeURIComponent(header.parentRunId)}`} className="hover:underline">
+                  parent run
+                </Link>
+              </>
+            ) : null}
+          </p>
+          <h1 className="flex items-center gap-3 text-2xl font-semibold tracking-tight text-zinc-900">
+            {header.agentName}
+            <StatusBadge status={header.status} />
+          </h1>
+          <p className="mt-1 break-all font-mono text-xs text-zinc-500">{header.runId}</p>
+        </div>
+        {canLaunch ? (
+          <div className="flex gap-2">
+            {header.graphName && !header.parentRunId ? (
+              <RunDialog agent={header.graphName} label="Re-run" variant="secondary" initial={{ version: header.version ?? undefined, task: header.task, context: header.context }} />
+            ) : null}
+            {!terminal ? (
+              <Button variant="danger" disabled={busy} onClick={cancel}>
+                Cancel run
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-2 rounded-lg border border-zinc-200 bg-white p-4 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="text-xs text-zinc-500">Graph and version</dt>
+          <dd>
+            {header.graphName ? (
+              <Link className="text-indigo-700 hover:underline" href={`/agents/${encodeURIComponent(header.graphName)}${header.version ? `?version=${header.version}` : ""}`}>
+                {header.graphName}
+                {header.version ? ` v${header.version}` : ""}
+              </Link>
+            ) : (
+              "inline graph"
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Duration</dt>
+          <dd>{formatDuration(end - Date.parse(header.startedAt))}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Iterations</dt>
+          <dd>{header.iteration}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Started by</dt>
+          <dd>{header.startedBy ?? "—"}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Self</dt>
+          <dd data-testid="usage-self" data-tokens={header.self.tokens.inputTokens + header.self.tokens.outputTokens}>
+            <UsageText usage={header.self} />
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Including sub-runs</dt>
+          <dd data-testid="usage-total" data-tokens={header.total.tokens.inputTokens + header.total.tokens.outputTokens}>
+            <UsageText usage={header.total} />
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Pending approvals</dt>
+          <dd>{header.pendingApprovals}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-zinc-500">Started</dt>
+          <dd>{new Date(header.startedAt).toLocaleString()}</dd>
+        </div>
+      </dl>
+      <div className="rounded-lg border border-zinc-200 bg-white p-4 text-sm">
+        <p className="text-xs text-zinc-500">Task</p>
+        <p className="whitespace-pre-wrap">{header.task}</p>
+        {header.output !== null ? (
+          <>
+            <p className="mt-2 text-xs text-zinc-500">Output</p>
+            <p data-testid="run-output" className="whitespace-pre-wrap">
+              {header.output}
+            </p>
+          </>
+        ) : null}
+        {header.error ? (
+          <p role="alert" className="mt-2 text-red-700">
+            {header.error.reason}: {header.error.message}
+          </p>
+        ) : null}
+      </div>
+      {canLaunch && !header.parentRunId && header.status !== "failed" && header.status !== "cancelled" ? (
+        <form onSubmit={followUp} className="flex gap-2">
+          <label className="sr-only" htmlFor="follow-up">
+            Follow-up message
+          </label>
+          <input id="follow-up" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="Send a follow-up message…" className="flex-1 rounded-md px-3 py-2 text-sm ring-1 ring-zinc-300 ring-inset" />
+          <Button type="submit" disabled={busy || !message.trim()}>
+            Send follow-up
+          </Button>
+        </form>
+      ) : null}
+      {notice ? (
+        <p role={notice.tone === "error" ? "alert" : "status"} className={notice.tone === "error" ? "text-sm text-red-700" : "text-sm text-emerald-700"}>
+          {notice.text}
+        </p>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,189 @@
+"use client";
+// The runs list: filters live in the URL, the page refreshes itself every two
+// seconds while any run on it is still working, sub-runs fold under their parent.
+import { Fragment, useState } from "react";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Input, Select } from "@/components/ui/input";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
+import { StatusBadge } from "@/components/runs/status-badge";
+import { UsageCell, formatDuration } from "@/components/runs/usage";
+import { useNow } from "@/components/runs/use-now";
+import { RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
+
+type Filter = "status" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
+
+function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
+  const now = useNow();
+  const end = row.endedAt ? Date.parse(row.endedAt) : now;
+  return (
+    <tr className={depth ? "bg-zinc-50/70" : "border-t border-zinc-200"} data-testid={depth ? "sub-run-row" : "run-row"}>
+      <td className="py-2 pr-3" style={{ paddingLeft: `${depth * 1.5 + 0.5}rem` }}>
+        <div className="flex items-center gap-2">
+          {onToggle ? (
+            <button type="button" aria-label={open ? `Hide sub-runs of ${row.runId}` : `Show sub-runs of ${row.runId}`} aria-expanded={open} onClick={onToggle} className="w-4 text-zinc-500">
+              {open ? "▾" : "▸"}
+            </button>
+          ) : (
+            <span className="w-4" />
+          )}
+          <div className="min-w-0">
+            <Link href={`/runs/${encodeURIComponent(row.runId)}`} className="font-medium text-indigo-700 hover:underline">
+              {depth ? `↳ ${row.agentName}` : (row.graphName ?? row.agentName)}
+            </Link>
+            <p className="max-w-md truncate text-xs text-zinc-500" title={row.task}>
+              {row.task}
+            </p>
+          </div>
+        </div>
+      </td>
+      <td className="px-3">
+        <StatusBadge status={row.status} />
+        {row.pendingApprovals ? <span className="ml-1 text-xs text-amber-700">{row.pendingApprovals} waiting</span> : null}
+        {row.temporalStatus && row.temporalStatus !== "RUNNING" && !isTerminal(row.status) ? <span className="ml-1 text-xs text-zinc-500">({row.temporalStatus.toLowerCase()})</span> : null}
+      </td>
+      <td className="px-3 text-xs text-zinc-600">{row.version ? `v${row.version}` : "—"}</td>
+      <td className="px-3 text-xs text-zinc-600">{row.startedBy ?? "—"}</td>
+      <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">{new Date(row.startedAt).toLocaleString()}</td>
+      <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">{formatDuration(end - Date.parse(row.startedAt))}</td>
+      <td className="px-3 text-xs">
+        <UsageCell self={row.self} total={row.total} />
+      </td>
+    </tr>
+  );
+}
+
+export function RunsClient() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const [openGroups, setOpenGroups] = useState<Set<string>>(new Set());
+  const query = params.toString();
+  const runs = useQuery({
+    queryKey: ["runs", query],
+    queryFn: async (): Promise<RunListPage> => {
+      const response = await fetch(`/api/runs/list?${query}`);
+      const body: unknown = await response.json();
+      if (!response.ok) throw new Error((body as { error?: { message?: string } }).error?.message ?? "Could not load runs");
+      return body as RunListPage;
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? 2000 : 15_000),
+  });
+  const set = (key: Filter, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    if (key !== "page") next.delete("page");
+    router.replace(`${pathname}?${next.toString()}`);
+  };
+  const data = runs.data;
+  const page = data?.page ?? 1;
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  return (
+    <div className="space-y-4">
+      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 text-sm" onSubmit={(e) => e.preventDefault()} aria-label="Filter runs">
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Status</span>
+          <Select aria-label="Status" value={params.get("status") ?? ""} onChange={(e) => set("status", e.target.value)}>
+            <option value="">any</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replace("_", " ")}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Agent graph</span>
+          <Input aria-label="Agent graph" defaultValue={params.get("graph") ?? ""} onBlur={(e) => set("graph", e.target.value.trim())} placeholder="support-triage" className="w-40" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Version</span>
+          <Input aria-label="Version" type="number" min={1} defaultValue={params.get("version") ?? ""} onBlur={(e) => set("version", e.target.value)} className="w-20" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Started by</span>
+          <Input aria-label="Started by" defaultValue={params.get("startedBy") ?? ""} onBlur={(e) => set("startedBy", e.target.value.trim())} placeholder="email" className="w-44" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">From</span>
+          <Input aria-label="From" type="datetime-local" defaultValue={params.get("from") ?? ""} onChange={(e) => set("from", e.target.value)} />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">To</span>
+          <Input aria-label="To" type="datetime-local" defaultValue={params.get("to") ?? ""} onChange={(e) => set("to", e.target.value)} />
+        </label>
+        <label className="flex items-center gap-2 pb-2">
+          <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />
+          <span>Awaiting approval</span>
+        </label>
+      </form>
+      {data && data.total === 0 && !query ? (
+        <EmptyState title="No runs yet">Start one with “New run” here, or from an agent in the designer.</EmptyState>
+      ) : null}
+      {runs.error ? <Alert tone="error">{runs.error.message}</Alert> : null}
+      {data?.temporalNote ? <Alert tone="info">{data.temporalNote}</Alert> : null}
+      <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+            <tr>
+              <th className="py-2 pl-10 pr-3">Run</th>
+              <th className="px-3">Status</th>
+              <th className="px-3">Version</th>
+              <th className="px-3">Started by</th>
+              <th className="px-3">Started</th>
+              <th className="px-3">Duration</th>
+              <th className="px-3">Tokens · cost (self / total)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.rows.map((row) => {
+              const open = openGroups.has(row.runId);
+              const toggle = row.subRuns.length
+                ? () =>
+                    setOpenGroups((prev) => {
+                      const next = new Set(prev);
+                      if (next.has(row.runId)) next.delete(row.runId);
+                      else next.add(row.runId);
+                      return next;
+                    })
+                : undefined;
+              const flatten = (rows: RunListRow[], depth: number): { row: RunListRow; depth: number }[] => rows.flatMap((r) => [{ row: r, depth }, ...flatten(r.subRuns, depth + 1)]);
+              return (
+                <Fragment key={row.runId}>
+                  <Row row={row} depth={0} open={open} onToggle={toggle} />
+                  {open ? flatten(row.subRuns, 1).map((sub) => <Row key={sub.row.runId} row={sub.row} depth={sub.depth} open={false} />) : null}
+                </Fragment>
+              );
+            })}
+            {data && data.rows.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="p-6 text-center text-zinc-500">
+                  No runs match. Start one with “New run” or from an agent.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      <div className="flex items-center justify-between text-sm text-zinc-600">
+        <span>{data ? `${data.total} run${data.total === 1 ? "" : "s"}` : "Loading…"}</span>
+        <span className="flex items-center gap-2">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => set("page", String(page - 1))}>
+            Previous
+          </Button>
+          <span>
+            page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => set("page", String(page + 1))}>
+            Next
+          </Button>
+        </span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// GET  /api/agents/:name/versions – the version history, newest first, with run counts.
+// POST /api/agents/:name/versions – save a graph as a new version on top of `baseVersion`
+//   (builders and admins; 422 with paths for an invalid graph, 409 when the base is stale).
+import { z } from "zod";
+import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
+import { getDb } from "@/lib/db/server/db";
+import { appendVersion, listVersions } from "@/lib/agents/server/store";
+import { agentNameSchema } from "@/lib/agents/schemas";
+import { saveVersionInput } from "@/lib/agents/designer-schemas";
+
+export const GET = apiRoute<{ name: string }>({
+  permission: "read",
+  async handler({ params }) {
+    const name = parseParam(agentNameSchema, params.name, "name");
+    return Response.json({ versions: await listVersions(getDb(), name) });
+  },
+});
+
+const body = saveVersionInput.omit({ name: true }).extend({ graph: z.unknown() });
+
+export const POST = apiRoute<{ name: string }>({
+  permission: "agents:edit",
+  async handler({ request, user, params }) {
+    const name = parseParam(agentNameSchema, params.name, "name");
+    const input = await parseJsonBody(request, body);
+    const saved = await appendVersion(getDb(), name, input, user);
+    return Response.json({ version: saved }, { status: 201 });
+  },
+});

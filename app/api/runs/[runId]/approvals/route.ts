@@ -1,0 +1,16 @@
+// GET /api/runs/:runId/approvals – the run's pending approvals (from its own query),
+// with chain, preceding message, tokens and tool schema, for deciding from the run page.
+import { NextResponse } from "next/server";
+import { apiRoute, parseParam } from "@/lib/http/server/api-route";
+import { getEngine } from "@/lib/engine/server/engine";
+import { getDb } from "@/lib/db/server/db";
+import { runIdSchema } from "@/lib/engine/schemas";
+import { loadRunApprovals } from "@/lib/inbox/server/inbox";
+
+export const GET = apiRoute<{ runId: string }>({
+  permission: "read",
+  handler: async ({ params }) => {
+    const runId = parseParam(runIdSchema, params.runId, "runId");
+    return NextResponse.json({ approvals: await loadRunApprovals(getEngine(), getDb(), runId), serverTime: new Date().toISOString() });
+  },
+});

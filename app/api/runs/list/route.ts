@@ -1,0 +1,17 @@
+// GET /api/runs/list?status=&graph=&version=&startedBy=&awaitingApproval=1&from=&to=&page=&pageSize=
+// – top-level runs from the ledger joined with Temporal's visibility, sub-runs grouped, usage rolled up.
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/http/server/api-route";
+import { runFiltersSchema } from "@/lib/runs/schemas";
+import { listRunPage } from "@/lib/runs/server/runs";
+import { ValidationError, zodIssues } from "@/lib/errors";
+
+export const GET = apiRoute({
+  permission: "read",
+  handler: async ({ request }) => {
+    const raw = Object.fromEntries([...request.nextUrl.searchParams].filter(([, v]) => v !== ""));
+    const parsed = runFiltersSchema.safeParse(raw);
+    if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
+    return NextResponse.json(await listRunPage(parsed.data));
+  },
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { createFlowBuilder, withFullLayout, type FlowInputs } from "./flow-model";
+import { moveNodes } from "@/lib/agents/graph-edit";
+import { benchGraph } from "@/bench/designer/graph";
+import { validateDraft } from "@/components/agents/use-designer";
+import { issuesByNode } from "@/lib/agents/graph-issues";
+
+describe("the flow builder", () => {
+  const graph = benchGraph(300);
+  const { errors, warnings } = validateDraft(graph);
+  const base: FlowInputs = { graph, issues: issuesByNode(graph, errors, warnings), selected: new Set(), measured: new Map() };
+
+  it("hands back the same node and edge objects for everything a drag did not move", () => {
+    const build = createFlowBuilder();
+    const first = build(base);
+    const moved = build({ ...base, graph: moveNodes(graph, { "agent:agent-7": { x: 1, y: 2 } }) });
+    const changed = moved.nodes.filter((node, i) => node !== first.nodes[i]).map((n) => n.id);
+    expect(changed).toEqual(["agent:agent-7"]);
+    expect(moved.edges.every((edge, i) => edge === first.edges[i])).toBe(true);
+  });
+
+  it("shows a new validation problem on its node only", () => {
+    const build = createFlowBuilder();
+    const first = build(base);
+    const broken = { ...graph, agents: graph.agents.map((a, i) => (i === 5 ? { ...a, tools: ["no_such_tool"] } : a)) };
+    const result = validateDraft(broken);
+    const next = build({ ...base, graph: broken, issues: issuesByNode(broken, result.errors, result.warnings) });
+    const changed = next.nodes.filter((node) => !first.nodes.includes(node)).map((n) => n.id);
+    expect(changed).toEqual(["agent:agent-5", "tool:no_such_tool"]);
+    expect(next.nodes.find((n) => n.id === "agent:agent-5")?.data).toMatchObject({ errors: 1, firstProblem: 'unknown built-in tool "no_such_tool"' });
+  });
+
+  it("places nodes a graph has no position for, and keeps the positions it has", () => {
+    const small = benchGraph(30);
+    const placed = withFullLayout({ ...small, layout: { nodes: { "agent:main": { x: 7, y: 9 } } } });
+    expect(placed.layout?.nodes["agent:main"]).toEqual({ x: 7, y: 9 });
+    expect(Object.keys(placed.layout?.nodes ?? {})).toHaveLength(30 + 7);
+  });
+});

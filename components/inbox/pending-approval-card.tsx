@@ -1,0 +1,183 @@
+"use client";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { decideApprovalAction } from "@/lib/actions/decide-approval";
+import type { InboxItem } from "@/lib/inbox/schemas";
+import { Countdown } from "./countdown";
+import { EditArguments } from "./edit-arguments";
+import { INBOX_QUERY_KEY } from "./use-inbox";
+
+export type CardMode = "idle" | "reject" | "edit";
+
+export interface ApprovalCardProps {
+  item: InboxItem;
+  canDecide: boolean;
+  mode: CardMode;
+  onModeChange: (mode: CardMode) => void;
+  focused?: boolean;
+  selected?: boolean;
+  onToggleSelect?: () => void;
+  clockSkewMs?: number;
+  /** Called with a sentence for the page's status line. */
+  onDecided?: (message: string) => void;
+}
+
+const tokens = (t: { inputTokens: number; outputTokens: number }) => (t.inputTokens + t.outputTokens).toLocaleString("en-US");
+
+/** Sends one decision; the workflow is the judge (role, policy, already decided). */
+export function useDecide(item: InboxItem, onDecided?: (message: string) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (decision: { approved: boolean; reason?: string; editedArguments?: Record<string, unknown> }) => {
+      const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, ...decision });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+    onSuccess: (approval) => {
+      const what = approval.status === "pending" ? `approval ${approval.endorsements.length} of ${approval.requiredApprovals} recorded` : approval.status;
+      onDecided?.(`${item.toolName} (${item.agentName}): ${what}`);
+      void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
+    },
+  });
+}
+
+/** One pending tool call with everything needed to decide it: for the inbox and the run page. */
+export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, selected, onToggleSelect, clockSkewMs, onDecided }: ApprovalCardProps) {
+  const id = useId();
+  const [reason, setReason] = useState("");
+  const decide = useDecide(item, onDecided);
+  const busy = decide.isPending || decide.isSuccess;
+
+  return (
+    <article
+      aria-label={`${item.toolName} requested by ${item.agentName}`}
+      data-testid="approval-card"
+      data-approval-id={item.id}
+      aria-current={focused ? "true" : undefined}
+      className={cn("space-y-3 rounded-lg border bg-white p-4 shadow-sm", focused ? "border-indigo-500 ring-2 ring-indigo-200" : "border-zinc-200")}
+    >
+      <header className="flex flex-wrap items-center gap-2">
+        {onToggleSelect && canDecide && <input type="checkbox" aria-label={`Select ${item.toolName} call ${item.id}`} checked={selected ?? false} onChange={onToggleSelect} />}
+        <h3 className="font-mono text-sm font-semibold">{item.toolName}</h3>
+        <Badge>{item.agentName}</Badge>
+        {item.requiredRole && <Badge tone="warning">needs {item.requiredRole}</Badge>}
+        {item.requiredApprovals > 1 && (
+          <Badge tone="info">
+            {item.endorsements.length} of {item.requiredApprovals} approvals
+          </Badge>
+        )}
+        <span className="ml-auto text-xs">
+          <Countdown expiresAt={item.expiresAt} clockSkewMs={clockSkewMs} />
+        </span>
+      </header>
+
+      <nav aria-label="Parent chain" className="flex flex-wrap items-center gap-1 text-xs text-zinc-600" data-testid="approval-chain">
+        {item.chain.map((link, i) => (
+          <span key={link.runId} className="flex items-center gap-1">
+            {i > 0 && <span aria-hidden>›</span>}
+            <Link href={`/runs/${encodeURIComponent(link.runId)}${i === item.chain.length - 1 ? `?approval=${item.id}` : ""}`} className="underline decoration-dotted hover:text-zinc-900" title={link.runId}>
+              {link.agentName}
+            </Link>
+          </span>
+        ))}
+      </nav>
+
+      {item.precedingMessage && (
+        <blockquote className="border-l-2 border-zinc-300 pl-3 text-sm whitespace-pre-wrap text-zinc-700" data-testid="approval-preceding-message">
+          {item.precedingMessage}
+        </blockquote>
+      )}
+      <pre className="max-h-60 overflow-auto rounded-md bg-zinc-950 p-3 text-xs text-zinc-100" data-testid="approval-arguments">
+        {JSON.stringify(item.arguments, null, 2)}
+      </pre>
+
+      <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
+        <div>
+          <dt className="inline">requested </dt>
+          <dd className="inline">
+            <time dateTime={item.requestedAt}>{new Date(item.requestedAt).toLocaleString()}</time>
+            {item.requestedBy ? ` · run by ${item.requestedBy}` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline">tokens </dt>
+          <dd className="inline" data-testid="approval-tokens">
+            {tokens(item.runTokens)} this run · {tokens(item.rootTokens)} whole run
+          </dd>
+        </div>
+        {item.endorsements.length > 0 && (
+          <div>
+            <dt className="inline">approved so far by </dt>
+            <dd className="inline">{item.endorsements.map((e) => e.by.email).join(", ")}</dd>
+          </div>
+        )}
+      </dl>
+
+      {decide.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {decide.error.message}
+        </p>
+      )}
+
+      {canDecide && mode === "idle" && (
+        <div className="flex flex-wrap gap-2">
+          <Button disabled={busy} onClick={() => decide.mutate({ approved: true })}>
+            Approve
+          </Button>
+          <Button variant="secondary" disabled={busy} onClick={() => onModeChange("edit")}>
+            Edit and approve
+          </Button>
+          <Button variant="danger" disabled={busy} onClick={() => onModeChange("reject")}>
+            Reject…
+          </Button>
+        </div>
+      )}
+      {canDecide && mode === "reject" && (
+        <form
+          className="space-y-2"
+          aria-label="Reject"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (reason.trim()) decide.mutate({ approved: false, reason: reason.trim() });
+          }}
+        >
+          <label htmlFor={`${id}-reason`} className="block text-xs font-medium text-zinc-700">
+            Reason (the model reads it)
+          </label>
+          <textarea
+            id={`${id}-reason`}
+            autoFocus
+            required
+            className="h-20 w-full rounded-md border border-zinc-300 p-2 text-sm"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") onModeChange("idle");
+            }}
+          />
+          <div className="flex gap-2">
+            <Button type="submit" variant="danger" disabled={busy || !reason.trim()}>
+              Reject
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => onModeChange("idle")}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      )}
+      {canDecide && mode === "edit" && (
+        <EditArguments schema={item.toolSchema} original={item.arguments} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited) => decide.mutate({ approved: true, editedArguments: edited })} />
+      )}
+    </article>
+  );
+}
+
+/** The card with its own editing state, for pages that show one approval at a time (the run page). */
+export function PendingApprovalCard(props: Omit<ApprovalCardProps, "mode" | "onModeChange">) {
+  const [mode, setMode] = useState<CardMode>("idle");
+  return <ApprovalCard {...props} mode={mode} onModeChange={setMode} />;
+}

@@ -1,0 +1,105 @@
+"use client";
+// The run page's live state: every span once (first load), then a poll every
+// `intervalMs` for events after the last sequence number seen, merging only
+// what changed. Polling stops when the run is in a terminal state and the
+// tail is drained; nothing the page already has is fetched again.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import type { RunEvent } from "@/lib/engine/types";
+import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from "@/lib/runs/schemas";
+
+const FIRST_PAGE = 2000;
+const LATER_PAGES = 25_000;
+
+/** Recent events kept for the activity feed (the ledger holds them all). */
+const RECENT_EVENTS = 300;
+
+export async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { cache: "no-store" });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new Error((body as { error?: { message?: string } } | null)?.error?.message ?? `Request failed (${response.status})`);
+  return body as T;
+}
+
+export interface SpanStore {
+  list: TraceSpanView[];
+  position: Map<string, number>;
+}
+
+/** Adds new spans and replaces changed ones in place; returns whether anything changed. */
+export function mergeSpans(store: SpanStore, incoming: readonly TraceSpanView[]): boolean {
+  let changed = false;
+  for (const span of incoming) {
+    const at = store.position.get(span.id);
+    if (at === undefined) {
+      store.position.set(span.id, store.list.length);
+      store.list.push(span);
+      changed = true;
+    } else {
+      const old = store.list[at];
+      if (!old || old.status !== span.status || old.endedAt !== span.endedAt || old.attempts !== span.attempts) {
+        store.list[at] = span;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+export function useRunTail(runId: string, initialHeader: RunHeaderData, intervalMs: number) {
+  // The span list is mutated in place (a 200,000-span trace is not copied per poll);
+  // `spans.version` tells React it changed. Refs are touched only inside query functions.
+  const store = useRef<SpanStore>({ list: [], position: new Map() });
+  const since = useRef(initialHeader.lastEventSeq);
+  const drained = useRef(false);
+  const [spans, setSpans] = useState<{ list: TraceSpanView[]; version: number }>({ list: [], version: 0 });
+  const [header, setHeader] = useState(initialHeader);
+  const [events, setEvents] = useState<RunEvent[]>([]);
+  const [seq, setSeq] = useState(initialHeader.lastEventSeq);
+
+  // The first page renders at once; later pages (large traces) arrive in the background.
+  const initial = useQuery({
+    queryKey: ["run-spans", runId],
+    staleTime: Infinity,
+    queryFn: async () => {
+      store.current = { list: [], position: new Map() };
+      let offset: number | null = 0;
+      for (let page = 0; offset !== null; page++) {
+        const limit: number = page === 0 ? FIRST_PAGE : LATER_PAGES;
+        const body: { spans: TraceSpanView[]; nextOffset: number | null } = await getJson(`/api/runs/${encodeURIComponent(runId)}/spans?offset=${offset}&limit=${limit}`);
+        mergeSpans(store.current, body.spans);
+        setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
+        offset = body.nextOffset;
+      }
+      return store.current.list.length;
+    },
+  });
+
+  const tail = useQuery({
+    queryKey: ["run-tail", runId],
+    enabled: initial.isSuccess,
+    refetchInterval: (query) => (query.state.data?.drained ? false : intervalMs),
+    refetchIntervalInBackground: false,
+    queryFn: async () => {
+      const page = await getJson<RunTail>(`/api/runs/${encodeURIComponent(runId)}/tail?since=${since.current}`);
+      since.current = page.nextSince;
+      if (mergeSpans(store.current, page.spans)) setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
+      if (page.events.length) setEvents((prev) => [...prev, ...page.events].slice(-RECENT_EVENTS));
+      setHeader(page.header);
+      setSeq(page.nextSince);
+      drained.current = isTerminal(page.header.status) && !page.hasMore && page.header.lastEventSeq <= page.nextSince;
+      return { nextSince: page.nextSince, hasMore: page.hasMore, drained: drained.current };
+    },
+  });
+  const { refetch } = tail;
+  // A backlog is read page after page at once rather than one page per interval.
+  const backlog = tail.data?.hasMore === true;
+  const nextSince = tail.data?.nextSince;
+  useEffect(() => {
+    if (backlog) void refetch();
+  }, [backlog, nextSince, refetch]);
+
+  const refresh = useCallback(() => void refetch(), [refetch]);
+
+  return { spans: spans.list, spanVersion: spans.version, header, events, loading: spans.version === 0, complete: initial.isSuccess, error: initial.error ?? tail.error, refresh, since: seq };
+}

@@ -1,0 +1,222 @@
+"use client";
+// The trace waterfall: one row per span on a shared time axis, windowed (only
+// the rows in view are in the DOM, so 200,000 spans scroll like 20). Long idle
+// stretches are compressed, continue-as-new boundaries are drawn across, and
+// retried attempts are marked on their span.
+import { memo, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import type { RunEvent } from "@/lib/engine/types";
+import type { TraceSpanView } from "@/lib/runs/schemas";
+import { timeScale, visibleRows, type SpanIndex, type TimelineRow, type TimelineState } from "@/lib/runs/timeline";
+import { formatDuration } from "@/components/runs/usage";
+import { barClass, KIND_LABELS } from "./colors";
+import { useNow } from "@/components/runs/use-now";
+
+const ROW_HEIGHT = 26;
+const OVERSCAN = 12;
+const LABEL_WIDTH = 340;
+
+export interface WaterfallProps {
+  rootRunId: string;
+  rootAgent: string;
+  indexes: ReadonlyMap<string, SpanIndex>;
+  /** Every span currently loaded (own run and expanded sub-runs), for the time range. */
+  allSpans: readonly TraceSpanView[];
+  state: TimelineState;
+  onToggleCollapse: (key: string) => void;
+  onToggleSubRun: (runId: string) => void;
+  selectedKey: string | null;
+  onSelect: (row: TimelineRow) => void;
+  markers: readonly RunEvent[];
+  /** Zoom window as fractions of the full axis. */
+  zoom: [number, number];
+  onZoom: (zoom: [number, number]) => void;
+  loadingSubRuns: ReadonlySet<string>;
+  height?: number;
+}
+
+const RowView = memo(function RowView({ row, now, top, left, width, selected, collapsed, subRunOpen, loadingSubRun, onToggleCollapse, onToggleSubRun, onSelect }: {
+  row: TimelineRow;
+  now: number;
+  top: number;
+  left: number;
+  width: number;
+  selected: boolean;
+  collapsed: boolean;
+  subRunOpen: boolean;
+  loadingSubRun: boolean;
+  onToggleCollapse: (key: string) => void;
+  onToggleSubRun: (runId: string) => void;
+  onSelect: (row: TimelineRow) => void;
+}) {
+  const { span } = row;
+  const duration = (span.endedAt ? Date.parse(span.endedAt) : now) - Date.parse(span.startedAt);
+  const retried = (span.attempts ?? 1) > 1;
+  const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
+  const label = `${KIND_LABELS[span.kind]} ${span.name}`;
+  return (
+    <div
+      role="row"
+      aria-selected={selected}
+      data-testid="span-row"
+      data-kind={span.kind}
+      data-status={span.status}
+      data-run={span.runId}
+      className={`absolute left-0 right-0 flex items-center text-xs ${selected ? "bg-indigo-50" : row.matched ? "bg-yellow-50" : "hover:bg-zinc-50"}`}
+      style={{ top, height: ROW_HEIGHT }}
+    >
+      <div role="gridcell" className="flex shrink-0 items-center gap-1 truncate pr-2" style={{ width: LABEL_WIDTH, paddingLeft: 4 + row.depth * 14 }}>
+        {row.subRunId ? (
+          <button type="button" className="w-4 shrink-0 text-teal-700" aria-expanded={subRunOpen} aria-label={`${subRunOpen ? "Hide" : "Show"} sub-run ${span.name}`} onClick={() => onToggleSubRun(row.subRunId ?? "")}>
+            {loadingSubRun ? "…" : subRunOpen ? "⊟" : "⊞"}
+          </button>
+        ) : row.hasChildren ? (
+          <button type="button" className="w-4 shrink-0 text-zinc-500" aria-expanded={!collapsed} aria-label={`${collapsed ? "Expand" : "Collapse"} ${span.name}`} onClick={() => onToggleCollapse(row.key)}>
+            {collapsed ? "▸" : "▾"}
+          </button>
+        ) : (
+          <span className="w-4 shrink-0" />
+        )}
+        <button type="button" className="flex min-w-0 items-center gap-1 text-left" onClick={() => onSelect(row)} title={label}>
+          <span className={`inline-block h-2 w-2 shrink-0 rounded-full ${barClass(span.kind, span.status === "running" ? "ok" : span.status)}`} />
+          <span className="truncate font-medium text-zinc-800">{span.name}</span>
+          <span className="shrink-0 text-zinc-400">{KIND_LABELS[span.kind]}</span>
+          {retried ? (
+            <span className="shrink-0 rounded bg-amber-100 px-1 text-amber-800" title={retryReason ?? "earlier attempts failed and were retried by Temporal"}>
+              ↻ {span.attempts} attempts
+            </span>
+          ) : null}
+        </button>
+      </div>
+      <div role="gridcell" className="relative h-full flex-1 border-l border-zinc-100">
+        {width > 0 ? (
+          <button
+            type="button"
+            tabIndex={-1}
+            aria-label={`${label}, ${formatDuration(duration)}`}
+            onClick={() => onSelect(row)}
+            className={`absolute top-1.5 h-3 rounded-sm ${barClass(span.kind, span.status)} ${span.kind === "approval_wait" ? "bg-[repeating-linear-gradient(45deg,transparent,transparent_3px,rgba(255,255,255,.6)_3px,rgba(255,255,255,.6)_6px)]" : ""}`}
+            style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
+          />
+        ) : null}
+        <span className="pointer-events-none absolute top-1 text-[10px] text-zinc-500" style={{ left: `calc(${Math.min(0.92, left + Math.max(width, 0)) * 100}% + 4px)` }}>
+          {formatDuration(duration)}
+        </span>
+      </div>
+    </div>
+  );
+});
+
+export function Waterfall(props: WaterfallProps) {
+  const { indexes, state, zoom } = props;
+  const height = props.height ?? 560;
+  const [scrollTop, setScrollTop] = useState(0);
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const axis = useRef<HTMLDivElement>(null);
+  const now = useNow();
+  const hasRunning = useMemo(() => props.allSpans.some((s) => s.endedAt === null), [props.allSpans]);
+  // Only a live trace needs the clock in its range; a finished one stays put.
+  const clock = hasRunning ? now : 0;
+
+  const rows = useMemo(() => visibleRows(props.rootRunId, indexes, state, props.rootAgent), [props.rootRunId, props.rootAgent, indexes, state]);
+  const { start, end } = useMemo(() => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const s of props.allSpans) {
+      lo = Math.min(lo, Date.parse(s.startedAt));
+      hi = Math.max(hi, s.endedAt ? Date.parse(s.endedAt) : clock);
+    }
+    return Number.isFinite(lo) ? { start: lo, end: Math.max(hi, lo + 1) } : { start: 0, end: 1 };
+  }, [props.allSpans, clock]);
+  const scale = useMemo(() => timeScale(props.allSpans, start, end), [props.allSpans, start, end]);
+  const [z0, z1] = zoom;
+  const toView = (t: number) => (scale.toFraction(t) - z0) / (z1 - z0);
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const fractionAt = (clientX: number) => {
+    const box = axis.current?.getBoundingClientRect();
+    if (!box || box.width === 0) return 0;
+    return z0 + Math.min(1, Math.max(0, (clientX - box.left) / box.width)) * (z1 - z0);
+  };
+  const endDrag = () => {
+    if (drag && Math.abs(drag.to - drag.from) > 0.005) props.onZoom([Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)]);
+    setDrag(null);
+  };
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  const windowMs = (end - start) * (z1 - z0);
+
+  return (
+    <div className="rounded-lg border border-zinc-200 bg-white" data-testid="waterfall" data-span-count={rows.length}>
+      <div className="flex border-b border-zinc-200 text-[10px] text-zinc-500">
+        <div className="shrink-0 px-2 py-1" style={{ width: LABEL_WIDTH }}>
+          {rows.length.toLocaleString("en-US")} rows · drag the axis to zoom
+        </div>
+        <div
+          ref={axis}
+          data-testid="time-axis"
+          className="relative h-6 flex-1 cursor-crosshair select-none border-l border-zinc-100"
+          onPointerDown={(e: ReactPointerEvent) => {
+            e.currentTarget.setPointerCapture(e.pointerId);
+            const f = fractionAt(e.clientX);
+            setDrag({ from: f, to: f });
+          }}
+          onPointerMove={(e) => drag && setDrag({ ...drag, to: fractionAt(e.clientX) })}
+          onPointerUp={endDrag}
+        >
+          {ticks.map((t) => (
+            <span key={t} className="absolute top-1" style={{ left: `calc(${t * 100}% - ${t === 1 ? 40 : 0}px)` }}>
+              +{formatDuration(windowMs * t + (end - start) * z0)}
+            </span>
+          ))}
+          {drag ? <span className="absolute inset-y-0 bg-indigo-200/60" style={{ left: `${((Math.min(drag.from, drag.to) - z0) / (z1 - z0)) * 100}%`, width: `${(Math.abs(drag.to - drag.from) / (z1 - z0)) * 100}%` }} /> : null}
+        </div>
+      </div>
+      <div role="grid" aria-label="Trace timeline" aria-rowcount={rows.length} className="relative overflow-auto" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+        <div style={{ height: rows.length * ROW_HEIGHT, position: "relative" }}>
+          <div className="pointer-events-none absolute inset-y-0 right-0" style={{ left: LABEL_WIDTH }}>
+            {scale.gaps.map((gap) => {
+              const l = toView(gap.start);
+              const r = toView(gap.end);
+              if (r < 0 || l > 1) return null;
+              return (
+                <div key={gap.start} data-testid="idle-gap" className="absolute inset-y-0 bg-[repeating-linear-gradient(90deg,rgba(0,0,0,.04),rgba(0,0,0,.04)_2px,transparent_2px,transparent_5px)]" style={{ left: `${l * 100}%`, width: `${(r - l) * 100}%` }}>
+                  <span className="sticky top-0 block whitespace-nowrap text-[10px] text-zinc-400">idle {formatDuration(gap.end - gap.start)}</span>
+                </div>
+              );
+            })}
+            {props.markers.map((m) => {
+              const x = toView(Date.parse(m.at));
+              if (x < 0 || x > 1) return null;
+              const text = m.type === "continued_as_new" ? `continued as new (generation ${m.generation}, history ${m.historyLength} events)` : "follow-up message";
+              return <div key={m.seq} data-testid={`marker-${m.type}`} title={text} className={`absolute inset-y-0 border-l ${m.type === "continued_as_new" ? "border-dashed border-fuchsia-500" : "border-dotted border-indigo-400"}`} style={{ left: `${x * 100}%` }} />;
+            })}
+          </div>
+          {rows.slice(first, last).map((row, i) => {
+            const s = Date.parse(row.span.startedAt);
+            const e = row.span.endedAt ? Date.parse(row.span.endedAt) : now;
+            const left = toView(s);
+            const right = toView(e);
+            const visible = right >= 0 && left <= 1;
+            return (
+              <RowView
+                key={row.key}
+                row={row}
+                now={row.span.endedAt ? 0 : now}
+                top={(first + i) * ROW_HEIGHT}
+                left={Math.max(0, left)}
+                width={visible ? Math.min(1, right) - Math.max(0, left) : 0}
+                selected={props.selectedKey === row.key}
+                collapsed={state.collapsed.has(row.key)}
+                subRunOpen={row.subRunId !== null && state.expandedSubRuns.has(row.subRunId)}
+                loadingSubRun={row.subRunId !== null && props.loadingSubRuns.has(row.subRunId)}
+                onToggleCollapse={props.onToggleCollapse}
+                onToggleSubRun={props.onToggleSubRun}
+                onSelect={props.onSelect}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+// Runs end to end: launch from the designer in plain English, watch the trace
+// live, drill into a tool span and a sub-agent, approve, follow up, cancel;
+// viewers read but cannot act; the events route pages by sequence and bytes.
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { Role } from "../lib/auth/roles";
+import type { RunListPage, RunListRow } from "../lib/runs/schemas";
+import { storageStateFor } from "./support";
+
+const apiAs = (playwright: { request: { newContext: (o: object) => Promise<APIRequestContext> } }, baseURL: string | undefined, role: Role) =>
+  playwright.request.newContext({ baseURL, storageState: storageStateFor(role) });
+
+function runIdOf(page: Page): string {
+  const match = /\/runs\/([^/?#]+)/.exec(page.url());
+  if (!match?.[1]) throw new Error(`not on a run page: ${page.url()}`);
+  return decodeURIComponent(match[1]);
+}
+
+async function approveAll(approver: APIRequestContext, runId: string): Promise<void> {
+  let approvalId = "";
+  await expect
+    .poll(
+      async () => {
+        const { approvals } = (await (await approver.get("/api/approvals")).json()) as { approvals: { id: string; rootRunId: string }[] };
+        approvalId = approvals.find((a) => a.rootRunId === runId)?.id ?? "";
+        return approvalId;
+      },
+      { timeout: 20_000, message: "the refund waits for an approval" },
+    )
+    .not.toBe("");
+  const decided = await approver.post(`/api/runs/${runId}/approvals/${approvalId}`, { data: { approved: true, reason: "refund is within policy" } });
+  expect(decided.status(), await decided.text()).toBe(200);
+}
+
+test.describe("runs", () => {
+  test.use({ storageState: storageStateFor("builder") });
+
+  test("a builder launches a plain-English task from the designer and follows it live to the end", async ({ page, playwright, baseURL }) => {
+    // Two turns, an approval and three sub-agent conversations through the real engine: longer than one default test.
+    test.slow();
+    const approver = await apiAs(playwright, baseURL, "approver");
+    await page.goto("/agents/support-triage");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Refund an order" }).click();
+    await expect(dialog.getByLabel("Task")).toHaveValue("Refund order A-1003 for Ada");
+    await expect(dialog.getByText("All supplied.")).toBeVisible();
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await expect(page).toHaveURL(/\/runs\/triage-/);
+    const runId = runIdOf(page);
+
+    // Spans appear without a reload while the run works, then waits for the refund's approval.
+    const rows = page.getByTestId("span-row");
+    await expect(rows.filter({ hasText: "lookup_order" }).first()).toBeVisible();
+    await expect(page.getByTestId("run-status").first()).toHaveText("awaiting approval");
+    await expect(rows.filter({ hasText: "approval for ledger_transfer" })).toBeVisible();
+    const before = await rows.count();
+
+    // A tool span's details: arguments and result.
+    await rows.filter({ hasText: "lookup_order" }).first().getByRole("button", { name: /lookup_order/ }).first().click();
+    const details = page.getByTestId("span-details");
+    await expect(details.getByTestId("payload").first()).toContainText('"order_id": "A-1003"');
+    await expect(details).toContainText("4K monitor");
+
+    // The billing specialist's spans open inline under its sub-agent span.
+    await page.getByRole("button", { name: "Show sub-run billing" }).click();
+    await expect(page.locator('[data-testid="span-row"][data-run*=".billing-"][data-kind="tool"]').filter({ hasText: "ledger_balance" })).toBeVisible();
+
+    await approveAll(approver, runId);
+    await expect(page.getByTestId("run-status").first()).toHaveText("completed", { timeout: 20_000 });
+    await expect(page.getByTestId("run-output")).toContainText("Transferred $349.99 from refunds to operating.");
+    expect(await rows.count(), "new spans were appended live").toBeGreaterThan(before);
+
+    // Tokens: the parent's total includes the sub-runs', each counted once.
+    const self = Number(await page.getByTestId("usage-self").getAttribute("data-tokens"));
+    const total = Number(await page.getByTestId("usage-total").getAttribute("data-tokens"));
+    expect(total).toBeGreaterThan(self);
+    const list = (await (await page.request.get(`/api/runs/list?graph=support-triage&pageSize=50`)).json()) as RunListPage;
+    const row = list.rows.find((r) => r.runId === runId);
+    expect(row?.subRuns.length).toBeGreaterThan(0);
+    const sum = (r: RunListRow) => r.total.tokens.inputTokens + r.total.tokens.outputTokens;
+    const own = (r: RunListRow) => r.self.tokens.inputTokens + r.self.tokens.outputTokens;
+    if (row) expect(sum(row)).toBe(own(row) + row.subRuns.reduce((s, c) => s + sum(c), 0));
+    expect(sum(row as RunListRow)).toBe(total);
+
+    // A follow-up continues the conversation.
+    await page.getByLabel("Follow-up message").fill("Where is order A-1002?");
+    await page.getByRole("button", { name: "Send follow-up" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Follow-up sent." })).toBeVisible();
+    await page.getByRole("tab", { name: "Conversation" }).click();
+    await expect(page.getByTestId("turn")).toHaveCount(2, { timeout: 20_000 });
+    // The follow-up opens a new sub-agent conversation (a child workflow): allow for a busy machine.
+    await expect(page.getByTestId("turn").nth(1)).toContainText("Order A-1002 (Mechanical keyboard, $129.5) is in transit.", { timeout: 45_000 });
+    await approver.dispose();
+  });
+
+  test("a builder cancels another run from its page", async ({ page }) => {
+    await page.goto("/runs");
+    await page.getByRole("button", { name: "New run" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Agent").selectOption("treasury");
+    await dialog.getByRole("button", { name: "Move money" }).click();
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await expect(page).toHaveURL(/\/runs\/treasurer-/);
+    await expect(page.getByTestId("run-status").first()).toHaveText("awaiting approval", { timeout: 20_000 });
+    await page.getByRole("button", { name: "Cancel run" }).click();
+    await expect(page.getByTestId("run-status").first()).toHaveText("cancelled", { timeout: 20_000 });
+    await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  });
+
+  test("the run dialog names missing context and keeps errors in the dialog", async ({ page }) => {
+    await page.goto("/agents/support-triage");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Task").fill("Where is order A-1002?");
+    await expect(dialog.getByText("Missing: context.company, context.customer.name")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Start run" })).toBeDisabled();
+    await dialog.getByLabel("Context (JSON)").fill('{"company": ');
+    await expect(dialog.getByRole("alert")).toContainText("Invalid JSON");
+    await dialog.getByLabel("Context (JSON)").fill('{"company":"Acme","customer":{"name":"Ada"}}');
+    await dialog.getByLabel("Model override (optional)").fill("not a model");
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("model");
+    await expect(page).toHaveURL(/\/agents\/support-triage/);
+  });
+});
+
+test.describe("runs as a viewer", () => {
+  test.use({ storageState: storageStateFor("viewer") });
+
+  test("a viewer sees runs but no launch, cancel or follow-up controls, and the server refuses them", async ({ page, playwright, baseURL }) => {
+    const builder = await apiAs(playwright, baseURL, "builder");
+    const started = await builder.post("/api/runs", { data: { agent: "treasury", task: "Move $5 from savings to operating" } });
+    expect(started.status()).toBe(201);
+    const { runId } = (await started.json()) as { runId: string };
+
+    await page.goto("/runs");
+    await expect(page.getByTestId("run-row").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "New run" })).toHaveCount(0);
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId("run-status").first()).toHaveText("awaiting approval", { timeout: 20_000 });
+    await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Re-run" })).toHaveCount(0);
+    await expect(page.getByLabel("Follow-up message")).toHaveCount(0);
+
+    expect((await page.request.post("/api/runs", { data: { agent: "treasury", task: "x" } })).status()).toBe(403);
+    expect((await page.request.post(`/api/runs/${runId}/cancel`)).status()).toBe(403);
+    expect((await page.request.post(`/api/runs/${runId}/messages`, { data: { content: "hi" } })).status()).toBe(403);
+    expect((await builder.post(`/api/runs/${runId}/cancel`)).status()).toBe(202);
+    await builder.dispose();
+  });
+
+  test("the events route returns only events after the given sequence number, paged by bytes", async ({ page, playwright, baseURL }) => {
+    const builder = await apiAs(playwright, baseURL, "builder");
+    const task = 'repeat 6 tool search_notes {"query":"temporal retries and durable execution"}\nanswer: done';
+    const { runId } = (await (await builder.post("/api/runs", { data: { agent: "research-loop", task } })).json()) as { runId: string };
+    await expect.poll(async () => (await (await page.request.get(`/api/runs/${runId}`)).json()).run.status, { timeout: 20_000 }).toBe("completed");
+    type Page = { events: { seq: number }[]; nextSince: number; hasMore: boolean };
+    const all = (await (await page.request.get(`/api/runs/${runId}/events?since=0`)).json()) as Page;
+    expect(all.events.map((e) => e.seq)).toEqual(all.events.map((_, i) => i + 1));
+    const after = (await (await page.request.get(`/api/runs/${runId}/events?since=5`)).json()) as Page;
+    expect(after.events[0]?.seq).toBe(6);
+    expect(after.events.every((e) => e.seq > 5)).toBe(true);
+    // Small byte budgets page through the same events, each page within the budget (or one event).
+    const seen: number[] = [];
+    let since = 0;
+    for (let guard = 0; guard < 200; guard++) {
+      const response = await page.request.get(`/api/runs/${runId}/events?since=${since}&maxBytes=1024`);
+      const body = (await response.json()) as Page;
+      const bytes = body.events.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)), 0);
+      expect(body.events.length === 1 || bytes <= 1024, `page after ${since} holds ${bytes} bytes in ${body.events.length} events`).toBe(true);
+      seen.push(...body.events.map((e) => e.seq));
+      since = body.nextSince;
+      if (!body.hasMore) break;
+    }
+    expect(seen).toEqual(all.events.map((e) => e.seq));
+    await builder.dispose();
+  });
+});
+
+test.describe("untrusted text", () => {
+  test.use({ storageState: storageStateFor("builder") });
+
+  test("tool output and model text with <script>, <img onerror> and HTML render inert in every view", async ({ page }) => {
+    const html = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"><b id=injected>bold</b>';
+    const task = `tool search_notes {"query":${JSON.stringify(html)}}\nanswer: ${html}`;
+    const started = await page.request.post("/api/runs", { data: { agent: "research-loop", task } });
+    expect(started.status()).toBe(201);
+    const { runId } = (await started.json()) as { runId: string };
+    const inert = async () => {
+      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      await expect(page.locator("#injected")).toHaveCount(0);
+      await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    };
+    await page.goto("/runs?graph=research-loop");
+    await expect(page.getByTestId("run-row").filter({ hasText: "<script>" }).first()).toBeVisible();
+    await inert();
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId("run-output")).toContainText("<b id=injected>bold</b>", { timeout: 20_000 });
+    await inert();
+    await page.getByTestId("span-row").filter({ hasText: "search_notes" }).first().getByRole("button", { name: /search_notes/ }).first().click();
+    await expect(page.getByTestId("span-details")).toContainText("<img src=x");
+    await inert();
+    await page.getByRole("tab", { name: "Conversation" }).click();
+    await expect(page.getByTestId("assistant-text").last()).toContainText("<script>window.__xss=1</script>");
+    await expect(page.getByTestId("tool-call").first()).toContainText('onerror=\\"window.__xss=2\\"');
+    await inert();
+  });
+});

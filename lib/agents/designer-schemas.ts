@@ -1,0 +1,68 @@
+// Inputs of the designer's server actions and the shapes they return.
+// Browser-safe: the pages and the actions share these.
+import { z } from "zod";
+import { agentNameSchema, mcpServerSchema, type AgentGraph } from "./schemas";
+
+const versionNumber = z.number().int().min(1);
+const message = z.string().trim().max(500).default("");
+
+export const createAgentInput = z.object({
+  name: agentNameSchema,
+  description: z.string().trim().max(1000).default(""),
+  /** "blank", or the name of a demo template. */
+  template: z.string().min(1).max(64).default("blank"),
+});
+
+/** The graph stays `unknown` here: the validator checks it and answers with every problem's path. */
+export const saveVersionInput = z.object({
+  name: agentNameSchema,
+  baseVersion: versionNumber,
+  message,
+  graph: z.unknown(),
+});
+
+export const restoreVersionInput = z.object({ name: agentNameSchema, version: versionNumber, baseVersion: versionNumber });
+export const archiveAgentInput = z.object({ name: agentNameSchema, archived: z.boolean() });
+export const duplicateAgentInput = z.object({ name: agentNameSchema, newName: agentNameSchema });
+export const importAgentInput = z.object({
+  name: agentNameSchema,
+  description: z.string().trim().max(1000).default(""),
+  json: z.string().max(5_000_000),
+});
+export const versionRefInput = z.object({ name: agentNameSchema, version: versionNumber });
+export const agentRefInput = z.object({ name: agentNameSchema });
+export const discoverToolsInput = z.object({ server: mcpServerSchema });
+
+export interface AgentSummary {
+  name: string;
+  description: string;
+  entryAgent: string | null;
+  agentCount: number;
+  latestVersion: number;
+  lastRunStatus: string | null;
+  updatedBy: string | null;
+  updatedAt: string;
+  archived: boolean;
+  /** Set when the stored graph no longer passes validation. */
+  invalid: string | null;
+}
+
+export interface VersionSummary {
+  version: number;
+  author: string | null;
+  message: string;
+  createdAt: string;
+  restoredFrom: number | null;
+  runs: number;
+}
+
+export interface StoredVersion extends VersionSummary {
+  graph: AgentGraph;
+}
+
+export interface DiscoveredTool {
+  name: string;
+  description: string;
+}
+
+export type DiscoverResult = { ok: true; tools: DiscoveredTool[] } | { ok: false; reason: string };

@@ -1,0 +1,185 @@
+// Pure edits of an agent graph as the designer makes them. Every edit returns a
+// new graph (structural sharing), so undo/redo can keep earlier graphs as they
+// are, and node positions (graph.layout) follow renames and deletions.
+import { agentSchema, mcpServerSchema, type AgentConfig, type AgentGraph, type McpServerConfig } from "./schemas";
+
+export type NodeId = string;
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export const agentNodeId = (name: string): NodeId => `agent:${name}`;
+export const toolNodeId = (tool: string): NodeId => `tool:${tool}`;
+export const mcpNodeId = (agent: string, server: string): NodeId => `mcp:${agent}:${server}`;
+
+export type ParsedNodeId = { kind: "agent"; agent: string } | { kind: "tool"; tool: string } | { kind: "mcp"; agent: string; server: string };
+
+/** Splits a node id back into what it names (agent and MCP server names contain no colon). */
+export function parseNodeId(id: NodeId): ParsedNodeId | null {
+  const [kind, a, b] = id.split(":");
+  if (kind === "agent" && a) return { kind, agent: a };
+  if (kind === "tool" && a) return { kind, tool: a };
+  if (kind === "mcp" && a && b) return { kind, agent: a, server: b };
+  return null;
+}
+
+/** A blank agent with the schema's defaults. */
+export function blankAgent(name: string): AgentConfig {
+  return agentSchema.parse({ name });
+}
+
+/** The first of `base`, `base-2`, `base-3`, … that no agent uses. */
+export function freeAgentName(graph: AgentGraph, base: string): string {
+  const taken = new Set(graph.agents.map((a) => a.name));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+function withPositions(graph: AgentGraph, positions: Record<NodeId, Point>): AgentGraph {
+  return { ...graph, layout: { nodes: { ...graph.layout?.nodes, ...positions } } };
+}
+
+function withoutPositions(graph: AgentGraph, ids: (id: NodeId) => boolean): AgentGraph {
+  if (!graph.layout) return graph;
+  const nodes = Object.fromEntries(Object.entries(graph.layout.nodes).filter(([id]) => !ids(id)));
+  return { ...graph, layout: { nodes } };
+}
+
+/** Moves nodes (positions only; the engine ignores them). */
+export function moveNodes(graph: AgentGraph, positions: Record<NodeId, Point>): AgentGraph {
+  return withPositions(graph, positions);
+}
+
+/** Adds a blank agent at a position. */
+export function addAgent(graph: AgentGraph, at: Point, base = "agent"): { graph: AgentGraph; name: string } {
+  const name = freeAgentName(graph, base);
+  return { graph: withPositions({ ...graph, agents: [...graph.agents, blankAgent(name)] }, { [agentNodeId(name)]: at }), name };
+}
+
+/** Replaces one agent's configuration; a new name is carried into links, the entry agent and positions. */
+export function updateAgent(graph: AgentGraph, index: number, next: AgentConfig): AgentGraph {
+  const previous = graph.agents[index];
+  if (!previous) return graph;
+  const agents = graph.agents.map((a, i) => (i === index ? next : a));
+  if (previous.name === next.name) return { ...graph, agents };
+  const renamed = agents.map((a) => (a.subAgents.includes(previous.name) ? { ...a, subAgents: a.subAgents.map((s) => (s === previous.name ? next.name : s)) } : a));
+  const layout = graph.layout
+    ? {
+        nodes: Object.fromEntries(
+          Object.entries(graph.layout.nodes).map(([id, p]) => {
+            const parsed = parseNodeId(id);
+            if (parsed?.kind === "agent" && parsed.agent === previous.name) return [agentNodeId(next.name), p];
+            if (parsed?.kind === "mcp" && parsed.agent === previous.name) return [mcpNodeId(next.name, parsed.server), p];
+            return [id, p];
+          }),
+        ),
+      }
+    : undefined;
+  return { ...graph, agents: renamed, entryAgent: graph.entryAgent === previous.name ? next.name : graph.entryAgent, ...(layout ? { layout } : {}) };
+}
+
+/** Places a built-in tool node; attaches it to `agent` when given. */
+export function addTool(graph: AgentGraph, tool: string, at: Point, agent?: string): AgentGraph {
+  const placed = withPositions(graph, { [toolNodeId(tool)]: at });
+  return agent ? connect(placed, agentNodeId(agent), toolNodeId(tool)) : placed;
+}
+
+/** Adds an MCP server (the repository's demo server by default) to an agent. */
+export function addMcpServer(graph: AgentGraph, agent: string, at: Point, server?: McpServerConfig): { graph: AgentGraph; server: string } {
+  const index = graph.agents.findIndex((a) => a.name === agent);
+  const owner = graph.agents[index];
+  if (!owner) return { graph, server: "" };
+  const taken = new Set(owner.mcpServers.map((s) => s.name));
+  let name = server?.name ?? "kb";
+  for (let i = 2; taken.has(name); i++) name = `${server?.name ?? "kb"}${i}`;
+  const config = mcpServerSchema.parse(
+    server ? { ...server, name } : { name, transport: { type: "stdio", command: "node", args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] } },
+  );
+  const next = updateAgent(graph, index, { ...owner, mcpServers: [...owner.mcpServers, config] });
+  return { graph: withPositions(next, { [mcpNodeId(agent, name)]: at }), server: name };
+}
+
+/** Whether an edge from `source` to `target` is one the graph can express. */
+export function canConnect(graph: AgentGraph, source: NodeId, target: NodeId): boolean {
+  const from = parseNodeId(source);
+  const to = parseNodeId(target);
+  if (from?.kind !== "agent" || !to || source === target) return false;
+  if (to.kind === "mcp") return false; // an MCP server belongs to the agent it was added to
+  return graph.agents.some((a) => a.name === from.agent);
+}
+
+/** Adds the link an edge stands for: agent → agent is a sub-agent, agent → tool a built-in tool. */
+export function connect(graph: AgentGraph, source: NodeId, target: NodeId): AgentGraph {
+  if (!canConnect(graph, source, target)) return graph;
+  const from = parseNodeId(source);
+  const to = parseNodeId(target);
+  const index = graph.agents.findIndex((a) => from?.kind === "agent" && a.name === from.agent);
+  const agent = graph.agents[index];
+  if (!agent || !to) return graph;
+  if (to.kind === "agent" && !agent.subAgents.includes(to.agent)) return updateAgent(graph, index, { ...agent, subAgents: [...agent.subAgents, to.agent] });
+  if (to.kind === "tool" && !agent.tools.includes(to.tool)) return updateAgent(graph, index, { ...agent, tools: [...agent.tools, to.tool] });
+  return graph;
+}
+
+export const subAgentEdgeId = (parent: string, child: string) => `sub:${parent}>${child}`;
+export const toolEdgeId = (agent: string, tool: string) => `tool:${agent}>${tool}`;
+export const mcpEdgeId = (agent: string, server: string) => `mcp:${agent}>${server}`;
+
+/**
+ * Deletes nodes and edges as one edit. An agent takes its MCP servers and the
+ * links to it with it (the entry role passes to the first agent left); a tool
+ * node is detached from every agent; an edge removes the link it stands for.
+ */
+export function deleteElements(graph: AgentGraph, nodeIds: readonly NodeId[], edgeIds: readonly string[]): AgentGraph {
+  const agentsGone = new Set<string>();
+  const toolsGone = new Set<string>();
+  const mcpGone = new Set<string>();
+  for (const id of nodeIds) {
+    const parsed = parseNodeId(id);
+    if (parsed?.kind === "agent") agentsGone.add(parsed.agent);
+    if (parsed?.kind === "tool") toolsGone.add(parsed.tool);
+    if (parsed?.kind === "mcp") mcpGone.add(`${parsed.agent}>${parsed.server}`);
+  }
+  const edges = new Set(edgeIds);
+  const remaining = graph.agents.filter((a) => !agentsGone.has(a.name));
+  // Deleting every agent would leave nothing to edit; the schema needs one.
+  if (remaining.length === 0) return graph;
+  const agents = remaining.map((a) => {
+    const subAgents = a.subAgents.filter((s) => !agentsGone.has(s) && !edges.has(subAgentEdgeId(a.name, s)));
+    const tools = a.tools.filter((t) => !toolsGone.has(t) && !edges.has(toolEdgeId(a.name, t)));
+    const mcpServers = a.mcpServers.filter((s) => !mcpGone.has(`${a.name}>${s.name}`) && !edges.has(mcpEdgeId(a.name, s.name)));
+    return subAgents.length === a.subAgents.length && tools.length === a.tools.length && mcpServers.length === a.mcpServers.length ? a : { ...a, subAgents, tools, mcpServers };
+  });
+  const entryAgent = agentsGone.has(graph.entryAgent) ? (agents[0]?.name ?? graph.entryAgent) : graph.entryAgent;
+  const next = { ...graph, agents, entryAgent };
+  return withoutPositions(next, (id) => {
+    const parsed = parseNodeId(id);
+    if (parsed?.kind === "agent") return agentsGone.has(parsed.agent);
+    if (parsed?.kind === "tool") return toolsGone.has(parsed.tool);
+    if (parsed?.kind === "mcp") return agentsGone.has(parsed.agent) || mcpGone.has(`${parsed.agent}>${parsed.server}`) || !agents.some((a) => a.name === parsed.agent && a.mcpServers.some((s) => s.name === parsed.server));
+    return false;
+  });
+}
+
+/**
+ * Pastes copies of agents with fresh names, shifted by `offset`. Links between
+ * the copied agents point at the copies; links to other agents are kept.
+ */
+export function pasteAgents(graph: AgentGraph, copied: readonly { agent: AgentConfig; position: Point }[], offset: Point): { graph: AgentGraph; names: string[] } {
+  let next = graph;
+  const renames = new Map<string, string>();
+  for (const { agent } of copied) {
+    const name = freeAgentName(next, `${agent.name}-copy`.slice(0, 64));
+    renames.set(agent.name, name);
+    next = { ...next, agents: [...next.agents, { ...agent, name }] };
+  }
+  const copies = new Set(renames.values());
+  const remapped = next.agents.map((a) => (copies.has(a.name) ? { ...a, subAgents: a.subAgents.map((s) => renames.get(s) ?? s) } : a));
+  const positions: Record<NodeId, Point> = {};
+  for (const { agent, position } of copied) {
+    const name = renames.get(agent.name);
+    if (name) positions[agentNodeId(name)] = { x: position.x + offset.x, y: position.y + offset.y };
+  }
+  return { graph: withPositions({ ...next, agents: remapped }, positions), names: [...renames.values()] };
+}

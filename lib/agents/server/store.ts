@@ -1,0 +1,193 @@
+import "server-only";
+// The designer's reads and writes of agent graphs. Every graph is validated on
+// the way in and on the way out; a save names the version it started from and
+// is refused when someone saved in between, so nobody overwrites anybody.
+import type { Db } from "../../db/prisma";
+import { writeTransaction } from "../../db/transactions";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { DEMO_AGENT_GRAPHS } from "../demo";
+import { requireValidGraph } from "../repository";
+import { validateAgentGraph } from "../validate";
+import { importGraphJson } from "../graph-json";
+import type { AgentGraph, AgentGraphInput } from "../schemas";
+import type { AgentSummary, StoredVersion, VersionSummary } from "../designer-schemas";
+
+interface Author {
+  id: string;
+}
+
+const versionInclude = { createdBy: { select: { name: true, email: true } } } as const;
+
+/** Reads a stored graph, refusing one that no longer validates (so nothing invalid reaches an editor or a run). */
+export function readStoredGraph(json: string, where: string): AgentGraph {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new ValidationError([{ path: "(root)", message: "the stored graph is not JSON" }], `${where} is damaged`);
+  }
+  const result = validateAgentGraph(raw);
+  if (!result.ok) throw new ValidationError(result.errors, `${where} does not pass validation`);
+  return result.graph;
+}
+
+/** Every agent graph with its newest version, newest first. */
+export async function listAgents(db: Db): Promise<AgentSummary[]> {
+  const agents = await db.agent.findMany({
+    orderBy: { updatedAt: "desc" },
+    include: { versions: { orderBy: { version: "desc" }, take: 1, include: versionInclude } },
+  });
+  return Promise.all(
+    agents.map(async (agent) => {
+      const latest = agent.versions[0];
+      const lastRun = await db.run.findFirst({ where: { graphName: agent.name, parentRunId: null }, orderBy: { startedAt: "desc" }, select: { status: true } });
+      let entryAgent: string | null = null;
+      let agentCount = 0;
+      let invalid: string | null = null;
+      try {
+        const graph = latest ? readStoredGraph(latest.graph, `${agent.name} v${latest.version}`) : null;
+        entryAgent = graph?.entryAgent ?? null;
+        agentCount = graph?.agents.length ?? 0;
+      } catch (error) {
+        invalid = error instanceof ValidationError ? error.userMessage : "unreadable";
+      }
+      return {
+        name: agent.name,
+        description: agent.description,
+        entryAgent,
+        agentCount,
+        latestVersion: latest?.version ?? 0,
+        lastRunStatus: lastRun?.status ?? null,
+        updatedBy: latest?.createdBy?.name ?? (latest ? "seed" : null),
+        updatedAt: (latest?.createdAt ?? agent.updatedAt).toISOString(),
+        archived: agent.archivedAt !== null,
+        invalid,
+      };
+    }),
+  );
+}
+
+async function agentOrThrow(db: Db, name: string) {
+  const agent = await db.agent.findUnique({ where: { name } });
+  if (!agent) throw new NotFoundError(`Agent "${name}"`);
+  return agent;
+}
+
+/** The history of an agent graph, newest first, with how many runs each version had. */
+export async function listVersions(db: Db, name: string): Promise<VersionSummary[]> {
+  const agent = await agentOrThrow(db, name);
+  const versions = await db.agentVersion.findMany({ where: { agentId: agent.id }, orderBy: { version: "desc" }, include: versionInclude });
+  const counts = await db.run.groupBy({ by: ["agentVersionId"], where: { agentVersionId: { in: versions.map((v) => v.id) } }, _count: { _all: true } });
+  const runs = new Map(counts.map((c) => [c.agentVersionId, c._count._all]));
+  return versions.map((v) => ({
+    version: v.version,
+    author: v.createdBy?.name ?? null,
+    message: v.note,
+    createdAt: v.createdAt.toISOString(),
+    restoredFrom: v.restoredFrom,
+    runs: runs.get(v.id) ?? 0,
+  }));
+}
+
+/** One version with its graph (validated as it is read). */
+export async function getVersion(db: Db, name: string, version?: number): Promise<StoredVersion & { description: string; archived: boolean }> {
+  const agent = await agentOrThrow(db, name);
+  const row = await db.agentVersion.findFirst({
+    where: { agentId: agent.id, ...(version === undefined ? {} : { version }) },
+    orderBy: { version: "desc" },
+    include: versionInclude,
+  });
+  if (!row) throw new NotFoundError(version === undefined ? `A version of "${name}"` : `Version ${version} of "${name}"`);
+  const runs = await db.run.count({ where: { agentVersionId: row.id } });
+  return {
+    version: row.version,
+    author: row.createdBy?.name ?? null,
+    message: row.note,
+    createdAt: row.createdAt.toISOString(),
+    restoredFrom: row.restoredFrom,
+    runs,
+    graph: readStoredGraph(row.graph, `${name} v${row.version}`),
+    description: agent.description,
+    archived: agent.archivedAt !== null,
+  };
+}
+
+/**
+ * Appends a version on top of `baseVersion`. When the newest version is not the
+ * base, someone saved in between: refused with a conflict naming them. Two saves
+ * racing on the same base both read it; the (agent, version) key lets one insert,
+ * and the other's re-run then sees the new version and is refused.
+ */
+export async function appendVersion(
+  db: Db,
+  name: string,
+  input: { baseVersion: number; graph: unknown; message: string; restoredFrom?: number },
+  author: Author,
+): Promise<VersionSummary> {
+  const graph = requireValidGraph(input.graph);
+  return writeTransaction(
+    db,
+    async (tx) => {
+      const agent = await tx.agent.findUnique({ where: { name } });
+      if (!agent) throw new NotFoundError(`Agent "${name}"`);
+      const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" }, include: versionInclude });
+      const newest = last?.version ?? 0;
+      if (newest !== input.baseVersion) {
+        const who = last?.createdBy?.name ?? "someone";
+        const when = last ? last.createdAt.toISOString().replace("T", " ").slice(0, 16) : "";
+        throw new ConflictError(
+          `Not saved: ${who} saved version ${newest} at ${when} UTC after version ${input.baseVersion} that you started from. Nothing was overwritten and your draft is kept; compare and save again on top of v${newest}.`,
+        );
+      }
+      const row = await tx.agentVersion.create({
+        data: { agentId: agent.id, version: newest + 1, graph: JSON.stringify(graph), createdById: author.id, note: input.message, restoredFrom: input.restoredFrom ?? null },
+        include: versionInclude,
+      });
+      await tx.agent.update({ where: { id: agent.id }, data: { updatedAt: new Date() } });
+      return { version: row.version, author: row.createdBy?.name ?? null, message: row.note, createdAt: row.createdAt.toISOString(), restoredFrom: row.restoredFrom, runs: 0 };
+    },
+    { retryOnUniqueViolation: true },
+  );
+}
+
+/** Creates an agent with its first version; the name must be free. */
+export async function createAgent(db: Db, name: string, description: string, graph: AgentGraphInput, author: Author, message: string): Promise<VersionSummary> {
+  const valid = requireValidGraph(graph);
+  return writeTransaction(db, async (tx) => {
+    if (await tx.agent.findUnique({ where: { name } })) throw new ConflictError(`An agent named "${name}" already exists`);
+    const agent = await tx.agent.create({ data: { name, description } });
+    const row = await tx.agentVersion.create({ data: { agentId: agent.id, version: 1, graph: JSON.stringify(valid), createdById: author.id, note: message }, include: versionInclude });
+    return { version: 1, author: row.createdBy?.name ?? null, message: row.note, createdAt: row.createdAt.toISOString(), restoredFrom: null, runs: 0 };
+  });
+}
+
+/** The graph a new agent starts from: one blank agent, or a demo template. */
+export function templateGraph(template: string): AgentGraphInput {
+  if (template === "blank") return { entryAgent: "main", agents: [{ name: "main" }], layout: { nodes: { "agent:main": { x: 0, y: 0 } } } };
+  const demo = DEMO_AGENT_GRAPHS.find((d) => d.name === template);
+  if (!demo) throw new ValidationError([{ path: "template", message: `no template named "${template}"` }]);
+  return demo.graph;
+}
+
+/** Imports JSON text as a new agent; problems come back with their paths. */
+export async function importAgent(db: Db, name: string, description: string, json: string, author: Author): Promise<VersionSummary> {
+  const result = importGraphJson(json);
+  if (!result.ok) throw new ValidationError(result.errors.map((e) => ({ path: e.path, message: e.message })), "The file is not a valid agent graph");
+  return createAgent(db, name, description, result.graph, author, "Imported");
+}
+
+export async function duplicateAgent(db: Db, name: string, newName: string, author: Author): Promise<VersionSummary> {
+  const source = await getVersion(db, name);
+  return createAgent(db, newName, source.description, source.graph, author, `Duplicated from ${name} v${source.version}`);
+}
+
+export async function setArchived(db: Db, name: string, archived: boolean): Promise<void> {
+  const agent = await agentOrThrow(db, name);
+  await db.agent.update({ where: { id: agent.id }, data: { archivedAt: archived ? new Date() : null } });
+}
+
+/** Makes an old version the newest (a new version with its graph); refused like a save when the base is stale. */
+export async function restoreVersion(db: Db, name: string, version: number, baseVersion: number, author: Author): Promise<VersionSummary> {
+  const old = await getVersion(db, name, version);
+  return appendVersion(db, name, { baseVersion, graph: old.graph, message: `Restored v${version}`, restoredFrom: version }, author);
+}

@@ -1,0 +1,115 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Db } from "./prisma";
+import type { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
+import type { DatabaseProvider } from "./providers";
+import { backoffDelay, countTransactionGivenUp, countTransactionRetry, DatabaseBusyError, retryReason, sleep } from "./contention";
+
+/** The client handed to an interactive transaction's callback. */
+export type DbTransaction = Parameters<Extract<Parameters<Db["$transaction"]>[0], (tx: never) => unknown>>[0];
+
+export interface WriteTransactionOptions {
+  /**
+   * PostgreSQL only (SQLite transactions are always serializable). The default,
+   * serializable, makes any read-then-write logic safe, at the price of
+   * serialization failures (retried) when transactions touch the same rows.
+   * "read-committed" suits work whose correctness does not rest on what it read:
+   * guarded updates (`where balance >= amount`), unique keys, rows locked by an
+   * update before they are read; hot rows then wait for each other instead of failing.
+   */
+  isolation?: "serializable" | "read-committed";
+  /**
+   * Also re-run the transaction when it hits a unique constraint. For work that
+   * derives a key from what it read (the next version number, "create unless it
+   * exists"): a concurrent writer may take the key first, and the re-run sees it.
+   */
+  retryOnUniqueViolation?: boolean;
+  /** Attempts in all, the first included (default 10). */
+  maxAttempts?: number;
+}
+
+/** Prisma's limits for one attempt: waiting to begin (which includes waiting for SQLite's write lock), and running. */
+export const TRANSACTION_LIMITS = { maxWait: 15_000, timeout: 15_000 } as const;
+const DEFAULT_ATTEMPTS = 10;
+const BACKOFF = { baseMs: 10, capMs: 1_000 };
+
+const providers = new WeakMap<Db, DatabaseProvider>();
+const gates = new WeakMap<Db, { tail: Promise<void> }>();
+const activeTransaction = new AsyncLocalStorage<{ db: Db; open: boolean }>();
+
+/** Called by createDb: writeTransaction queues SQLite transactions per client. */
+export function registerDbProvider(db: Db, provider: DatabaseProvider): void {
+  providers.set(db, provider);
+}
+
+/**
+ * One SQLite transaction at a time per process, first come first served. The
+ * adapter serializes them anyway; queueing here keeps the wait out of Prisma's
+ * maxWait/timeout clocks, which would otherwise expire under a burst.
+ */
+async function queued<T>(db: Db, run: () => Promise<T>): Promise<T> {
+  if (providers.get(db) !== "sqlite") return run();
+  let gate = gates.get(db);
+  if (!gate) {
+    gate = { tail: Promise.resolve() };
+    gates.set(db, gate);
+  }
+  const previous = gate.tail;
+  let release!: () => void;
+  gate.tail = new Promise<void>((resolve) => (release = resolve));
+  await previous;
+  try {
+    return await run();
+  } finally {
+    release();
+  }
+}
+
+/** One attempt: an interactive transaction at the requested isolation level. */
+function runTransaction<T>(db: Db, work: (tx: DbTransaction) => Promise<T>, isolation: WriteTransactionOptions["isolation"]): Promise<T> {
+  if (isolation === "read-committed" && providers.get(db) === "postgresql") {
+    // The application's client is typed as SQLite's, whose typings name only Serializable.
+    const postgres = db as unknown as PostgresPrismaClient;
+    return postgres.$transaction((tx) => work(tx as unknown as DbTransaction), { ...TRANSACTION_LIMITS, isolationLevel: "ReadCommitted" });
+  }
+  return db.$transaction(work, { ...TRANSACTION_LIMITS, isolationLevel: "Serializable" });
+}
+
+/**
+ * Runs a multi-statement write as one transaction, serializable unless asked otherwise. Every
+ * multi-statement write in the product goes through here, so contention
+ * handling lives in one place.
+ *
+ * A transaction that fails for contention — SQLite busy, a PostgreSQL
+ * serialization failure or deadlock, Prisma's transaction timeouts, and unique
+ * violations when asked — was rolled back, and is re-run after a jittered
+ * backoff. `work` may therefore run more than once: keep it to database calls
+ * on `tx`. After the last attempt a contention failure becomes a
+ * DatabaseBusyError (503); any other error is thrown as it is, at once.
+ */
+export async function writeTransaction<T>(db: Db, work: (tx: DbTransaction) => Promise<T>, options: WriteTransactionOptions = {}): Promise<T> {
+  const outer = activeTransaction.getStore();
+  if (outer?.open && outer.db === db) {
+    // On SQLite this would wait for itself forever (one transaction per process at a time).
+    throw new Error("writeTransaction was called inside another writeTransaction on the same client: use the `tx` it hands you");
+  }
+  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_ATTEMPTS);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await queued(db, () => {
+        const scope = { db, open: true };
+        return activeTransaction.run(scope, () => runTransaction(db, work, options.isolation).finally(() => (scope.open = false)));
+      });
+    } catch (error) {
+      const reason = retryReason(error);
+      if (reason === null || (reason === "unique_violation" && !options.retryOnUniqueViolation)) throw error;
+      if (attempt >= maxAttempts) {
+        countTransactionGivenUp();
+        // A unique violation that outlasts every retry is a real conflict, not load.
+        if (reason === "unique_violation") throw error;
+        throw new DatabaseBusyError(attempt, error);
+      }
+      countTransactionRetry(reason);
+      await sleep(backoffDelay(attempt - 1, BACKOFF));
+    }
+  }
+}

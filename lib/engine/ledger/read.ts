@@ -1,0 +1,97 @@
+// Reads from the run ledger: events, spans, messages and run rows. These work
+// for any run size, live or finished, and after Temporal has forgotten the run.
+import type { Db } from "../../db/prisma";
+import type { ChatMessage, FailureReason, RunEvent, RunStatus, RunSummary, TraceNode, TraceSpan } from "../types";
+
+export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
+
+export interface EventPage {
+  events: RunEvent[];
+  /** Ask for events after this sequence number next. */
+  nextSince: number;
+  /** More events are already written after this page. */
+  hasMore: boolean;
+}
+
+/**
+ * Events after `since`, at most `limit` of them and about `maxBytes` of JSON
+ * (always at least one event, however large, so paging makes progress).
+ */
+export async function readEventPage(db: Db, runId: string, since: number, options: { limit?: number; maxBytes?: number } = {}): Promise<EventPage> {
+  const limit = options.limit ?? EVENT_PAGE_DEFAULTS.limit;
+  const maxBytes = options.maxBytes ?? EVENT_PAGE_DEFAULTS.maxBytes;
+  // Sizes first (cheap), then only the rows that fit.
+  const sizes = await db.runEvent.findMany({ where: { runId, seq: { gt: since } }, orderBy: { seq: "asc" }, take: limit + 1, select: { seq: true, bytes: true } });
+  let bytes = 0;
+  let last = since;
+  let count = 0;
+  for (const row of sizes.slice(0, limit)) {
+    if (count > 0 && bytes + row.bytes > maxBytes) break;
+    bytes += row.bytes;
+    last = row.seq;
+    count++;
+  }
+  if (count === 0) return { events: [], nextSince: since, hasMore: false };
+  const rows = await db.runEvent.findMany({ where: { runId, seq: { gt: since, lte: last } }, orderBy: { seq: "asc" }, select: { data: true } });
+  return { events: rows.map((r) => JSON.parse(r.data) as RunEvent), nextSince: last, hasMore: sizes.length > count };
+}
+
+/** The run's spans, flat, in start order. */
+export async function readSpans(db: Db, runId: string): Promise<TraceSpan[]> {
+  const rows = await db.runSpan.findMany({ where: { runId }, orderBy: [{ startedAt: "asc" }] });
+  return rows.map((row) => {
+    const extra = JSON.parse(row.data) as Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
+    return {
+      id: row.spanId,
+      parentId: row.parentId,
+      kind: row.kind as TraceSpan["kind"],
+      name: row.name,
+      status: row.status as TraceSpan["status"],
+      startedAt: row.startedAt.toISOString(),
+      endedAt: row.endedAt?.toISOString() ?? null,
+      ...(extra.tokens ? { tokens: extra.tokens } : {}),
+      ...(extra.attempts !== undefined ? { attempts: extra.attempts } : {}),
+      ...(extra.attributes ? { attributes: extra.attributes } : {}),
+    };
+  });
+}
+
+/** Builds the span tree (run → iteration → inference / tool / sub-agent / approval wait). */
+export function spanTree(spans: TraceSpan[]): TraceNode[] {
+  const nodes = new Map<string, TraceNode>(spans.map((s) => [s.id, { ...s, children: [] }]));
+  const roots: TraceNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parentId ? nodes.get(node.parentId) : undefined;
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  return roots;
+}
+
+/** The conversation (OpenAI chat format), optionally only its first `count` messages. */
+export async function readMessages(db: Db, runId: string, count?: number): Promise<ChatMessage[]> {
+  const rows = await db.runMessage.findMany({ where: { runId, ...(count !== undefined ? { index: { lt: count } } : {}) }, orderBy: { index: "asc" }, select: { data: true } });
+  return rows.map((r) => JSON.parse(r.data) as ChatMessage);
+}
+
+/** A run's summary as last written by its ledger, or null when the run is unknown. */
+export async function readRunSummary(db: Db, runId: string): Promise<RunSummary | null> {
+  const row = await db.run.findUnique({ where: { id: runId } });
+  if (!row) return null;
+  return {
+    runId: row.id,
+    rootRunId: row.rootRunId,
+    parentRunId: row.parentRunId,
+    agentName: row.agentName,
+    status: row.status as RunStatus,
+    iteration: row.iteration,
+    usage: { inputTokens: row.inputTokens, outputTokens: row.outputTokens },
+    output: row.output,
+    error: row.errorReason ? { reason: row.errorReason as FailureReason, message: row.errorMessage ?? "" } : null,
+    pendingApprovals: row.pendingApprovals,
+    lastEventSeq: row.lastEventSeq,
+    generation: row.generation,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  };
+}

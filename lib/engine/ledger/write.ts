@@ -1,0 +1,250 @@
+// Writes to the run ledger. Called by the worker's activities; every write is
+// idempotent (rows keyed by run id + sequence number or by id), so retries and
+// workflow replays never duplicate or lose a row.
+import type { Db } from "../../db/prisma";
+import { writeTransaction, type DbTransaction } from "../../db/transactions";
+import { retryReason } from "../../db/contention";
+import type { ApprovalRequest } from "../types";
+import type { ApprovalOutcomeRecord, LedgerBatch } from "../workflow-types";
+
+function spanData(span: LedgerBatch["spans"][number]): string {
+  return JSON.stringify({ tokens: span.tokens, attempts: span.attempts, attributes: span.attributes });
+}
+
+/** Keys already present among `keys`, so only the missing rows are inserted (SQLite has no insert-skip-duplicates in Prisma). */
+async function existingSeqs(tx: DbTransaction, table: "events" | "messages", runId: string, keys: number[]): Promise<Set<number>> {
+  if (keys.length === 0) return new Set();
+  const range = { gte: Math.min(...keys), lte: Math.max(...keys) };
+  if (table === "events") {
+    const rows = await tx.runEvent.findMany({ where: { runId, seq: range }, select: { seq: true } });
+    return new Set(rows.map((r) => r.seq));
+  }
+  const rows = await tx.runMessage.findMany({ where: { runId, index: range }, select: { index: true } });
+  return new Set(rows.map((r) => r.index));
+}
+
+function auditDetails(record: ApprovalOutcomeRecord): string {
+  const { approval, decidedBy } = record;
+  return JSON.stringify({
+    tool: approval.toolName,
+    agent: approval.agentName,
+    rootRunId: approval.rootRunId,
+    decidedBy: decidedBy?.email ?? null,
+    role: decidedBy?.role ?? null,
+    reason: record.reason,
+    arguments: approval.arguments,
+    editedArguments: record.editedArguments,
+    requestedAt: approval.requestedAt,
+    endorsements: approval.endorsements.map((e) => e.by.email),
+    requiredApprovals: approval.requiredApprovals,
+  });
+}
+
+/** One approval of a call that needs several: an audit event per approver; the call stays pending. */
+async function recordEndorsement(db: Db, record: ApprovalOutcomeRecord): Promise<void> {
+  const { approval, decidedBy } = record;
+  if (!decidedBy) throw new Error("an endorsement needs an approver");
+  await writeTransaction(db, async (tx) => {
+    await tx.approvalRecord.upsert({ where: { id: approval.id }, create: { ...approvalRow(approval), status: "pending" }, update: {} });
+    const actor = await tx.user.findUnique({ where: { id: decidedBy.id }, select: { id: true } });
+    const id = `approval:${approval.id}:${decidedBy.id}`;
+    await tx.auditEvent.upsert({
+      where: { id },
+      create: { id, actorId: actor?.id ?? null, action: "approval.endorsed", target: `${approval.runId}/${approval.id}`, createdAt: new Date(record.decidedAt), details: auditDetails(record) },
+      update: {},
+    });
+  });
+}
+
+function approvalRow(approval: ApprovalRequest) {
+  return {
+    id: approval.id,
+    runId: approval.runId,
+    rootRunId: approval.rootRunId,
+    parentRunId: approval.parentRunId,
+    agentName: approval.agentName,
+    toolName: approval.toolName,
+    toolCallId: approval.toolCallId,
+    arguments: JSON.stringify(approval.arguments),
+    requiredRole: approval.requiredRole,
+    requestedAt: new Date(approval.requestedAt),
+    expiresAt: new Date(approval.expiresAt),
+  };
+}
+
+/**
+ * Writes one batch inside a transaction. `checked` first looks up which
+ * events and messages already exist (a replayed batch); the fast path inserts
+ * them outright and fails on a duplicate, which sends the caller to the checked path.
+ */
+async function writeBatchInTx(tx: DbTransaction, batch: LedgerBatch, checked: boolean): Promise<void> {
+  const { run, summary } = batch;
+  const fields = {
+    status: summary.status,
+    iteration: summary.iteration,
+    inputTokens: summary.usage.inputTokens,
+    outputTokens: summary.usage.outputTokens,
+    pendingApprovals: summary.pendingApprovals,
+    lastEventSeq: summary.lastEventSeq,
+    messageCount: summary.messageCount,
+    generation: summary.generation,
+    output: summary.output,
+    errorReason: summary.error?.reason ?? null,
+    errorMessage: summary.error?.message ?? null,
+    endedAt: summary.endedAt ? new Date(summary.endedAt) : null,
+  };
+  await tx.run.upsert({
+    where: { id: run.runId },
+    create: {
+      id: run.runId,
+      rootRunId: run.rootRunId,
+      parentRunId: run.parentRunId,
+      agentName: run.agentName,
+      graphName: run.graphName,
+      agentVersionId: run.agentVersionId,
+      startedBy: run.startedBy,
+      task: run.task,
+      context: JSON.stringify(run.context),
+      startedAt: new Date(summary.startedAt),
+      ...fields,
+    },
+    update: fields,
+  });
+
+  const seenEvents = checked ? await existingSeqs(tx, "events", run.runId, batch.events.map((e) => e.seq)) : new Set<number>();
+  const events = batch.events.filter((e) => !seenEvents.has(e.seq));
+  if (events.length) {
+    await tx.runEvent.createMany({
+      data: events.map((event) => {
+        const data = JSON.stringify(event);
+        return { runId: run.runId, seq: event.seq, type: event.type, at: new Date(event.at), data, bytes: Buffer.byteLength(data) };
+      }),
+    });
+  }
+
+  const seenMessages = checked ? await existingSeqs(tx, "messages", run.runId, batch.messages.map((m) => m.index)) : new Set<number>();
+  const messages = batch.messages.filter((m) => !seenMessages.has(m.index));
+  if (messages.length) {
+    await tx.runMessage.createMany({ data: messages.map((m) => ({ runId: run.runId, index: m.index, role: m.message.role, data: JSON.stringify(m.message) })) });
+  }
+
+  // Spans are rewritten whole (a span is sent again when it ends): two statements for any number of them.
+  if (batch.spans.length) {
+    await tx.runSpan.deleteMany({ where: { runId: run.runId, spanId: { in: batch.spans.map((s) => s.id) } } });
+    await tx.runSpan.createMany({
+      data: batch.spans.map((span) => ({
+        runId: run.runId,
+        spanId: span.id,
+        parentId: span.parentId,
+        kind: span.kind,
+        name: span.name,
+        status: span.status,
+        startedAt: new Date(span.startedAt),
+        endedAt: span.endedAt ? new Date(span.endedAt) : null,
+        data: spanData(span),
+      })),
+    });
+  }
+
+  // Requests only: outcomes are written by recordApprovalOutcome, which must never be overwritten by a stale "pending".
+  for (const approval of batch.approvals) {
+    await tx.approvalRecord.upsert({ where: { id: approval.id }, create: { ...approvalRow(approval), status: "pending" }, update: {} });
+  }
+}
+
+/** Writes one batch of a run's ledger in one transaction. */
+export async function writeLedgerBatch(db: Db, batch: LedgerBatch): Promise<void> {
+  await writeLedgerGroup(db, [batch]);
+}
+
+/**
+ * Writes batches of several runs in one transaction (group commit: one write
+ * lock and one sync to disk for many runs, which is what lets SQLite keep up
+ * with hundreds of concurrent runs). When the fast path meets a row that is
+ * already there (a batch replayed after a crash), the group is written again
+ * with existence checks.
+ */
+export async function writeLedgerGroup(db: Db, batches: LedgerBatch[]): Promise<void> {
+  try {
+    await writeTransaction(db, async (tx) => {
+      for (const batch of batches) await writeBatchInTx(tx, batch, false);
+    });
+  } catch (error) {
+    if (retryReason(error) !== "unique_violation") throw error;
+    await writeTransaction(db, async (tx) => {
+      for (const batch of batches) await writeBatchInTx(tx, batch, true);
+    });
+  }
+}
+
+/** Queues ledger batches from concurrent activities and writes whatever is queued in one transaction. */
+export function createLedgerWriter(db: Db, maxGroup = 100) {
+  const queue: { batch: LedgerBatch; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let draining = false;
+
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (queue.length) {
+        const group = queue.splice(0, maxGroup);
+        try {
+          await writeLedgerGroup(db, group.map((g) => g.batch));
+          for (const item of group) item.resolve();
+        } catch {
+          // One bad batch must not fail the others: write them one by one, each with its own outcome.
+          for (const item of group) await writeLedgerBatch(db, item.batch).then(item.resolve, item.reject);
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  return {
+    write(batch: LedgerBatch): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ batch, resolve, reject });
+        if (!draining) void drain();
+      });
+    },
+  };
+}
+
+/**
+ * Records an approval's outcome and its audit event together. The workflow
+ * applies a decision only after this returns, so a decision stands if and only
+ * if it is recorded; the audit event's id is derived from the approval id, so
+ * a retry writes it once.
+ */
+export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecord): Promise<void> {
+  const { approval, decidedBy } = record;
+  if (record.status === "endorsed") {
+    await recordEndorsement(db, record);
+    return;
+  }
+  const outcome = {
+    status: record.status,
+    reason: record.reason,
+    editedArguments: record.editedArguments ? JSON.stringify(record.editedArguments) : null,
+    decidedById: decidedBy?.id ?? null,
+    decidedByEmail: decidedBy?.email ?? null,
+    decidedAt: new Date(record.decidedAt),
+  };
+  await writeTransaction(db, async (tx) => {
+    await tx.approvalRecord.upsert({ where: { id: approval.id }, create: { ...approvalRow(approval), ...outcome }, update: outcome });
+    // The decider may be an identity outside the users table (tests, automation): keep the email in the details either way.
+    const actor = decidedBy ? await tx.user.findUnique({ where: { id: decidedBy.id }, select: { id: true } }) : null;
+    await tx.auditEvent.upsert({
+      where: { id: `approval:${approval.id}` },
+      create: {
+        id: `approval:${approval.id}`,
+        actorId: actor?.id ?? null,
+        action: `approval.${record.status}`,
+        target: `${approval.runId}/${approval.id}`,
+        createdAt: new Date(record.decidedAt),
+        details: auditDetails(record),
+      },
+      update: {},
+    });
+  });
+}

@@ -1,0 +1,108 @@
+// Browser-safe types and input schemas of the approval inbox and its audit.
+import { z } from "zod";
+import type { ApprovalRequest, TokenUsage } from "../engine/types";
+import { runIdSchema } from "../engine/schemas";
+
+/** One link of the chain from the root run down to the run that asks. */
+export interface RunLink {
+  runId: string;
+  agentName: string;
+}
+
+/** A pending approval with what a person needs to decide it. */
+export interface InboxItem extends ApprovalRequest {
+  /** Root run first, the asking run last (one link for a top-level run). */
+  chain: RunLink[];
+  /** Text of the assistant message that made the call (null when it had none). */
+  precedingMessage: string | null;
+  /** Tokens the asking run and its whole tree have used so far. */
+  runTokens: TokenUsage;
+  rootTokens: TokenUsage;
+  /** The tool's JSON schema (built-in tools); null when unknown (MCP tools: raw JSON only). */
+  toolSchema: Record<string, unknown> | null;
+}
+
+export interface InboxSnapshot {
+  items: InboxItem[];
+  /** Server time of the snapshot, so countdowns do not depend on the browser's clock. */
+  serverTime: string;
+}
+
+export const approvalRefSchema = z.object({ runId: runIdSchema, approvalId: runIdSchema });
+
+export const decideInputSchema = approvalRefSchema
+  .extend({
+    approved: z.boolean({ error: "approved must be true or false" }),
+    reason: z.string().trim().max(2000, "keep the reason under 2,000 characters").optional(),
+    editedArguments: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
+  .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
+export type DecideInput = z.infer<typeof decideInputSchema>;
+
+export const bulkDecideInputSchema = z
+  .object({
+    items: z.array(approvalRefSchema).min(1, "select at least one approval").max(200, "decide at most 200 at once"),
+    approved: z.boolean(),
+    reason: z.string().trim().max(2000).optional(),
+  })
+  .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" });
+export type BulkDecideInput = z.infer<typeof bulkDecideInputSchema>;
+
+/** What happened to one approval of a bulk decision. */
+export type BulkOutcome = { approvalId: string; ok: true; status: ApprovalRequest["status"] } | { approvalId: string; ok: false; message: string };
+
+export const AUDIT_OUTCOMES = ["approved", "rejected", "expired", "endorsed"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const optionalDate = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    const date = new Date(v);
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: "custom", message: "not a date" });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+export const auditFilterSchema = z.object({
+  tool: optionalText,
+  agent: optionalText,
+  person: optionalText,
+  outcome: z
+    .enum(AUDIT_OUTCOMES)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  from: optionalDate,
+  to: optionalDate,
+});
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+/** One decision, endorsement or expiry, as the audit shows it. */
+export interface AuditRow {
+  id: string;
+  approvalId: string;
+  runId: string;
+  tool: string;
+  agent: string;
+  outcome: AuditOutcome;
+  arguments: Record<string, unknown>;
+  editedArguments: Record<string, unknown> | null;
+  reason: string | null;
+  decidedBy: string | null;
+  role: string | null;
+  requestedAt: string | null;
+  decidedAt: string;
+  /** Milliseconds from request to this decision (null when the request time is unknown). */
+  timeToDecideMs: number | null;
+}

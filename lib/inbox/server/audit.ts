@@ -1,0 +1,97 @@
+import "server-only";
+// The approval audit: every decision, endorsement and expiry, read from the
+// audit events the workflow writes (with the approval record) before it applies
+// an outcome — so what is listed here is exactly what took effect.
+import type { Db } from "../../db/prisma";
+import { AUDIT_OUTCOMES, type AuditFilter, type AuditOutcome, type AuditRow } from "../schemas";
+
+interface AuditDetails {
+  tool?: string;
+  agent?: string;
+  decidedBy?: string | null;
+  role?: string | null;
+  reason?: string | null;
+  arguments?: Record<string, unknown>;
+  editedArguments?: Record<string, unknown> | null;
+  requestedAt?: string;
+}
+
+/** How many rows the audit reads at most per request (newest first). */
+export const AUDIT_LIMIT = 2_000;
+
+/** Turns one audit event into a row; null for events that are not approval outcomes. */
+export function toAuditRow(event: { id: string; action: string; target: string | null; details: string; createdAt: Date }): AuditRow | null {
+  const outcome = event.action.replace(/^approval\./, "") as AuditOutcome;
+  if (!AUDIT_OUTCOMES.includes(outcome)) return null;
+  const [runId = "", approvalId = ""] = (event.target ?? "").split("/");
+  const details = JSON.parse(event.details) as AuditDetails;
+  const requestedAt = details.requestedAt ?? null;
+  const requestedMs = requestedAt ? Date.parse(requestedAt) : NaN;
+  return {
+    id: event.id,
+    approvalId,
+    runId,
+    tool: details.tool ?? "",
+    agent: details.agent ?? "",
+    outcome,
+    arguments: details.arguments ?? {},
+    editedArguments: details.editedArguments ?? null,
+    reason: details.reason ?? null,
+    decidedBy: details.decidedBy ?? null,
+    role: details.role ?? null,
+    requestedAt,
+    decidedAt: event.createdAt.toISOString(),
+    timeToDecideMs: Number.isNaN(requestedMs) ? null : Math.max(0, event.createdAt.getTime() - requestedMs),
+  };
+}
+
+function matches(row: AuditRow, filter: Partial<AuditFilter>): boolean {
+  const has = (value: string | null, wanted: string | undefined) => !wanted || (value ?? "").toLowerCase().includes(wanted.toLowerCase());
+  return has(row.tool, filter.tool) && has(row.agent, filter.agent) && has(row.decidedBy, filter.person);
+}
+
+/** Audit rows matching the filter, newest first. Outcome and time narrow in the database; text filters after. */
+export async function listAudit(db: Db, filter: Partial<AuditFilter>): Promise<AuditRow[]> {
+  const actions = filter.outcome ? [`approval.${filter.outcome}`] : AUDIT_OUTCOMES.map((o) => `approval.${o}`);
+  const events = await db.auditEvent.findMany({
+    where: {
+      action: { in: actions },
+      ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
+    },
+    orderBy: { createdAt: "desc" },
+    take: AUDIT_LIMIT,
+    select: { id: true, action: true, target: true, details: true, createdAt: true },
+  });
+  return events.map(toAuditRow).filter((row): row is AuditRow => row !== null && matches(row, filter));
+}
+
+const CSV_COLUMNS: [string, (row: AuditRow) => string][] = [
+  ["approval_id", (r) => r.approvalId],
+  ["run_id", (r) => r.runId],
+  ["agent", (r) => r.agent],
+  ["tool", (r) => r.tool],
+  ["outcome", (r) => r.outcome],
+  ["arguments_requested", (r) => JSON.stringify(r.arguments)],
+  ["arguments_approved", (r) => (r.outcome === "approved" ? JSON.stringify(r.editedArguments ?? r.arguments) : "")],
+  ["reason", (r) => r.reason ?? ""],
+  ["decided_by", (r) => r.decidedBy ?? ""],
+  ["role", (r) => r.role ?? ""],
+  ["requested_at", (r) => r.requestedAt ?? ""],
+  ["decided_at", (r) => r.decidedAt],
+  ["time_to_decide_seconds", (r) => (r.timeToDecideMs === null ? "" : (r.timeToDecideMs / 1000).toFixed(1))],
+];
+
+/**
+ * One CSV field (RFC 4180 quoting). Cells starting with = + - @ are prefixed with
+ * a quote so a spreadsheet never runs model-written text as a formula.
+ */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function auditCsv(rows: AuditRow[]): string {
+  const lines = [CSV_COLUMNS.map(([name]) => name).join(",")];
+  for (const row of rows) lines.push(CSV_COLUMNS.map(([, get]) => csvField(get(row))).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}

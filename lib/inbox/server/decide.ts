@@ -1,0 +1,32 @@
+import "server-only";
+// Deciding from the inbox. The workflow's update validator is the authority
+// (role, policy, already decided); this layer only names the person from the
+// session, never from what the browser sends.
+import type { Engine } from "../../engine/client";
+import type { ApprovalRequest } from "../../engine/types";
+import { AppError } from "../../errors";
+import type { SessionUser } from "../../auth/server/session";
+import type { BulkDecideInput, BulkOutcome, DecideInput } from "../schemas";
+
+export function decideOne(engine: Engine, user: SessionUser, input: DecideInput): Promise<ApprovalRequest> {
+  return engine.decideApproval(input.runId, {
+    approvalId: input.approvalId,
+    approved: input.approved,
+    reason: input.reason,
+    editedArguments: input.editedArguments,
+    decidedBy: { id: user.id, email: user.email, role: user.role },
+  });
+}
+
+/** Decides each selected approval; one failure (already decided, forbidden) does not stop the others. */
+export async function decideMany(engine: Engine, user: SessionUser, input: BulkDecideInput): Promise<BulkOutcome[]> {
+  const settled = await Promise.allSettled(input.items.map((item) => decideOne(engine, user, { ...item, approved: input.approved, reason: input.reason })));
+  return settled.map((result, i): BulkOutcome => {
+    const approvalId = input.items[i]?.approvalId ?? "";
+    if (result.status === "fulfilled") return { approvalId, ok: true, status: result.value.status };
+    const error: unknown = result.reason;
+    if (error instanceof AppError) return { approvalId, ok: false, message: error.userMessage };
+    console.error(`bulk decision on ${approvalId} failed`, error);
+    return { approvalId, ok: false, message: "could not decide this one; try again" };
+  });
+}

@@ -1,0 +1,137 @@
+import "server-only";
+// The inbox's read side: pending approvals from the engine (visibility finds the
+// waiting runs, each run's query says what is pending), enriched from the run
+// ledger with the parent chain, the message that made the call and the tokens.
+import type { Db } from "../../db/prisma";
+import { dedupePending, type Engine } from "../../engine/client";
+import { RunNotFound } from "../../engine/errors";
+import type { ApprovalRequest, ChatMessage, TokenUsage } from "../../engine/types";
+import { findBuiltin, toFunctionParameters } from "../../../worker/tools/builtins";
+import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
+
+interface RunRow {
+  id: string;
+  rootRunId: string;
+  parentRunId: string | null;
+  agentName: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+/** The assistant message of a call never changes once written: remember it per approval. */
+const precedingCache = new Map<string, string | null>();
+const PRECEDING_CACHE_LIMIT = 5_000;
+
+/** Built-in tool schemas, computed once per tool. */
+const schemaCache = new Map<string, Record<string, unknown> | null>();
+
+function toolSchema(toolName: string): Record<string, unknown> | null {
+  if (!schemaCache.has(toolName)) {
+    const builtin = findBuiltin(toolName);
+    schemaCache.set(toolName, builtin ? toFunctionParameters(builtin.schema) : null);
+  }
+  return schemaCache.get(toolName) ?? null;
+}
+
+/** Root first, the run itself last; stops at a missing ancestor rather than guessing. */
+export function chainOf(runId: string, runs: Map<string, Pick<RunRow, "id" | "parentRunId" | "agentName">>, fallbackAgent: string): RunLink[] {
+  const chain: RunLink[] = [];
+  const seen = new Set<string>();
+  let current: string | null = runId;
+  while (current && !seen.has(current)) {
+    seen.add(current);
+    const row = runs.get(current);
+    chain.unshift({ runId: current, agentName: row?.agentName ?? (current === runId ? fallbackAgent : "?") });
+    current = row?.parentRunId ?? null;
+  }
+  return chain;
+}
+
+/** Text of the assistant message holding this tool call, searching from the newest message back. */
+export function precedingText(messages: { data: string }[], toolCallId: string): { found: boolean; text: string | null } {
+  for (const row of messages) {
+    const message = JSON.parse(row.data) as ChatMessage;
+    if (message.role !== "assistant" || !message.tool_calls?.some((c) => c.id === toolCallId)) continue;
+    return { found: true, text: message.content?.trim() ? message.content : null };
+  }
+  return { found: false, text: null };
+}
+
+async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<string | null> {
+  const cached = precedingCache.get(approval.id);
+  if (cached !== undefined) return cached;
+  const messages = await db.runMessage.findMany({ where: { runId: approval.runId, role: "assistant" }, orderBy: { index: "desc" }, take: 10, select: { data: true } });
+  const { found, text } = precedingText(messages, approval.toolCallId);
+  // Not found yet means the ledger has not caught up: ask again next refresh.
+  if (found) {
+    if (precedingCache.size >= PRECEDING_CACHE_LIMIT) precedingCache.clear();
+    precedingCache.set(approval.id, text);
+  }
+  return text;
+}
+
+/** Adds chain, preceding message, tokens and tool schema to pending approvals. */
+export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<InboxItem[]> {
+  if (approvals.length === 0) return [];
+  const rootIds = [...new Set(approvals.map((a) => a.rootRunId))];
+  const [rows, messages] = await Promise.all([
+    db.run.findMany({ where: { rootRunId: { in: rootIds } }, select: { id: true, rootRunId: true, parentRunId: true, agentName: true, inputTokens: true, outputTokens: true } }),
+    Promise.all(approvals.map((a) => precedingMessage(db, a))),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const treeTokens = new Map<string, TokenUsage>();
+  for (const row of rows) {
+    const sum = treeTokens.get(row.rootRunId) ?? ZERO;
+    treeTokens.set(row.rootRunId, { inputTokens: sum.inputTokens + row.inputTokens, outputTokens: sum.outputTokens + row.outputTokens });
+  }
+  return approvals.map((approval, i) => {
+    const run = byId.get(approval.runId);
+    return {
+      ...approval,
+      chain: chainOf(approval.runId, byId, approval.agentName),
+      precedingMessage: messages[i] ?? null,
+      runTokens: run ? { inputTokens: run.inputTokens, outputTokens: run.outputTokens } : ZERO,
+      rootTokens: treeTokens.get(approval.rootRunId) ?? ZERO,
+      toolSchema: toolSchema(approval.toolName),
+    };
+  });
+}
+
+let inFlight: Promise<InboxSnapshot> | null = null;
+
+/**
+ * The inbox as of now. Every open tab polls about once a second, so concurrent
+ * requests share the one refresh in flight instead of each querying every run.
+ */
+export function loadInbox(engine: Engine, db: Db): Promise<InboxSnapshot> {
+  inFlight ??= (async () => {
+    try {
+      const approvals = await engine.listPendingApprovals();
+      return { items: await enrich(db, approvals), serverTime: new Date().toISOString() };
+    } finally {
+      inFlight = null;
+    }
+  })();
+  return inFlight;
+}
+
+/** How many approvals wait, from visibility alone (no query to any run): the navigation badge. */
+export async function pendingCount(engine: Engine): Promise<number> {
+  const runs = await engine.listRuns({ pendingApprovalsOnly: true, limit: 500 });
+  const seen = new Map<string, number>();
+  for (const run of runs) seen.set(run.runId, run.pendingApprovals);
+  let total = 0;
+  for (const n of seen.values()) total += n;
+  return total;
+}
+
+/** One run's pending approvals, enriched; an ended run has none (not an error). */
+export async function loadRunApprovals(engine: Engine, db: Db, runId: string): Promise<InboxItem[]> {
+  const pending = await engine.getPendingApprovals(runId).catch((error: unknown) => {
+    if (error instanceof RunNotFound) return [];
+    throw error;
+  });
+  return enrich(db, dedupePending(pending));
+}

@@ -1,0 +1,60 @@
+// Model prices per million tokens and the cost of token usage. Pure, so the
+// browser can format what the server computed and tests need no database.
+import type { TokenUsage } from "../engine/types";
+
+export interface ModelPrice {
+  /** US dollars per million input tokens. */
+  input: number;
+  /** US dollars per million output tokens. */
+  output: number;
+}
+
+export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+const ENTRY = /^([A-Za-z0-9_./:-]+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/;
+
+/**
+ * Parses `model=input/output` entries separated by commas, e.g.
+ * `openai/gpt-4o=2.5/10,anthropic/claude-sonnet-4=3/15`; returns the bad entry on failure.
+ */
+export function parsePriceTable(text: string): { ok: true; table: PriceTable } | { ok: false; entry: string } {
+  const table: Record<string, ModelPrice> = {};
+  for (const raw of text.split(",")) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const match = ENTRY.exec(entry);
+    if (!match) return { ok: false, entry };
+    table[match[1] ?? ""] = { input: Number(match[2]), output: Number(match[3]) };
+  }
+  return { ok: true, table };
+}
+
+/** The price of a model: demo models are free, unknown models have no price (null). */
+export function priceOf(model: string, table: PriceTable): ModelPrice | null {
+  if (model.startsWith("demo/")) return { input: 0, output: 0 };
+  return table[model] ?? null;
+}
+
+/** Cost in dollars of `usage` on `model`, or null when its price is unknown. */
+export function costOf(model: string, usage: TokenUsage, table: PriceTable): number | null {
+  const price = priceOf(model, table);
+  if (!price) return null;
+  return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
+}
+
+/** Adds costs; any unknown part makes the sum unknown (so a partial sum is never shown as the total). */
+export function addCosts(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
+}
+
+export function formatCost(cost: number | null): string {
+  if (cost === null) return "price unknown";
+  if (cost === 0) return "$0";
+  if (cost < 0.01) return `$${cost.toFixed(4)}`;
+  return `$${cost.toFixed(2)}`;
+}
+
+export function formatTokens(usage: TokenUsage): string {
+  const total = usage.inputTokens + usage.outputTokens;
+  return `${total.toLocaleString("en-US")} tok`;
+}

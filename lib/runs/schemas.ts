@@ -1,0 +1,112 @@
+// Browser-safe contracts of the runs feature: launch input, list filters and
+// the shapes the run pages render. Server code lives in ./server.
+import { z } from "zod";
+import { modelIdSchema } from "../agents/schemas";
+import type { RunEvent, RunStatus, TokenUsage, TraceSpan } from "../engine/types";
+
+export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
+
+export const launchRunSchema = z.object({
+  agent: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "choose a saved agent"),
+  /** Omitted: the newest version. */
+  version: z.coerce.number().int().min(1).optional(),
+  task: z.string().trim().min(1, "describe the task").max(20_000, "keep the task under 20,000 characters"),
+  context: z.record(z.string(), z.unknown()).default({}),
+  model: z.union([modelIdSchema, z.literal("")]).optional(),
+});
+export type LaunchRunInput = z.input<typeof launchRunSchema>;
+
+export const runIdInputSchema = z.object({ runId: z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id") });
+export const followUpSchema = runIdInputSchema.extend({
+  content: z.string().trim().min(1, "write a message").max(20_000, "keep the message under 20,000 characters"),
+});
+
+/** Filters of the runs list (query string of /runs and /api/runs/list). */
+export const runFiltersSchema = z.object({
+  status: z.enum(RUN_STATUSES).optional(),
+  graph: z.string().max(100).optional(),
+  version: z.coerce.number().int().min(1).optional(),
+  startedBy: z.string().max(200).optional(),
+  awaitingApproval: z.enum(["1", "true"]).optional(),
+  from: z.iso.datetime({ offset: true, local: true }).optional(),
+  to: z.iso.datetime({ offset: true, local: true }).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+});
+export type RunFilters = z.infer<typeof runFiltersSchema>;
+
+/** Tokens and cost; cost is null when a model's price is unknown (tokens still count). */
+export interface UsageCost {
+  tokens: TokenUsage;
+  /** US dollars; null when some tokens came from a model without a price. */
+  cost: number | null;
+}
+
+export interface RunListRow {
+  runId: string;
+  parentRunId: string | null;
+  agentName: string;
+  graphName: string | null;
+  version: number | null;
+  startedBy: string | null;
+  task: string;
+  status: RunStatus;
+  /** Temporal's view (Running, Completed, …); null when Temporal no longer has the run or is unreachable. */
+  temporalStatus: string | null;
+  pendingApprovals: number;
+  startedAt: string;
+  endedAt: string | null;
+  self: UsageCost;
+  total: UsageCost;
+  subRuns: RunListRow[];
+}
+
+export interface RunListPage {
+  rows: RunListRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** Set when Temporal's visibility could not be read (the ledger still answers). */
+  temporalNote: string | null;
+}
+
+/** What the run page's header shows. */
+export interface RunHeaderData {
+  runId: string;
+  rootRunId: string;
+  parentRunId: string | null;
+  agentName: string;
+  graphName: string | null;
+  version: number | null;
+  startedBy: string | null;
+  task: string;
+  context: Record<string, unknown>;
+  status: RunStatus;
+  iteration: number;
+  pendingApprovals: number;
+  output: string | null;
+  error: { reason: string; message: string } | null;
+  startedAt: string;
+  endedAt: string | null;
+  lastEventSeq: number;
+  self: UsageCost;
+  total: UsageCost;
+}
+
+/** A span as the trace view gets it: the ledger span plus its cost. */
+export type TraceSpanView = TraceSpan & { runId: string; cost?: number | null };
+
+/** What the live tail returns on each poll. */
+export interface RunTail {
+  events: RunEvent[];
+  nextSince: number;
+  hasMore: boolean;
+  /** Spans started or changed since the cursor the client sent. */
+  spans: TraceSpanView[];
+  spanCursor: string | null;
+  header: RunHeaderData;
+}
+
+export function isTerminal(status: string): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}

@@ -1,0 +1,70 @@
+import "server-only";
+// Launching runs from the dashboard: the versions a dialog offers and the one
+// step that checks the input and starts the run (the engine client records the
+// run row and starts the workflow, removing the row if Temporal refuses).
+import { getDb } from "../../db/server/db";
+import { getEngine } from "../../engine/server/engine";
+import { agentGraphSchema } from "../../agents/schemas";
+import { NotFoundError, ValidationError } from "../../errors";
+import type { SessionUser } from "../../auth/server/session";
+import { missingPlaceholders, placeholdersOf } from "../placeholders";
+import { examplesFor, type ExampleTask } from "../examples";
+import type { launchRunSchema } from "../schemas";
+import type { z } from "zod";
+
+export interface LaunchVersion {
+  version: number;
+  createdAt: string;
+  note: string;
+  /** Placeholders the version's prompts use (`context.customer.name`). */
+  placeholders: string[];
+  /** The entry agent's model, shown as the default of the override. */
+  model: string;
+}
+
+export interface LaunchOptions {
+  agent: string;
+  versions: LaunchVersion[];
+  examples: readonly ExampleTask[];
+}
+
+/** The newest 50 versions of a saved agent with their placeholders, and example tasks. */
+export async function launchOptions(agent: string): Promise<LaunchOptions> {
+  const rows = await getDb().agentVersion.findMany({ where: { agent: { name: agent } }, orderBy: { version: "desc" }, take: 50 });
+  if (!rows.length) throw new NotFoundError(`There is no saved agent named "${agent}"`);
+  const versions = rows.map((row) => {
+    const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
+    const agents = graph.success ? graph.data.agents : [];
+    const entry = graph.success ? agents.find((a) => a.name === graph.data.entryAgent) : undefined;
+    return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model: entry?.model ?? "" };
+  });
+  return { agent, versions, examples: examplesFor(agent) };
+}
+
+/** Saved agents, for the launcher on the runs page. */
+export async function launchableAgents(): Promise<string[]> {
+  const rows = await getDb().agent.findMany({ where: { archivedAt: null }, orderBy: { name: "asc" }, select: { name: true } });
+  return rows.map((r) => r.name);
+}
+
+/** Checks the context against the version's prompts, then starts the run. */
+export async function launchRun(input: z.output<typeof launchRunSchema>, user: SessionUser): Promise<{ runId: string }> {
+  const row = await getDb().agentVersion.findFirst({
+    where: { agent: { name: input.agent }, ...(input.version ? { version: input.version } : {}) },
+    orderBy: { version: "desc" },
+  });
+  if (!row) throw new NotFoundError(input.version ? `${input.agent} has no version ${input.version}` : `There is no saved agent named "${input.agent}"`);
+  const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
+  if (graph.success) {
+    const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
+    if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: "the prompts use this placeholder; give it a value" })), `The context is missing ${missing.join(", ")}`);
+  }
+  return getEngine().startRun({
+    agentName: input.agent,
+    version: row.version,
+    ...(input.model ? { modelOverride: input.model } : {}),
+    task: input.task,
+    context: input.context,
+    startedBy: { id: user.id, email: user.email },
+  });
+}

@@ -1,0 +1,231 @@
+import "server-only";
+// Reads behind the runs list and the run page: the ledger's run rows (which
+// outlive Temporal's retention) joined with Temporal's visibility for the live
+// execution status, and usage rolled up from inference spans.
+import type { Prisma } from "../../db/generated/sqlite/client";
+import { getDb } from "../../db/server/db";
+import { getConfig } from "../../config/server/config";
+import { getTemporalClient } from "../../temporal/server/client";
+import { readEventPage, readSpans } from "../../engine/ledger/read";
+import { RunNotFound } from "../../engine/errors";
+import type { ChatMessage, RunEvent, RunStatus, TraceSpan, TokenUsage } from "../../engine/types";
+import { costOf } from "../pricing";
+import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
+import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
+
+type RunRow = Prisma.RunGetPayload<object>;
+
+async function versionNumbers(ids: (string | null)[]): Promise<Map<string, number>> {
+  const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
+  if (!wanted.length) return new Map();
+  const rows = await getDb().agentVersion.findMany({ where: { id: { in: wanted } }, select: { id: true, version: true } });
+  return new Map(rows.map((r) => [r.id, r.version]));
+}
+
+/** Temporal's status of each run on the page; an unreachable Temporal is a note, not a failure (the ledger still answers). */
+async function temporalStatuses(runIds: string[]): Promise<{ statuses: Map<string, string>; note: string | null }> {
+  const statuses = new Map<string, string>();
+  if (!runIds.length) return { statuses, note: null };
+  try {
+    const ids = runIds.map((id) => `'${id.replace(/'/g, "")}'`).join(", ");
+    const list = getTemporalClient().workflow.list({ query: `WorkflowId IN (${ids})`, pageSize: 500 });
+    const read = (async () => {
+      for await (const wf of list) if (!statuses.has(wf.workflowId)) statuses.set(wf.workflowId, wf.status.name);
+    })();
+    await Promise.race([read, new Promise((_, reject) => setTimeout(() => reject(new Error("visibility timed out")), 3000))]);
+    return { statuses, note: null };
+  } catch {
+    return { statuses, note: "Temporal's visibility is not answering: statuses come from the run ledger." };
+  }
+}
+
+function whereFor(filters: RunFilters, versionIds: string[] | null, awaitingRoots: string[] | null): Prisma.RunWhereInput {
+  return {
+    parentRunId: null,
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.graph ? { graphName: filters.graph } : {}),
+    ...(versionIds ? { agentVersionId: { in: versionIds } } : {}),
+    ...(filters.startedBy ? { startedBy: { contains: filters.startedBy } } : {}),
+    ...(awaitingRoots ? { id: { in: awaitingRoots } } : {}),
+    ...(filters.from || filters.to ? { startedAt: { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lte: new Date(filters.to) } : {}) } } : {}),
+  };
+}
+
+/** One page of top-level runs, newest first, each with its sub-runs grouped under it. */
+export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
+  const db = getDb();
+  let versionIds: string[] | null = null;
+  if (filters.version !== undefined) {
+    const versions = await db.agentVersion.findMany({ where: { version: filters.version, ...(filters.graph ? { agent: { name: filters.graph } } : {}) }, select: { id: true } });
+    versionIds = versions.map((v) => v.id);
+  }
+  let awaitingRoots: string[] | null = null;
+  if (filters.awaitingApproval) {
+    const waiting = await db.run.findMany({ where: { pendingApprovals: { gt: 0 }, status: { notIn: ["completed", "failed", "cancelled"] } }, select: { rootRunId: true }, distinct: ["rootRunId"] });
+    awaitingRoots = waiting.map((w) => w.rootRunId);
+  }
+  const where = whereFor(filters, versionIds, awaitingRoots);
+  const [total, roots] = await Promise.all([
+    db.run.count({ where }),
+    db.run.findMany({ where, orderBy: { startedAt: "desc" }, skip: (filters.page - 1) * filters.pageSize, take: filters.pageSize }),
+  ]);
+  const family = roots.length ? await db.run.findMany({ where: { rootRunId: { in: roots.map((r) => r.id) }, parentRunId: { not: null } }, orderBy: { startedAt: "asc" } }) : [];
+  const all = [...roots, ...family];
+  const [versions, own, temporal] = await Promise.all([
+    versionNumbers(all.map((r) => r.agentVersionId)),
+    ownUsage(db, all.map((r) => r.id), getConfig().models.prices),
+    temporalStatuses(all.map((r) => r.id)),
+  ]);
+  const totals = rollUp(all, own);
+  const toRow = (run: RunRow): RunListRow => ({
+    runId: run.id,
+    parentRunId: run.parentRunId,
+    agentName: run.agentName,
+    graphName: run.graphName,
+    version: run.agentVersionId ? (versions.get(run.agentVersionId) ?? null) : null,
+    startedBy: run.startedBy,
+    task: run.task.slice(0, 300),
+    status: run.status as RunStatus,
+    temporalStatus: temporal.statuses.get(run.id) ?? null,
+    pendingApprovals: run.pendingApprovals,
+    startedAt: run.startedAt.toISOString(),
+    endedAt: run.endedAt?.toISOString() ?? null,
+    self: own.get(run.id) ?? ZERO_USAGE,
+    total: totals.get(run.id) ?? ZERO_USAGE,
+    subRuns: family.filter((child) => child.parentRunId === run.id).map(toRow),
+  });
+  return { rows: roots.map(toRow), total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note };
+}
+
+async function requireRun(runId: string): Promise<RunRow> {
+  const run = await getDb().run.findUnique({ where: { id: runId } });
+  if (!run) throw new RunNotFound(runId);
+  return run;
+}
+
+function parseContext(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The run page header: status and usage as self and including sub-runs. */
+export async function runHeader(runId: string): Promise<RunHeaderData> {
+  const db = getDb();
+  const run = await requireRun(runId);
+  // Descendants share the root; filtering by the parent chain keeps only this run's subtree.
+  const family = await db.run.findMany({ where: { rootRunId: run.rootRunId }, select: { id: true, parentRunId: true } });
+  const inSubtree = new Set([run.id]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of family) {
+      if (r.parentRunId && inSubtree.has(r.parentRunId) && !inSubtree.has(r.id)) {
+        inSubtree.add(r.id);
+        grew = true;
+      }
+    }
+  }
+  const subtree = family.filter((r) => inSubtree.has(r.id));
+  const own = await ownUsage(db, [...inSubtree], getConfig().models.prices);
+  const totals = rollUp(subtree.map((r) => (r.id === run.id ? { ...r, parentRunId: null } : r)), own);
+  const version = run.agentVersionId ? (await versionNumbers([run.agentVersionId])).get(run.agentVersionId) ?? null : null;
+  return {
+    runId: run.id,
+    rootRunId: run.rootRunId,
+    parentRunId: run.parentRunId,
+    agentName: run.agentName,
+    graphName: run.graphName,
+    version,
+    startedBy: run.startedBy,
+    task: run.task,
+    context: parseContext(run.context),
+    status: run.status as RunStatus,
+    iteration: run.iteration,
+    pendingApprovals: run.pendingApprovals,
+    output: run.output,
+    error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "" } : null,
+    startedAt: run.startedAt.toISOString(),
+    endedAt: run.endedAt?.toISOString() ?? null,
+    lastEventSeq: run.lastEventSeq,
+    self: own.get(run.id) ?? ZERO_USAGE,
+    total: totals.get(run.id) ?? ZERO_USAGE,
+  };
+}
+
+function withCost(runId: string, span: TraceSpan): TraceSpanView {
+  const tokens: TokenUsage | undefined = span.tokens;
+  return { ...span, runId, ...(span.kind === "inference" && tokens ? { cost: costOf(span.name, tokens, getConfig().models.prices) } : {}) };
+}
+
+/** Every span of a run, in start order. */
+export async function runSpans(runId: string): Promise<TraceSpanView[]> {
+  await requireRun(runId);
+  return (await readSpans(getDb(), runId)).map((s) => withCost(runId, s));
+}
+
+function spanFromRow(runId: string, row: { spanId: string; parentId: string | null; kind: string; name: string; status: string; startedAt: Date; endedAt: Date | null; data: string }): TraceSpanView {
+  const extra = JSON.parse(row.data) as Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
+  return withCost(runId, {
+    id: row.spanId,
+    parentId: row.parentId,
+    kind: row.kind as TraceSpan["kind"],
+    name: row.name,
+    status: row.status as TraceSpan["status"],
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    ...extra,
+  });
+}
+
+/**
+ * A page of a run's spans in start order: the trace view shows the first page
+ * at once and reads the rest in the background, so a 200,000-span trace is
+ * interactive long before all of it has arrived.
+ */
+export async function runSpanPage(runId: string, offset: number, limit: number): Promise<{ spans: TraceSpanView[]; nextOffset: number | null }> {
+  if (offset === 0) await requireRun(runId);
+  const rows = await getDb().runSpan.findMany({ where: { runId }, orderBy: [{ startedAt: "asc" }, { spanId: "asc" }], skip: offset, take: limit + 1 });
+  const spans = rows.slice(0, limit).map((row) => spanFromRow(runId, row));
+  return { spans, nextOffset: rows.length > limit ? offset + limit : null };
+}
+
+/**
+ * One poll of a live run: events after `since` (paged by count and bytes), the
+ * spans that can have changed since those events (open ones, and ones started
+ * or ended from shortly before the first new event — spans and events are
+ * written in the same ledger transaction), and the header.
+ */
+export async function runTail(runId: string, since: number, options: { limit?: number; maxBytes?: number } = {}): Promise<RunTail> {
+  const db = getDb();
+  await requireRun(runId);
+  const page = await readEventPage(db, runId, since, options);
+  let spans: TraceSpanView[] = [];
+  let spanCursor: string | null = null;
+  const first = page.events[0];
+  if (first) {
+    const cursor = new Date(new Date(first.at).getTime() - 2000);
+    spanCursor = cursor.toISOString();
+    const rows = await db.runSpan.findMany({
+      where: { runId, OR: [{ endedAt: null }, { startedAt: { gte: cursor } }, { endedAt: { gte: cursor } }] },
+      orderBy: { startedAt: "asc" },
+    });
+    spans = rows.map((row) => spanFromRow(runId, row));
+  }
+  return { ...page, spans, spanCursor, header: await runHeader(runId) };
+}
+
+/** The conversation from message `from` on, at most 2,000 messages per call. */
+export async function runMessages(runId: string, from: number): Promise<{ index: number; message: ChatMessage }[]> {
+  await requireRun(runId);
+  const rows = await getDb().runMessage.findMany({ where: { runId, index: { gte: from } }, orderBy: { index: "asc" }, take: 2000, select: { index: true, data: true } });
+  return rows.map((r) => ({ index: r.index, message: JSON.parse(r.data) as ChatMessage }));
+}
+
+/** Run-level moments drawn across the timeline: continue-as-new boundaries and follow-ups. */
+export async function runMarkers(runId: string): Promise<RunEvent[]> {
+  const rows = await getDb().runEvent.findMany({ where: { runId, type: { in: ["continued_as_new", "user_message"] } }, orderBy: { seq: "asc" }, take: 500, select: { data: true } });
+  return rows.map((r) => JSON.parse(r.data) as RunEvent);
+}

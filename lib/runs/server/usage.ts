@@ -1,0 +1,51 @@
+import "server-only";
+// Token and cost roll-up from the ledger. A run's own usage is the sum of its
+// inference spans (exact, priced per model); a run's total adds its sub-runs'
+// own usage, each counted once, so self + sub-runs = total by construction.
+import type { Db } from "../../db/prisma";
+import type { TokenUsage } from "../../engine/types";
+import { addCosts, costOf, type PriceTable } from "../pricing";
+import type { UsageCost } from "../schemas";
+
+export const ZERO_USAGE: UsageCost = { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0 };
+
+export function addUsage(a: UsageCost, b: UsageCost): UsageCost {
+  return {
+    tokens: { inputTokens: a.tokens.inputTokens + b.tokens.inputTokens, outputTokens: a.tokens.outputTokens + b.tokens.outputTokens },
+    cost: addCosts(a.cost, b.cost),
+  };
+}
+
+/** Own usage of each run, from its inference spans (span name = model id). */
+export async function ownUsage(db: Db, runIds: string[], prices: PriceTable): Promise<Map<string, UsageCost>> {
+  const result = new Map<string, UsageCost>(runIds.map((id) => [id, ZERO_USAGE]));
+  if (runIds.length === 0) return result;
+  const spans = await db.runSpan.findMany({ where: { runId: { in: runIds }, kind: "inference" }, select: { runId: true, name: true, data: true } });
+  for (const span of spans) {
+    const tokens = (JSON.parse(span.data) as { tokens?: TokenUsage }).tokens;
+    if (!tokens) continue;
+    const usage: UsageCost = { tokens, cost: costOf(span.name, tokens, prices) };
+    result.set(span.runId, addUsage(result.get(span.runId) ?? ZERO_USAGE, usage));
+  }
+  return result;
+}
+
+/** Total (own + every descendant) per run, given each run's parent and own usage. */
+export function rollUp(runs: { id: string; parentRunId: string | null }[], own: Map<string, UsageCost>): Map<string, UsageCost> {
+  const children = new Map<string, string[]>();
+  for (const run of runs) {
+    if (!run.parentRunId) continue;
+    children.set(run.parentRunId, [...(children.get(run.parentRunId) ?? []), run.id]);
+  }
+  const totals = new Map<string, UsageCost>();
+  const visit = (id: string, seen: Set<string>): UsageCost => {
+    const cached = totals.get(id);
+    if (cached) return cached;
+    let sum = own.get(id) ?? ZERO_USAGE;
+    for (const child of children.get(id) ?? []) if (!seen.has(child)) sum = addUsage(sum, visit(child, new Set([...seen, child])));
+    totals.set(id, sum);
+    return sum;
+  };
+  for (const run of runs) visit(run.id, new Set([run.id]));
+  return totals;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { indexSpans, timeScale, visibleRows, type TimelineState } from "./timeline";
+import type { TraceSpanView } from "./schemas";
+
+const t0 = Date.parse("2026-11-22T00:00:00Z");
+const at = (ms: number) => new Date(t0 + ms).toISOString();
+function span(runId: string, id: string, parentId: string | null, kind: TraceSpanView["kind"], name: string, from: number, to: number, attributes?: TraceSpanView["attributes"]): TraceSpanView {
+  return { runId, id, parentId, kind, name, status: "ok", startedAt: at(from), endedAt: at(to), ...(attributes ? { attributes } : {}) };
+}
+const parent = [
+  span("p", "s1", null, "run", "triage", 0, 1000),
+  span("p", "s2", "s1", "iteration", "iteration 1", 0, 1000),
+  span("p", "s3", "s2", "tool", "lookup_order", 100, 200),
+  span("p", "s4", "s2", "sub_agent", "billing", 200, 900, { conversationId: "c" }),
+];
+const child = [span("c", "s1", null, "run", "billing", 250, 850), span("c", "s2", "s1", "tool", "ledger_balance", 300, 400)];
+const indexes = new Map([["p", indexSpans(parent)], ["c", indexSpans(child)]]);
+const none: TimelineState = { collapsed: new Set(), expandedSubRuns: new Set(), foldedAgents: new Set(), search: "" };
+
+describe("visibleRows", () => {
+  it("opens a sub-run inline only when expanded, under its sub_agent span", () => {
+    expect(visibleRows("p", indexes, none, "triage").map((r) => r.key)).toEqual(["p/s1", "p/s2", "p/s3", "p/s4"]);
+    const open = visibleRows("p", indexes, { ...none, expandedSubRuns: new Set(["c"]) }, "triage");
+    expect(open.map((r) => `${r.key}@${r.depth}`)).toEqual(["p/s1@0", "p/s2@1", "p/s3@2", "p/s4@2", "c/s1@3", "c/s2@4"]);
+    expect(open.at(-1)?.agent).toBe("billing");
+  });
+
+  it("folds an agent's sub-runs and collapses spans", () => {
+    expect(visibleRows("p", indexes, { ...none, expandedSubRuns: new Set(["c"]), foldedAgents: new Set(["billing"]) }, "triage")).toHaveLength(4);
+    expect(visibleRows("p", indexes, { ...none, collapsed: new Set(["p/s2"]) }, "triage").map((r) => r.key)).toEqual(["p/s1", "p/s2"]);
+  });
+
+  it("keeps only matches and their ancestors while searching, even below collapsed rows", () => {
+    const rows = visibleRows("p", indexes, { ...none, collapsed: new Set(["p/s1"]), expandedSubRuns: new Set(["c"]), search: "ledger_bal" }, "triage");
+    expect(rows.map((r) => r.key)).toEqual(["p/s1", "p/s2", "p/s4", "c/s1", "c/s2"]);
+    expect(rows.filter((r) => r.matched).map((r) => r.key)).toEqual(["c/s2"]);
+  });
+});
+
+describe("timeScale", () => {
+  it("is linear without idle gaps", () => {
+    const scale = timeScale(parent, t0, t0 + 1000);
+    expect(scale.gaps).toEqual([]);
+    expect(scale.toFraction(t0 + 250)).toBeCloseTo(0.25);
+  });
+
+  it("compresses a long idle wait and stays monotonic", () => {
+    const spans = [span("p", "a", null, "tool", "x", 0, 1000), span("p", "w", null, "approval_wait", "approval", 1000, 3_601_000), span("p", "b", null, "tool", "y", 3_601_000, 3_602_000)];
+    const scale = timeScale(spans, t0, t0 + 3_602_000);
+    expect(scale.gaps).toHaveLength(1);
+    expect(scale.toFraction(t0 + 1000)).toBeCloseTo(0.485, 2);
+    expect(scale.toFraction(t0 + 3_601_000)).toBeCloseTo(0.515, 2);
+    expect(scale.toFraction(t0 + 3_602_000)).toBeCloseTo(1);
+    let last = -1;
+    for (let ms = 0; ms <= 3_602_000; ms += 60_000) {
+      const x = scale.toFraction(t0 + ms);
+      expect(x).toBeGreaterThanOrEqual(last);
+      last = x;
+    }
+  });
+});

@@ -1,0 +1,17 @@
+// Seeds DATABASE_URL like `npm run db:seed`, honouring ZAP_SEED_DEMO, and
+// prints the report as one JSON line. `npm start` runs it as a child process:
+// the orchestrator must not import the generated Prisma client, which does not
+// exist on a fresh clone until the database step generates it.
+import { loadDotenv } from "../lib/dotenv";
+import { parseEnv } from "../../lib/config/env";
+import { createDb } from "../../lib/db/prisma";
+import { seedDatabase } from "../../lib/db/seed";
+
+loadDotenv();
+const config = parseEnv();
+const db = createDb(config.databaseUrl);
+try {
+  console.log(JSON.stringify(await seedDatabase(db, { demo: config.seedDemo })));
+} finally {
+  await db.$disconnect();
+}
