@@ -88,8 +88,8 @@ test.describe("runs", () => {
     await expect(page.getByRole("status").filter({ hasText: "Follow-up sent." })).toBeVisible();
     await page.getByRole("tab", { name: "Conversation" }).click();
     await expect(page.getByTestId("turn")).toHaveCount(2, { timeout: 20_000 });
-    // The follow-up opens a new sub-agent conversation (a child workflow): allow for a busy machine.
-    await expect(page.getByTestId("turn").nth(1)).toContainText("Order A-1002 (Mechanical keyboard, $129.5) is in transit.", { timeout: 45_000 });
+    // The follow-up's turn often ends between two polls: its last messages must still show.
+    await expect(page.getByTestId("turn").nth(1)).toContainText("Order A-1002 (Mechanical keyboard, $129.5) is in transit.");
     await approver.dispose();
   });
 

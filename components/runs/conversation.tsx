@@ -3,7 +3,7 @@
 // each tool call with its result beneath it. Sub-agent replies link to the
 // sub-run. Tokens per turn come from the run's model calls (the k-th successful
 // inference produced the k-th assistant message). Everything renders as text.
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import type { ChatMessage, TokenUsage } from "@/lib/engine/types";
@@ -36,7 +36,12 @@ function subRunOf(content: string): { id: string; agent: string } | null {
   }
 }
 
-export function Conversation({ runId, live, inferenceTokens }: { runId: string; live: boolean; inferenceTokens: readonly TokenUsage[] }) {
+/**
+ * `eventSeq` is the last ledger event the page has seen: messages are refetched
+ * whenever it moves, so the last turn shows even when the run ends between two
+ * polls (polling stops at a terminal status).
+ */
+export function Conversation({ runId, live, eventSeq, inferenceTokens }: { runId: string; live: boolean; eventSeq: number; inferenceTokens: readonly TokenUsage[] }) {
   const [textOnly, setTextOnly] = useState(false);
   const held = useRef(0);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -53,6 +58,13 @@ export function Conversation({ runId, live, inferenceTokens }: { runId: string; 
     },
     refetchInterval: live ? 1500 : false,
   });
+  const { refetch } = query;
+  const seenSeq = useRef(eventSeq);
+  useEffect(() => {
+    if (eventSeq === seenSeq.current) return;
+    seenSeq.current = eventSeq;
+    void refetch();
+  }, [eventSeq, refetch]);
   const turns = useMemo(() => toTurns(messages), [messages]);
   const results = useMemo(() => {
     const map = new Map<string, Extract<ChatMessage, { role: "tool" }>>();

@@ -155,7 +155,7 @@ export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initi
           </div>
         </div>
       ) : (
-        <Conversation runId={runId} live={live} inferenceTokens={inferenceTokens} />
+        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} />
       )}
     </div>
   );
