@@ -97,6 +97,7 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const subCard = page.getByTestId("approval-card").filter({ hasText: '"amount": 7' });
   await expect(subCard.getByTestId("approval-chain")).toHaveText(/lead\s*›\s*payer/);
   await expect(subCard.getByTestId("approval-countdown")).toHaveText(/expires in (59m|1h)/);
+  await expect(subCard.getByTestId("approval-usage"), "tokens and cost so far (demo models are free)").toHaveText(/^[1-9][\d,]* tok, \$0 this run · [1-9][\d,]* tok, \$0 with its parent and sub-runs$/);
   await expect(page.getByTestId("inbox-badge")).toHaveText(/^[1-9]\d*$/);
 
   // Keyboard: j/k move the focus, x selects, e edits.

@@ -7,6 +7,8 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
+import { formatCost, formatTokens } from "@/lib/runs/pricing";
+import type { UsageCost } from "@/lib/runs/schemas";
 import { Countdown } from "./countdown";
 import { EditArguments } from "./edit-arguments";
 import { INBOX_QUERY_KEY } from "./use-inbox";
@@ -26,7 +28,7 @@ export interface ApprovalCardProps {
   onDecided?: (message: string) => void;
 }
 
-const tokens = (t: { inputTokens: number; outputTokens: number }) => (t.inputTokens + t.outputTokens).toLocaleString("en-US");
+const usage = (u: UsageCost) => `${formatTokens(u.tokens)}, ${formatCost(u.cost)}`;
 
 /** Sends one decision; the workflow is the judge (role, policy, already decided). */
 export function useDecide(item: InboxItem, onDecided?: (message: string) => void) {
@@ -104,9 +106,9 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           </dd>
         </div>
         <div>
-          <dt className="inline">tokens </dt>
-          <dd className="inline" data-testid="approval-tokens">
-            {tokens(item.runTokens)} this run · {tokens(item.rootTokens)} whole run
+          <dt className="inline">used so far </dt>
+          <dd className="inline" data-testid="approval-usage">
+            {usage(item.runUsage)} this run · {usage(item.treeUsage)} with its parent and sub-runs
           </dd>
         </div>
         {item.endorsements.length > 0 && (

@@ -1,6 +1,7 @@
 // Browser-safe types and input schemas of the approval inbox and its audit.
 import { z } from "zod";
-import type { ApprovalRequest, TokenUsage } from "../engine/types";
+import type { ApprovalRequest } from "../engine/types";
+import type { UsageCost } from "../runs/schemas";
 import { runIdSchema } from "../engine/schemas";
 
 /** One link of the chain from the root run down to the run that asks. */
@@ -15,9 +16,9 @@ export interface InboxItem extends ApprovalRequest {
   chain: RunLink[];
   /** Text of the assistant message that made the call (null when it had none). */
   precedingMessage: string | null;
-  /** Tokens the asking run and its whole tree have used so far. */
-  runTokens: TokenUsage;
-  rootTokens: TokenUsage;
+  /** Tokens and cost of the asking run itself, and of the whole run tree (each run counted once). */
+  runUsage: UsageCost;
+  treeUsage: UsageCost;
   /** The tool's JSON schema (built-in tools); null when unknown (MCP tools: raw JSON only). */
   toolSchema: Record<string, unknown> | null;
 }

@@ -45,7 +45,14 @@ describe("approval inbox", () => {
     expect(item?.chain[0]?.runId).toBe(runId);
     expect(item?.runId).not.toBe(runId);
     expect(item?.toolSchema, "built-in tools come with their JSON schema").toMatchObject({ properties: { amount: { type: "number" } } });
-    expect((item?.rootTokens.inputTokens ?? 0) + (item?.rootTokens.outputTokens ?? 0)).toBeGreaterThanOrEqual((item?.runTokens.inputTokens ?? 0) + (item?.runTokens.outputTokens ?? 0));
+    // Usage: the asking run's own model calls, and the tree's counted once each
+    // (the lead's row will include the payer's tokens only after the payer replies).
+    const rows = await h.db.run.findMany({ where: { rootRunId: runId }, select: { id: true, inputTokens: true, outputTokens: true } });
+    const payerRow = rows.find((r) => r.id === item?.runId);
+    expect(payerRow?.inputTokens, "the payer has made a model call").toBeGreaterThan(0);
+    expect(item?.runUsage).toEqual({ tokens: { inputTokens: payerRow?.inputTokens, outputTokens: payerRow?.outputTokens }, cost: 0 });
+    const sum = (key: "inputTokens" | "outputTokens") => rows.reduce((n, r) => n + r[key], 0);
+    expect(item?.treeUsage, "demo models cost nothing").toEqual({ tokens: { inputTokens: sum("inputTokens"), outputTokens: sum("outputTokens") }, cost: 0 });
 
     // Concurrent refreshes share one snapshot and never list the call twice.
     const snapshots = await Promise.all([loadInbox(h.engine, h.db), loadInbox(h.engine, h.db), loadInbox(h.engine, h.db)]);

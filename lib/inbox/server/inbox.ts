@@ -1,11 +1,13 @@
 import "server-only";
 // The inbox's read side: pending approvals from the engine (visibility finds the
 // waiting runs, each run's query says what is pending), enriched from the run
-// ledger with the parent chain, the message that made the call and the tokens.
+// ledger with the parent chain, the message that made the call, tokens and cost.
 import type { Db } from "../../db/prisma";
 import { dedupePending, type Engine } from "../../engine/client";
 import { RunNotFound } from "../../engine/errors";
-import type { ApprovalRequest, ChatMessage, TokenUsage } from "../../engine/types";
+import type { ApprovalRequest, ChatMessage } from "../../engine/types";
+import { getConfig } from "../../config/server/config";
+import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
 import { findBuiltin, toFunctionParameters } from "../../../worker/tools/builtins";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
 
@@ -14,11 +16,7 @@ interface RunRow {
   rootRunId: string;
   parentRunId: string | null;
   agentName: string;
-  inputTokens: number;
-  outputTokens: number;
 }
-
-const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 
 /** The assistant message of a call never changes once written: remember it per approval. */
 const precedingCache = new Map<string, string | null>();
@@ -72,31 +70,34 @@ async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<stri
   return text;
 }
 
-/** Adds chain, preceding message, tokens and tool schema to pending approvals. */
+/**
+ * Adds chain, preceding message, usage and tool schema to pending approvals.
+ * Usage comes from the runs' model-call spans, as on the runs pages: a run
+ * row's token counters include its sub-agents' replies, so summing rows over a
+ * tree would count sub-runs twice.
+ */
 export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<InboxItem[]> {
   if (approvals.length === 0) return [];
   const rootIds = [...new Set(approvals.map((a) => a.rootRunId))];
   const [rows, messages] = await Promise.all([
-    db.run.findMany({ where: { rootRunId: { in: rootIds } }, select: { id: true, rootRunId: true, parentRunId: true, agentName: true, inputTokens: true, outputTokens: true } }),
+    db.run.findMany({ where: { rootRunId: { in: rootIds } }, select: { id: true, rootRunId: true, parentRunId: true, agentName: true } }),
     Promise.all(approvals.map((a) => precedingMessage(db, a))),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const treeTokens = new Map<string, TokenUsage>();
-  for (const row of rows) {
-    const sum = treeTokens.get(row.rootRunId) ?? ZERO;
-    treeTokens.set(row.rootRunId, { inputTokens: sum.inputTokens + row.inputTokens, outputTokens: sum.outputTokens + row.outputTokens });
-  }
-  return approvals.map((approval, i) => {
-    const run = byId.get(approval.runId);
-    return {
-      ...approval,
-      chain: chainOf(approval.runId, byId, approval.agentName),
-      precedingMessage: messages[i] ?? null,
-      runTokens: run ? { inputTokens: run.inputTokens, outputTokens: run.outputTokens } : ZERO,
-      rootTokens: treeTokens.get(approval.rootRunId) ?? ZERO,
-      toolSchema: toolSchema(approval.toolName),
-    };
-  });
+  const own = await ownUsage(
+    db,
+    rows.map((r) => r.id),
+    getConfig().models.prices,
+  );
+  const totals = rollUp(rows, own);
+  return approvals.map((approval, i) => ({
+    ...approval,
+    chain: chainOf(approval.runId, byId, approval.agentName),
+    precedingMessage: messages[i] ?? null,
+    runUsage: own.get(approval.runId) ?? ZERO_USAGE,
+    treeUsage: totals.get(approval.rootRunId) ?? ZERO_USAGE,
+    toolSchema: toolSchema(approval.toolName),
+  }));
 }
 
 let inFlight: Promise<InboxSnapshot> | null = null;
