@@ -7,7 +7,8 @@ import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
-import { JsonEditor, parseJsonObject } from "./json-editor";
+import { JsonEditor } from "./json-editor";
+import { missingPlaceholders, parseJsonObject } from "@/lib/runs/context-json";
 import { startRunAction } from "@/lib/actions/start-run";
 import { getLaunchOptionsAction } from "@/lib/actions/get-launch-options";
 import type { ErrorBody } from "@/lib/errors";
@@ -16,15 +17,6 @@ export interface RunDialogInitial {
   version?: number;
   task?: string;
   context?: Record<string, unknown>;
-}
-
-function valueAt(context: Record<string, unknown>, dotted: string): unknown {
-  let value: unknown = context;
-  for (const key of dotted.split(".").slice(1)) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
 }
 
 function ErrorBox({ error }: { error: ErrorBody }) {
@@ -66,7 +58,7 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
   });
   const chosen = options.data?.versions.find((v) => v.version === version) ?? options.data?.versions[0];
   const parsed = useMemo(() => parseJsonObject(contextText), [contextText]);
-  const missing = parsed.ok && chosen ? chosen.placeholders.filter((p) => valueAt(parsed.value, p) === undefined || valueAt(parsed.value, p) === null) : [];
+  const missing = parsed.ok && chosen ? missingPlaceholders(parsed.value, chosen.placeholders) : [];
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -140,7 +132,7 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
           </label>
           <textarea id={ids.task} required value={task} onChange={(e) => setTask(e.target.value)} rows={4} className="block w-full rounded-md px-3 py-2 text-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600" />
         </div>
-        <JsonEditor label="Context (JSON)" value={contextText} onChange={setContextText} rows={6} />
+        <JsonEditor label="Context (JSON)" value={contextText} onChange={setContextText} placeholders={chosen?.placeholders} rows={6} />
         {chosen?.placeholders.length ? (
           <p className="text-xs text-zinc-600">
             The prompts use {chosen.placeholders.map((p) => `{{${p}}}`).join(", ")}.
