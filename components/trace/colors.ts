@@ -1,4 +1,5 @@
 import type { SpanKind } from "@/lib/engine/types";
+import type { TraceSpanView } from "@/lib/runs/schemas";
 
 /** Bar colour by span kind; errors and running spans override it (see barClass). */
 export const KIND_COLORS: Record<SpanKind, string> = {
@@ -8,6 +9,7 @@ export const KIND_COLORS: Record<SpanKind, string> = {
   tool: "bg-sky-500",
   sub_agent: "bg-teal-500",
   approval_wait: "bg-amber-300",
+  timer: "bg-slate-200",
 };
 
 export const KIND_LABELS: Record<SpanKind, string> = {
@@ -17,10 +19,28 @@ export const KIND_LABELS: Record<SpanKind, string> = {
   tool: "tool call",
   sub_agent: "sub-agent",
   approval_wait: "approval wait",
+  timer: "timer",
 };
 
 export function barClass(kind: SpanKind, status: string): string {
   if (status === "error") return "bg-red-500";
   if (status === "running") return `${KIND_COLORS[kind]} animate-pulse`;
   return KIND_COLORS[kind];
+}
+
+const WAIT_ENDINGS: Record<string, string> = {
+  fired: "timer fired",
+  message: "ended by a message",
+  decision: "ended by the decision",
+  cancelled: "cancelled while waiting",
+  error: "ended by an error",
+};
+
+/** For a durable wait (timer or approval): how it ended, or its deadline while it runs; null for other spans. */
+export function waitNote(span: Pick<TraceSpanView, "kind" | "endedAt" | "attributes">): string | null {
+  if (span.kind !== "timer" && span.kind !== "approval_wait") return null;
+  const ended = span.attributes?.ended;
+  if (span.endedAt) return typeof ended === "string" ? (WAIT_ENDINGS[ended] ?? ended) : null;
+  const deadline = span.attributes?.deadline;
+  return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${new Date(deadline).toLocaleTimeString()}` : null;
 }

@@ -9,7 +9,7 @@ import type { TraceSpanView } from "@/lib/runs/schemas";
 import { formatCost } from "@/lib/runs/pricing";
 import { Payload } from "@/components/runs/payload";
 import { formatDuration } from "@/components/runs/usage";
-import { KIND_LABELS } from "./colors";
+import { KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
 import { getJson } from "./use-run-tail";
 
@@ -90,6 +90,12 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
           <dt className="text-zinc-500">status</dt>
           <dd data-testid="span-status">{span.status}</dd>
+          {waitNote(span) ? (
+            <>
+              <dt className="text-zinc-500">wait</dt>
+              <dd data-testid="span-wait">{waitNote(span)}</dd>
+            </>
+          ) : null}
           <dt className="text-zinc-500">started</dt>
           <dd>{new Date(span.startedAt).toLocaleTimeString()}</dd>
           <dt className="text-zinc-500">duration</dt>
@@ -117,9 +123,19 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
               </dd>
             </>
           ) : null}
-          {Object.entries(span.attributes ?? {}).map(([key, value]) => (
-            <FragmentRow key={key} name={key} value={String(value)} />
-          ))}
+          {typeof span.attributes?.retryReason === "string" ? (
+            <>
+              <dt className="text-zinc-500">retried because</dt>
+              <dd data-testid="span-retry-reason" className="break-words text-amber-800">
+                {span.attributes.retryReason}
+              </dd>
+            </>
+          ) : null}
+          {Object.entries(span.attributes ?? {})
+            .filter(([key]) => key !== "retryReason")
+            .map(([key, value]) => (
+              <FragmentRow key={key} name={key} value={String(value)} />
+            ))}
         </dl>
       ) : null}
       {span?.kind === "sub_agent" && typeof span.attributes?.conversationId === "string" ? (

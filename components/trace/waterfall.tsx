@@ -8,7 +8,7 @@ import type { RunEvent } from "@/lib/engine/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { timeScale, visibleRows, type SpanIndex, type TimelineRow, type TimelineState } from "@/lib/runs/timeline";
 import { formatDuration } from "@/components/runs/usage";
-import { barClass, KIND_LABELS } from "./colors";
+import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
 
 const ROW_HEIGHT = 26;
@@ -34,6 +34,12 @@ export interface WaterfallProps {
   height?: number;
 }
 
+// Waits are drawn apart from work: an approval striped, a timer hollow and dashed.
+const BAR_PATTERN: Partial<Record<TraceSpanView["kind"], string>> = {
+  approval_wait: "bg-[repeating-linear-gradient(45deg,transparent,transparent_3px,rgba(255,255,255,.6)_3px,rgba(255,255,255,.6)_6px)]",
+  timer: "border border-dashed border-slate-500",
+};
+
 const RowView = memo(function RowView({ row, now, top, left, width, selected, collapsed, subRunOpen, loadingSubRun, onToggleCollapse, onToggleSubRun, onSelect }: {
   row: TimelineRow;
   now: number;
@@ -52,6 +58,7 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
   const duration = (span.endedAt ? Date.parse(span.endedAt) : now) - Date.parse(span.startedAt);
   const retried = (span.attempts ?? 1) > 1;
   const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
+  const note = retryReason ?? waitNote(span);
   const label = `${KIND_LABELS[span.kind]} ${span.name}`;
   return (
     <div
@@ -81,25 +88,26 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
           <span className="truncate font-medium text-zinc-800">{span.name}</span>
           <span className="shrink-0 text-zinc-400">{KIND_LABELS[span.kind]}</span>
           {retried ? (
-            <span className="shrink-0 rounded bg-amber-100 px-1 text-amber-800" title={retryReason ?? "earlier attempts failed and were retried by Temporal"}>
+            <span data-testid="span-retried" className="shrink-0 rounded bg-amber-100 px-1 text-amber-800" title={retryReason ?? "earlier attempts failed and were retried by Temporal"}>
               ↻ {span.attempts} attempts
             </span>
           ) : null}
         </button>
       </div>
-      <div role="gridcell" className="relative h-full flex-1 border-l border-zinc-100">
+      <div role="gridcell" className="relative h-full flex-1 overflow-hidden border-l border-zinc-100">
         {width > 0 ? (
           <button
             type="button"
             tabIndex={-1}
             aria-label={`${label}, ${formatDuration(duration)}`}
             onClick={() => onSelect(row)}
-            className={`absolute top-1.5 h-3 rounded-sm ${barClass(span.kind, span.status)} ${span.kind === "approval_wait" ? "bg-[repeating-linear-gradient(45deg,transparent,transparent_3px,rgba(255,255,255,.6)_3px,rgba(255,255,255,.6)_6px)]" : ""}`}
+            className={`absolute top-1.5 h-3 rounded-sm ${barClass(span.kind, span.status)} ${BAR_PATTERN[span.kind] ?? ""}`}
             style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
           />
         ) : null}
-        <span className="pointer-events-none absolute top-1 text-[10px] text-zinc-500" style={{ left: `calc(${Math.min(0.92, left + Math.max(width, 0)) * 100}% + 4px)` }}>
+        <span className="pointer-events-none absolute top-1 whitespace-nowrap text-[10px] text-zinc-500" style={{ left: `calc(${Math.min(0.92, left + Math.max(width, 0)) * 100}% + 4px)` }}>
           {formatDuration(duration)}
+          {note ? <span className={`ml-2 ${retryReason ? "text-amber-700" : "text-slate-600"}`}>{note}</span> : null}
         </span>
       </div>
     </div>

@@ -112,7 +112,8 @@ export type RunEventType = EventBody["type"];
 /** One event; `seq` grows by one per event and events are never rewritten, so pollers ask "since N". */
 export type RunEvent = EventBody & { seq: number; at: string };
 
-export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait";
+/** `timer`: a durable wait on a workflow timer (follow-up window, sub-agent idle wait), with its deadline and how it ended. */
+export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait" | "timer";
 
 export interface TraceSpan {
   id: string;

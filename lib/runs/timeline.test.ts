@@ -58,4 +58,11 @@ describe("timeScale", () => {
       last = x;
     }
   });
+
+  it("collapses a completed run's trailing follow-up window (a timer span) to a sliver", () => {
+    const spans = [span("p", "a", null, "inference", "m", 0, 2000), span("p", "t", null, "timer", "follow-up window", 2000, 3_602_000)];
+    const scale = timeScale(spans, t0, t0 + 3_602_000);
+    expect(scale.gaps, "the hour of waiting is one gap").toEqual([{ start: t0 + 2000, end: t0 + 3_602_000 }]);
+    expect(scale.toFraction(t0 + 2000), "the work keeps nearly the whole width").toBeCloseTo(0.97, 2);
+  });
 });

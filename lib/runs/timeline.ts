@@ -108,13 +108,13 @@ const GAP_WIDTH = 0.03;
 
 /**
  * A time scale over [start, end] in which idle stretches (no span other than
- * run, iteration or approval_wait running) longer than `minGapMs` and 15% of
+ * run, iteration or a wait — approval or timer — running) longer than `minGapMs` and 15% of
  * the range take 3% of the width each.
  */
 export function timeScale(spans: readonly TraceSpanView[], start: number, end: number, minGapMs = 5000): TimeScale {
   const span = Math.max(1, end - start);
   const busy = spans
-    .filter((s) => s.kind !== "run" && s.kind !== "iteration" && s.kind !== "approval_wait")
+    .filter((s) => s.kind !== "run" && s.kind !== "iteration" && s.kind !== "approval_wait" && s.kind !== "timer")
     .map((s) => ({ start: Date.parse(s.startedAt), end: s.endedAt ? Date.parse(s.endedAt) : end }))
     .sort((a, b) => a.start - b.start);
   const gaps: Gap[] = [];

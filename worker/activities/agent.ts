@@ -32,6 +32,8 @@ export interface InferenceOutput {
   usage: TokenUsage;
   latencyMs: number;
   attempt: number;
+  /** Why earlier attempts failed (for the trace), when this is a retry. */
+  retryReason?: string;
 }
 
 export interface ToolActivityInput {
@@ -48,23 +50,56 @@ export interface ToolActivityInput {
 /** `retryReason`: why earlier attempts did not finish (for the trace), when this is a retry. */
 export type ToolActivityOutput = ToolOutcome & { durationMs: number; attempt: number; retryReason?: string };
 
-/** Heartbeat details name the worker, so the next attempt can tell a lost worker from a failed attempt. */
+/**
+ * Heartbeat details name the worker, so the next attempt can tell a lost
+ * worker from a failed attempt; a failing attempt adds its (user-safe) failure
+ * message in a last heartbeat, which the SDK flushes before reporting the failure.
+ */
 interface HeartbeatMark {
   worker: string;
   attempt: number;
+  failure?: string;
 }
 
 const WORKER_ID = `${hostname()}/${process.pid}`;
 
-/** Why the attempt before this one did not finish, read from its last heartbeat. */
+/** Why the attempt before this one did not finish, read from its last heartbeat (or, for local activities, from `attemptFailures`). */
 export function retryReason(attempt: number, previous: unknown, worker: string = WORKER_ID): string | undefined {
   if (attempt <= 1) return undefined;
   const mark = previous && typeof previous === "object" ? (previous as Partial<HeartbeatMark>) : null;
+  if (mark?.failure) return `attempt ${attempt - 1} failed: ${mark.failure}${mark.worker && mark.worker !== worker ? ` (on worker ${mark.worker})` : ""}; retried`;
   if (mark?.worker && mark.worker !== worker) {
     return `attempt ${attempt - 1} stopped heartbeating on worker ${mark.worker} (heartbeat timeout: the worker was lost); retried on ${worker}`;
   }
   if (mark?.worker) return `attempt ${attempt - 1} failed on this worker (${worker}) and was retried; details are in the worker log`;
   return `attempt ${attempt - 1} failed or timed out before its first heartbeat and was retried`;
+}
+
+/**
+ * Local activities (model calls, side-effect-free tools) retry inside the
+ * worker and have no heartbeat details, so each failure is remembered here,
+ * keyed by workflow run and call, for the next attempt to report. Bounded: the
+ * oldest entries go first, and a success forgets its key.
+ */
+export class AttemptFailures {
+  private readonly failures = new Map<string, HeartbeatMark>();
+  constructor(private readonly capacity = 1000) {}
+
+  record(key: string, attempt: number, failure: string): void {
+    this.failures.delete(key);
+    this.failures.set(key, { worker: WORKER_ID, attempt, failure });
+    if (this.failures.size > this.capacity) this.failures.delete(this.failures.keys().next().value ?? key);
+  }
+
+  /** The reason for attempt `attempt`, and the key is forgotten. */
+  take(key: string, attempt: number): string | undefined {
+    const mark = this.failures.get(key);
+    this.failures.delete(key);
+    if (attempt <= 1) return undefined;
+    if (mark?.attempt === attempt - 1) return retryReason(attempt, mark);
+    // Retried here without a record: the attempt ran in a worker process that was restarted or lost.
+    return `attempt ${attempt - 1} did not finish in this worker process (${WORKER_ID}) and was retried`;
+  }
 }
 
 export interface AgentActivityDeps {
@@ -100,20 +135,37 @@ function infrastructureFailure(error: unknown, what: string, runId: string, atte
   return ApplicationFailure.create({ type: ACTIVITY_ERRORS.infrastructure, message: `${what} failed on an internal problem (see the worker log for run ${runId})` });
 }
 
+/** Remembers why this attempt failed, for the next attempt to put on the trace, and returns the failure to throw. */
+function remembered(failures: AttemptFailures, key: string, failure: ApplicationFailure): ApplicationFailure {
+  const context = Context.current();
+  if (context.info.isLocal) failures.record(key, context.info.attempt, failure.message);
+  else context.heartbeat({ worker: WORKER_ID, attempt: context.info.attempt, failure: failure.message } satisfies HeartbeatMark);
+  return failure;
+}
+
+/** Why earlier attempts of this call failed; read before this attempt's own heartbeats replace the details. */
+function reasonForRetry(failures: AttemptFailures, key: string): string | undefined {
+  const { info } = Context.current();
+  return info.isLocal ? failures.take(key, info.attempt) : retryReason(info.attempt, info.heartbeatDetails);
+}
+
 export function createAgentActivities({ db, models, tools }: AgentActivityDeps) {
+  const failures = new AttemptFailures();
   return {
     async runInference(input: InferenceInput): Promise<InferenceOutput> {
       const context = Context.current();
       const attempt = context.info.attempt;
+      const key = `${context.info.workflowExecution?.runId ?? input.runId}:inference:${input.iteration}`;
+      const why = reasonForRetry(failures, key);
       const started = Date.now();
       let messages;
       try {
         messages = await readMessages(db, input.runId, input.messageCount);
       } catch (error) {
-        throw infrastructureFailure(error, "reading the conversation", input.runId, attempt);
+        throw remembered(failures, key, infrastructureFailure(error, "reading the conversation", input.runId, attempt));
       }
       if (messages.length !== input.messageCount) {
-        throw infrastructureFailure(new Error(`ledger holds ${messages.length} of ${input.messageCount} messages`), "reading the conversation", input.runId, attempt);
+        throw remembered(failures, key, infrastructureFailure(new Error(`ledger holds ${messages.length} of ${input.messageCount} messages`), "reading the conversation", input.runId, attempt));
       }
       try {
         const { provider, modelName } = models.resolve(input.model);
@@ -132,12 +184,12 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
             modelName,
           ),
         );
-        return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt };
+        return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt, ...(why ? { retryReason: why } : {}) };
       } catch (error) {
         if (error instanceof ModelCallError) {
-          throw ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable });
+          throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable }));
         }
-        throw infrastructureFailure(error, "the model call", input.runId, attempt);
+        throw remembered(failures, key, infrastructureFailure(error, "the model call", input.runId, attempt));
       }
     },
 
@@ -148,8 +200,8 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
     async executeTool(input: ToolActivityInput): Promise<ToolActivityOutput> {
       const context = Context.current();
       const started = Date.now();
-      // Read before this attempt's own heartbeats replace them.
-      const why = context.info.isLocal ? undefined : retryReason(context.info.attempt, context.info.heartbeatDetails);
+      const key = `${context.info.workflowExecution?.runId ?? input.runId}:tool:${input.iteration}:${input.callId}`;
+      const why = reasonForRetry(failures, key);
       const outcome = await withHeartbeat(() =>
         tools.execute({
           agent: input.agent,
@@ -170,14 +222,14 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
           },
         }),
       ).catch((error: unknown) => {
-        if (error instanceof ApplicationFailure) throw error;
+        if (error instanceof ApplicationFailure) throw remembered(failures, key, error);
         const attempt = context.info.attempt;
         if (error instanceof McpError) {
           console.error(`worker: ${input.toolName} failed in run ${input.runId} (attempt ${attempt}):`, error.message);
           // An unreachable server rarely comes back within seconds: three attempts, then the model hears it.
-          throw ApplicationFailure.create({ type: ACTIVITY_ERRORS.toolUnavailable, message: error.publicMessage, nonRetryable: attempt >= MCP_ATTEMPTS });
+          throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.toolUnavailable, message: error.publicMessage, nonRetryable: attempt >= MCP_ATTEMPTS }));
         }
-        throw infrastructureFailure(error, input.toolName, input.runId, attempt);
+        throw remembered(failures, key, infrastructureFailure(error, input.toolName, input.runId, attempt));
       });
       return { ...outcome, durationMs: Date.now() - started, attempt: context.info.attempt, ...(why ? { retryReason: why } : {}) };
     },

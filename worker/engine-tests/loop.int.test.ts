@@ -69,7 +69,8 @@ describe("agentic loop", () => {
     await waitForStatus(h.engine, runId, ["completed"]);
     const [root] = await h.engine.getTrace(runId);
     expect(root).toMatchObject({ kind: "run", name: "main" });
-    const iterations = root?.children ?? [];
+    // After the answer the run waits for a follow-up: a timer span after the iterations.
+    const iterations = root?.children.filter((s) => s.kind !== "timer") ?? [];
     expect(iterations.map((s) => s.kind)).toEqual(["iteration", "iteration"]);
     const kinds = (node: TraceNode | undefined) => node?.children.map((c) => c.kind);
     expect(kinds(iterations[0])).toEqual(["inference", "tool"]);
@@ -78,6 +79,30 @@ describe("agentic loop", () => {
     expect(inference?.tokens?.outputTokens).toBeGreaterThan(0);
     expect(inference?.attempts).toBe(1);
     expect(iterations.every((s) => s.status === "ok" && s.endedAt !== null)).toBe(true);
+  });
+
+  it("records the follow-up window on the trace: a timer span with its deadline that fires and closes the run", async () => {
+    const { runId } = await h.engine.startRun({ graph: singleAgentGraph({}, { followUpWindowSeconds: 1 }), task: "answer: done" });
+    const [root] = await eventually(() => h.engine.getTrace(runId), ([run]) => run?.endedAt != null, 20_000, "the run span closed after the follow-up window");
+    const timer = root?.children.at(-1);
+    expect(timer, "the wait is the run's last child").toMatchObject({ kind: "timer", name: "follow-up window", status: "ok", attributes: { timer: "follow_up_window", timeoutSeconds: 1, ended: "fired" } });
+    const waited = Date.parse(timer?.endedAt ?? "") - Date.parse(timer?.startedAt ?? "");
+    expect(waited, "the timer ran its full second").toBeGreaterThanOrEqual(1000);
+    expect(Date.parse(String(timer?.attributes?.deadline)), "the deadline is start + window").toBe(Date.parse(timer?.startedAt ?? "") + 1000);
+  });
+
+  it("ends the follow-up timer span with the message that interrupted it", async () => {
+    const { runId } = await h.engine.startRun({ graph: singleAgentGraph({}, { followUpWindowSeconds: 30 }), task: "answer: first" });
+    await waitForStatus(h.engine, runId, ["completed"]);
+    const waiting = await eventually(() => h.engine.getTrace(runId), ([run]) => run?.children.some((s) => s.kind === "timer") ?? false, 10_000, "the follow-up timer span");
+    expect(waiting[0]?.children.find((s) => s.kind === "timer")).toMatchObject({ status: "running", endedAt: null });
+    await h.engine.sendMessage(runId, "answer: second");
+    const [root] = await eventually(() => h.engine.getTrace(runId), ([run]) => (run?.children.filter((s) => s.kind === "timer").length ?? 0) >= 2, 20_000, "a second follow-up window");
+    const timers = root?.children.filter((s) => s.kind === "timer") ?? [];
+    expect(timers[0], "the first window ended by the follow-up").toMatchObject({ status: "ok", attributes: { ended: "message" } });
+    await h.engine.cancelRun(runId);
+    const [cancelled] = await eventually(() => h.engine.getTrace(runId), ([run]) => run?.endedAt != null, 20_000, "the cancelled run span closed");
+    expect(cancelled?.children.filter((s) => s.kind === "timer").at(-1), "a cancelled wait does not stay open").toMatchObject({ status: "error", attributes: { ended: "cancelled" } });
   });
 
   it("streams events as they happen and lists the run", async () => {
@@ -97,5 +122,10 @@ describe("agentic loop", () => {
     expect(summary.output).toBe("third time lucky");
     const events = await h.engine.getEvents(runId);
     expect(events.find((e) => e.type === "inference_completed")).toMatchObject({ attempts: 3 });
+    // The inference span says why it was retried: the last failed attempt's message.
+    const flat = (nodes: TraceNode[]): TraceNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const inference = flat(await h.engine.getTrace(runId)).find((s) => s.kind === "inference");
+    expect(inference?.attempts).toBe(3);
+    expect(inference?.attributes?.retryReason, "the reason names attempt 2's failure").toBe("attempt 2 failed: demo/test simulated a transient failure (attempt 2 of flaky 2); retried");
   });
 });

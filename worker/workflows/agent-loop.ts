@@ -226,7 +226,7 @@ export class AgentLoop {
       toolCalls: output.toolCalls.length,
       attempts: output.attempt,
     });
-    state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt });
+    state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(output.retryReason ? { attributes: { retryReason: output.retryReason } } : {}) });
     this.checkBudget();
     return output;
   }

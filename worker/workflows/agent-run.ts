@@ -116,6 +116,28 @@ async function notifyParent(input: AgentRunInput, state: RunState, reply: Omit<S
   );
 }
 
+/**
+ * Waits on a durable timer for the next message (a follow-up for a root run,
+ * the parent's next message for a conversation) and records the wait on the
+ * trace: its deadline, and whether the timer fired or a message ended it.
+ */
+async function waitForMessage(state: RunState, input: AgentRunInput): Promise<boolean> {
+  const seconds = input.conversation ? input.graph.limits.subAgentIdleTimeoutSeconds : input.graph.limits.followUpWindowSeconds;
+  const span = state.startSpan("timer", input.conversation ? "idle wait for the parent" : "follow-up window", state.runSpanId || null, {
+    timer: input.conversation ? "sub_agent_idle" : "follow_up_window",
+    timeoutSeconds: seconds,
+    deadline: new Date(Date.now() + seconds * 1000).toISOString(),
+  });
+  try {
+    const received = await condition(() => state.inbox.length > 0, seconds * 1000);
+    state.endSpan(span, "ok", { attributes: { ended: received ? "message" : "fired" } });
+    return received;
+  } catch (error) {
+    state.endSpan(span, "error", { attributes: { ended: isCancellation(error) ? "cancelled" : "error" } });
+    throw error;
+  }
+}
+
 export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome> {
   const state = input.carried ? RunState.restore(input.carried) : new RunState();
   const agent = input.graph.agents.find((a) => a.name === input.agentName);
@@ -176,8 +198,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         if (!next) {
           state.baseStatus = state.lastOutput !== null ? "completed" : state.baseStatus;
           publishStatus();
-          const idleSeconds = input.conversation ? input.graph.limits.subAgentIdleTimeoutSeconds : input.graph.limits.followUpWindowSeconds;
-          if (!(await condition(() => state.inbox.length > 0, idleSeconds * 1000))) break;
+          if (!(await waitForMessage(state, input))) break;
           continue;
         }
         state.turn = next.turn ?? state.turn + 1;

@@ -225,13 +225,13 @@ export class Approvals {
     };
     state.approvals.set(approval.id, approval);
     state.recordApproval(approval);
-    const span = state.startSpan("approval_wait", `approval for ${approval.toolName}`, parent.id, { approvalId: approval.id });
+    const span = state.startSpan("approval_wait", `approval for ${approval.toolName}`, parent.id, { approvalId: approval.id, deadline: approval.expiresAt });
     state.emit({ type: "approval_requested", approval: { ...approval } });
     this.notify("approval.requested", approval);
     this.onChange();
     const decided = await condition(() => approval.status !== "pending", rule.expiresInSeconds * 1000);
     if (!decided) await this.expireOrAwaitDecision(approval);
-    state.endSpan(span, mayRun(approval) ? "ok" : "error", { attributes: { decision: approval.status } });
+    state.endSpan(span, mayRun(approval) ? "ok" : "error", { attributes: { decision: approval.status, ended: decided ? "decision" : "fired" } });
     this.onChange();
     return approval;
   }
