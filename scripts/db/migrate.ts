@@ -1,9 +1,13 @@
 // Applies the committed migrations for DATABASE_URL's provider.
 // SQLite: `prisma migrate deploy`. PostgreSQL: the js schema engine cannot
-// deploy there (upstream bug), so each pending migration runs in one
-// transaction over `pg` and is then recorded with `prisma migrate resolve`.
+// deploy there (upstream bug), so each pending migration runs over `pg` and is
+// recorded in `_prisma_migrations` in the same transaction, as Prisma records it.
+// (Not `prisma migrate resolve`: its wasm engine leaves a 10 s timer behind, so
+// each call took 11 s, and a crash between the migration and its record left a
+// database that could not be migrated again.)
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import { bin, PROJECT_ROOT, runOrThrow } from "../lib/run";
@@ -24,9 +28,22 @@ export async function committedMigrations(provider: "sqlite" | "postgresql"): Pr
     .sort();
 }
 
+/** The key `prisma migrate` takes its advisory lock on: our runs and Prisma's exclude each other. */
+const PRISMA_ADVISORY_LOCK = 72707369;
+
+/** Prisma's own definition of its migrations table (schema engine, PostgreSQL flavour). */
+const CREATE_MIGRATIONS_TABLE = `create table if not exists "_prisma_migrations" (
+  "id" varchar(36) primary key not null,
+  "checksum" varchar(64) not null,
+  "finished_at" timestamptz,
+  "migration_name" varchar(255) not null,
+  "logs" text,
+  "rolled_back_at" timestamptz,
+  "started_at" timestamptz not null default now(),
+  "applied_steps_count" integer not null default 0
+)`;
+
 async function appliedPostgresMigrations(client: pg.Client): Promise<Set<string>> {
-  const exists = await client.query<{ name: string | null }>("select to_regclass('_prisma_migrations')::text as name");
-  if (!exists.rows[0]?.name) return new Set();
   const rows = await client.query<{ migration_name: string }>(
     "select migration_name from _prisma_migrations where finished_at is not null and rolled_back_at is null",
   );
@@ -36,10 +53,9 @@ async function appliedPostgresMigrations(client: pg.Client): Promise<Set<string>
 /** Applies pending migrations to `databaseUrl` and returns what was applied. */
 export async function applyMigrations(databaseUrl: string): Promise<MigrationReport> {
   const provider = providerOf(databaseUrl);
-  const env = { ...process.env, DATABASE_URL: databaseUrl };
   if (provider === "sqlite") {
     await mkdir(path.dirname(sqliteFilePath(databaseUrl)), { recursive: true });
-    const result = await runOrThrow(bin("prisma"), ["migrate", "deploy"], { env });
+    const result = await runOrThrow(bin("prisma"), ["migrate", "deploy"], { env: { ...process.env, DATABASE_URL: databaseUrl } });
     // `migrate deploy` lists each applied migration as a folder line ("└─ <name>/").
     const applied = [...result.stdout.matchAll(/└─ (\S+)\/$/gm)].map((m) => m[1] ?? "");
     return { provider, applied };
@@ -48,22 +64,30 @@ export async function applyMigrations(databaseUrl: string): Promise<MigrationRep
   await client.connect();
   const applied: string[] = [];
   try {
+    await client.query("select pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await client.query(CREATE_MIGRATIONS_TABLE);
     const done = await appliedPostgresMigrations(client);
     for (const name of await committedMigrations(provider)) {
       if (done.has(name)) continue;
-      const sql = await readFile(path.join(PROJECT_ROOT, prismaPaths(provider).migrations, name, "migration.sql"), "utf8");
+      const file = await readFile(path.join(PROJECT_ROOT, prismaPaths(provider).migrations, name, "migration.sql"));
       await client.query("begin");
       try {
-        await client.query(sql);
+        await client.query(file.toString("utf8"));
+        // Prisma's checksum is the SHA-256 of the file; `migrate status` and `migrate deploy` compare it.
+        await client.query(
+          `insert into "_prisma_migrations" ("id", "checksum", "migration_name", "logs", "started_at", "finished_at", "applied_steps_count")
+           values ($1, $2, $3, '', now(), clock_timestamp(), 1)`,
+          [randomUUID(), createHash("sha256").update(file).digest("hex"), name],
+        );
         await client.query("commit");
       } catch (error) {
         await client.query("rollback");
         throw new Error(`migration ${name} failed: ${(error as Error).message}`);
       }
-      await runOrThrow(bin("prisma"), ["migrate", "resolve", "--applied", name], { env });
       applied.push(name);
     }
   } finally {
+    // Ending the session releases the advisory lock.
     await client.end();
   }
   return { provider, applied };

@@ -51,8 +51,7 @@ describe.each(providers)("$provider database", ({ provider, available, create })
     const [actual, expected] = [await schemaShape(migrated), await schemaShape(reference)];
     expect(Object.keys(actual)).toEqual(expect.arrayContaining(["users", "accounts", "audit_events"]));
     expect(actual).toEqual(expected);
-    // PostgreSQL migrations run `prisma migrate resolve` once per migration: seconds each on a busy machine.
-  }, 240_000);
+  });
 
   it.skipIf(!available)("applying again changes nothing", async () => {
     const again = await applyMigrations(migrated.url);
