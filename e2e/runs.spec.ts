@@ -124,6 +124,35 @@ test.describe("runs", () => {
   });
 });
 
+test.describe("runs list time range", () => {
+  // UTC+5:30 all year: a server that read the inputs as its own (UTC) time would be 5.5 hours off.
+  test.use({ storageState: storageStateFor("builder"), timezoneId: "Asia/Kolkata" });
+
+  test("from and to are read in the browser's time zone", async ({ page, playwright, baseURL }) => {
+    const builder = await apiAs(playwright, baseURL, "builder");
+    const task = `Move $5 from savings to operating (range ${Date.now().toString(36)})`;
+    const started = await builder.post("/api/runs", { data: { agent: "treasury", task } });
+    expect(started.status()).toBe(201);
+    const { runId } = (await started.json()) as { runId: string };
+    const wallTime = (ms: number) => new Date(ms + 330 * 60_000).toISOString().slice(0, 16);
+    const minute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
+    const hourAgo = Date.now() - 3_600_000;
+
+    await page.goto("/runs");
+    await page.getByLabel("From").fill(wallTime(hourAgo));
+    await expect.poll(() => new URL(page.url()).searchParams.get("from"), { message: "the URL carries the instant, not the wall time" }).toBe(new Date(minute(hourAgo)).toISOString());
+    await expect(page.getByTitle(task)).toBeVisible();
+
+    await page.getByLabel("To").fill(wallTime(hourAgo + 1_800_000));
+    await expect.poll(() => new URL(page.url()).searchParams.get("to"), { message: "the end covers its whole minute" }).toBe(new Date(minute(hourAgo + 1_800_000) + 59_999).toISOString());
+    await expect(page.getByTitle(task), "a range that ended before the run started leaves it out").toHaveCount(0);
+
+    await page.reload();
+    await expect(page.getByLabel("From"), "after a reload the input shows the instant as local time again").toHaveValue(wallTime(hourAgo));
+    expect((await builder.post(`/api/runs/${encodeURIComponent(runId)}/cancel`)).status()).toBeLessThan(300);
+  });
+});
+
 test.describe("runs as a viewer", () => {
   test.use({ storageState: storageStateFor("viewer") });
 

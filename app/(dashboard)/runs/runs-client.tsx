@@ -1,7 +1,7 @@
 "use client";
 // The runs list: filters live in the URL, the page refreshes itself every two
 // seconds while any run on it is still working, sub-runs fold under their parent.
-import { Fragment, useState } from "react";
+import { Fragment, useState, useSyncExternalStore } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -13,6 +13,7 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
 import { RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
+import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 
 type Filter = "status" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
 
@@ -56,16 +57,28 @@ function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; o
   );
 }
 
+const noSubscription = () => () => undefined;
+
+/** False while rendering on the server and hydrating, true afterwards: the browser's time zone is known only then. */
+function useInBrowser(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
 export function RunsClient() {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
+  const inBrowser = useInBrowser();
   const [openGroups, setOpenGroups] = useState<Set<string>>(new Set());
   const query = params.toString();
   const runs = useQuery({
     queryKey: ["runs", query],
     queryFn: async (): Promise<RunListPage> => {
-      const response = await fetch(`/api/runs/list?${query}`);
+      const response = await fetch(`/api/runs/list?${normalizeRangeQuery(params)}`);
       const body: unknown = await response.json();
       if (!response.ok) throw new Error((body as { error?: { message?: string } }).error?.message ?? "Could not load runs");
       return body as RunListPage;
@@ -111,11 +124,12 @@ export function RunsClient() {
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">From</span>
-          <Input aria-label="From" type="datetime-local" defaultValue={params.get("from") ?? ""} onChange={(e) => set("from", e.target.value)} />
+          {/* The URL holds instants; the inputs show them in the browser's zone, so they mount again once that is known. */}
+          <Input key={inBrowser ? "local" : "server"} aria-label="From" type="datetime-local" defaultValue={inBrowser ? isoToLocalInput(params.get("from")) : ""} onChange={(e) => set("from", localInputToIso(e.target.value))} />
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">To</span>
-          <Input aria-label="To" type="datetime-local" defaultValue={params.get("to") ?? ""} onChange={(e) => set("to", e.target.value)} />
+          <Input key={inBrowser ? "local" : "server"} aria-label="To" type="datetime-local" defaultValue={inBrowser ? isoToLocalInput(params.get("to")) : ""} onChange={(e) => set("to", localInputToIso(e.target.value, { end: true }))} />
         </label>
         <label className="flex items-center gap-2 pb-2">
           <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />
