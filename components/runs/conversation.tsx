@@ -3,9 +3,9 @@
 // each tool call with its result beneath it. Sub-agent replies link to the
 // sub-run. Tokens per turn come from the run's model calls (the k-th successful
 // inference produced the k-th assistant message). Everything renders as text.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ChatMessage, TokenUsage } from "@/lib/engine/types";
 import { getJson } from "@/components/trace/use-run-tail";
 import { Payload } from "./payload";
@@ -37,34 +37,33 @@ function subRunOf(content: string): { id: string; agent: string } | null {
 }
 
 /**
- * `eventSeq` is the last ledger event the page has seen: messages are refetched
- * whenever it moves, so the last turn shows even when the run ends between two
- * polls (polling stops at a terminal status).
+ * `eventSeq` is the last ledger event the page has seen. It is part of the
+ * query key, so every move starts a fetch of its own: a `refetch()` while the
+ * first fetch is still in flight joins that fetch instead, and when the run
+ * ended meanwhile (polling stops at a terminal status) the last turn stayed
+ * half-shown. Fetches may finish out of order; one that would shorten the
+ * conversation is dropped.
  */
 export function Conversation({ runId, live, eventSeq, inferenceTokens }: { runId: string; live: boolean; eventSeq: number; inferenceTokens: readonly TokenUsage[] }) {
   const [textOnly, setTextOnly] = useState(false);
   const held = useRef(0);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const query = useQuery({
-    queryKey: ["run-messages", runId],
+    queryKey: ["run-messages", runId, eventSeq],
     // Only messages after the ones the page holds are fetched.
     queryFn: async () => {
       const from = held.current;
       const page = await getJson<{ messages: { index: number; message: ChatMessage }[] }>(`/api/runs/${encodeURIComponent(runId)}/messages?from=${from}`);
       const fresh = page.messages.filter((m, i) => m.index === from + i).map((m) => m.message);
-      held.current = from + fresh.length;
-      if (fresh.length) setMessages((prev) => [...prev.slice(0, from), ...fresh]);
+      if (from + fresh.length > held.current) {
+        held.current = from + fresh.length;
+        setMessages((prev) => [...prev.slice(0, from), ...fresh]);
+      }
       return held.current;
     },
+    placeholderData: keepPreviousData,
     refetchInterval: live ? 1500 : false,
   });
-  const { refetch } = query;
-  const seenSeq = useRef(eventSeq);
-  useEffect(() => {
-    if (eventSeq === seenSeq.current) return;
-    seenSeq.current = eventSeq;
-    void refetch();
-  }, [eventSeq, refetch]);
   const turns = useMemo(() => toTurns(messages), [messages]);
   const results = useMemo(() => {
     const map = new Map<string, Extract<ChatMessage, { role: "tool" }>>();
