@@ -45,9 +45,14 @@ export const ACTIVITY_ERRORS = {
 } as const;
 
 /**
- * Workflow task timeout of agent runs. Model calls run as local activities,
- * which hold the workflow task and heartbeat it at 80 % of this timeout; only
- * then can a cancel request or a run-timeout timer reach the run. Short keeps
- * cancellation prompt; our workflow tasks themselves take milliseconds.
+ * Workflow task timeout of agent runs (Temporal's default). A task takes
+ * milliseconds of CPU, but on a busy worker it also waits for the process's
+ * event loop, which the synchronous SQLite driver and hundreds of concurrent
+ * runs share: with 100 runs deciding at once on 2 loaded cores, tasks took up
+ * to 4–5 s from start to completion. At 2 s they timed out, each timeout
+ * evicted the run and replayed it (more load), and approval updates were
+ * refused while a run's task was failing. Model calls run as local activities,
+ * which heartbeat the task at 80 % of this timeout: a cancel request or a
+ * run-timeout timer reaches a run in the middle of a long model call within 8 s.
  */
-export const AGENT_WORKFLOW_TASK_TIMEOUT = "2 seconds";
+export const AGENT_WORKFLOW_TASK_TIMEOUT = "10 seconds";
