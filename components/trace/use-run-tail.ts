@@ -9,7 +9,10 @@ import type { RunEvent } from "@/lib/engine/types";
 import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from "@/lib/runs/schemas";
 
 const FIRST_PAGE = 2000;
-const LATER_PAGES = 25_000;
+// Each page costs the server a pass over the run's spans (sorted, then offset), so later pages are as large as the route allows.
+const LATER_PAGES = 50_000;
+const PAGES_AHEAD = 3;
+const PUBLISH_EVERY_MS = 400;
 
 /** Recent events kept for the activity feed (the ledger holds them all). */
 const RECENT_EVENTS = 300;
@@ -19,6 +22,39 @@ export async function getJson<T>(url: string): Promise<T> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw new Error((body as { error?: { message?: string } } | null)?.error?.message ?? `Request failed (${response.status})`);
   return body as T;
+}
+
+interface SpanPage {
+  spans: TraceSpanView[];
+  nextOffset: number | null;
+  /** On the first page of a longer trace: how many spans there are. */
+  total?: number;
+}
+
+/**
+ * The pages after the first, in order, with up to `PAGES_AHEAD` requests in
+ * flight: the server works on the next page while this one is parsed and
+ * merged. Merging stays in order, so the list stays in start order.
+ */
+export function* laterPages<T>(total: number, from: number, fetchPage: (offset: number) => Promise<T>, pageSize = LATER_PAGES, ahead = PAGES_AHEAD): Generator<Promise<T>> {
+  const offsets: number[] = [];
+  for (let offset = from; offset < total; offset += pageSize) offsets.push(offset);
+  const requested: Promise<T>[] = [];
+  const request = () => {
+    const offset = offsets[requested.length];
+    if (offset === undefined) return;
+    const page = fetchPage(offset);
+    // A page that fails while an earlier one is awaited is reported when its turn comes.
+    page.catch(() => undefined);
+    requested.push(page);
+  };
+  for (let i = 0; i < ahead; i++) request();
+  for (let i = 0; i < offsets.length; i++) {
+    const page = requested[i];
+    if (!page) return;
+    yield page;
+    request();
+  }
 }
 
 export interface SpanStore {
@@ -63,14 +99,33 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
     staleTime: Infinity,
     queryFn: async () => {
       store.current = { list: [], position: new Map() };
-      let offset: number | null = 0;
-      for (let page = 0; offset !== null; page++) {
-        const limit: number = page === 0 ? FIRST_PAGE : LATER_PAGES;
-        const body: { spans: TraceSpanView[]; nextOffset: number | null } = await getJson(`/api/runs/${encodeURIComponent(runId)}/spans?offset=${offset}&limit=${limit}`);
-        mergeSpans(store.current, body.spans);
+      const url = (offset: number, limit: number) => `/api/runs/${encodeURIComponent(runId)}/spans?offset=${offset}&limit=${limit}`;
+      const first = await getJson<SpanPage>(url(0, FIRST_PAGE));
+      mergeSpans(store.current, first.spans);
+      setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
+      let offset = first.nextOffset;
+      if (offset === null) return store.current.list.length;
+      let last = performance.now();
+      const publish = (force: boolean) => {
+        // Re-deriving the timeline costs time on every update: a big trace is shown as it arrives, but not per page.
+        if (!force && performance.now() - last < PUBLISH_EVERY_MS) return;
+        last = performance.now();
         setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
+      };
+      for (const page of laterPages(first.total ?? 0, offset, (o) => getJson<SpanPage>(url(o, LATER_PAGES)))) {
+        const body = await page;
+        mergeSpans(store.current, body.spans);
+        publish(false);
         offset = body.nextOffset;
       }
+      // Spans written after the count (a run still working) are read one page after another.
+      while (offset !== null) {
+        const body = await getJson<SpanPage>(url(offset, LATER_PAGES));
+        mergeSpans(store.current, body.spans);
+        publish(false);
+        offset = body.nextOffset;
+      }
+      publish(true);
       return store.current.list.length;
     },
   });
