@@ -70,6 +70,12 @@ test.describe("runs", () => {
     await expect(page.getByTestId("run-output")).toContainText("Transferred $349.99 from refunds to operating.");
     expect(await rows.count(), "new spans were appended live").toBeGreaterThan(before);
 
+    // Then it waits for a follow-up on a durable timer, drawn on the trace with its deadline.
+    const timer = page.locator('[data-testid="span-row"][data-kind="timer"]').filter({ hasText: "follow-up window" });
+    await expect(timer).toBeVisible();
+    await timer.getByRole("button", { name: /follow-up window/ }).first().click();
+    await expect(details.getByTestId("span-wait")).toContainText("until");
+
     // Tokens: the parent's total includes the sub-runs', each counted once.
     const self = Number(await page.getByTestId("usage-self").getAttribute("data-tokens"));
     const total = Number(await page.getByTestId("usage-total").getAttribute("data-tokens"));
@@ -86,6 +92,7 @@ test.describe("runs", () => {
     await page.getByLabel("Follow-up message").fill("Where is order A-1002?");
     await page.getByRole("button", { name: "Send follow-up" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Follow-up sent." })).toBeVisible();
+    await expect(details.getByTestId("span-wait"), "the follow-up interrupted the timer").toHaveText("ended by a message");
     await page.getByRole("tab", { name: "Conversation" }).click();
     await expect(page.getByTestId("turn")).toHaveCount(2, { timeout: 20_000 });
     // The follow-up's turn often ends between two polls: its last messages must still show.
