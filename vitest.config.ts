@@ -3,6 +3,15 @@ import { defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
 
+const INTEGRATION_FILES = "{lib,worker,scripts}/**/*.int.test.ts";
+/** Integration files that load the machine on purpose, with timeouts that assume nothing else runs. */
+const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts"];
+const integration = {
+  globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -25,13 +34,24 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...integration,
           name: "integration",
-          include: ["{lib,worker,scripts}/**/*.int.test.ts"],
-          globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // Two cores: one file at a time keeps Temporal and the databases responsive.
+          include: [INTEGRATION_FILES],
+          exclude: [...SERIAL_INTEGRATION_FILES, "**/node_modules/**"],
+          // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: "integration-serial",
+          include: SERIAL_INTEGRATION_FILES,
+          // One at a time, before the parallel files: they load the machine on purpose and need it to themselves.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

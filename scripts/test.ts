@@ -53,12 +53,12 @@ interface VitestReport {
   numTodoTests: number;
 }
 
-/** A vitest project of vitest.config.ts, or (with `config`) a suite with its own config file. */
-async function vitestSuite(name: string, project: string, env: Record<string, string> = {}, config?: string): Promise<void> {
+/** Vitest projects of vitest.config.ts run as one suite, or (with `config`) a suite with its own config file. */
+async function vitestSuite(name: string, projects: string[], env: Record<string, string> = {}, config?: string): Promise<void> {
   banner(name);
   const started = performance.now();
-  const output = path.join(reportDir, `${project}.json`);
-  const selection = config ? ["--config", config] : ["--project", project];
+  const output = path.join(reportDir, `${projects.join("+")}.json`);
+  const selection = config ? ["--config", config] : projects.flatMap((project) => ["--project", project]);
   const code = await stream(bin("vitest"), ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
@@ -136,10 +136,11 @@ async function main(): Promise<void> {
 
   await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
   await check("lint", bin("eslint"), ["--max-warnings=0", "."]);
-  await vitestSuite("unit", "unit");
-  await vitestSuite("integration", "integration");
+  await vitestSuite("unit", ["unit"]);
+  // The load tests alone, then two files at a time (vitest.config.ts): one report.
+  await vitestSuite("integration", ["integration", "integration-serial"]);
   await e2eSuite();
-  await vitestSuite("first run", "first-run", {}, "scripts/first-run/vitest.config.ts");
+  await vitestSuite("first run", ["first-run"], {}, "scripts/first-run/vitest.config.ts");
 
   rmSync(reportDir, { recursive: true, force: true });
   banner("summary");

@@ -2,21 +2,23 @@
 // migrated + seeded database, an in-process worker on its own task queue, and
 // the engine client.
 import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { copyFile } from "node:fs/promises";
 import { inject } from "vitest";
 import { Client, Connection } from "@temporalio/client";
-import { bundleWorkflowCode, DefaultLogger, Runtime, type NativeConnection, type Worker } from "@temporalio/worker";
+import { DefaultLogger, Runtime, type NativeConnection, type Worker } from "@temporalio/worker";
 import { parseEnv, type AppConfig } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/db/seed";
 import { createEngine, type Engine } from "../../lib/engine/client";
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import type { RunStatus, RunSummary } from "../../lib/engine/types";
-import { connectWorker, createZapWorker, WORKFLOWS_PATH } from "../../worker/worker";
+import { connectWorker, createZapWorker } from "../../worker/worker";
 import type { ModelRegistry } from "../../worker/models/registry";
+import { sqliteFilePath } from "../../lib/db/providers";
 import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
 
-let bundle: Promise<{ code: string }> | undefined;
 let runtimeInstalled = false;
 
 /** Worker logs at WARN: test output stays readable. */
@@ -30,9 +32,11 @@ function quietRuntime(): void {
   }
 }
 
-/** One workflow bundle per test file (bundling takes a second or two). */
-export function sharedWorkflowBundle(): Promise<{ code: string }> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+let bundle: { code: string } | undefined;
+
+/** The workflow bundle the global setup built once for the whole run (webpack takes seconds of CPU). */
+export function sharedWorkflowBundle(): { code: string } {
+  bundle ??= { code: readFileSync(inject("workflowBundlePath"), "utf8") };
   return bundle;
 }
 
@@ -59,9 +63,14 @@ export interface EngineHarnessOptions {
 export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   quietRuntime();
   const database = options.database ?? (await freshSqlite());
-  await applyMigrations(database.url);
+  // A new SQLite file starts as a copy of the global setup's migrated, seeded
+  // template: the same result without a Prisma CLI run and four bcrypt hashes per file.
+  // (scripts/db/migrations.int.test.ts tests migrating and seeding themselves.)
+  const fromTemplate = database.provider === "sqlite" && !existsSync(sqliteFilePath(database.url));
+  if (fromTemplate) await copyFile(inject("sqliteTemplatePath"), sqliteFilePath(database.url));
+  else await applyMigrations(database.url);
   const db = createDb(database.url);
-  await seedDatabase(db, { demo: true });
+  if (!fromTemplate) await seedDatabase(db, { demo: true });
   const taskQueue = `it-${randomUUID()}`;
   const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, ...options.env });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
@@ -79,7 +88,7 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
       connection,
       taskQueue,
       models: workerOptions.models,
-      workflowBundle: await sharedWorkflowBundle(),
+      workflowBundle: sharedWorkflowBundle(),
       payloadCodecs: payloadCodecs(),
     });
     const running = worker.run();

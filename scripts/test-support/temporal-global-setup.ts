@@ -1,12 +1,22 @@
-// Starts one real Temporal dev server (in memory, on free ports) for the
-// integration tests, and stops it afterwards.
+// Starts one real Temporal dev server (in memory, on free ports), bundles the
+// workflow code and builds a migrated, seeded SQLite template once for the
+// integration tests, and cleans up afterwards. Both integration projects
+// (parallel and serial, see vitest.config.ts) run this setup in the same
+// vitest process; they share all three.
 import os from "node:os";
 import path from "node:path";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { bundleWorkflowCode } from "@temporalio/worker";
 import type { TestProject } from "vitest/node";
 import { provisionTemporalCli } from "../lib/temporal-cli";
 import { spawnDevServer, waitForTemporal } from "../lib/temporal-server";
 import { freePort } from "./ports";
+import { applyMigrations } from "../db/migrate";
+import { createDb } from "../../lib/db/prisma";
+import { seedDatabase } from "../../lib/db/seed";
+
+// worker/worker.ts's WORKFLOWS_PATH, without loading the worker (Prisma, activities) into the vitest process.
+const WORKFLOWS_PATH = path.resolve(import.meta.dirname, "../../worker/workflows/index.ts");
 
 /** Temporal Cloud refuses a payload over 2 MB and warns over 512 KB. */
 export const TEMPORAL_CLOUD_BLOB_LIMITS = { errorBytes: 2 * 1024 * 1024, warnBytes: 512 * 1024 } as const;
@@ -15,10 +25,40 @@ declare module "vitest" {
   export interface ProvidedContext {
     temporalAddress: string;
     temporalCli: string;
+    /** The workflow bundle every in-process worker loads (webpack once, not once per file). */
+    workflowBundlePath: string;
+    /** A SQLite file with every migration applied and the demo seed: the engine harness copies it. */
+    sqliteTemplatePath: string;
   }
 }
 
-export default async function setup(project: TestProject) {
+interface SharedSetup {
+  address: string;
+  cli: string;
+  bundlePath: string;
+  templatePath: string;
+  users: number;
+  stop: () => Promise<void>;
+}
+
+// globalThis, not a module variable: each project loads this file as its own module instance.
+const SHARED = Symbol.for("zap.integration.globalSetup");
+type Holder = { [SHARED]?: Promise<SharedSetup> };
+
+/** Migrates and seeds a SQLite file as the engine harness would, and leaves it closed with no WAL beside it. */
+async function buildSqliteTemplate(file: string): Promise<void> {
+  const url = `file:${file}`;
+  await applyMigrations(url);
+  const db = createDb(url);
+  try {
+    await seedDatabase(db, { demo: true });
+    await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function startShared(): Promise<SharedSetup> {
   const cli = await provisionTemporalCli();
   const [port, uiPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(path.join(os.tmpdir(), "zap-it-temporal-"));
@@ -37,12 +77,45 @@ export default async function setup(project: TestProject) {
     // Temporal Cloud's payload limits, so a payload too large for production fails here too.
     dynamicConfig: { "limit.blobSize.error": TEMPORAL_CLOUD_BLOB_LIMITS.errorBytes, "limit.blobSize.warn": TEMPORAL_CLOUD_BLOB_LIMITS.warnBytes },
   });
-  await waitForTemporal({ address }, child, 60_000);
-  project.provide("temporalAddress", address);
-  project.provide("temporalCli", cli);
-  return async () => {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
+  const bundlePath = path.join(dir, "workflow-bundle.js");
+  const templatePath = path.join(dir, "template", "zap.db");
+  mkdirSync(path.dirname(templatePath));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
     rmSync(dir, { recursive: true, force: true });
+  };
+  const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} };
+  try {
+    const [bundle] = await Promise.all([
+      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet }),
+      waitForTemporal({ address }, child, 60_000),
+      buildSqliteTemplate(templatePath),
+    ]);
+    writeFileSync(bundlePath, bundle.code);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { address, cli, bundlePath, templatePath, users: 0, stop };
+}
+
+export default async function setup(project: TestProject) {
+  const holder = globalThis as Holder;
+  holder[SHARED] ??= startShared();
+  const shared = await holder[SHARED];
+  shared.users += 1;
+  project.provide("temporalAddress", shared.address);
+  project.provide("temporalCli", shared.cli);
+  project.provide("workflowBundlePath", shared.bundlePath);
+  project.provide("sqliteTemplatePath", shared.templatePath);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await shared.stop();
   };
 }
