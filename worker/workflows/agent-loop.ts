@@ -11,7 +11,9 @@ import {
   proxyActivities,
   proxyLocalActivities,
   sleep,
+  TimeoutFailure,
   workflowInfo,
+  type LocalActivityOptions,
 } from "@temporalio/workflow";
 import type { AgentActivities, ToolActivityOutput } from "../activities/agent";
 import type { FunctionTool } from "../models/types";
@@ -33,11 +35,21 @@ import type { RunState } from "./run-state";
 // inputs (the growing conversation) are not copied into history each time.
 // Side-effecting and MCP tools run as regular activities with heartbeats, so a
 // dead worker is noticed within seconds and the call resumes elsewhere.
-const { runInference } = proxyLocalActivities<AgentActivities>({
+const INFERENCE_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: "5 minutes",
   localRetryThreshold: "1 minute",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
-});
+};
+
+/**
+ * The model call, bounded by what is left of the run timeout. A local activity
+ * holds the workflow task, so the run-timeout timer reaches the run only when
+ * the task is heartbeated (8 s into it, see AGENT_WORKFLOW_TASK_TIMEOUT); the
+ * worker enforces this schedule-to-close deadline itself, to the millisecond.
+ */
+function runInferenceWithin(deadline: number) {
+  return proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: Math.max(1, deadline - Date.now()) }).runInference;
+}
 
 // Tools fail by returning an error outcome (the model sees it); a thrown error
 // is an infrastructure problem (database busy, network), retried for about a
@@ -69,6 +81,12 @@ const { describeTools } = proxyActivities<AgentActivities>({
   heartbeatTimeout: "20 seconds",
   retry: { initialInterval: "1 second", maximumAttempts: 2 },
 });
+
+/** A local activity that ran out of its schedule-to-close time fails with the TimeoutFailure itself (a regular one wraps it). */
+function isScheduleToCloseTimeout(error: unknown): boolean {
+  const timeout = error instanceof ActivityFailure ? error.cause : error;
+  return timeout instanceof TimeoutFailure && timeout.timeoutType === "SCHEDULE_TO_CLOSE";
+}
 
 function failureMessage(error: unknown): string {
   if (error instanceof ActivityFailure && error.cause instanceof Error) return error.cause.message;
@@ -128,10 +146,14 @@ export class AgentLoop {
     return info.continueAsNewSuggested || estimated >= this.limits.continueAsNewAfterEvents;
   }
 
+  /** When the current turn must have its final answer (workflow time, ms). */
+  private deadline = Infinity;
+
   /** Runs iterations until the model answers; bounded by the run timeout. */
   async respond(): Promise<string> {
     const startedAt = Date.parse(this.state.turnStartedAt ?? new Date(Date.now()).toISOString());
-    const remaining = Math.max(1, this.limits.runTimeoutSeconds * 1000 - (Date.now() - startedAt));
+    this.deadline = startedAt + this.limits.runTimeoutSeconds * 1000;
+    const remaining = Math.max(1, this.deadline - Date.now());
     let timedOut = false;
     const work = new CancellationScope();
     const timer = new CancellationScope();
@@ -147,11 +169,15 @@ export class AgentLoop {
     try {
       return await work.run(() => this.iterate());
     } catch (error) {
-      if (timedOut && isCancellation(error)) throw new RunFailure("timeout", `no final answer within the run timeout of ${this.limits.runTimeoutSeconds} s`);
+      if (timedOut && isCancellation(error)) throw this.timeoutFailure();
       throw error;
     } finally {
       timer.cancel();
     }
+  }
+
+  private timeoutFailure(): RunFailure {
+    return new RunFailure("timeout", `no final answer within the run timeout of ${this.limits.runTimeoutSeconds} s`);
   }
 
   private async iterate(): Promise<string> {
@@ -201,7 +227,7 @@ export class AgentLoop {
     try {
       // The model call reads the conversation from the ledger: it must be written first.
       await this.ledger.flushed();
-      output = await runInference({
+      output = await runInferenceWithin(this.deadline)({
         runId: workflowInfo().workflowId,
         iteration: state.iteration,
         agentName: agent.name,
@@ -214,6 +240,7 @@ export class AgentLoop {
     } catch (error) {
       state.endSpan(span, "error");
       if (isCancellation(error)) throw error;
+      if (isScheduleToCloseTimeout(error)) throw this.timeoutFailure();
       throw new RunFailure("model_error", failureMessage(error));
     }
     state.addUsage(output.usage);
