@@ -1,5 +1,8 @@
 // Browser-safe helpers for edited tool arguments: the form fields a tool's JSON
-// schema implies, a top-level check matching the workflow's, and a diff.
+// schema implies, the workflow's own top-level check, and a diff.
+import type { ArgumentSchema } from "../engine/argument-check";
+
+export { argumentProblems } from "../engine/argument-check";
 
 export interface FieldSpec {
   name: string;
@@ -9,23 +12,8 @@ export interface FieldSpec {
   options?: string[];
 }
 
-interface PropertySchema {
-  type?: string | string[];
-  enum?: unknown[];
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-}
-
-interface ObjectSchema {
-  properties?: Record<string, PropertySchema>;
-  required?: string[];
-  additionalProperties?: boolean;
-}
+type PropertySchema = ArgumentSchema;
+type ObjectSchema = ArgumentSchema & { properties?: Record<string, PropertySchema> };
 
 function kindOf(p: PropertySchema): FieldSpec["kind"] {
   if (p.enum?.every((v) => typeof v === "string")) return "enum";
@@ -76,46 +64,6 @@ export function formatField(field: FieldSpec, value: unknown): string {
   if (value === undefined || value === null) return "";
   if (field.kind === "json") return JSON.stringify(value);
   return String(value);
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
-}
-
-/** The same top-level checks the workflow applies to edited arguments, so mistakes are caught before sending. */
-export function argumentProblems(args: Record<string, unknown>, schema: Record<string, unknown> | null): string[] {
-  if (!schema) return [];
-  const s = schema as ObjectSchema;
-  const problems: string[] = [];
-  for (const key of s.required ?? []) if (!(key in args)) problems.push(`${key}: required`);
-  for (const [key, value] of Object.entries(args)) {
-    const p = s.properties?.[key];
-    if (!p) {
-      if (s.additionalProperties === false) problems.push(`${key}: not a parameter of this tool`);
-      continue;
-    }
-    const allowed = p.type === undefined ? [] : Array.isArray(p.type) ? p.type : [p.type];
-    const actual = typeOf(value);
-    if (allowed.length && !allowed.some((t) => t === actual || (t === "number" && actual === "integer"))) {
-      problems.push(`${key}: expected ${allowed.join(" or ")}, got ${actual}`);
-      continue;
-    }
-    if (p.enum && !p.enum.includes(value)) problems.push(`${key}: expected one of ${p.enum.map(String).join(", ")}`);
-    if (typeof value === "number") {
-      if (p.minimum !== undefined && value < p.minimum) problems.push(`${key}: must be at least ${p.minimum}`);
-      if (p.maximum !== undefined && value > p.maximum) problems.push(`${key}: must be at most ${p.maximum}`);
-      if (p.exclusiveMinimum !== undefined && value <= p.exclusiveMinimum) problems.push(`${key}: must be greater than ${p.exclusiveMinimum}`);
-      if (p.exclusiveMaximum !== undefined && value >= p.exclusiveMaximum) problems.push(`${key}: must be less than ${p.exclusiveMaximum}`);
-    }
-    if (typeof value === "string") {
-      if (p.minLength !== undefined && value.length < p.minLength) problems.push(`${key}: must have at least ${p.minLength} characters`);
-      if (p.maxLength !== undefined && value.length > p.maxLength) problems.push(`${key}: must have at most ${p.maxLength} characters`);
-    }
-  }
-  return problems;
 }
 
 export interface DiffLine {

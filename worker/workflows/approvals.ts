@@ -6,6 +6,7 @@
 import { ApplicationFailure, CancellationScope, condition, proxyActivities, uuid4, workflowInfo } from "@temporalio/workflow";
 import { matchesGlob } from "../../lib/agents/glob";
 import type { AgentConfig, ApprovalRule } from "../../lib/agents/schemas";
+import { argumentProblems } from "../../lib/engine/argument-check";
 import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/engine/workflow-types";
@@ -30,78 +31,11 @@ const { notifyApproval } = proxyActivities<NotificationActivities>({
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "2 minutes", maximumAttempts: 10 },
 });
 
+export { argumentProblems };
+
 /** The first approval rule whose pattern matches the tool name, if any. */
 export function matchingRule(agent: AgentConfig, toolName: string): ApprovalRule | undefined {
   return agent.approvalRules.find((rule) => matchesGlob(rule.pattern, toolName));
-}
-
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  enum?: unknown[];
-  additionalProperties?: boolean;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-};
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
-}
-
-function typeMatches(expected: string | string[] | undefined, value: unknown): boolean {
-  if (!expected) return true;
-  const actual = typeOf(value);
-  const allowed = Array.isArray(expected) ? expected : [expected];
-  return allowed.some((t) => t === actual || (t === "number" && actual === "integer"));
-}
-
-function boundProblems(key: string, value: unknown, p: JsonSchema): string[] {
-  const problems: string[] = [];
-  if (typeof value === "number") {
-    if (p.minimum !== undefined && value < p.minimum) problems.push(`${key}: must be at least ${p.minimum}`);
-    if (p.maximum !== undefined && value > p.maximum) problems.push(`${key}: must be at most ${p.maximum}`);
-    if (p.exclusiveMinimum !== undefined && value <= p.exclusiveMinimum) problems.push(`${key}: must be greater than ${p.exclusiveMinimum}`);
-    if (p.exclusiveMaximum !== undefined && value >= p.exclusiveMaximum) problems.push(`${key}: must be less than ${p.exclusiveMaximum}`);
-  }
-  if (typeof value === "string") {
-    if (p.minLength !== undefined && value.length < p.minLength) problems.push(`${key}: must have at least ${p.minLength} characters`);
-    if (p.maxLength !== undefined && value.length > p.maxLength) problems.push(`${key}: must have at most ${p.maxLength} characters`);
-  }
-  return problems;
-}
-
-/**
- * Checks arguments against a tool's JSON schema at the top level (required
- * fields, types, enums, bounds, unknown fields). The tool validates fully when
- * it runs; this keeps invalid calls from reaching a human for approval.
- */
-export function argumentProblems(args: Record<string, unknown>, schema: Record<string, unknown> | undefined): string[] {
-  if (!schema) return [];
-  const s = schema as JsonSchema;
-  const problems: string[] = [];
-  for (const key of s.required ?? []) if (!(key in args)) problems.push(`${key}: required`);
-  for (const [key, value] of Object.entries(args)) {
-    const property = s.properties?.[key];
-    if (!property) {
-      if (s.additionalProperties === false) problems.push(`${key}: not a parameter of this tool`);
-      continue;
-    }
-    if (!typeMatches(property.type, value)) {
-      problems.push(`${key}: expected ${String(property.type)}, got ${typeOf(value)}`);
-      continue;
-    }
-    if (property.enum && !property.enum.includes(value)) problems.push(`${key}: expected one of ${property.enum.map(String).join(", ")}`);
-    problems.push(...boundProblems(key, value, property));
-  }
-  return problems;
 }
 
 /** Parses tool arguments: a JSON object, or a problem to report to the model. */
