@@ -57,6 +57,8 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const as = (role: Role) => playwright.request.newContext({ baseURL, storageState: storageStateFor(role) });
   const [viewerApi, builderApi, approverApi] = await Promise.all([as("viewer"), as("builder"), as("approver")]);
   const agent = `inbox-${randomUUID().slice(0, 8)}`;
+  // Unique per test run: the audit of a reused e2e data folder holds earlier runs' decisions.
+  const rejectReason = `Payer must not move savings (${agent})`;
   await createSubAgentGraph(agent);
 
   // Arrange: a direct call, one through a sub-agent, and two identical calls.
@@ -134,7 +136,7 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   // Reject the sub-agent's call with a reason (r focuses the reason box).
   await focusCard(page, '"amount": 7');
   await page.keyboard.press("r");
-  await page.keyboard.type("Payer must not move savings");
+  await page.keyboard.type(rejectReason);
   await focused.getByRole("button", { name: "Reject", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("ledger_transfer (payer): rejected");
 
@@ -159,11 +161,11 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   expect(directEvents.find((e) => e.type === "tool_call_completed" && e.tool === "ledger_transfer")?.result).toContain("5");
   await expect.poll(async () => (await (await viewerApi.get(`/api/runs/${viaSubAgent}`)).json()).run.output, { timeout: 30_000 }).toBe("lead is done");
   const subEvents = await events(viewerApi, subApproval?.runId ?? "");
-  expect(subEvents.find((e) => e.type === "approval_decided")).toMatchObject({ status: "rejected", reason: "Payer must not move savings" });
+  expect(subEvents.find((e) => e.type === "approval_decided")).toMatchObject({ status: "rejected", reason: rejectReason });
 
   // The audit lists every decision with its diff, and exports them as CSV.
   await page.goto(`/inbox/audit?person=approver%40zap.local`);
-  await expect(page.getByTestId("audit-row").filter({ hasText: "Payer must not move savings" })).toContainText("rejected");
+  await expect(page.getByTestId("audit-row").filter({ hasText: rejectReason })).toContainText("rejected");
   await expect(page.getByTestId("audit-row").filter({ has: page.getByRole("table", { name: "Changed arguments" }) }).first()).toContainText("approved");
   const csv = await (await approverApi.get("/api/approvals/audit?format=csv&outcome=rejected")).text();
   expect(csv.split("\r\n")[0]).toContain("approval_id,run_id,agent,tool,outcome");
