@@ -90,6 +90,13 @@ const GRPC_DEADLINE_EXCEEDED = 4;
 const GRPC_FAILED_PRECONDITION = 9;
 const GRPC_UNAVAILABLE = 14;
 
+/** How long a summary query may wait for a busy workflow before the ledger answers. */
+const SUMMARY_QUERY_DEADLINE_MS = 1_500;
+
+function isDeadlineExceeded(error: unknown): boolean {
+  return error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_DEADLINE_EXCEEDED;
+}
+
 function isNotFound(error: unknown): boolean {
   return error instanceof WorkflowNotFoundError || (error instanceof Error && /not found|already completed/i.test(error.message));
 }
@@ -187,11 +194,17 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
     },
 
     /** The live summary from the workflow; the ledger's copy once Temporal no longer has the run. */
+    /**
+     * The run's summary from the workflow, or from the ledger when the workflow
+     * cannot answer soon: a query waits for the workflow task in progress, and
+     * a long model call (a local activity) keeps one open for up to 80% of the
+     * task timeout. The ledger row is the same summary, written as it changes.
+     */
     async getRun(runId: string): Promise<RunSummary> {
       try {
-        return await query(runId, summaryQuery);
+        return await temporal.withDeadline(Date.now() + SUMMARY_QUERY_DEADLINE_MS, () => query(runId, summaryQuery));
       } catch (error) {
-        if (!(error instanceof RunNotFound)) throw error;
+        if (!(error instanceof RunNotFound) && !isDeadlineExceeded(error)) throw error;
         const stored = await readRunSummary(db, runId);
         if (!stored) throw error;
         return stored;

@@ -36,6 +36,19 @@ describe("follow-ups", () => {
   });
 });
 
+describe("summary during a long model call", () => {
+  it("answers from the ledger within the query deadline while the workflow task is held open", async () => {
+    const { runId } = await h.engine.startRun({ graph: singleAgentGraph({}), task: "think 6000\nanswer: took its time" });
+    // The run row says "thinking" as soon as the model call starts (written by the ledger pump).
+    await eventually(() => h.db.run.findUnique({ where: { id: runId }, select: { status: true } }), (r) => r?.status === "thinking", 15_000, "the ledger to say thinking");
+    const asked = Date.now();
+    const summary = await h.engine.getRun(runId);
+    expect(Date.now() - asked, "a query would wait for the open workflow task (up to 8 s)").toBeLessThan(4_000);
+    expect(summary).toMatchObject({ runId, status: "thinking", output: null });
+    expect((await waitForStatus(h.engine, runId, ["completed"])).output).toBe("took its time");
+  });
+});
+
 describe("cancel", () => {
   it("ends a run and its sub-agent conversations as cancelled", async () => {
     const graph = {
