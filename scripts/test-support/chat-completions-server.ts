@@ -1,6 +1,6 @@
 // A local HTTP server speaking the OpenAI chat-completions protocol, answering
 // from a script, so tests drive the real AI SDK provider over real HTTP.
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ScriptedReply {
@@ -8,12 +8,16 @@ export interface ScriptedReply {
   content?: string | null;
   toolCalls?: { id: string; name: string; arguments: string }[];
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Answer only after this long, like a slow model (the client may give up first). */
+  delayMs?: number;
 }
 
 export interface ChatCompletionsServer {
   baseUrl: string;
   /** Request bodies received, in order. */
   requests: Record<string, unknown>[];
+  /** How many requests the client closed before the reply was sent. */
+  abandoned: () => number;
   /** Queues the replies for the next requests. */
   script(replies: ScriptedReply[]): void;
   close(): Promise<void>;
@@ -22,6 +26,7 @@ export interface ChatCompletionsServer {
 export async function startChatCompletionsServer(): Promise<ChatCompletionsServer> {
   const queue: ScriptedReply[] = [];
   const requests: Record<string, unknown>[] = [];
+  let abandoned = 0;
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -33,28 +38,41 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
       const parsed = JSON.parse(body) as Record<string, unknown>;
       requests.push(parsed);
       const reply = queue.shift() ?? { content: "(script exhausted)" };
-      if (reply.status && reply.status >= 400) {
-        res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: "server_error" } }));
+      if (reply.delayMs) {
+        const timer = setTimeout(() => respond(res, parsed, { ...reply, delayMs: 0 }), reply.delayMs);
+        res.on("close", () => {
+          if (res.writableEnded) return;
+          clearTimeout(timer);
+          abandoned++;
+        });
         return;
       }
-      const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-      res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({
-          id: `chatcmpl-${requests.length}`,
-          object: "chat.completion",
-          created: Math.floor(Date.now() / 1000),
-          model: parsed.model,
-          choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
-          usage: { ...(reply.usage ?? { prompt_tokens: 11, completion_tokens: 7 }), total_tokens: (reply.usage?.prompt_tokens ?? 11) + (reply.usage?.completion_tokens ?? 7) },
-        }),
-      );
+      respond(res, parsed, reply);
     });
   });
+  function respond(res: ServerResponse, parsed: Record<string, unknown>, reply: ScriptedReply): void {
+    if (reply.status && reply.status >= 400) {
+      res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: "server_error" } }));
+      return;
+    }
+    const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        id: `chatcmpl-${requests.length}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: parsed.model,
+        choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? "tool_calls" : "stop" }],
+        usage: { ...(reply.usage ?? { prompt_tokens: 11, completion_tokens: 7 }), total_tokens: (reply.usage?.prompt_tokens ?? 11) + (reply.usage?.completion_tokens ?? 7) },
+      }),
+    );
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    abandoned: () => abandoned,
     script: (replies) => queue.push(...replies),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -1,7 +1,7 @@
 // The OpenAI-compatible provider (Vercel AI SDK) against a local server that
 // speaks the chat-completions protocol, tool calls included.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { startChatCompletionsServer, type ChatCompletionsServer } from "../../scripts/test-support/chat-completions-server";
 import type { RunEvent } from "../../lib/engine/types";
 
@@ -63,5 +63,18 @@ describe("OpenAI-compatible provider", () => {
     const summary = await waitForStatus(h.engine, failing.runId, ["failed"]);
     expect(summary.error?.reason).toBe("model_error");
     expect(summary.error?.message).toMatch(/401/);
+  });
+
+  it("a slow model call does not hold the run: a cancel lands at once and the HTTP request is abandoned", async () => {
+    llm.script([{ content: "too late", delayMs: 60_000 }]);
+    const { runId } = await h.engine.startRun({ graph, task: "take your time" });
+    await eventually(() => h.engine.getRun(runId), (s) => s.status === "thinking", 15_000, "the model call to start");
+    await eventually(async () => llm.requests.length, (n) => n > 0, 15_000, "the request to reach the model server");
+    const asked = Date.now();
+    await h.engine.cancelRun(runId);
+    expect((await waitForStatus(h.engine, runId, ["cancelled"], 15_000)).status).toBe("cancelled");
+    // A local activity would have held the workflow task: the cancel would wait for its 8 s heartbeat.
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    await eventually(async () => llm.abandoned(), (n) => n === 1, 15_000, "the worker to abort the model request");
   });
 });

@@ -29,7 +29,7 @@ import { BUILTIN_TOOLS } from "../../lib/agents/builtin-tools";
 import type { RunState } from "./run-state";
 
 
-// Model calls and side-effect-free built-in tools run as local activities:
+// Demo-model calls and side-effect-free built-in tools run as local activities:
 // they execute inside the worker that holds the workflow task, so an
 // iteration costs one round trip to Temporal instead of several, and their
 // inputs (the growing conversation) are not copied into history each time.
@@ -42,13 +42,26 @@ const INFERENCE_OPTIONS: LocalActivityOptions = {
 };
 
 /**
- * The model call, bounded by what is left of the run timeout. A local activity
- * holds the workflow task, so the run-timeout timer reaches the run only when
- * the task is heartbeated (8 s into it, see AGENT_WORKFLOW_TASK_TIMEOUT); the
- * worker enforces this schedule-to-close deadline itself, to the millisecond.
+ * The model call, bounded by what is left of the run timeout.
+ *
+ * The built-in demo model answers in milliseconds: a local activity. A real
+ * provider can take a minute, and a local activity holds the workflow task
+ * while it runs, so a cancel, a timer or a query would reach the run only when
+ * the task is heartbeated (8 s into it, see AGENT_WORKFLOW_TASK_TIMEOUT).
+ * Real providers therefore run as regular activities with heartbeats: one more
+ * round trip per call (tens of ms against seconds of generation) buys an
+ * immediate cancel and a dead worker noticed within the heartbeat timeout.
+ * Either way the schedule-to-close deadline ends the call at the run timeout.
  */
-function runInferenceWithin(deadline: number) {
-  return proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: Math.max(1, deadline - Date.now()) }).runInference;
+function runInferenceWithin(model: string, deadline: number) {
+  const scheduleToCloseTimeout = Math.max(1, deadline - Date.now());
+  if (model.startsWith("demo/")) return proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout }).runInference;
+  return proxyActivities<AgentActivities>({
+    startToCloseTimeout: INFERENCE_OPTIONS.startToCloseTimeout,
+    heartbeatTimeout: "10 seconds",
+    retry: INFERENCE_OPTIONS.retry,
+    scheduleToCloseTimeout,
+  }).runInference;
 }
 
 // Tools fail by returning an error outcome (the model sees it); a thrown error
@@ -227,7 +240,7 @@ export class AgentLoop {
     try {
       // The model call reads the conversation from the ledger: it must be written first.
       await this.ledger.flushed();
-      output = await runInferenceWithin(this.deadline)({
+      output = await runInferenceWithin(agent.model, this.deadline)({
         runId: workflowInfo().workflowId,
         iteration: state.iteration,
         agentName: agent.name,
