@@ -86,6 +86,7 @@ export function isRetryableUpdateError(error: unknown): boolean {
   const { code, details } = error.cause;
   return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE || (code === GRPC_FAILED_PRECONDITION && /workflow task in failed state/i.test(details));
 }
+const GRPC_CANCELLED = 1;
 const GRPC_DEADLINE_EXCEEDED = 4;
 const GRPC_FAILED_PRECONDITION = 9;
 const GRPC_UNAVAILABLE = 14;
@@ -93,8 +94,9 @@ const GRPC_UNAVAILABLE = 14;
 /** How long a summary query may wait for a busy workflow before the ledger answers. */
 const SUMMARY_QUERY_DEADLINE_MS = 1_500;
 
+/** The query ran out of time: the server reports DEADLINE_EXCEEDED, or CANCELLED when it dropped the expired call first. */
 function isDeadlineExceeded(error: unknown): boolean {
-  return error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_DEADLINE_EXCEEDED;
+  return error instanceof ServiceError && isGrpcServiceError(error.cause) && (error.cause.code === GRPC_DEADLINE_EXCEEDED || error.cause.code === GRPC_CANCELLED);
 }
 
 function isNotFound(error: unknown): boolean {
