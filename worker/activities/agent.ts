@@ -186,6 +186,8 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
         );
         return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt, ...(why ? { retryReason: why } : {}) };
       } catch (error) {
+        // Cancelled (the run was cancelled or timed out): nobody waits for this result, and it is no failure to log.
+        if (context.cancellationSignal.aborted) throw error;
         if (error instanceof ModelCallError) {
           throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable }));
         }
