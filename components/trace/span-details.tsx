@@ -99,7 +99,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
           <dt className="text-zinc-500">started</dt>
           <dd>{new Date(span.startedAt).toLocaleTimeString()}</dd>
           <dt className="text-zinc-500">duration</dt>
-          <dd>{formatDuration((span.endedAt ? Date.parse(span.endedAt) : now) - Date.parse(span.startedAt))}</dd>
+          <dd>{formatDuration((span.endMs ?? now) - span.startMs)}</dd>
           {span.tokens ? (
             <>
               <dt className="text-zinc-500">tokens</dt>

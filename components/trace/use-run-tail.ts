@@ -7,12 +7,15 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { RunEvent } from "@/lib/engine/types";
 import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from "@/lib/runs/schemas";
+import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 
 const FIRST_PAGE = 2000;
 // Each page costs the server a pass over the run's spans (sorted, then offset), so later pages are as large as the route allows.
 const LATER_PAGES = 50_000;
 const PAGES_AHEAD = 3;
-const PUBLISH_EVERY_MS = 400;
+// Re-deriving the timeline of 200,000 spans (tree, rows, time scale) takes about half a second:
+// while later pages arrive, the timeline is redrawn at most this often; a progress count updates per page.
+const PUBLISH_EVERY_MS = 1500;
 
 /** Recent events kept for the activity feed (the ledger holds them all). */
 const RECENT_EVENTS = 300;
@@ -22,13 +25,6 @@ export async function getJson<T>(url: string): Promise<T> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw new Error((body as { error?: { message?: string } } | null)?.error?.message ?? `Request failed (${response.status})`);
   return body as T;
-}
-
-interface SpanPage {
-  spans: TraceSpanView[];
-  nextOffset: number | null;
-  /** On the first page of a longer trace: how many spans there are. */
-  total?: number;
 }
 
 /**
@@ -89,6 +85,7 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
   const since = useRef(initialHeader.lastEventSeq);
   const drained = useRef(false);
   const [spans, setSpans] = useState<{ list: TraceSpanView[]; version: number }>({ list: [], version: 0 });
+  const [loaded, setLoaded] = useState(0);
   const [header, setHeader] = useState(initialHeader);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [seq, setSeq] = useState(initialHeader.lastEventSeq);
@@ -100,28 +97,28 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
     queryFn: async () => {
       store.current = { list: [], position: new Map() };
       const url = (offset: number, limit: number) => `/api/runs/${encodeURIComponent(runId)}/spans?offset=${offset}&limit=${limit}`;
-      const first = await getJson<SpanPage>(url(0, FIRST_PAGE));
-      mergeSpans(store.current, first.spans);
+      const first = await getJson<SpanRowPage>(url(0, FIRST_PAGE));
+      mergeSpans(store.current, spansFromRows(first));
       setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
       let offset = first.nextOffset;
       if (offset === null) return store.current.list.length;
       let last = performance.now();
       const publish = (force: boolean) => {
-        // Re-deriving the timeline costs time on every update: a big trace is shown as it arrives, but not per page.
+        setLoaded(store.current.list.length);
         if (!force && performance.now() - last < PUBLISH_EVERY_MS) return;
         last = performance.now();
         setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
       };
-      for (const page of laterPages(first.total ?? 0, offset, (o) => getJson<SpanPage>(url(o, LATER_PAGES)))) {
+      for (const page of laterPages(first.total ?? 0, offset, (o) => getJson<SpanRowPage>(url(o, LATER_PAGES)))) {
         const body = await page;
-        mergeSpans(store.current, body.spans);
+        mergeSpans(store.current, spansFromRows(body));
         publish(false);
         offset = body.nextOffset;
       }
       // Spans written after the count (a run still working) are read one page after another.
       while (offset !== null) {
-        const body = await getJson<SpanPage>(url(offset, LATER_PAGES));
-        mergeSpans(store.current, body.spans);
+        const body = await getJson<SpanRowPage>(url(offset, LATER_PAGES));
+        mergeSpans(store.current, spansFromRows(body));
         publish(false);
         offset = body.nextOffset;
       }
@@ -156,5 +153,5 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
 
   const refresh = useCallback(() => void refetch(), [refetch]);
 
-  return { spans: spans.list, spanVersion: spans.version, header, events, loading: spans.version === 0, complete: initial.isSuccess, error: initial.error ?? tail.error, refresh, since: seq };
+  return { spans: spans.list, spanVersion: spans.version, header, events, loading: spans.version === 0, loaded, complete: initial.isSuccess, error: initial.error ?? tail.error, refresh, since: seq };
 }

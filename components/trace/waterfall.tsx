@@ -55,7 +55,7 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
   onSelect: (row: TimelineRow) => void;
 }) {
   const { span } = row;
-  const duration = (span.endedAt ? Date.parse(span.endedAt) : now) - Date.parse(span.startedAt);
+  const duration = (span.endMs ?? now) - span.startMs;
   const retried = (span.attempts ?? 1) > 1;
   const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
   const note = retryReason ?? waitNote(span);
@@ -130,8 +130,9 @@ export function Waterfall(props: WaterfallProps) {
     let lo = Infinity;
     let hi = -Infinity;
     for (const s of props.allSpans) {
-      lo = Math.min(lo, Date.parse(s.startedAt));
-      hi = Math.max(hi, s.endedAt ? Date.parse(s.endedAt) : clock);
+      if (s.startMs < lo) lo = s.startMs;
+      const until = s.endMs ?? clock;
+      if (until > hi) hi = until;
     }
     return Number.isFinite(lo) ? { start: lo, end: Math.max(hi, lo + 1) } : { start: 0, end: 1 };
   }, [props.allSpans, clock]);
@@ -200,8 +201,8 @@ export function Waterfall(props: WaterfallProps) {
             })}
           </div>
           {rows.slice(first, last).map((row, i) => {
-            const s = Date.parse(row.span.startedAt);
-            const e = row.span.endedAt ? Date.parse(row.span.endedAt) : now;
+            const s = row.span.startMs;
+            const e = row.span.endMs ?? now;
             const left = toView(s);
             const right = toView(e);
             const visible = right >= 0 && left <= 1;

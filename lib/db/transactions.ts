@@ -41,6 +41,13 @@ export function registerDbProvider(db: Db, provider: DatabaseProvider): void {
   providers.set(db, provider);
 }
 
+/** Which database a client talks to, for the few queries written in each one's SQL. */
+export function dbProvider(db: Db): DatabaseProvider {
+  const provider = providers.get(db);
+  if (!provider) throw new Error("database client was not created by createDb");
+  return provider;
+}
+
 /**
  * One SQLite transaction at a time per process, first come first served. The
  * adapter serializes them anyway; queueing here keeps the wait out of Prisma's

@@ -93,8 +93,8 @@ export interface RunHeaderData {
   total: UsageCost;
 }
 
-/** A span as the trace view gets it: the ledger span plus its cost. */
-export type TraceSpanView = TraceSpan & { runId: string; cost?: number | null };
+/** A span as the trace view holds it (lib/runs/span-rows.ts toSpanView): the ledger span, its run, its cost, its times in ms. */
+export type TraceSpanView = TraceSpan & { runId: string; cost?: number | null; startMs: number; endMs: number | null };
 
 /** What the live tail returns on each poll. */
 export interface RunTail {

@@ -115,7 +115,7 @@ export function timeScale(spans: readonly TraceSpanView[], start: number, end: n
   const span = Math.max(1, end - start);
   const busy = spans
     .filter((s) => s.kind !== "run" && s.kind !== "iteration" && s.kind !== "approval_wait" && s.kind !== "timer")
-    .map((s) => ({ start: Date.parse(s.startedAt), end: s.endedAt ? Date.parse(s.endedAt) : end }))
+    .map((s) => ({ start: s.startMs, end: s.endMs ?? end }))
     .sort((a, b) => a.start - b.start);
   const gaps: Gap[] = [];
   let cursor = start;

@@ -5,8 +5,9 @@ import "server-only";
 import { getDb } from "../../db/server/db";
 import { RunNotFound } from "../../engine/errors";
 import { NotFoundError } from "../../errors";
-import type { ChatMessage, RunEvent, TraceSpan } from "../../engine/types";
-import { costOf } from "../pricing";
+import type { ChatMessage, RunEvent } from "../../engine/types";
+import { spanFromRecord } from "../../engine/ledger/read";
+import { toSpanView } from "../span-rows";
 import { getConfig } from "../../config/server/config";
 import type { TraceSpanView } from "../schemas";
 
@@ -23,23 +24,6 @@ export interface SpanDetails {
 
 const INPUT_CAP = 200;
 
-function toView(runId: string, row: { spanId: string; parentId: string | null; kind: string; name: string; status: string; startedAt: Date; endedAt: Date | null; data: string }): TraceSpanView {
-  const extra = JSON.parse(row.data) as Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
-  const span: TraceSpanView = {
-    runId,
-    id: row.spanId,
-    parentId: row.parentId,
-    kind: row.kind as TraceSpan["kind"],
-    name: row.name,
-    status: row.status as TraceSpan["status"],
-    startedAt: row.startedAt.toISOString(),
-    endedAt: row.endedAt?.toISOString() ?? null,
-    ...extra,
-  };
-  if (span.kind === "inference" && span.tokens) span.cost = costOf(span.name, span.tokens, getConfig().models.prices);
-  return span;
-}
-
 /** Events whose JSON mentions `needle` (a call, conversation or approval id), of the given types. */
 async function eventsMentioning(runId: string, types: string[], needle: string): Promise<RunEvent[]> {
   const rows = await getDb().runEvent.findMany({ where: { runId, type: { in: types }, data: { contains: needle } }, orderBy: { seq: "asc" }, take: 50, select: { data: true } });
@@ -53,7 +37,7 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
     if (!(await db.run.findUnique({ where: { id: runId }, select: { id: true } }))) throw new RunNotFound(runId);
     throw new NotFoundError(`Run ${runId} has no span ${spanId}`);
   }
-  const span = toView(runId, row);
+  const span = toSpanView(runId, spanFromRecord(row), getConfig().models.prices);
   const attrs = span.attributes ?? {};
   let events: RunEvent[] = [];
   let input: ChatMessage[] | null = null;

@@ -6,10 +6,10 @@ import type { Prisma } from "../../db/generated/sqlite/client";
 import { getDb } from "../../db/server/db";
 import { getConfig } from "../../config/server/config";
 import { getTemporalClient } from "../../temporal/server/client";
-import { readEventPage, readSpans } from "../../engine/ledger/read";
+import { readEventPage, readSpanRowsJson, readSpans, spanFromRecord } from "../../engine/ledger/read";
+import { toSpanView } from "../span-rows";
 import { RunNotFound } from "../../engine/errors";
-import type { ChatMessage, RunEvent, RunStatus, TraceSpan, TokenUsage } from "../../engine/types";
-import { costOf } from "../pricing";
+import type { ChatMessage, RunEvent, RunStatus } from "../../engine/types";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 
@@ -155,49 +155,25 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   };
 }
 
-function withCost(runId: string, span: TraceSpan): TraceSpanView {
-  const tokens: TokenUsage | undefined = span.tokens;
-  return { ...span, runId, ...(span.kind === "inference" && tokens ? { cost: costOf(span.name, tokens, getConfig().models.prices) } : {}) };
-}
-
 /** Every span of a run, in start order. */
 export async function runSpans(runId: string): Promise<TraceSpanView[]> {
   await requireRun(runId);
-  return (await readSpans(getDb(), runId)).map((s) => withCost(runId, s));
-}
-
-const SPAN_COLUMNS = { spanId: true, parentId: true, kind: true, name: true, status: true, startedAt: true, endedAt: true, data: true } as const;
-
-function spanFromRow(runId: string, row: { spanId: string; parentId: string | null; kind: string; name: string; status: string; startedAt: Date; endedAt: Date | null; data: string }): TraceSpanView {
-  const extra = JSON.parse(row.data) as Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
-  return withCost(runId, {
-    id: row.spanId,
-    parentId: row.parentId,
-    kind: row.kind as TraceSpan["kind"],
-    name: row.name,
-    status: row.status as TraceSpan["status"],
-    startedAt: row.startedAt.toISOString(),
-    endedAt: row.endedAt?.toISOString() ?? null,
-    ...extra,
-  });
+  const prices = getConfig().models.prices;
+  return (await readSpans(getDb(), runId)).map((s) => toSpanView(runId, s, prices));
 }
 
 /**
- * A page of a run's spans in start order: the trace view shows the first page
- * at once and reads the rest in the background, so a 200,000-span trace is
- * interactive long before all of it has arrived. The first page of a longer
- * trace carries `total`.
+ * A page of a run's spans in start order, as the JSON text of a SpanRowPage
+ * (lib/runs/span-rows.ts): the trace view shows the first page at once and
+ * reads the rest in the background, so a 200,000-span trace is interactive
+ * long before all of it has arrived. `total` lets the client ask for the later
+ * pages at once. The rows are the database's JSON, passed through unparsed.
  */
-export async function runSpanPage(runId: string, offset: number, limit: number): Promise<{ spans: TraceSpanView[]; nextOffset: number | null; total?: number }> {
+export async function runSpanPageJson(runId: string, offset: number, limit: number): Promise<string> {
   if (offset === 0) await requireRun(runId);
-  const db = getDb();
-  // Only the columns a span needs (not the run id on every row): each column is converted per row, and a page is 50,000 rows.
-  const rows = await db.runSpan.findMany({ where: { runId }, orderBy: [{ startedAt: "asc" }, { spanId: "asc" }], skip: offset, take: limit + 1, select: SPAN_COLUMNS });
-  const spans = rows.slice(0, limit).map((row) => spanFromRow(runId, row));
-  const nextOffset = rows.length > limit ? offset + limit : null;
-  // With the count, the first page lets the client ask for the later pages at once instead of one after another.
-  if (offset === 0 && nextOffset !== null) return { spans, nextOffset, total: await db.runSpan.count({ where: { runId } }) };
-  return { spans, nextOffset };
+  const page = await readSpanRowsJson(getDb(), runId, offset, limit);
+  const nextOffset = offset + page.count < page.total ? offset + page.count : null;
+  return `{"runId":${JSON.stringify(runId)},"nextOffset":${nextOffset},"total":${page.total},"prices":${JSON.stringify(getConfig().models.prices)},"rows":${page.json}}`;
 }
 
 /**
@@ -220,7 +196,8 @@ export async function runTail(runId: string, since: number, options: { limit?: n
       where: { runId, OR: [{ endedAt: null }, { startedAt: { gte: cursor } }, { endedAt: { gte: cursor } }] },
       orderBy: { startedAt: "asc" },
     });
-    spans = rows.map((row) => spanFromRow(runId, row));
+    const prices = getConfig().models.prices;
+    spans = rows.map((row) => toSpanView(runId, spanFromRecord(row), prices));
   }
   return { ...page, spans, spanCursor, header: await runHeader(runId) };
 }

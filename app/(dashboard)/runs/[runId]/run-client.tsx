@@ -10,6 +10,7 @@ import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/r
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { getJson, useRunTail } from "@/components/trace/use-run-tail";
+import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
 import { RunHeader } from "./run-header";
 
@@ -37,13 +38,16 @@ export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initi
   const subRuns = useQueries({
     queries: subRunIds.map((id) => ({
       queryKey: ["sub-run-spans", id],
-      queryFn: () => getJson<{ spans: TraceSpanView[] }>(`/api/runs/${encodeURIComponent(id)}/spans?limit=50000`),
+      queryFn: async () => ({ spans: spansFromRows(await getJson<SpanRowPage>(`/api/runs/${encodeURIComponent(id)}/spans?limit=50000`)) }),
       refetchInterval: (q: { state: { data?: { spans: TraceSpanView[] } } }) => (q.state.data?.spans.some((s) => s.status === "running") ? 2000 : false),
     })),
   });
   const subRunKey = subRuns.map((q) => q.dataUpdatedAt).join(",");
+  // The run's own index is rebuilt only when its spans change, not when a sub-run opens.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const rootIndex = useMemo(() => indexSpans(tail.spans), [tail.spanVersion]);
   const { indexes, allSpans, loadingSubRuns } = useMemo(() => {
-    const map = new Map<string, SpanIndex>([[runId, indexSpans(tail.spans)]]);
+    const map = new Map<string, SpanIndex>([[runId, rootIndex]]);
     // A fresh array per change: the store's list is appended in place.
     let all: TraceSpanView[] = tail.spans.slice();
     const loading = new Set<string>();
@@ -58,7 +62,7 @@ export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initi
     return { indexes: map, allSpans: all, loadingSubRuns: loading };
     // tail.spanVersion and subRunKey say when the (mutable) span lists changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [runId, tail.spanVersion, subRunKey, subRunIds]);
+  }, [runId, rootIndex, tail.spanVersion, subRunKey, subRunIds]);
 
   const agents = useMemo(() => [...new Set(allSpans.filter((s) => s.kind === "sub_agent").map((s) => s.name))], [allSpans]);
   const inferenceTokens = useMemo(
@@ -74,12 +78,12 @@ export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initi
     let lo = Infinity;
     let hi = -Infinity;
     for (const s of allSpans) {
-      lo = Math.min(lo, Date.parse(s.startedAt));
-      hi = Math.max(hi, s.endedAt ? Date.parse(s.endedAt) : lo);
+      lo = Math.min(lo, s.startMs);
+      hi = Math.max(hi, s.endMs ?? lo);
     }
     const scale = timeScale(allSpans, lo, Math.max(hi, lo + 1));
-    const a = scale.toFraction(Date.parse(span.startedAt));
-    const b = scale.toFraction(span.endedAt ? Date.parse(span.endedAt) : hi);
+    const a = scale.toFraction(span.startMs);
+    const b = scale.toFraction(span.endMs ?? hi);
     const pad = Math.max(0.002, (b - a) * 0.1);
     setZoom([Math.max(0, a - pad), Math.min(1, b + pad)]);
   };
@@ -95,7 +99,7 @@ export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initi
         ))}
         <span className="ml-auto self-center text-xs text-zinc-500" data-testid="live-indicator">
           {!tail.complete
-            ? `loading spans… ${tail.spans.length.toLocaleString("en-US")}`
+            ? `loading spans… ${Math.max(tail.loaded, tail.spans.length).toLocaleString("en-US")}`
             : live
               ? `live · polling every ${pollMs} ms · seq ${tail.since}`
               : `finished · ${tail.spans.length.toLocaleString("en-US")} spans`}

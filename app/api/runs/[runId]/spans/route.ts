@@ -1,10 +1,9 @@
-// GET /api/runs/:runId/spans?offset=&limit= – a run's spans from the ledger in start order,
-// a page at a time (`nextOffset` is null on the last page), with the cost of model calls.
-import { NextResponse } from "next/server";
+// GET /api/runs/:runId/spans?offset=&limit= – a page of a run's spans from the
+// ledger in start order, as rows (lib/runs/span-rows.ts: SpanRowPage).
 import { z } from "zod";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { runIdSchema } from "@/lib/engine/schemas";
-import { runSpanPage } from "@/lib/runs/server/runs";
+import { runSpanPageJson } from "@/lib/runs/server/runs";
 import { ValidationError, zodIssues } from "@/lib/errors";
 
 const querySchema = z.object({
@@ -17,6 +16,8 @@ export const GET = apiRoute<{ runId: string }>({
   handler: async ({ request, params }) => {
     const query = querySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
     if (!query.success) throw new ValidationError(zodIssues(query.error.issues));
-    return NextResponse.json(await runSpanPage(parseParam(runIdSchema, params.runId, "runId"), query.data.offset, query.data.limit));
+    const body = await runSpanPageJson(parseParam(runIdSchema, params.runId, "runId"), query.data.offset, query.data.limit);
+    // The body is already JSON (the database wrote the rows): sent as it is.
+    return new Response(body, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
   },
 });
