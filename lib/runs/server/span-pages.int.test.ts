@@ -58,8 +58,9 @@ for (const { provider, available, create } of providers) {
       const viaPrisma = await readSpans(db, "paging-run");
       const byId = new Map(viaPrisma.map((s) => [s.id, s]));
       for (const span of spans) {
-        const { runId, cost, ...fields } = span;
+        const { runId, cost, startMs, endMs, ...fields } = span;
         expect(runId).toBe("paging-run");
+        expect([startMs, endMs], "times in ms, parsed once").toEqual([Date.parse(span.startedAt), span.endedAt === null ? null : Date.parse(span.endedAt)]);
         expect(fields, `span ${span.id}`).toEqual(byId.get(span.id));
         if (span.kind === "inference") expect(cost, "no price configured: unknown").toBeNull();
       }
