@@ -37,10 +37,10 @@ const WAIT_ENDINGS: Record<string, string> = {
 };
 
 /** For a durable wait (timer or approval): how it ended, or its deadline while it runs; null for other spans. */
-export function waitNote(span: Pick<TraceSpanView, "kind" | "endedAt" | "attributes">): string | null {
+export function waitNote(span: Pick<TraceSpanView, "kind" | "endMs" | "attributes">): string | null {
   if (span.kind !== "timer" && span.kind !== "approval_wait") return null;
   const ended = span.attributes?.ended;
-  if (span.endedAt) return typeof ended === "string" ? (WAIT_ENDINGS[ended] ?? ended) : null;
+  if (span.endMs !== null) return typeof ended === "string" ? (WAIT_ENDINGS[ended] ?? ended) : null;
   const deadline = span.attributes?.deadline;
   return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${new Date(deadline).toLocaleTimeString()}` : null;
 }

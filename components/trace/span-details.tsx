@@ -97,7 +97,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
             </>
           ) : null}
           <dt className="text-zinc-500">started</dt>
-          <dd>{new Date(span.startedAt).toLocaleTimeString()}</dd>
+          <dd>{new Date(span.startMs).toLocaleTimeString()}</dd>
           <dt className="text-zinc-500">duration</dt>
           <dd>{formatDuration((span.endMs ?? now) - span.startMs)}</dd>
           {span.tokens ? (

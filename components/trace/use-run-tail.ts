@@ -69,7 +69,7 @@ export function mergeSpans(store: SpanStore, incoming: readonly TraceSpanView[])
       changed = true;
     } else {
       const old = store.list[at];
-      if (!old || old.status !== span.status || old.endedAt !== span.endedAt || old.attempts !== span.attempts) {
+      if (!old || old.status !== span.status || old.endMs !== span.endMs || old.attempts !== span.attempts) {
         store.list[at] = span;
         changed = true;
       }

@@ -121,7 +121,7 @@ export function Waterfall(props: WaterfallProps) {
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const axis = useRef<HTMLDivElement>(null);
   const now = useNow();
-  const hasRunning = useMemo(() => props.allSpans.some((s) => s.endedAt === null), [props.allSpans]);
+  const hasRunning = useMemo(() => props.allSpans.some((s) => s.endMs === null), [props.allSpans]);
   // Only a live trace needs the clock in its range; a finished one stays put.
   const clock = hasRunning ? now : 0;
 
@@ -210,7 +210,7 @@ export function Waterfall(props: WaterfallProps) {
               <RowView
                 key={row.key}
                 row={row}
-                now={row.span.endedAt ? 0 : now}
+                now={row.span.endMs !== null ? 0 : now}
                 top={(first + i) * ROW_HEIGHT}
                 left={Math.max(0, left)}
                 width={visible ? Math.min(1, right) - Math.max(0, left) : 0}

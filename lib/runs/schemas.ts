@@ -93,8 +93,12 @@ export interface RunHeaderData {
   total: UsageCost;
 }
 
-/** A span as the trace view holds it (lib/runs/span-rows.ts toSpanView): the ledger span, its run, its cost, its times in ms. */
-export type TraceSpanView = TraceSpan & { runId: string; cost?: number | null; startMs: number; endMs: number | null };
+/**
+ * A span as the trace view holds it (lib/runs/span-rows.ts): the ledger span
+ * with its times in ms since the epoch (the timeline computes with them, on
+ * 200,000 spans at a time), its run and the cost of a model call.
+ */
+export type TraceSpanView = Omit<TraceSpan, "startedAt" | "endedAt"> & { runId: string; startMs: number; endMs: number | null; cost?: number | null };
 
 /** What the live tail returns on each poll. */
 export interface RunTail {

@@ -9,8 +9,8 @@ import type { TraceSpanView } from "./schemas";
 
 type SpanExtra = Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
 
-/** `[id, parentId, kind, name, status, startedAt, endedAt, {tokens, attempts, attributes}]` */
-export type SpanRow = [string, string | null, TraceSpan["kind"], string, TraceSpan["status"], string, string | null, SpanExtra];
+/** `[id, parentId, kind, name, status, startMs, endMs, {tokens, attempts, attributes}]`, times in ms since the epoch. */
+export type SpanRow = [string, string | null, TraceSpan["kind"], string, TraceSpan["status"], number, number | null, SpanExtra];
 
 export interface SpanRowPage {
   runId: string;
@@ -22,24 +22,24 @@ export interface SpanRowPage {
   prices: PriceTable;
 }
 
-/**
- * A ledger span as the trace view holds it: its run, the cost of a model call
- * (null when the model has no price), and its times parsed once — the timeline
- * re-derives its scale from every span's times, 200,000 of them on a big trace.
- */
+/** A ledger span as the trace view holds it: times in ms, its run, the cost of a model call (null when the model has no price). */
 export function toSpanView(runId: string, span: TraceSpan, prices: PriceTable): TraceSpanView {
-  const view: TraceSpanView = {
-    id: span.id,
-    parentId: span.parentId,
-    kind: span.kind,
-    name: span.name,
-    status: span.status,
-    startedAt: span.startedAt,
-    endedAt: span.endedAt,
-    runId,
-    startMs: Date.parse(span.startedAt),
-    endMs: span.endedAt === null ? null : Date.parse(span.endedAt),
-  };
+  const { startedAt, endedAt, ...fields } = span;
+  return viewOf(runId, fields, Date.parse(startedAt), endedAt === null ? null : Date.parse(endedAt), prices);
+}
+
+/** The spans of a page. */
+export function spansFromRows(page: SpanRowPage): TraceSpanView[] {
+  const spans = new Array<TraceSpanView>(page.rows.length);
+  for (let i = 0; i < page.rows.length; i++) {
+    const [id, parentId, kind, name, status, startMs, endMs, extra] = page.rows[i] as SpanRow;
+    spans[i] = viewOf(page.runId, { id, parentId, kind, name, status, ...extra }, startMs, endMs, page.prices);
+  }
+  return spans;
+}
+
+function viewOf(runId: string, span: Omit<TraceSpan, "startedAt" | "endedAt">, startMs: number, endMs: number | null, prices: PriceTable): TraceSpanView {
+  const view: TraceSpanView = { id: span.id, parentId: span.parentId, kind: span.kind, name: span.name, status: span.status, runId, startMs, endMs };
   if (span.tokens) {
     view.tokens = span.tokens;
     if (span.kind === "inference") view.cost = costOf(span.name, span.tokens, prices);
@@ -47,14 +47,4 @@ export function toSpanView(runId: string, span: TraceSpan, prices: PriceTable): 
   if (span.attempts !== undefined) view.attempts = span.attempts;
   if (span.attributes) view.attributes = span.attributes;
   return view;
-}
-
-/** The spans of a page. */
-export function spansFromRows(page: SpanRowPage): TraceSpanView[] {
-  const spans = new Array<TraceSpanView>(page.rows.length);
-  for (let i = 0; i < page.rows.length; i++) {
-    const [id, parentId, kind, name, status, startedAt, endedAt, extra] = page.rows[i] as SpanRow;
-    spans[i] = toSpanView(page.runId, { id, parentId, kind, name, status, startedAt, endedAt, ...extra }, page.prices);
-  }
-  return spans;
 }
