@@ -74,7 +74,7 @@ export async function readSpans(db: Db, runId: string): Promise<TraceSpan[]> {
 
 /**
  * A page of a run's spans in start order as compact JSON rows,
- * `[id, parentId, kind, name, status, startedAt, endedAt, {tokens, attempts, attributes}]`
+ * `[id, parentId, kind, name, status, startMs, endMs, {tokens, attempts, attributes}]`
  * (lib/runs/span-rows.ts), built by the database itself. The trace view reads
  * runs of 200,000 spans this way: a row costs no object in Node and no key
  * names on the wire, and the `data` column's JSON is passed through unparsed.
@@ -84,19 +84,47 @@ export async function readSpanRowsJson(db: Db, runId: string, offset: number, li
   const sql =
     dbProvider(db) === "postgresql"
       ? `SELECT count(*)::int AS count, (SELECT count(*)::int FROM run_spans WHERE run_id = $1) AS total,
-           coalesce(json_agg(json_build_array(span_id, parent_id, kind, name, status, ${pgIso("started_at")}, ${pgIso("ended_at")}, data::json) ORDER BY started_at, span_id), '[]')::text AS json
+           coalesce(json_agg(json_build_array(span_id, parent_id, kind, name, status, ${pgMs("started_at")}, ${pgMs("ended_at")}, data::json) ORDER BY started_at, span_id), '[]')::text AS json
          FROM (SELECT * FROM run_spans WHERE run_id = $1 ORDER BY started_at, span_id LIMIT $2 OFFSET $3) page`
       : // SQLite aggregates the subquery's rows in its order (an ORDER BY inside json_group_array would turn the rows into strings).
         `SELECT count(*) AS count, (SELECT count(*) FROM run_spans WHERE run_id = ?1) AS total,
-           json_group_array(json_array(span_id, parent_id, kind, name, status, ${sqliteIso("started_at")}, ${sqliteIso("ended_at")}, json(data))) AS json
+           json_group_array(json_array(span_id, parent_id, kind, name, status, ${sqliteMs("started_at")}, ${sqliteMs("ended_at")}, json(data))) AS json
          FROM (SELECT * FROM run_spans WHERE run_id = ?1 ORDER BY started_at, span_id LIMIT ?2 OFFSET ?3)`;
   const [row] = await db.$queryRawUnsafe<{ count: number | bigint; total: number | bigint; json: string }[]>(sql, runId, limit, offset);
   return { json: row?.json ?? "[]", count: Number(row?.count ?? 0), total: Number(row?.total ?? 0) };
 }
 
-// Timestamps as Date.prototype.toISOString writes them, so a span read here equals the same span read through Prisma.
-const sqliteIso = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
-const pgIso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** Tokens of a run's model calls, summed per model. */
+export interface ModelTokens {
+  runId: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * The tokens of the given runs' model calls (inference spans, named after
+ * their model), summed per run and model by the database: a run header or a
+ * list row costs one aggregate, not a read of every model call's JSON.
+ */
+export async function readModelTokens(db: Db, runIds: readonly string[]): Promise<ModelTokens[]> {
+  if (runIds.length === 0) return [];
+  const postgres = dbProvider(db) === "postgresql";
+  const ids = runIds.map((_, i) => (postgres ? `$${i + 1}` : `?${i + 1}`)).join(", ");
+  const token = (field: string) => (postgres ? `coalesce(sum((data::jsonb #>> '{tokens,${field}}')::bigint), 0)::float8` : `coalesce(sum(json_extract(data, '$.tokens.${field}')), 0)`);
+  const hasTokens = postgres ? `data::jsonb ? 'tokens'` : `json_type(data, '$.tokens') IS NOT NULL`;
+  const rows = await db.$queryRawUnsafe<{ runId: string; model: string; inputTokens: number | bigint; outputTokens: number | bigint }[]>(
+    `SELECT run_id AS "runId", name AS model, ${token("inputTokens")} AS "inputTokens", ${token("outputTokens")} AS "outputTokens"
+     FROM run_spans WHERE run_id IN (${ids}) AND kind = 'inference' AND ${hasTokens} GROUP BY run_id, name`,
+    ...runIds,
+  );
+  return rows.map((r) => ({ runId: r.runId, model: r.model, inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens) }));
+}
+
+// Times as ms since the epoch: half the work of formatting them as text in SQLite (measured), smaller on
+// the wire, and what the browser computes with. Prisma stores UTC (ISO text on SQLite, timestamp(3) on PostgreSQL).
+const sqliteMs = (column: string) => `CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`;
+const pgMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
 
 /** Builds the span tree (run → iteration → inference / tool / sub-agent / approval wait). */
 export function spanTree(spans: TraceSpan[]): TraceNode[] {

@@ -3,7 +3,7 @@ import "server-only";
 // inference spans (exact, priced per model); a run's total adds its sub-runs'
 // own usage, each counted once, so self + sub-runs = total by construction.
 import type { Db } from "../../db/prisma";
-import type { TokenUsage } from "../../engine/types";
+import { readModelTokens } from "../../engine/ledger/read";
 import { addCosts, costOf, type PriceTable } from "../pricing";
 import type { UsageCost } from "../schemas";
 
@@ -16,16 +16,12 @@ export function addUsage(a: UsageCost, b: UsageCost): UsageCost {
   };
 }
 
-/** Own usage of each run, from its inference spans (span name = model id). */
+/** Own usage of each run, from its inference spans (span name = model id), priced per model. */
 export async function ownUsage(db: Db, runIds: string[], prices: PriceTable): Promise<Map<string, UsageCost>> {
   const result = new Map<string, UsageCost>(runIds.map((id) => [id, ZERO_USAGE]));
-  if (runIds.length === 0) return result;
-  const spans = await db.runSpan.findMany({ where: { runId: { in: runIds }, kind: "inference" }, select: { runId: true, name: true, data: true } });
-  for (const span of spans) {
-    const tokens = (JSON.parse(span.data) as { tokens?: TokenUsage }).tokens;
-    if (!tokens) continue;
-    const usage: UsageCost = { tokens, cost: costOf(span.name, tokens, prices) };
-    result.set(span.runId, addUsage(result.get(span.runId) ?? ZERO_USAGE, usage));
+  for (const { runId, model, inputTokens, outputTokens } of await readModelTokens(db, runIds)) {
+    const tokens = { inputTokens, outputTokens };
+    result.set(runId, addUsage(result.get(runId) ?? ZERO_USAGE, { tokens, cost: costOf(model, tokens, prices) }));
   }
   return result;
 }
