@@ -2,7 +2,7 @@
 // execution. Long calls heartbeat so that a dead worker is noticed quickly and
 // cancellation reaches them.
 import { hostname } from "node:os";
-import { ApplicationFailure, Context } from "@temporalio/activity";
+import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import type { TokenUsage } from "../../lib/engine/types";
 import { ACTIVITY_ERRORS } from "../../lib/engine/definitions";
@@ -186,8 +186,12 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
         );
         return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt, ...(why ? { retryReason: why } : {}) };
       } catch (error) {
-        // Cancelled (the run was cancelled or timed out): nobody waits for this result, and it is no failure to log.
-        if (context.cancellationSignal.aborted) throw error;
+        // Cancelled (the run was cancelled, timed out or is gone): nobody waits for this result. The SDK's own
+        // CancelledFailure ends the activity as cancelled; the provider's abort error would be logged as a failure.
+        if (context.cancellationSignal.aborted) {
+          const reason: unknown = context.cancellationSignal.reason;
+          throw reason instanceof CancelledFailure ? reason : error;
+        }
         if (error instanceof ModelCallError) {
           throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable }));
         }

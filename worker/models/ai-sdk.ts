@@ -68,6 +68,9 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
         const result = await generateText({
           model: languageModel(modelName),
           messages: toModelMessages(request.messages),
+          // The only system message is the agent's instructions from its saved graph, placeholders filled from the
+          // launcher's context (builders and admins launch); the task, follow-ups and tool results are user and tool messages.
+          allowSystemInMessages: true,
           tools: request.tools.length ? tools : undefined,
           temperature: request.temperature,
           maxOutputTokens: request.maxOutputTokens,
