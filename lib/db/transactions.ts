@@ -32,20 +32,33 @@ export const TRANSACTION_LIMITS = { maxWait: 15_000, timeout: 15_000 } as const;
 const DEFAULT_ATTEMPTS = 10;
 const BACKOFF = { baseMs: 10, capMs: 1_000 };
 
-const providers = new WeakMap<Db, DatabaseProvider>();
-const gates = new WeakMap<Db, { tail: Promise<void> }>();
 const activeTransaction = new AsyncLocalStorage<{ db: Db; open: boolean }>();
+
+// What a client is, kept on the client object itself: Next loads this module more than once in one
+// process (server components and route handlers are bundled apart) around one shared client, and a
+// module-level map filled by one copy is empty in the other.
+const DB_STATE = Symbol.for("zap.db.state");
+interface DbState {
+  provider: DatabaseProvider;
+  /** The queue of this client's SQLite transactions. */
+  gate: { tail: Promise<void> };
+}
+
+function stateOf(db: Db): DbState | undefined {
+  return (db as unknown as Record<symbol, DbState | undefined>)[DB_STATE];
+}
 
 /** Called by createDb: writeTransaction queues SQLite transactions per client. */
 export function registerDbProvider(db: Db, provider: DatabaseProvider): void {
-  providers.set(db, provider);
+  const state: DbState = { provider, gate: { tail: Promise.resolve() } };
+  Object.defineProperty(db, DB_STATE, { value: state, enumerable: false });
 }
 
 /** Which database a client talks to, for the few queries written in each one's SQL. */
 export function dbProvider(db: Db): DatabaseProvider {
-  const provider = providers.get(db);
-  if (!provider) throw new Error("database client was not created by createDb");
-  return provider;
+  const state = stateOf(db);
+  if (!state) throw new Error("database client was not created by createDb");
+  return state.provider;
 }
 
 /**
@@ -54,15 +67,11 @@ export function dbProvider(db: Db): DatabaseProvider {
  * maxWait/timeout clocks, which would otherwise expire under a burst.
  */
 async function queued<T>(db: Db, run: () => Promise<T>): Promise<T> {
-  if (providers.get(db) !== "sqlite") return run();
-  let gate = gates.get(db);
-  if (!gate) {
-    gate = { tail: Promise.resolve() };
-    gates.set(db, gate);
-  }
-  const previous = gate.tail;
+  const state = stateOf(db);
+  if (state?.provider !== "sqlite") return run();
+  const previous = state.gate.tail;
   let release!: () => void;
-  gate.tail = new Promise<void>((resolve) => (release = resolve));
+  state.gate.tail = new Promise<void>((resolve) => (release = resolve));
   await previous;
   try {
     return await run();
@@ -73,7 +82,7 @@ async function queued<T>(db: Db, run: () => Promise<T>): Promise<T> {
 
 /** One attempt: an interactive transaction at the requested isolation level. */
 function runTransaction<T>(db: Db, work: (tx: DbTransaction) => Promise<T>, isolation: WriteTransactionOptions["isolation"]): Promise<T> {
-  if (isolation === "read-committed" && providers.get(db) === "postgresql") {
+  if (isolation === "read-committed" && stateOf(db)?.provider === "postgresql") {
     // The application's client is typed as SQLite's, whose typings name only Serializable.
     const postgres = db as unknown as PostgresPrismaClient;
     return postgres.$transaction((tx) => work(tx as unknown as DbTransaction), { ...TRANSACTION_LIMITS, isolationLevel: "ReadCommitted" });
