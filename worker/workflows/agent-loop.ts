@@ -53,15 +53,20 @@ const INFERENCE_OPTIONS: LocalActivityOptions = {
  * immediate cancel and a dead worker noticed within the heartbeat timeout.
  * Either way the schedule-to-close deadline ends the call at the run timeout.
  */
-function runInferenceWithin(model: string, deadline: number) {
-  const scheduleToCloseTimeout = Math.max(1, deadline - Date.now());
-  if (model.startsWith("demo/")) return proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout }).runInference;
-  return proxyActivities<AgentActivities>({
-    startToCloseTimeout: INFERENCE_OPTIONS.startToCloseTimeout,
-    heartbeatTimeout: "10 seconds",
-    retry: INFERENCE_OPTIONS.retry,
-    scheduleToCloseTimeout,
-  }).runInference;
+function runInferenceWithin(model: string, deadline: number): { local: boolean; run: AgentActivities["runInference"] } {
+  // Measured when the call is scheduled (a local one may wait for its turn first).
+  const scheduleToCloseTimeout = () => Math.max(1, deadline - Date.now());
+  if (model.startsWith("demo/")) return { local: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
+  return {
+    local: false,
+    run: (input) =>
+      proxyActivities<AgentActivities>({
+        startToCloseTimeout: INFERENCE_OPTIONS.startToCloseTimeout,
+        heartbeatTimeout: "10 seconds",
+        retry: INFERENCE_OPTIONS.retry,
+        scheduleToCloseTimeout: scheduleToCloseTimeout(),
+      }).runInference(input),
+  };
 }
 
 // Tools fail by returning an error outcome (the model sees it); a thrown error
@@ -238,18 +243,24 @@ export class AgentLoop {
     state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
     let output;
     try {
-      // The model call reads the conversation from the ledger: it must be written first.
-      await this.ledger.flushed();
-      output = await runInferenceWithin(agent.model, this.deadline)({
-        runId: workflowInfo().workflowId,
-        iteration: state.iteration,
-        agentName: agent.name,
-        model: agent.model,
-        messageCount: state.messageCount,
-        tools: this.tools,
-        temperature: agent.temperature,
-        maxOutputTokens: agent.maxOutputTokens,
-      });
+      const inference = runInferenceWithin(agent.model, this.deadline);
+      const call = () =>
+        inference.run({
+          runId: workflowInfo().workflowId,
+          iteration: state.iteration,
+          agentName: agent.name,
+          model: agent.model,
+          messageCount: state.messageCount,
+          tools: this.tools,
+          temperature: agent.temperature,
+          maxOutputTokens: agent.maxOutputTokens,
+        });
+      // The model call reads the conversation from the ledger: it is written first.
+      if (inference.local) output = await this.ledger.exclusive(call);
+      else {
+        await this.ledger.written();
+        output = await call();
+      }
     } catch (error) {
       state.endSpan(span, "error");
       if (isCancellation(error)) throw error;
@@ -334,8 +345,7 @@ export class AgentLoop {
 
   private async callTool(call: ToolCall, rawArguments: string): Promise<CallOutcome> {
     try {
-      const run = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name) ? executeLocalTool : executeTool;
-      const output: ToolActivityOutput = await run({
+      const input = {
         agent: this.agent,
         toolName: call.function.name,
         rawArguments,
@@ -344,7 +354,9 @@ export class AgentLoop {
         iteration: this.state.iteration,
         callId: call.id,
         runContext: this.input.context,
-      });
+      };
+      const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
+      const output: ToolActivityOutput = local ? await this.ledger.exclusive(() => executeLocalTool(input)) : await executeTool(input);
       return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
     } catch (error) {
       if (isCancellation(error)) throw error;

@@ -16,8 +16,20 @@ const { recordLedger } = proxyLocalActivities<LedgerActivities>({
   retry: { initialInterval: "200 milliseconds", backoffCoefficient: 2, maximumInterval: "10 seconds" },
 });
 
+/**
+ * The writer, and the turn every local activity of the run takes. A first
+ * execution resolves concurrent local activities in the order they finish, a
+ * replay in the order they were scheduled (the cause of temporalio/sdk-python#1573).
+ * Whatever one of them schedules when it resolves — the writer's next batch,
+ * the next step of a parallel tool call — would then be scheduled in another
+ * order on replay, and the replay fails with a nondeterminism error. One local
+ * activity at a time makes both orders the same
+ * (worker/engine-tests/replay.int.test.ts replays such runs).
+ */
 export class RunLedger {
   private writing = false;
+  /** Settles when the local activity holding the turn is done. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly state: RunState,
@@ -30,20 +42,49 @@ export class RunLedger {
     void CancellationScope.nonCancellable(() => this.pump());
   }
 
-  private async pump(): Promise<void> {
-    for (;;) {
-      await condition(() => this.state.outbox.hasWork());
-      this.writing = true;
-      try {
-        await recordLedger({ run: this.identity, summary: this.summary(), ...this.state.outbox.take() });
-      } finally {
-        this.writing = false;
-      }
-    }
+  /**
+   * Runs `call`, a local activity, in its turn, after writing what the run has
+   * emitted so far (the trace shows a model or tool call while it runs, and a
+   * model call reads the conversation from the ledger).
+   */
+  exclusive<T>(call: () => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      await this.writePending();
+      return call();
+    });
+  }
+
+  /** Resolves once everything emitted so far is written, in turn with the local activities. */
+  written(): Promise<void> {
+    return this.inTurn(() => this.writePending());
   }
 
   /** Resolves once everything emitted so far is in the database. */
   flushed(): Promise<void> {
     return CancellationScope.nonCancellable(() => condition(() => !this.writing && !this.state.outbox.hasWork()));
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private async pump(): Promise<void> {
+    for (;;) {
+      await condition(() => this.state.outbox.hasWork());
+      await this.written();
+    }
+  }
+
+  private async writePending(): Promise<void> {
+    if (!this.state.outbox.hasWork()) return;
+    this.writing = true;
+    try {
+      // Not cancellable: what the outbox handed over must land even when the run is being cancelled.
+      await CancellationScope.nonCancellable(() => recordLedger({ run: this.identity, summary: this.summary(), ...this.state.outbox.take() }));
+    } finally {
+      this.writing = false;
+    }
   }
 }
