@@ -188,7 +188,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       state.pushMessage({ role: "system", content: prompt.text });
       state.emit({ type: "run_started", agentName: input.agentName, task: input.message, depth: input.depth });
       if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
-      state.inbox.push({ content: input.message, turn: 1, initial: true });
+      // First, ahead of a follow-up that was sent before this task ran (its handler may have queued it already).
+      state.inbox.unshift({ content: input.message, turn: 1, initial: true });
     }
     await loop.prepareTools();
 
