@@ -236,6 +236,18 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     return { status: "completed", output: state.lastOutput, usage: state.usage, iterations: state.iteration };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
+    if (isCancellation(error) && !(error instanceof RunFailure) && input.conversation && !state.inTurn && state.lastOutput !== null) {
+      // The parent closed an idle conversation (its own run ended): this sub-run's work is done, not cancelled.
+      return CancellationScope.nonCancellable(async () => {
+        const runSpan = state.runSpan();
+        if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
+        publishStatus();
+        await cancelConversations(state);
+        await loop.approvals.delivered();
+        await ledger.flushed();
+        return { status: "completed" as const, output: state.lastOutput, usage: state.usage, iterations: state.iteration };
+      });
+    }
     const runSpan = state.runSpan();
     state.endedAt = nowIso();
     if (isCancellation(error) && !(error instanceof RunFailure)) {

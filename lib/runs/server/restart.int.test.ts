@@ -96,6 +96,7 @@ describe("a finished run's page", () => {
     const before = await eventually(snapshot, (s) => s.childSpans.length > 0 && s.childSpans.every((c) => c.status !== "running") && (s.row?.subRuns.every((r) => ended(r.status)) ?? false), 15_000, "the sub-run to end");
     expect(before.childSpans.some((s) => s.kind === "tool" && s.name === "calculator"), "the helper planned a calculator call from plain English").toBe(true);
     expect(before.header.total.tokens.inputTokens).toBeGreaterThan(before.header.self.tokens.inputTokens);
+    expect(before.row?.subRuns.map((r) => r.status), "a conversation its parent closed after the answer ended completed, not cancelled").toEqual(["completed"]);
 
     if (worker) await stopWorkerProcess(worker);
     worker = null;
