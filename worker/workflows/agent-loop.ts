@@ -256,7 +256,7 @@ export class AgentLoop {
           maxOutputTokens: agent.maxOutputTokens,
         });
       // The model call reads the conversation from the ledger: it is written first.
-      if (inference.local) output = await this.ledger.exclusive(call);
+      if (inference.local) output = await this.ledger.exclusive(call, { writeFirst: true });
       else {
         await this.ledger.written();
         output = await call();
@@ -356,7 +356,7 @@ export class AgentLoop {
         runContext: this.input.context,
       };
       const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
-      const output: ToolActivityOutput = local ? await this.ledger.exclusive(() => executeLocalTool(input)) : await executeTool(input);
+      const output: ToolActivityOutput = local ? await this.ledger.exclusive(() => executeLocalTool(input), { writeFirst: false }) : await executeTool(input);
       return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
     } catch (error) {
       if (isCancellation(error)) throw error;

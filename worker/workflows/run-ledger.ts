@@ -43,13 +43,15 @@ export class RunLedger {
   }
 
   /**
-   * Runs `call`, a local activity, in its turn, after writing what the run has
-   * emitted so far (the trace shows a model or tool call while it runs, and a
-   * model call reads the conversation from the ledger).
+   * Runs `call`, a local activity, in its turn; with `writeFirst`, after
+   * writing what the run has emitted so far (a model call reads the
+   * conversation from the ledger, and the trace shows it while it runs).
+   * Without, the writer's next batch waits its turn: the parallel built-in
+   * tool calls of an iteration run back to back and share one write.
    */
-  exclusive<T>(call: () => Promise<T>): Promise<T> {
+  exclusive<T>(call: () => Promise<T>, options: { writeFirst: boolean }): Promise<T> {
     return this.inTurn(async () => {
-      await this.writePending();
+      if (options.writeFirst) await this.writePending();
       return call();
     });
   }
