@@ -1,11 +1,12 @@
 // Workflow code must be deterministic: a worker that lost its cache (a crash,
 // an eviction, a query for a run it no longer holds) rebuilds a run by
 // replaying its history, and any command in a different order fails the run's
-// tasks. A run with parallel tool calls, continue-as-new and queries all along
-// is replayed here, every execution of it, from the server's history.
+// tasks. Runs with parallel tool calls, continue-as-new, sub-agents, an
+// approval and queries all along are replayed here, every execution of every
+// workflow involved, from the server's history.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Worker } from "@temporalio/worker";
-import { singleAgentGraph, sharedWorkflowBundle, startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { singleAgentGraph, sharedWorkflowBundle, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import { isTerminal } from "../../lib/runs/schemas";
 
@@ -15,42 +16,86 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.stop());
 
-const ITERATIONS = 60;
+/** Asks for the run's summary every 100 ms until it ends (as the run page and the bench do); returns the query errors. */
+async function queryUntilDone(runId: string, onEach?: (status: string) => Promise<void>): Promise<string[]> {
+  const errors: string[] = [];
+  let queries = 0;
+  for (;;) {
+    const summary = await h.engine.getRun(runId).catch((error: unknown) => {
+      errors.push(String(error));
+      return { status: "running" };
+    });
+    queries++;
+    await onEach?.(summary.status);
+    if (isTerminal(summary.status)) {
+      expect(summary.status).toBe("completed");
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(queries).toBeGreaterThan(3);
+  return errors;
+}
+
+/** Replays every execution of each workflow once it has closed (an open history ends in a task the replayer would run anew). */
+async function replayAll(workflowIds: string[]): Promise<number> {
+  const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
+  let replayed = 0;
+  for (const workflowId of workflowIds) {
+    await h.client.workflow.getHandle(workflowId).result();
+    for await (const execution of h.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+      const history = await h.client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
+      await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter }, history, workflowId), `${workflowId} / ${execution.runId}`).resolves.toBeUndefined();
+      replayed++;
+    }
+  }
+  return replayed;
+}
 
 describe("replaying histories", () => {
-  it("replays every execution of a long, parallel, queried run without a nondeterminism error", async () => {
+  it("replays every execution of a long run with parallel tool calls, queried all along", async () => {
     const step = Array.from({ length: 4 }, (_, i) => `tool search_notes {"query":"temporal ${i}"}`).join(" && ");
     const { runId } = await h.engine.startRun({
       graph: singleAgentGraph({ tools: ["search_notes"], maxIterations: 500 }, { continueAsNewAfterEvents: 200, tokenBudget: 100_000_000, followUpWindowSeconds: 0 }),
-      task: `${Array.from({ length: ITERATIONS }, () => step).join("\n")}\nanswer: done`,
+      task: `${Array.from({ length: 60 }, () => step).join("\n")}\nanswer: done`,
     });
-    // Queries all along, as the run page and the bench ask them.
-    let queries = 0;
-    const queryErrors: string[] = [];
-    for (;;) {
-      const summary = await h.engine.getRun(runId).catch((error: unknown) => {
-        queryErrors.push(String(error));
-        return { status: "running" };
-      });
-      queries++;
-      if (isTerminal(summary.status)) {
-        expect(summary.status).toBe("completed");
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(queries).toBeGreaterThan(3);
-    expect(queryErrors, "queries answered by replaying the run's history").toEqual([]);
-    // Closed (the follow-up window is 0 s): an open history ends in a task the replayer would run anew.
-    await h.client.workflow.getHandle(runId).result();
+    expect(await queryUntilDone(runId), "queries answered by replaying the run's history").toEqual([]);
+    expect(await replayAll([runId]), "the run continued as new").toBeGreaterThan(1);
+  });
 
-    const executions: string[] = [];
-    for await (const execution of h.client.workflow.list({ query: `WorkflowId = '${runId}'` })) executions.push(execution.runId);
-    expect(executions.length, "the run continued as new").toBeGreaterThan(1);
-    const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
-    for (const execution of executions) {
-      const history = await h.client.workflow.getHandle(runId, execution).fetchHistory();
-      await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter }, history, runId), `execution ${execution}`).resolves.toBeUndefined();
-    }
+  it("replays a run that messages a sub-agent and waits for an approval while built-in tools run beside them", async () => {
+    const approver = await h.db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
+    const graph = {
+      entryAgent: "lead",
+      agents: [
+        {
+          name: "lead",
+          model: "demo/lead",
+          tools: ["ledger_transfer", "calculator", "search_notes"],
+          subAgents: ["helper"],
+          approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver" as const, expiresInSeconds: 600 }],
+        },
+        { name: "helper", model: "demo/helper", description: "does sums", tools: ["calculator"] },
+      ],
+      limits: { followUpWindowSeconds: 0, subAgentIdleTimeoutSeconds: 1 },
+    };
+    const parallel = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":3,"memo":"replay"} && tool calculator {"expression":"6*7"} && message helper: What is 1+1? && tool search_notes {"query":"replay"}';
+    const { runId } = await h.engine.startRun({ graph, task: `${parallel}\n${parallel.replace("replay", "again")}\nanswer: done` });
+    const decided = new Set<string>();
+    const errors = await queryUntilDone(runId, async (status) => {
+      if (status !== "awaiting_approval") return;
+      for (const approval of await h.engine.getPendingApprovals(runId)) {
+        if (decided.has(approval.id)) continue;
+        decided.add(approval.id);
+        await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, reason: "replay test", decidedBy: { id: approver.id, email: approver.email, role: approver.role } });
+      }
+    });
+    expect(errors).toEqual([]);
+    expect(decided.size, "two approvals decided").toBe(2);
+    const done = await waitForStatus(h.engine, runId, ["completed"]);
+    expect(done.output).toBe("done");
+    const subRuns = await h.db.run.findMany({ where: { parentRunId: runId }, select: { id: true } });
+    expect(subRuns.length).toBeGreaterThan(0);
+    expect(await replayAll([runId, ...subRuns.map((r) => r.id)])).toBeGreaterThanOrEqual(2);
   });
 });
