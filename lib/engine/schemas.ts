@@ -4,6 +4,13 @@ import { agentNameSchema } from "../agents/schemas";
 
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id");
 
+/** `?since=N&limit=&maxBytes=`: events after sequence number N, paged by count and by bytes. */
+export const eventPageQuerySchema = z.object({
+  since: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(2000).default(500),
+  maxBytes: z.coerce.number().int().min(1024).max(4_000_000).default(1_000_000),
+});
+
 export const startRunSchema = z.object({
   /** A saved agent graph's name (e.g. `support-triage`). */
   agent: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "use a saved agent's name"),

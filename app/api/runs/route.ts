@@ -1,17 +1,15 @@
 // GET /api/runs – runs, newest first (?agent=<entry agent>&limit=N).
 // POST /api/runs – start a run of a saved agent: { agent, task, context? } → 201 { runId }.
 import { NextResponse } from "next/server";
-import { apiRoute, parseJsonBody } from "@/lib/http/server/api-route";
+import { apiRoute, parseJsonBody, parseQuery } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
 import { listRunsSchema, startRunSchema } from "@/lib/engine/schemas";
-import { ValidationError, zodIssues } from "@/lib/errors";
 
 export const GET = apiRoute({
   permission: "read",
   handler: async ({ request }) => {
-    const parsed = listRunsSchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
-    const runs = await getEngine().listRuns({ agentName: parsed.data.agent, limit: parsed.data.limit });
+    const { agent, limit } = parseQuery(request, listRunsSchema);
+    const runs = await getEngine().listRuns({ agentName: agent, limit });
     return NextResponse.json({ runs });
   },
 });

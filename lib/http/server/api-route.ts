@@ -33,6 +33,13 @@ export function apiRoute<P = Record<string, never>>({ permission, handler }: Api
   };
 }
 
+/** Validates the query string; a mismatch is a 422 naming the parameters. */
+export function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
+  if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
+  return parsed.data;
+}
+
 /** Validates a path or query value; a mismatch is a 422 naming the parameter. */
 export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.infer<S> {
   const parsed = schema.safeParse(value);

@@ -1,10 +1,9 @@
 // GET /api/runs/:runId/spans?offset=&limit= – a page of a run's spans from the
 // ledger in start order, as rows (lib/runs/span-rows.ts: SpanRowPage).
 import { z } from "zod";
-import { apiRoute, parseParam } from "@/lib/http/server/api-route";
+import { apiRoute, parseParam, parseQuery } from "@/lib/http/server/api-route";
 import { runIdSchema } from "@/lib/engine/schemas";
 import { runSpanPageJson } from "@/lib/runs/server/runs";
-import { ValidationError, zodIssues } from "@/lib/errors";
 
 const querySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
@@ -14,9 +13,8 @@ const querySchema = z.object({
 export const GET = apiRoute<{ runId: string }>({
   permission: "read",
   handler: async ({ request, params }) => {
-    const query = querySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!query.success) throw new ValidationError(zodIssues(query.error.issues));
-    const body = await runSpanPageJson(parseParam(runIdSchema, params.runId, "runId"), query.data.offset, query.data.limit);
+    const { offset, limit } = parseQuery(request, querySchema);
+    const body = await runSpanPageJson(parseParam(runIdSchema, params.runId, "runId"), offset, limit);
     // The body is already JSON (the database wrote the rows): sent as it is.
     return new Response(body, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
   },
