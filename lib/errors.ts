@@ -11,6 +11,9 @@ export type AppErrorCode =
   | "conflict"
   | "unavailable"
   | "timeout"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
   | "internal";
 
 /** A field-level problem, with the path of the offending value. */
@@ -54,6 +57,21 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string) {
     super("conflict", 409, message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super("payload_too_large", 413, `The request body is larger than ${limitBytes.toLocaleString("en")} bytes`);
+  }
+}
+/** Too many attempts: the caller should wait `retryAfterSeconds` (sent as Retry-After). */
+export class RateLimitedError extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `Too many attempts; try again in ${retryAfterSeconds} s`,
+  ) {
+    super("rate_limited", 429, message);
   }
 }
 

@@ -30,7 +30,11 @@ const SECRET_VARIABLES = new Set([
   "ANTHROPIC_API_KEY",
   "OPENAI_COMPATIBLE_API_KEY",
   "ZAP_WEBHOOK_SECRET",
+  "ZAP_ENCRYPTION_KEY",
+  "ZAP_PAYLOAD_KEY",
 ]);
+
+const commaList = z.string().transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean));
 
 const envSchema = z
   .object({
@@ -97,6 +101,18 @@ const envSchema = z
         ctx.addIssue({ code: "custom", message: `"${parsed.entry}" is not model=input/output (dollars per million tokens), e.g. openai/gpt-4o=2.5/10` });
         return z.NEVER;
       }),
+    // demo: seeded demo accounts, said so on the sign-in page; production: refuses to start while a demo account exists.
+    ZAP_MODE: z.enum(["demo", "production"], { error: "expected demo or production" }).default("demo"),
+    // Key material for sealed secrets (MCP env values, headers) and signed approval decisions; default: derived from AUTH_SECRET.
+    ZAP_ENCRYPTION_KEY: secret(32).optional(),
+    // When set, every Temporal payload is encrypted with AES-256-GCM under a key derived from this value.
+    ZAP_PAYLOAD_KEY: secret(32).optional(),
+    // stdio MCP commands an admin may register, as whole command lines separated by ";" (default: the bundled demo server only).
+    ZAP_MCP_STDIO_ALLOWLIST: z.string().max(10_000).optional(),
+    // Hosts (name or name:port) that outbound requests made for users may reach even though they resolve to a private address.
+    ZAP_EGRESS_ALLOW_HOSTS: commaList.optional(),
+    // OAuth sign-in is open only to these email domains (and to emails an admin invited).
+    AUTH_OAUTH_ALLOWED_DOMAINS: commaList.optional(),
     ZAP_WEBHOOK_URL: httpUrl.optional(),
     ZAP_WEBHOOK_SECRET: secret(16).optional(),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
@@ -160,7 +176,19 @@ export interface AppConfig {
     github?: { id: string; secret: string };
     google?: { id: string; secret: string };
     oauthDefaultRole: (typeof ROLES)[number];
+    /** Email domains OAuth sign-in is open to (invited emails are always allowed). */
+    oauthAllowedDomains: string[];
   };
+  /** demo: demo accounts allowed and announced; production: start-up refuses while one exists. */
+  mode: "demo" | "production";
+  /** Key material for sealed secrets and signed decisions (ZAP_ENCRYPTION_KEY, else AUTH_SECRET); null when neither is set. */
+  keyMaterial: string | null;
+  /** Key material of the encrypting payload codec; null: payloads are not encrypted. */
+  payloadKey: string | null;
+  /** The stdio MCP command lines an admin may register (null: the bundled demo server only). */
+  mcpStdioAllowlist: string[] | null;
+  /** Outbound requests made for users: hosts exempt from the private-address refusal. */
+  egress: { allowHosts: string[] };
   server: { port: number; host: string };
   seedDemo: boolean;
   tools: { httpAllowlist: string[] };
@@ -246,7 +274,15 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       github: env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET ? { id: env.AUTH_GITHUB_ID, secret: env.AUTH_GITHUB_SECRET } : undefined,
       google: env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET ? { id: env.AUTH_GOOGLE_ID, secret: env.AUTH_GOOGLE_SECRET } : undefined,
       oauthDefaultRole: env.AUTH_OAUTH_DEFAULT_ROLE,
+      oauthAllowedDomains: (env.AUTH_OAUTH_ALLOWED_DOMAINS ?? []).map((d) => d.toLowerCase()),
     },
+    mode: env.ZAP_MODE,
+    keyMaterial: env.ZAP_ENCRYPTION_KEY ?? env.AUTH_SECRET ?? null,
+    payloadKey: env.ZAP_PAYLOAD_KEY ?? null,
+    mcpStdioAllowlist: env.ZAP_MCP_STDIO_ALLOWLIST
+      ? env.ZAP_MCP_STDIO_ALLOWLIST.split(";").map((line) => line.trim().replace(/\s+/g, " ")).filter(Boolean)
+      : null,
+    egress: { allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) },
     server: { port: env.PORT, host: env.HOST },
     seedDemo: env.ZAP_SEED_DEMO,
     tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },

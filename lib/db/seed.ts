@@ -1,5 +1,6 @@
 import type { Db } from "./prisma";
 import { writeTransaction } from "./transactions";
+import { appendAuditInTransaction } from "../audit/write";
 import { DEMO_USERS } from "../auth/demo-users";
 import { hashPassword } from "../auth/passwords";
 import { DEMO_AGENT_GRAPHS } from "../agents/demo";
@@ -34,14 +35,14 @@ export async function seedDatabase(db: Db, options: { demo: boolean }): Promise<
   const existing = await db.user.count();
   if (existing > 0 || !options.demo) return { seeded: false, users: existing, agents };
   const rows = await Promise.all(
-    DEMO_USERS.map(async (u) => ({ email: u.email, name: u.name, role: u.role, passwordHash: await hashPassword(u.password) })),
+    DEMO_USERS.map(async (u) => ({ email: u.email, name: u.name, role: u.role, isDemo: true, passwordHash: await hashPassword(u.password) })),
   );
   // Checked again inside the transaction: another process may have seeded since the count above.
   const seeded = await writeTransaction(db, async (tx) => {
     const users = await tx.user.count();
     if (users > 0) return { seeded: false, users };
     for (const data of rows) await tx.user.create({ data });
-    await tx.auditEvent.create({ data: { action: "seed.demo_users", details: JSON.stringify({ count: rows.length }) } });
+    await appendAuditInTransaction(tx, { actorId: null, action: "seed.demo_users", details: { count: rows.length } });
     return { seeded: true, users: rows.length };
   });
   return { ...seeded, agents };

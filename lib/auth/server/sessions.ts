@@ -1,6 +1,8 @@
 import "server-only";
 import type { JWT } from "next-auth/jwt";
 import type { Db } from "../../db/prisma";
+import { appendAudit } from "../../audit/write";
+import type { AuditAction } from "../../audit/actions";
 
 // Sessions are signed JWTs in a cookie, so deleting the cookie alone does not end
 // one: a copy (another tab's late response, a saved cookie jar) would still be
@@ -9,7 +11,7 @@ import type { Db } from "../../db/prisma";
 // audit event, so every sign-out is audited too.
 
 /** The audit action of a sign-out; its target is the session id. */
-export const SESSION_SIGNED_OUT = "session.signed_out";
+export const SESSION_SIGNED_OUT = "session.signed_out" satisfies AuditAction;
 
 // Several web servers may mint and check tokens: allow for their clocks disagreeing.
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -30,7 +32,7 @@ export function sessionClaims(token: JWT): SessionClaims | null {
 
 /** Records that a session was signed out: from now on its token is refused wherever a copy turns up. */
 export async function recordSignOut(db: Db, session: { sessionId: string; userId: string }): Promise<void> {
-  await db.auditEvent.create({ data: { actorId: session.userId, action: SESSION_SIGNED_OUT, target: session.sessionId } });
+  await appendAudit(db, { actorId: session.userId, action: SESSION_SIGNED_OUT, target: session.sessionId });
 }
 
 /** Whether the session was signed out. Only records made after its sign-in can concern it, which keeps the look-up on the (action, createdAt) index. */

@@ -4,6 +4,7 @@
 import type { Db } from "../../db/prisma";
 import { writeTransaction, type DbTransaction } from "../../db/transactions";
 import { retryReason } from "../../db/contention";
+import { appendAuditInTransaction } from "../../audit/write";
 import type { ApprovalRequest } from "../types";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../workflow-types";
 
@@ -23,9 +24,13 @@ async function existingSeqs(tx: DbTransaction, table: "events" | "messages", run
   return new Set(rows.map((r) => r.index));
 }
 
-function auditDetails(record: ApprovalOutcomeRecord): string {
+// Read committed (PostgreSQL): nothing here rests on what it read, and concurrent deciders then
+// queue on the audit chain's head row instead of failing on it; a retried record is a no-op.
+const AUDIT_TRANSACTION = { isolation: "read-committed", retryOnUniqueViolation: true } as const;
+
+function auditDetails(record: ApprovalOutcomeRecord): Record<string, unknown> {
   const { approval, decidedBy } = record;
-  return JSON.stringify({
+  return {
     tool: approval.toolName,
     agent: approval.agentName,
     rootRunId: approval.rootRunId,
@@ -37,7 +42,7 @@ function auditDetails(record: ApprovalOutcomeRecord): string {
     requestedAt: approval.requestedAt,
     endorsements: approval.endorsements.map((e) => e.by.email),
     requiredApprovals: approval.requiredApprovals,
-  });
+  };
 }
 
 /** One approval of a call that needs several: an audit event per approver; the call stays pending. */
@@ -48,12 +53,8 @@ async function recordEndorsement(db: Db, record: ApprovalOutcomeRecord): Promise
     await tx.approvalRecord.upsert({ where: { id: approval.id }, create: { ...approvalRow(approval), status: "pending" }, update: {} });
     const actor = await tx.user.findUnique({ where: { id: decidedBy.id }, select: { id: true } });
     const id = `approval:${approval.id}:${decidedBy.id}`;
-    await tx.auditEvent.upsert({
-      where: { id },
-      create: { id, actorId: actor?.id ?? null, action: "approval.endorsed", target: `${approval.runId}/${approval.id}`, createdAt: new Date(record.decidedAt), details: auditDetails(record) },
-      update: {},
-    });
-  });
+    await appendAuditInTransaction(tx, { id, actorId: actor?.id ?? null, action: "approval.endorsed", target: `${approval.runId}/${approval.id}`, at: new Date(record.decidedAt), details: auditDetails(record) });
+  }, AUDIT_TRANSACTION);
 }
 
 function approvalRow(approval: ApprovalRequest) {
@@ -268,17 +269,13 @@ export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecor
     await tx.approvalRecord.upsert({ where: { id: approval.id }, create: { ...approvalRow(approval), ...outcome }, update: outcome });
     // The decider may be an identity outside the users table (tests, automation): keep the email in the details either way.
     const actor = decidedBy ? await tx.user.findUnique({ where: { id: decidedBy.id }, select: { id: true } }) : null;
-    await tx.auditEvent.upsert({
-      where: { id: `approval:${approval.id}` },
-      create: {
-        id: `approval:${approval.id}`,
-        actorId: actor?.id ?? null,
-        action: `approval.${record.status}`,
-        target: `${approval.runId}/${approval.id}`,
-        createdAt: new Date(record.decidedAt),
-        details: auditDetails(record),
-      },
-      update: {},
+    await appendAuditInTransaction(tx, {
+      id: `approval:${approval.id}`,
+      actorId: actor?.id ?? null,
+      action: `approval.${record.status}`,
+      target: `${approval.runId}/${approval.id}`,
+      at: new Date(record.decidedAt),
+      details: auditDetails(record),
     });
-  });
+  }, AUDIT_TRANSACTION);
 }

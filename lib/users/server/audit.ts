@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb } from "../../db/server/db";
+import { appendAudit } from "../../audit/write";
+import type { AuditEntry } from "../../audit/actions";
 
-/** Appends one audit event (who did what to which target). */
-export async function recordAudit(event: { actorId: string | null; action: string; target?: string; details?: Record<string, unknown> }): Promise<void> {
-  await getDb().auditEvent.create({
-    data: { actorId: event.actorId, action: event.action, target: event.target, details: JSON.stringify(event.details ?? {}) },
-  });
+/** Appends one audit row (who did what to which target) to the hash-chained audit log. */
+export async function recordAudit(entry: AuditEntry): Promise<void> {
+  await appendAudit(getDb(), entry);
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "../../db/server/db";
 import { writeTransaction } from "../../db/transactions";
+import { appendAuditInTransaction } from "../../audit/write";
 import { isRole } from "../../auth/roles";
 import { ConflictError, NotFoundError } from "../../errors";
 import type { ChangeRoleInput, UserSummary } from "../schemas";
@@ -30,14 +31,7 @@ export async function changeUserRole(actor: SessionUser, input: ChangeRoleInput)
       if (admins <= 1) throw new ConflictError("This is the last admin; make someone else admin first");
     }
     const user = await tx.user.update({ where: { id: target.id }, data: { role: input.role } });
-    await tx.auditEvent.create({
-      data: {
-        actorId: actor.id,
-        action: "user.role_changed",
-        target: target.id,
-        details: JSON.stringify({ email: target.email, from: target.role, to: input.role }),
-      },
-    });
+    await appendAuditInTransaction(tx, { actorId: actor.id, action: "user.role_changed", target: target.id, details: { email: target.email, from: target.role, to: input.role } });
     return user;
   });
   return {

@@ -1,0 +1,57 @@
+// Every kind of audit row, in one list: a new mutation adds its action here, so
+// the audit page, the chain verifier and the tests know every shape there is.
+
+export const AUDIT_ACTIONS = [
+  // approvals (written with the approval record, before the workflow applies the outcome)
+  "approval.approved",
+  "approval.rejected",
+  "approval.expired",
+  "approval.endorsed",
+  // runs
+  "run.started",
+  "run.follow_up",
+  "run.cancelled",
+  // agents and their versions
+  "agent.created",
+  "agent.version_saved",
+  "agent.version_restored",
+  "agent.imported",
+  "agent.duplicated",
+  "agent.archived",
+  "agent.unarchived",
+  // the MCP registry and tool discovery
+  "mcp_server.created",
+  "mcp_server.updated",
+  "mcp_server.deleted",
+  "mcp_server.discovered",
+  // the workspace policy
+  "policy.updated",
+  // accounts and sessions
+  "user.created",
+  "user.role_changed",
+  "user.disabled",
+  "user.enabled",
+  "user.password_reset",
+  "user.password_changed",
+  "auth.signed_in",
+  "auth.sign_in_failed",
+  "auth.sign_in_throttled",
+  "session.signed_out",
+  // set-up and diagnostics
+  "seed.demo_users",
+  "smoke.run",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One row to append: who (null for the system or an anonymous caller) did what to which target. */
+export interface AuditEntry {
+  /** A stable id makes the write idempotent (a retried activity writes the row once). */
+  id?: string;
+  actorId: string | null;
+  action: AuditAction;
+  target?: string | null;
+  details?: Record<string, unknown>;
+  /** Defaults to now. */
+  at?: Date;
+}
