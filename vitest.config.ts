@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 const root = import.meta.dirname;
 
 const INTEGRATION_FILES = "{lib,worker,scripts}/**/*.int.test.ts";
+/** The security suite (issue 14's attacks, each a test): real Temporal and databases, like integration. */
+const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
 /** Integration files that load the machine on purpose, with timeouts that assume nothing else runs. */
 const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts"];
 const integration = {
@@ -28,7 +30,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{lib,worker,scripts,components,app}/**/*.test.{ts,tsx}"],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.int.test.ts", SECURITY_FILES, "**/node_modules/**"],
         },
       },
       {
@@ -41,6 +43,16 @@ export default defineConfig({
           // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: "security",
+          include: [SECURITY_FILES],
+          exclude: ["**/node_modules/**"],
+          maxWorkers: 2,
         },
       },
       {

@@ -1,5 +1,6 @@
 // `npm test`: sets up what the suites need, runs typecheck, lint, unit,
-// integration (real Temporal + SQLite + PostgreSQL), e2e (real Chromium) and
+// integration (real Temporal + SQLite + PostgreSQL), security (the attacks of
+// the security model, each a test), e2e (real Chromium) and
 // first run (`npm start` in a fresh clone, with crashes and Ctrl-C), and ends
 // with one summary line: `tests: N passed, N failed[, N skipped]`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
   await vitestSuite("unit", ["unit"]);
   // The load tests alone, then two files at a time (vitest.config.ts): one report.
   await vitestSuite("integration", ["integration", "integration-serial"]);
+  await vitestSuite("security", ["security"]);
   await e2eSuite();
   await vitestSuite("first run", ["first-run"], {}, "scripts/first-run/vitest.config.ts");
 
