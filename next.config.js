@@ -15,10 +15,17 @@ const nextConfig = {
     "libsql",
     "pg",
     "bcryptjs",
+    "@node-rs/argon2",
   ],
   experimental: {
     // forbidden() renders app/forbidden.tsx with a 403 status.
     authInterrupts: true,
+    serverActions: {
+      // Next refuses a server action whose Origin host is not the Host (or
+      // x-forwarded-host), so no allowedOrigins are needed. Bodies are capped
+      // like the graph route's: a saved or imported graph is the largest input.
+      bodySizeLimit: "5mb",
+    },
   },
 };
 

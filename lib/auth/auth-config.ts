@@ -11,13 +11,29 @@ declare module "next-auth" {
   interface Session {
     /** Identifies this sign-in, so that signing out can end it on the server (lib/auth/server/sessions.ts). */
     sessionId?: string;
+    /** When this sign-in happened (ms since the epoch): sessions that began before a password change or reset are refused. */
+    signedInAt?: number;
   }
 }
+
+/**
+ * Production over HTTPS: cookies are `Secure` and the session cookie takes the
+ * `__Host-` prefix (no Domain, Path=/, HTTPS only), so neither a sibling
+ * subdomain nor plain HTTP can plant or read it. Read from the environment
+ * directly: the request proxy shares this file and does not load the app config.
+ */
+export const USE_SECURE_COOKIES = process.env.NODE_ENV === "production" && (process.env.AUTH_URL ?? "").startsWith("https://");
+
+const SESSION_COOKIE_NAME = USE_SECURE_COOKIES ? "__Host-authjs.session-token" : "authjs.session-token";
 
 export const authConfig = {
   pages: { signIn: SIGN_IN_PATH },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   trustHost: true,
+  useSecureCookies: USE_SECURE_COOKIES,
+  cookies: {
+    sessionToken: { name: SESSION_COOKIE_NAME, options: { httpOnly: true, sameSite: "lax", path: "/", secure: USE_SECURE_COOKIES } },
+  },
   providers: [],
   callbacks: {
     jwt({ token, user }) {
@@ -33,6 +49,7 @@ export const authConfig = {
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;
       if (typeof token.sid === "string") session.sessionId = token.sid;
+      if (typeof token.signedInAt === "number") session.signedInAt = token.signedInAt;
       return session;
     },
   },

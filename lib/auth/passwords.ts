@@ -1,13 +1,52 @@
+import { hash, verify } from "@node-rs/argon2";
 import bcrypt from "bcryptjs";
 
-const COST = 10;
+// OWASP's argon2id baseline (Password Storage Cheat Sheet): 19 MiB, 2 passes, 1
+// lane. Memory-hard, so a flood of guesses costs the attacker memory as well as
+// CPU; the sign-in throttle (lib/auth/server/throttle.ts) runs before any hash.
+const ARGON2ID = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/** Hashes a password with bcrypt (salted; cost 10 keeps sign-in under ~100 ms). */
-export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, COST);
+/** Whether a stored hash is a legacy bcrypt one (seeded or created before argon2id). */
+function isBcrypt(stored: string): boolean {
+  return /^\$2[aby]\$/.test(stored);
 }
 
-/** Constant-time comparison of a password with a stored bcrypt hash. */
-export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(password, hash);
+/** Hashes a password with argon2id (salted, OWASP parameters). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2ID);
+}
+
+/** Constant-time check of a password against a stored argon2id or legacy bcrypt hash; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (isBcrypt(stored)) return bcrypt.compare(password, stored);
+  if (!stored.startsWith("$argon2")) return false;
+  return verify(stored, password).catch(() => false);
+}
+
+/** Whether a hash that just verified should be replaced by a fresh argon2id one (legacy bcrypt, or weaker argon2 parameters). */
+export function needsRehash(stored: string): boolean {
+  if (isBcrypt(stored)) return true;
+  const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(stored);
+  if (!match) return true;
+  return Number(match[1]) < ARGON2ID.memoryCost || Number(match[2]) < ARGON2ID.timeCost;
+}
+
+/**
+ * Password rules for passwords people choose (OWASP ASVS 2.1: length, not
+ * composition): 12 to 200 characters, and not the account's own email.
+ * Returns the problem as one sentence, or null.
+ */
+export function passwordProblem(password: string, email: string): string | null {
+  if (password.length < 12) return "The new password must be at least 12 characters long";
+  if (password.length > 200) return "The new password must be at most 200 characters long";
+  if (password.trim().toLowerCase() === email.trim().toLowerCase()) return "The new password must not be your email address";
+  return null;
+}
+
+/** A random one-time password (about 120 bits), readable when dictated: groups of lowercase letters and digits. */
+export function oneTimePassword(): string {
+  const alphabet = "abcdefghijkmnpqrstuvwxyz23456789";
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  const chars = Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+  return chars.match(/.{6}/g)?.join("-") ?? chars;
 }

@@ -10,6 +10,8 @@ export const PERMISSIONS = [
   "runs:launch",
   "approvals:decide",
   "users:manage",
+  "policy:manage",
+  "mcp:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

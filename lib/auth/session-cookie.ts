@@ -1,6 +1,7 @@
-// Auth.js names its session cookie `authjs.session-token` (`__Secure-` over
-// HTTPS) and splits a large token into `.0`, `.1`, … chunks.
-const SESSION_COOKIE = /^(?:__Secure-)?authjs\.session-token(?:\.\d+)?=/;
+// Auth.js names its session cookie `authjs.session-token` (`__Host-` in
+// production over HTTPS, see auth-config.ts; `__Secure-` by Auth.js's default)
+// and splits a large token into `.0`, `.1`, … chunks.
+const SESSION_COOKIE = /^(?:__Secure-|__Host-)?authjs\.session-token(?:\.\d+)?=/;
 
 /** Whether a Set-Cookie value removes its cookie (empty value, or already expired). */
 function removesCookie(setCookie: string): boolean {

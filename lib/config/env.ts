@@ -113,6 +113,8 @@ const envSchema = z
     ZAP_EGRESS_ALLOW_HOSTS: commaList.optional(),
     // OAuth sign-in is open only to these email domains (and to emails an admin invited).
     AUTH_OAUTH_ALLOWED_DOMAINS: commaList.optional(),
+    // Behind a reverse proxy that appends the client address to X-Forwarded-For: sign-in throttling keys on that address.
+    ZAP_TRUST_PROXY: booleanText.default(false),
     ZAP_WEBHOOK_URL: httpUrl.optional(),
     ZAP_WEBHOOK_SECRET: secret(16).optional(),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
@@ -125,6 +127,10 @@ const envSchema = z
       .default(256 * 1024),
   })
   .superRefine((env, ctx) => {
+    // Deliveries are always signed: a webhook without its secret would be forgeable by anyone who learns the URL.
+    if (env.ZAP_WEBHOOK_URL && !env.ZAP_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["ZAP_WEBHOOK_SECRET"], message: "ZAP_WEBHOOK_SECRET must be set with ZAP_WEBHOOK_URL (deliveries are always signed)" });
+    }
     if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY)) {
       ctx.addIssue({
         code: "custom",
@@ -178,6 +184,8 @@ export interface AppConfig {
     oauthDefaultRole: (typeof ROLES)[number];
     /** Email domains OAuth sign-in is open to (invited emails are always allowed). */
     oauthAllowedDomains: string[];
+    /** Whether the last X-Forwarded-For hop is the client address (set by a trusted reverse proxy). */
+    trustProxy: boolean;
   };
   /** demo: demo accounts allowed and announced; production: start-up refuses while one exists. */
   mode: "demo" | "production";
@@ -275,6 +283,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       google: env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET ? { id: env.AUTH_GOOGLE_ID, secret: env.AUTH_GOOGLE_SECRET } : undefined,
       oauthDefaultRole: env.AUTH_OAUTH_DEFAULT_ROLE,
       oauthAllowedDomains: (env.AUTH_OAUTH_ALLOWED_DOMAINS ?? []).map((d) => d.toLowerCase()),
+      trustProxy: env.ZAP_TRUST_PROXY,
     },
     mode: env.ZAP_MODE,
     keyMaterial: env.ZAP_ENCRYPTION_KEY ?? env.AUTH_SECRET ?? null,

@@ -12,25 +12,41 @@ export interface SessionUser {
   email: string;
   name: string;
   role: Role;
+  /** A one-time password was issued: pages send the user to /account until they choose their own. */
+  mustChangePassword?: boolean;
 }
+
+/** Where a user with a one-time password chooses a new one. */
+export const ACCOUNT_PATH = "/account";
 
 /**
  * The signed-in user, re-read from the database on every request so that a role
- * change or a deleted account takes effect at once (the JWT only carries the id).
+ * change, a disabled or deleted account, or a password change or reset takes
+ * effect at once (the JWT only carries the id and the sign-in time). The jwt
+ * callback (auth.ts) refuses the same sessions; this is the second lock.
  */
 export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  const user = await getDb().user.findUnique({ where: { id }, select: { id: true, email: true, name: true, role: true } });
-  if (!user || !isRole(user.role)) return null;
-  return { ...user, role: user.role };
+  const user = await getDb().user.findUnique({
+    where: { id },
+    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionsValidAfter: true, mustChangePassword: true },
+  });
+  if (!user || !isRole(user.role) || user.disabledAt) return null;
+  if (user.sessionsValidAfter && (session.signedInAt ?? 0) < user.sessionsValidAfter.getTime()) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role, mustChangePassword: user.mustChangePassword };
 });
 
-/** For pages: redirects to sign-in without a session, renders 403 without the permission. */
-export async function requirePageUser(permission: Permission = "read"): Promise<SessionUser> {
+/**
+ * For pages: redirects to sign-in without a session, to /account while a
+ * one-time password must be replaced (unless `allowMustChangePassword`, for
+ * the account page itself), and renders 403 without the permission.
+ */
+export async function requirePageUser(permission: Permission = "read", options: { allowMustChangePassword?: boolean } = {}): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) redirect(SIGN_IN_PATH);
+  if (user.mustChangePassword && !options.allowMustChangePassword) redirect(ACCOUNT_PATH);
   if (!can(user.role, permission)) forbidden();
   return user;
 }
