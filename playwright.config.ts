@@ -22,6 +22,9 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL,
+    // Mutating API calls must carry the app's Origin (lib/http/server/request-guard.ts);
+    // a browser sends it on every POST, Playwright's API request contexts do not.
+    extraHTTPHeaders: { Origin: baseURL },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

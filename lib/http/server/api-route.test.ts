@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ServiceError } from "@temporalio/client";
 import { apiRoute, parseJsonBody, parseParam } from "./api-route";
 import type { SessionUser } from "../../auth/server/session";
+import { RateLimitedError } from "../../errors";
 
 const builder: SessionUser = { id: "u1", email: "builder@zap.local", name: "Builder", role: "builder" };
 vi.mock("../../auth/server/session", () => ({ requireUser: vi.fn(async () => builder) }));
@@ -11,7 +12,7 @@ vi.mock("../../auth/server/session", () => ({ requireUser: vi.fn(async () => bui
 const temporalDown = () =>
   new ServiceError("Failed to start Workflow", { cause: Object.assign(new Error("14 UNAVAILABLE: No connection established"), { code: 14, details: "No connection established", metadata: {} }) });
 
-const post = (body: string) => new NextRequest("http://127.0.0.1/api/things/t-1", { method: "POST", body, headers: { "content-type": "application/json" } });
+const post = (body: string) => new NextRequest("http://127.0.0.1/api/things/t-1", { method: "POST", body, headers: { "content-type": "application/json", origin: "http://127.0.0.1", host: "127.0.0.1" } });
 const context = { params: Promise.resolve({ id: "t-1" }) };
 
 describe("apiRoute maps errors with the shared mapper", () => {
@@ -52,5 +53,65 @@ describe("apiRoute maps errors with the shared mapper", () => {
     const response = await route(post("{}"), context);
     expect(response.status).toBe(500);
     expect(JSON.stringify(await response.json())).not.toContain("secret");
+  });
+});
+
+describe("apiRoute guards mutating requests", () => {
+  const echo = apiRoute<{ id: string }>({ permission: "runs:launch", handler: async ({ request }) => Response.json(await parseJsonBody(request, z.unknown())) });
+  const request = (init: { method?: string; body?: BodyInit; headers?: Record<string, string> }) =>
+    new NextRequest("http://127.0.0.1/api/things/t-1", { method: init.method ?? "POST", body: init.body, headers: init.headers, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
+  const json = { "content-type": "application/json", origin: "http://127.0.0.1", host: "127.0.0.1" };
+
+  it("refuses another origin, and a missing one, with 403", async () => {
+    for (const origin of ["https://evil.example", undefined]) {
+      const response = await echo(request({ body: "{}", headers: { "content-type": "application/json", host: "127.0.0.1", ...(origin ? { origin } : {}) } }), context);
+      expect(response.status, `origin ${origin}`).toBe(403);
+      expect((await response.json()).error.message).toBe("Cross-origin requests are not accepted");
+    }
+  });
+
+  it("refuses a body that is not application/json with 415", async () => {
+    const response = await echo(request({ body: "{}", headers: { "content-type": "text/plain", origin: "http://127.0.0.1", host: "127.0.0.1" } }), context);
+    expect(response.status).toBe(415);
+    const untyped = await echo(request({ body: "{}", headers: { origin: "http://127.0.0.1", host: "127.0.0.1" } }), context);
+    expect(untyped.status, "a body without a Content-Type").toBe(415);
+  });
+
+  it("lets a body-less DELETE through without a Content-Type", async () => {
+    const route = apiRoute<{ id: string }>({ permission: "runs:launch", handler: async () => new Response(null, { status: 204 }) });
+    expect((await route(request({ method: "DELETE", headers: { origin: "http://127.0.0.1", host: "127.0.0.1" } }), context)).status).toBe(204);
+  });
+
+  it("refuses a declared Content-Length over the cap with 413 before reading", async () => {
+    const response = await echo(request({ body: "{}", headers: { ...json, "content-length": String(300 * 1024) } }), context);
+    expect(response.status).toBe(413);
+  });
+
+  it("refuses a streamed body that grows past the cap with 413", async () => {
+    const chunk = new TextEncoder().encode(`"${"x".repeat(64 * 1024)}`);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent++;
+        if (sent > 100) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const response = await echo(request({ body: stream, headers: json }), context);
+    expect(response.status).toBe(413);
+    expect(sent, "the stream is not read to its end").toBeLessThan(10);
+  });
+
+  it("takes a larger body on a route that allows it", async () => {
+    const big = apiRoute<{ id: string }>({ permission: "runs:launch", maxBodyBytes: 1024 * 1024, handler: async ({ request }) => Response.json({ length: String(await parseJsonBody(request, z.string())).length }) });
+    const response = await big(request({ body: JSON.stringify("x".repeat(500 * 1024)), headers: json }), context);
+    expect(response.status).toBe(200);
+  });
+
+  it("sends Retry-After with a 429", async () => {
+    const route = apiRoute<{ id: string }>({ permission: "runs:launch", handler: () => Promise.reject(new RateLimitedError(42)) });
+    const response = await route(post("{}"), context);
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("42");
   });
 });

@@ -2,28 +2,40 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { unstable_rethrow } from "next/navigation";
-import { AppError, ValidationError, zodIssues } from "../../errors";
+import { AppError, RateLimitedError, ValidationError, zodIssues } from "../../errors";
 import { requireUser, type SessionUser } from "../../auth/server/session";
 import { mapError } from "./error-mapper";
+import { DEFAULT_MAX_BODY_BYTES, guardMutatingRequest, isMutating, readBodyText } from "./request-guard";
 import type { Permission } from "../../auth/roles";
 
 type RouteContext<P> = { params: Promise<P> };
 
 interface ApiRouteOptions<P> {
   permission: Permission;
+  /** Largest request body accepted, in bytes (default 256 KiB); larger → 413 before the handler runs. */
+  maxBodyBytes?: number;
   handler: (args: { request: NextRequest; user: SessionUser; params: P }) => Promise<Response>;
 }
 
 /** Turns any error into the standard JSON body and status (see mapError), logging server-side failures. */
 export function errorResponse(error: unknown, context: string): NextResponse {
   const { status, body } = mapError(error, context);
-  return NextResponse.json({ error: body }, { status });
+  const headers: Record<string, string> = error instanceof RateLimitedError ? { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
+  return NextResponse.json({ error: body }, { status, headers });
 }
 
-/** Wraps a route handler: session and permission first, then the handler; errors become JSON. */
-export function apiRoute<P = Record<string, never>>({ permission, handler }: ApiRouteOptions<P>) {
+// The body the wrapper already read (capped) for a request, so parseJsonBody never reads a stream twice.
+const readBodies = new WeakMap<Request, string>();
+
+/**
+ * Wraps a route handler: a mutating request must come from the app's own
+ * origin as JSON within the body cap (request-guard.ts), then session and
+ * permission, then the handler; errors become JSON.
+ */
+export function apiRoute<P = Record<string, never>>({ permission, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, handler }: ApiRouteOptions<P>) {
   return async (request: NextRequest, context: RouteContext<P>): Promise<Response> => {
     try {
+      if (isMutating(request.method)) readBodies.set(request, await guardMutatingRequest(request, maxBodyBytes));
       const user = await requireUser(permission);
       return await handler({ request, user, params: await context.params });
     } catch (error) {
@@ -47,11 +59,12 @@ export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name:
   return parsed.data;
 }
 
-/** Reads and validates a JSON body: malformed JSON → 400, schema mismatch → 422 with paths. */
+/** Reads (capped) and validates a JSON body: malformed JSON → 400, schema mismatch → 422 with paths. */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const text = readBodies.get(request) ?? (await readBodyText(request, DEFAULT_MAX_BODY_BYTES));
   let raw: unknown;
   try {
-    raw = await request.json();
+    raw = JSON.parse(text);
   } catch {
     throw new AppError("bad_request", 400, "The request body is not valid JSON");
   }

@@ -3,6 +3,7 @@
 //   (builders and admins; 422 with paths for an invalid graph, 409 when the base is stale).
 import { z } from "zod";
 import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
+import { GRAPH_MAX_BODY_BYTES } from "@/lib/http/server/request-guard";
 import { getDb } from "@/lib/db/server/db";
 import { appendVersion, listVersions } from "@/lib/agents/server/store";
 import { agentNameSchema } from "@/lib/agents/schemas";
@@ -20,6 +21,7 @@ const body = saveVersionInput.omit({ name: true }).extend({ graph: z.unknown() }
 
 export const POST = apiRoute<{ name: string }>({
   permission: "agents:edit",
+  maxBodyBytes: GRAPH_MAX_BODY_BYTES,
   async handler({ request, user, params }) {
     const name = parseParam(agentNameSchema, params.name, "name");
     const input = await parseJsonBody(request, body);
