@@ -6,7 +6,7 @@ import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
 import type { RunEvent } from "../lib/engine/types";
-import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
+import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { loadDotenv } from "./lib/dotenv";
 import { AppError } from "../lib/errors";
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const config = parseEnv();
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const db = createDb(config.databaseUrl);
-  const payloadCodecs = [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })];
+  const payloadCodecs = zapPayloadCodecs(db, config);
   const temporal = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs } });
   const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue });
   try {

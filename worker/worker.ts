@@ -4,7 +4,8 @@ import type { PayloadCodec } from "@temporalio/common";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import type { AppConfig } from "../lib/config/env";
 import type { Db } from "../lib/db/prisma";
-import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
+import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
+import { configuredKey } from "../lib/crypto/keys";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { createActivities } from "./activities";
 import { createModelRegistry, type ModelRegistry } from "./models/registry";
@@ -48,9 +49,10 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     namespace: config.temporal.namespace,
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ db, models, tools, webhook: config.webhook }),
+    activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
-    dataConverter: { payloadCodecs: deps.payloadCodecs ?? [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })] },
+    // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
+    dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },
     // Many runs wait on approvals or sub-agents; keep their state cached.
     maxCachedWorkflows: 1000,
   });

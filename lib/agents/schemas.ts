@@ -41,8 +41,8 @@ export const approvalRuleSchema = z.object({
   onExpiry: z.enum(["reject", "approve"]).default("reject"),
   /** Distinct people who must approve before the call runs; a single rejection rejects. */
   requiredApprovals: z.number().int().min(1).max(5).default(1),
-  /** False: the person who started the run may not approve its calls (they may still reject). */
-  allowSelfApproval: z.boolean().default(true),
+  /** False: who started the run or wrote its agent version may not approve its calls (they may still reject); the workspace policy must allow it too. */
+  allowSelfApproval: z.boolean().default(false),
 });
 
 export const agentSchema = z.object({

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   "approvals:decide",
   "users:manage",
   "policy:manage",
+  "policy:manage",
   "mcp:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -6,6 +6,8 @@ import { hashPassword } from "../auth/passwords";
 import { DEMO_AGENT_GRAPHS } from "../agents/demo";
 import { saveAgentVersion } from "../agents/repository";
 import { DEMO_ACCOUNTS } from "../ledger/demo-accounts";
+import { ensureWorkspacePolicy } from "../policy/store";
+import { SEED_WORKSPACE_POLICY } from "../policy/schemas";
 
 export interface SeedReport {
   seeded: boolean;
@@ -32,6 +34,8 @@ async function seedDemoContent(db: Db): Promise<number> {
  */
 export async function seedDatabase(db: Db, options: { demo: boolean }): Promise<SeedReport> {
   const agents = options.demo ? await seedDemoContent(db) : 0;
+  // The demo MCP server's read-only tools run ungated; an admin's own policy is never overwritten.
+  if (options.demo) await ensureWorkspacePolicy(db, SEED_WORKSPACE_POLICY);
   const existing = await db.user.count();
   if (existing > 0 || !options.demo) return { seeded: false, users: existing, agents };
   const rows = await Promise.all(

@@ -29,11 +29,13 @@ import {
 } from "./definitions";
 import { readEventPage, readMessages, readRunSummary, readSpans, spanTree, type EventPage } from "./ledger/read";
 import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
-import { ForbiddenError, ValidationError } from "../errors";
+import { AppError, ForbiddenError, ValidationError } from "../errors";
+import { readWorkspacePolicy } from "../policy/store";
+import { signedDecision } from "./decision-signature";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "./types";
 import { TERMINAL_STATUSES } from "./types";
-import type { AgentRunInput, DecideApprovalInput } from "./workflow-types";
+import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "./workflow-types";
 
 export interface StartRunInput {
   /** A saved agent (its newest version), or… */
@@ -64,7 +66,12 @@ export interface EngineDeps {
   temporal: Client;
   db: Db;
   taskQueue: string;
+  /** Signs approval decisions (configuredKey(config, "approval-decisions")); without it no decision can be made. */
+  decisionKey?: Buffer | null;
 }
+
+/** A decision as the web server makes it: the signature and its time are added by decideApproval. */
+export type DecisionInput = Omit<DecideApprovalInput, "signature" | "issuedAt">;
 
 /** One saved version of an agent graph, or null. */
 async function agentVersion(db: Db, name: string, version: number): Promise<{ id: string; agentName: string; graph: AgentGraph } | null> {
@@ -103,10 +110,11 @@ function isNotFound(error: unknown): boolean {
   return error instanceof WorkflowNotFoundError || (error instanceof Error && /not found|already completed/i.test(error.message));
 }
 
-export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
+export function createEngine({ temporal, db, taskQueue, decisionKey = null }: EngineDeps) {
   const handle = (runId: string) => temporal.workflow.getHandle(runId);
 
   async function query<T>(runId: string, definition: QueryDefinition<T>): Promise<T> {
+    await requireKnownRun(runId);
     try {
       return await handle(runId).query(definition);
     } catch (error) {
@@ -115,13 +123,18 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
     }
   }
 
-  /** Ledger reads answer for any run the database knows; an unknown id is a 404. */
+  /**
+   * Every call that names a run checks it is a row of the runs table first (an
+   * unknown id is a 404): other workflows in a shared namespace are never
+   * queried, signalled, decided or cancelled through this client.
+   */
   async function requireKnownRun(runId: string): Promise<void> {
     const known = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
     if (!known) throw new RunNotFound(runId);
   }
 
   async function describe(runId: string): Promise<WorkflowExecutionDescription> {
+    await requireKnownRun(runId);
     try {
       return await handle(runId).describe();
     } catch (error) {
@@ -137,6 +150,21 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
     if (!stored) throw new AgentNotFound(input.version === undefined ? input.agentName : `${input.agentName} version ${input.version}`);
     const graph = input.modelOverride ? { ...stored.graph, agents: stored.graph.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : stored.graph;
     return { graph, graphName: stored.agentName, agentVersionId: stored.id };
+  }
+
+  /** Who saved the version (they count as "self" for its runs' approvals), by id and email. */
+  async function versionAuthor(agentVersionId: string | null): Promise<PersonRef | null> {
+    if (!agentVersionId) return null;
+    const version = await db.agentVersion.findUnique({ where: { id: agentVersionId }, select: { createdById: true } });
+    if (!version?.createdById) return null;
+    const author = await db.user.findUnique({ where: { id: version.createdById }, select: { id: true, email: true } });
+    return author ?? { id: version.createdById, email: "" };
+  }
+
+  /** The run's approval gate, fixed now: the workspace policy as it stands and who counts as "self". */
+  async function runGate(agentVersionId: string | null, starter: PersonRef | null): Promise<RunGate> {
+    const [{ policy, revision }, author] = await Promise.all([readWorkspacePolicy(db), versionAuthor(agentVersionId)]);
+    return { policy, policyRevision: revision, inheritedRules: [], starter, author };
   }
 
   async function startWorkflow(runId: string, args: AgentRunInput): Promise<void> {
@@ -169,6 +197,7 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
       const runId = `${graph.entryAgent}-${randomUUID()}`;
       const context = input.context ?? {};
       const startedBy = input.startedBy?.email ?? null;
+      const gate = await runGate(agentVersionId, input.startedBy ? { id: input.startedBy.id, email: input.startedBy.email } : null);
       // The row first, so the run is listed (with its version and who started it) from the start;
       // removed again when Temporal refuses the start, so nothing is half-created.
       await db.run.create({
@@ -187,6 +216,7 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
           startedBy,
           graphName,
           agentVersionId,
+          gate,
         });
       } catch (error) {
         await db.run.delete({ where: { id: runId } }).catch(() => undefined);
@@ -272,7 +302,11 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
      * (approval record + audit event) before applying it, so there is nothing
      * left to write here: a crash of this process after the call loses nothing.
      */
-    async decideApproval(runId: string, decision: DecideApprovalInput): Promise<ApprovalRequest> {
+    async decideApproval(runId: string, unsigned: DecisionInput): Promise<ApprovalRequest> {
+      if (!decisionKey) throw new AppError("unavailable", 503, "Approvals cannot be decided: the server has no signing key (set ZAP_ENCRYPTION_KEY or AUTH_SECRET)");
+      await requireKnownRun(runId);
+      // Signed here, checked by the worker where the decision is recorded: only this server can decide.
+      const decision = signedDecision(decisionKey, runId, unsigned);
       // One update id for this decision's attempts: a retry after a timeout or a failed workflow task
       // is the same update to the server (never a second decision), while a second click is a new one.
       const updateId = randomUUID();
@@ -300,6 +334,7 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
 
     /** Cancels a run, its in-flight activities and its sub-agent conversations. */
     async cancelRun(runId: string): Promise<void> {
+      await requireKnownRun(runId);
       try {
         await handle(runId).cancel();
       } catch (error) {
@@ -342,8 +377,11 @@ export function createEngine({ temporal, db, taskQueue }: EngineDeps) {
      */
     async listPendingApprovals(): Promise<ApprovalRequest[]> {
       const runs = await this.listRuns({ pendingApprovalsOnly: true, limit: 500 });
-      const runIds = [...new Set(runs.map((r) => r.runId))];
-      const lists = await Promise.all(runIds.map((id) => query(id, pendingApprovalsQuery).catch((): ApprovalRequest[] => [])));
+      const listed = [...new Set(runs.map((r) => r.runId))];
+      // Only runs of the runs table (one read for all): a foreign workflow of the same type is not asked.
+      const known = await db.run.findMany({ where: { id: { in: listed } }, select: { id: true } });
+      const runIds = known.map((r) => r.id);
+      const lists = await Promise.all(runIds.map((id) => handle(id).query(pendingApprovalsQuery).catch((): ApprovalRequest[] => [])));
       return dedupePending(lists.flat());
     },
   };

@@ -32,6 +32,8 @@ export const APPROVAL_ERRORS = {
   alreadyDecided: "ApprovalAlreadyDecided",
   invalidArguments: "InvalidEditedArguments",
   forbidden: "ApprovalForbidden",
+  /** Raised by the recording activity (not the update): the decision's signature is missing, wrong or too old. */
+  badSignature: "ApprovalSignatureInvalid",
 } as const;
 
 /** Activity error types. */

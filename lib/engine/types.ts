@@ -64,6 +64,9 @@ export interface ApprovalRequest {
   endorsements: ApprovalEndorsement[];
   /** Who started the run (email); refused as an approver when the rule forbids self-approval. */
   requestedBy: string | null;
+  /** Who may not approve when self-approval is off: the run's starter and the version's author (by id and email). */
+  selfIds?: string[];
+  selfEmails?: string[];
   allowSelfApproval: boolean;
   onExpiry: "reject" | "approve";
   status: "pending" | "approved" | "rejected" | "expired";

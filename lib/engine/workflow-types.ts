@@ -1,6 +1,7 @@
 // Inputs and payloads of the agent workflow, shared by the workflow, the
 // worker's activities and the engine client.
-import type { AgentGraph } from "../agents/schemas";
+import type { AgentGraph, ApprovalRule } from "../agents/schemas";
+import type { WorkspacePolicy } from "../policy/schemas";
 import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, RunStatus, TokenUsage, TraceSpan } from "./types";
 
 export interface UserMessageSignal {
@@ -26,6 +27,33 @@ export interface DecideApprovalInput {
   reason?: string;
   editedArguments?: Record<string, unknown>;
   decidedBy: { id: string; email: string; role: string };
+  /** When the web server signed the decision (ISO time); decisions older than the signature window are refused. */
+  issuedAt?: string;
+  /** HMAC-SHA256 of the decision by the web server (lib/engine/decision-signature.ts); checked where it is recorded. */
+  signature?: string;
+}
+
+/** A person, by user id and email. */
+export interface PersonRef {
+  id: string;
+  email: string;
+}
+
+/**
+ * The approval gate of a run, fixed when the run starts: the workspace policy
+ * as it was then, the rules of the agents above this one (sub-agents inherit
+ * them), and the people who may not approve its calls unless the rules and
+ * the policy allow self-approval.
+ */
+export interface RunGate {
+  policy: WorkspacePolicy;
+  policyRevision: number;
+  /** Rules of every ancestor agent in this run (empty for the root run). */
+  inheritedRules: ApprovalRule[];
+  /** Who started the run. */
+  starter: PersonRef | null;
+  /** Who saved the agent version the run executes (null for inline graphs). */
+  author: PersonRef | null;
 }
 
 /**
@@ -74,6 +102,8 @@ export interface AgentRunInput {
   /** The saved agent graph and version the run executes (null for inline graphs). */
   graphName?: string | null;
   agentVersionId?: string | null;
+  /** The approval gate (absent only on runs started before it existed: they get the fallback policy). */
+  gate?: RunGate;
   carried?: CarriedState;
 }
 
@@ -137,6 +167,9 @@ export interface ApprovalOutcomeRecord {
   editedArguments: Record<string, unknown> | null;
   decidedBy: { id: string; email: string; role: string } | null;
   decidedAt: string;
+  /** The web server's signature of the decision (absent for expiries, which the workflow's timer decides). */
+  signature?: string;
+  issuedAt?: string;
 }
 
 /** What the approval webhook is told. */

@@ -11,13 +11,17 @@ import { parseEnv, type AppConfig } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/db/seed";
 import { createEngine, type Engine } from "../../lib/engine/client";
-import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
+import { encryptionCodecFor, zapPayloadCodecs } from "../../lib/temporal/payload-codecs";
+import { configuredKey } from "../../lib/crypto/keys";
 import type { RunStatus, RunSummary } from "../../lib/engine/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
 import type { ModelRegistry } from "../../worker/models/registry";
 import { sqliteFilePath } from "../../lib/db/providers";
 import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
+
+/** The key material of test harnesses (what AUTH_SECRET is to `npm start`). */
+export const TEST_AUTH_SECRET = "integration-tests-only-secret-0123456789abcdef";
 
 let runtimeInstalled = false;
 
@@ -72,12 +76,17 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
   const db = createDb(database.url);
   if (!fromTemplate) await seedDatabase(db, { demo: true });
   const taskQueue = `it-${randomUUID()}`;
-  const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, ...options.env });
+  // A test key signs approval decisions (web side) and checks them (worker side), as AUTH_SECRET does in `npm start`.
+  const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, AUTH_SECRET: TEST_AUTH_SECRET, ...options.env });
   const clientConnection = await Connection.connect({ address: config.temporal.address });
   // Client and workers get codecs of their own (as separate processes would), sharing only the database.
-  const payloadCodecs = () => (options.claimCheck === false ? [] : [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })]);
+  const payloadCodecs = () => {
+    if (options.claimCheck !== false) return zapPayloadCodecs(db, config);
+    const encryption = encryptionCodecFor(config);
+    return encryption ? [encryption] : [];
+  };
   const client = new Client({ connection: clientConnection, dataConverter: { payloadCodecs: payloadCodecs() } });
-  const engine = createEngine({ temporal: client, db, taskQueue });
+  const engine = createEngine({ temporal: client, db, taskQueue, decisionKey: configuredKey(config, "approval-decisions") });
   const stops: (() => Promise<void>)[] = [];
 
   async function startWorker(workerOptions: { models?: ModelRegistry } = {}): Promise<() => Promise<void>> {

@@ -11,6 +11,8 @@ export interface ActivityDeps {
   models: ModelRegistry;
   tools: ToolExecutor;
   webhook?: WebhookConfig | null;
+  /** Key that checks the web server's signature on approval decisions (null refuses every decision). */
+  decisionKey?: Buffer | null;
 }
 
 /** Every activity the worker registers, built from its dependencies. */

@@ -1,10 +1,33 @@
 // Activities that write the run ledger and approval outcomes. Both are
 // idempotent: a retry or a replay after a crash writes the same rows again.
+import { ApplicationFailure } from "@temporalio/common";
 import type { Db } from "../../lib/db/prisma";
+import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
+import { decisionSignatureProblem } from "../../lib/engine/decision-signature";
 import { createLedgerWriter, recordApprovalOutcome } from "../../lib/engine/ledger/write";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../../lib/engine/workflow-types";
 
-export function createLedgerActivities({ db }: { db: Db }) {
+/** Why a recorded outcome is not a genuine decision of the web server, or null (expiries come from the workflow's own timer). */
+export function outcomeSignatureProblem(key: Buffer | null, record: ApprovalOutcomeRecord, now = Date.now()): string | null {
+  if (record.status === "expired") return null;
+  if (!record.decidedBy || !record.issuedAt) return "the decision is not signed by the web server";
+  return decisionSignatureProblem(
+    key,
+    {
+      runId: record.approval.runId,
+      approvalId: record.approval.id,
+      approved: record.status !== "rejected",
+      reason: record.reason,
+      editedArguments: record.editedArguments,
+      decidedBy: record.decidedBy,
+      issuedAt: record.issuedAt,
+    },
+    record.signature,
+    now,
+  );
+}
+
+export function createLedgerActivities({ db, decisionKey = null }: { db: Db; decisionKey?: Buffer | null }) {
   // One writer per worker process: batches of concurrent runs share a transaction.
   const writer = createLedgerWriter(db);
   return {
@@ -14,6 +37,9 @@ export function createLedgerActivities({ db }: { db: Db }) {
 
     /** Writes an approval's decision or expiry and its audit event; the workflow applies the outcome only after this returns. */
     async recordApprovalOutcome(record: ApprovalOutcomeRecord): Promise<void> {
+      // Checked here, where the decision becomes a record: a forged one is never written, so never applied.
+      const problem = outcomeSignatureProblem(decisionKey, record);
+      if (problem) throw ApplicationFailure.create({ type: APPROVAL_ERRORS.badSignature, message: problem, nonRetryable: true });
       await recordApprovalOutcome(db, record);
     },
   };

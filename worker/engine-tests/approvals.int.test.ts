@@ -7,6 +7,8 @@ import { ForbiddenError, ValidationError } from "../../lib/errors";
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
 import { WorkflowUpdateStage } from "@temporalio/client";
 import { decideApprovalUpdate } from "../../lib/engine/definitions";
+import { signedDecision } from "../../lib/engine/decision-signature";
+import { configuredKey } from "../../lib/crypto/keys";
 
 const providers = await testProviders();
 let h: EngineHarness;
@@ -165,7 +167,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     const { runId, approval } = await startTransfer(9);
     // The web process would die here: the update is accepted, nobody waits for its result or writes anything.
     await h.client.workflow.getHandle(runId).startUpdate(decideApprovalUpdate, {
-      args: [{ approvalId: approval.id, approved: true, reason: "sent, then the sender crashed", decidedBy: approver }],
+      args: [signedDecision(configuredKey(h.config, "approval-decisions"), runId, { approvalId: approval.id, approved: true, reason: "sent, then the sender crashed", decidedBy: approver })],
       waitForStage: WorkflowUpdateStage.ACCEPTED,
     });
     await waitForStatus(h.engine, runId, ["completed"]);

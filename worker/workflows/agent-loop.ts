@@ -21,7 +21,7 @@ import type { AgentConfig } from "../../lib/agents/schemas";
 import type { ToolCall, TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
 import { ACTIVITY_ERRORS } from "../../lib/engine/definitions";
-import { Approvals, argumentProblems, matchingRule, mayRun, parseCallArguments } from "./approvals";
+import { Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
 import { SubAgentConversations, type CallOutcome } from "./sub-agents";
 import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
@@ -293,12 +293,14 @@ export class AgentLoop {
   }
 
   /** A problem that makes a gated call invalid before any human sees it, or null. */
-  private callProblem(name: string, rawArguments: string): { problem: string; args: Record<string, unknown> } | { problem: null; args: Record<string, unknown> } {
+  private callProblem(name: string, rawArguments: string): { problem: string; kind: string; args: Record<string, unknown> } | { problem: null; args: Record<string, unknown> } {
     const parsed = parseCallArguments(rawArguments);
-    if ("problem" in parsed) return { problem: `The arguments for ${name} are invalid: ${parsed.problem}. Send a JSON object.`, args: {} };
-    if (!this.tools.some((t) => t.name === name)) return { problem: `There is no tool named "${name}". Available tools: ${this.tools.map((t) => t.name).join(", ") || "none"}.`, args: parsed.args };
+    if ("problem" in parsed) return { problem: `The arguments for ${name} are invalid: ${parsed.problem}. Send a JSON object.`, kind: "invalid_arguments", args: {} };
+    if (!this.tools.some((t) => t.name === name)) {
+      return { problem: `There is no tool named "${name}". Available tools: ${this.tools.map((t) => t.name).join(", ") || "none"}.`, kind: "unknown_tool", args: parsed.args };
+    }
     const problems = argumentProblems(parsed.args, this.schemaOf(name));
-    if (problems.length) return { problem: `Invalid arguments for ${name}: ${problems.join("; ")}`, args: parsed.args };
+    if (problems.length) return { problem: `Invalid arguments for ${name}: ${problems.join("; ")}`, kind: "invalid_arguments", args: parsed.args };
     return { problem: null, args: parsed.args };
   }
 
@@ -324,14 +326,18 @@ export class AgentLoop {
     return outcome;
   }
 
-  /** Runs a call, through an approval when a rule gates it; an invalid call is a tool error, never an approval request. */
+  /**
+   * Runs a call, through an approval when the gate demands one (the workspace
+   * policy's deny-by-default and floors, plus graph rules — own and inherited);
+   * an invalid call is a tool error, never an approval request.
+   */
   private async gatedCall(call: ToolCall, span: TraceSpan): Promise<CallOutcome> {
     const name = call.function.name;
     let rawArguments = call.function.arguments;
-    const rule = matchingRule(this.agent, name);
+    const rule = gateFor(this.input, this.agent, name);
     if (rule) {
       const checked = this.callProblem(name, rawArguments);
-      if (checked.problem !== null) return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: checked.problem };
+      if (checked.problem !== null) return { ok: false, errorKind: checked.kind, attempts: 0, content: checked.problem };
       const approval = await this.approvals.request(call, checked.args, rule, this.agent.name, span);
       if (!mayRun(approval)) {
         const reason = approval.decision?.reason ?? (approval.status === "expired" ? "nobody decided before the approval expired" : "no reason given");

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { agentSchema } from "../../lib/agents/schemas";
-import { argumentProblems, matchingRule } from "./approvals";
+import { DEFAULT_WORKSPACE_POLICY } from "../../lib/policy/schemas";
+import type { AgentRunInput } from "../../lib/engine/workflow-types";
+import { argumentProblems, gateFor } from "./approvals";
 
 describe("approval helpers", () => {
   const agent = agentSchema.parse({ name: "a", tools: ["ledger_transfer"], approvalRules: [{ pattern: "ledger_*", requiredRole: "approver" }, { pattern: "*" }] });
 
-  it("picks the first matching rule", () => {
-    expect(matchingRule(agent, "ledger_transfer")?.requiredRole).toBe("approver");
-    expect(matchingRule(agent, "calculator")?.pattern).toBe("*");
+  it("gates with every matching rule, its own and inherited, the strictest winning", () => {
+    const input = { gate: { policy: DEFAULT_WORKSPACE_POLICY, policyRevision: 1, inheritedRules: [agentSchema.shape.approvalRules.parse([{ pattern: "calc*", requiredApprovals: 2 }])[0]!], starter: null, author: null } } as AgentRunInput;
+    expect(gateFor(input, agent, "ledger_transfer")?.requiredRole).toBe("approver");
+    expect(gateFor(input, agent, "calculator")).toMatchObject({ requiredApprovals: 2, reason: "rule" });
   });
 
   it("checks edited arguments against the tool schema", () => {

@@ -3,11 +3,11 @@
 // Every outcome is recorded in the database (approval record + audit event)
 // through an activity *before* the workflow applies it: a decision stands if
 // and only if its record exists.
-import { ApplicationFailure, CancellationScope, condition, proxyActivities, uuid4, workflowInfo } from "@temporalio/workflow";
-import { matchesGlob } from "../../lib/agents/glob";
-import type { AgentConfig, ApprovalRule } from "../../lib/agents/schemas";
+import { ActivityFailure, ApplicationFailure, CancellationScope, condition, proxyActivities, uuid4, workflowInfo } from "@temporalio/workflow";
+import type { AgentConfig } from "../../lib/agents/schemas";
 import { argumentProblems } from "../../lib/engine/argument-check";
 import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
+import { applicableRules, effectiveGate, FALLBACK_POLICY, type GateRequirement } from "../../lib/policy/gate";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/engine/workflow-types";
 import type { LedgerActivities } from "../activities/ledger";
@@ -33,9 +33,13 @@ const { notifyApproval } = proxyActivities<NotificationActivities>({
 
 export { argumentProblems };
 
-/** The first approval rule whose pattern matches the tool name, if any. */
-export function matchingRule(agent: AgentConfig, toolName: string): ApprovalRule | undefined {
-  return agent.approvalRules.find((rule) => matchesGlob(rule.pattern, toolName));
+/**
+ * What a call of `toolName` by `agent` needs before it runs, or null: the
+ * run's workspace policy (fixed at its start) with the agent's own rules and
+ * those inherited from its ancestors.
+ */
+export function gateFor(input: AgentRunInput, agent: AgentConfig, toolName: string): GateRequirement | null {
+  return effectiveGate(input.gate?.policy ?? FALLBACK_POLICY, applicableRules(agent.approvalRules, input.gate?.inheritedRules), toolName);
 }
 
 /** Parses tool arguments: a JSON object, or a problem to report to the model. */
@@ -68,6 +72,9 @@ export class Approvals {
 
   /** The update's validator: runs before the update is accepted into history. */
   validate(decision: DecideApprovalInput): void {
+    // Cheap early refusal; the signature itself is checked by the activity that records the decision
+    // (workflow code holds no key: it would be in history).
+    if (!decision.signature || !decision.issuedAt) refuse(APPROVAL_ERRORS.forbidden, "the decision is not signed by the web server");
     const approval = this.state.approvals.get(decision.approvalId);
     if (!approval) refuse(APPROVAL_ERRORS.notFound, `no pending approval ${decision.approvalId} in run ${workflowInfo().workflowId}`);
     refuseIfFinal(approval);
@@ -96,7 +103,22 @@ export class Approvals {
     const endorsed = decision.approved && approval.endorsements.length + 1 < approval.requiredApprovals;
     const status = !decision.approved ? "rejected" : endorsed ? "endorsed" : "approved";
     try {
-      await this.record({ approval: { ...approval }, status, reason: decision.reason ?? null, editedArguments: decision.editedArguments ?? null, decidedBy: decision.decidedBy, decidedAt: at });
+      await this.record({
+        approval: { ...approval },
+        status,
+        reason: decision.reason ?? null,
+        editedArguments: decision.editedArguments ?? null,
+        decidedBy: decision.decidedBy,
+        decidedAt: at,
+        signature: decision.signature,
+        issuedAt: decision.issuedAt,
+      });
+    } catch (error) {
+      // A forged or stale decision: nothing was recorded, the approval stays pending.
+      if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === APPROVAL_ERRORS.badSignature) {
+        refuse(APPROVAL_ERRORS.forbidden, error.cause.message);
+      }
+      throw error;
     } finally {
       this.deciding.delete(approval.id);
     }
@@ -134,7 +156,7 @@ export class Approvals {
   }
 
   /** Requests approval for a call and waits for the decision or the expiry. */
-  async request(call: ToolCall, args: Record<string, unknown>, rule: ApprovalRule, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
+  async request(call: ToolCall, args: Record<string, unknown>, rule: GateRequirement, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
     const { state } = this;
     const now = Date.now();
     const approval: ApprovalRequest = {
@@ -148,10 +170,11 @@ export class Approvals {
       arguments: args,
       requestedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + rule.expiresInSeconds * 1000).toISOString(),
-      requiredRole: rule.requiredRole ?? null,
+      requiredRole: rule.requiredRole,
       requiredApprovals: rule.requiredApprovals,
       endorsements: [],
       requestedBy: this.input.startedBy,
+      ...selfOf(this.input),
       allowSelfApproval: rule.allowSelfApproval,
       onExpiry: rule.onExpiry,
       status: "pending",
@@ -194,6 +217,14 @@ export function mayRun(approval: ApprovalRequest): boolean {
   return approval.status === "approved" || (approval.status === "expired" && approval.onExpiry === "approve");
 }
 
+/** The people who count as "self" for a run's approvals: who started it and who wrote the version it runs. */
+function selfOf(input: AgentRunInput): { selfIds: string[]; selfEmails: string[] } {
+  const people = [input.gate?.starter, input.gate?.author].filter((p): p is { id: string; email: string } => Boolean(p));
+  const emails = people.map((p) => p.email);
+  if (input.startedBy) emails.push(input.startedBy);
+  return { selfIds: [...new Set(people.map((p) => p.id))], selfEmails: [...new Set(emails.map((e) => e.toLowerCase()))] };
+}
+
 function refuseIfFinal(approval: ApprovalRequest): void {
   if (approval.status === "pending") return;
   const by = approval.decision?.decidedBy.email;
@@ -203,8 +234,12 @@ function refuseIfFinal(approval: ApprovalRequest): void {
 /** Policy checks that depend on who decides: self-approval, and one approval per person. */
 function refuseIfIneligible(approval: ApprovalRequest, decision: DecideApprovalInput): void {
   if (!decision.approved) return;
-  if (!approval.allowSelfApproval && approval.requestedBy && decision.decidedBy.email === approval.requestedBy) {
-    refuse(APPROVAL_ERRORS.forbidden, `${decision.decidedBy.email} started this run and may not approve its calls`);
+  if (!approval.allowSelfApproval) {
+    const ids = approval.selfIds ?? [];
+    const emails = approval.selfEmails ?? (approval.requestedBy ? [approval.requestedBy.toLowerCase()] : []);
+    if (ids.includes(decision.decidedBy.id) || emails.includes(decision.decidedBy.email.toLowerCase())) {
+      refuse(APPROVAL_ERRORS.forbidden, `${decision.decidedBy.email} started this run or wrote the agent version it runs, and may not approve its calls`);
+    }
   }
   if (approval.endorsements.some((e) => e.by.id === decision.decidedBy.id)) {
     refuse(APPROVAL_ERRORS.alreadyDecided, `${decision.decidedBy.email} already approved ${approval.id}; it needs ${approval.requiredApprovals} different approvers`);

@@ -8,6 +8,7 @@ import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, userMessageSignal } f
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import type { RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
+import { FALLBACK_POLICY } from "../../lib/policy/gate";
 
 /** What one tool call produced, as the model will see it. */
 export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string };
@@ -80,6 +81,14 @@ export class SubAgentConversations {
         startedBy: input.startedBy,
         graphName: input.graphName ?? null,
         agentVersionId: input.agentVersionId ?? null,
+        // The conversation inherits the run's gate and every rule above it: a sub-agent is no way around its parent's rules.
+        gate: {
+          policy: input.gate?.policy ?? FALLBACK_POLICY,
+          policyRevision: input.gate?.policyRevision ?? 0,
+          inheritedRules: [...agent.approvalRules, ...(input.gate?.inheritedRules ?? [])],
+          starter: input.gate?.starter ?? null,
+          author: input.gate?.author ?? null,
+        },
       };
       // ABANDON: conversations outlive one execution of the parent (continue-as-new);
       // the parent cancels them itself when it ends or is cancelled.

@@ -2,7 +2,7 @@ import "server-only";
 import { Client, Connection } from "@temporalio/client";
 import { getConfig } from "../../config/server/config";
 import { getDb } from "../../db/server/db";
-import { createClaimCheckCodec } from "../claim-check-codec";
+import { zapPayloadCodecs } from "../payload-codecs";
 import { temporalConnectionOptions } from "../connection-options";
 
 interface TemporalHandle {
@@ -18,8 +18,9 @@ function handle(): TemporalHandle {
   if (!holder.zapTemporal) {
     const config = getConfig();
     const connection = Connection.lazy(temporalConnectionOptions(config));
-    // Same codec as the worker: large inputs go out by reference, large results and query answers come back through it.
-    const payloadCodecs = [createClaimCheckCodec({ db: getDb(), thresholdBytes: config.temporal.payloadOffloadBytes })];
+    // Same codecs as the worker: large inputs go out by reference, large results and query answers come back
+    // through them; with ZAP_PAYLOAD_KEY everything is encrypted.
+    const payloadCodecs = zapPayloadCodecs(getDb(), config);
     holder.zapTemporal = { connection, client: new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs } }) };
   }
   return holder.zapTemporal;
