@@ -11,6 +11,7 @@ import { createActivities } from "./activities";
 import { createModelRegistry, type ModelRegistry } from "./models/registry";
 import { createMcpConnections, type McpConnections } from "./tools/mcp";
 import { createToolExecutor } from "./tools/executor";
+import { createGuardedFetch } from "../lib/net/egress";
 
 export const WORKFLOWS_PATH = path.join(import.meta.dirname, "workflows", "index.ts");
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
@@ -40,7 +41,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
   const { config, db, connection } = deps;
   const mcp = deps.mcp ?? createMcpConnections({ cwd: PROJECT_ROOT });
   const models = deps.models ?? createModelRegistry({ models: config.models, demoLatencyMs: config.models.demoLatencyMs });
-  const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist });
+  const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist, egressFetch: createGuardedFetch({ allowHosts: config.egress.allowHosts }) });
   // A bundle built by `npm start` / `npm run build` spares the worker a webpack run.
   const prebuilt = process.env.ZAP_WORKFLOW_BUNDLE;
   const workflowBundle = deps.workflowBundle ?? (prebuilt && existsSync(prebuilt) ? { codePath: prebuilt } : undefined);

@@ -201,7 +201,8 @@ export interface AppConfig {
   seedDemo: boolean;
   tools: { httpAllowlist: string[] };
   /** Where approval requests, decisions and expiries are posted (signed with the secret), if anywhere. */
-  webhook: { url: string; secret: string | null } | null;
+  /** allowHosts: ZAP_EGRESS_ALLOW_HOSTS, so the operator's own webhook may live on a private host. */
+  webhook: { url: string; secret: string | null; allowHosts: string[] } | null;
   models: {
     /** Latency the demo model adds to each inference (simulates a provider). */
     demoLatencyMs: number;
@@ -295,7 +296,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     server: { port: env.PORT, host: env.HOST },
     seedDemo: env.ZAP_SEED_DEMO,
     tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },
-    webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null } : null,
+    webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,
     models: {
       demoLatencyMs: env.ZAP_DEMO_LATENCY_MS,
       prices: env.ZAP_MODEL_PRICES,

@@ -20,14 +20,18 @@ export { classifyAddress, isPublicAddress } from "./address";
 export type LookupFn = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 const REFUSED_PRIVATE = "That address is not reachable from Zap Studio (private or local network).";
+const UNRESOLVED = "That host name could not be resolved.";
 
 /** A request the guard refused; `publicMessage` is one sentence safe to show (no addresses, no reply). */
 export class EgressRefusedError extends Error {
   override name = "EgressRefusedError";
   readonly publicMessage: string;
-  constructor(publicMessage: string = REFUSED_PRIVATE) {
+  /** True when trying again later may succeed (the name did not resolve); a refused address stays refused. */
+  readonly transient: boolean;
+  constructor(publicMessage: string = REFUSED_PRIVATE, { transient = false }: { transient?: boolean } = {}) {
     super(publicMessage);
     this.publicMessage = publicMessage;
+    this.transient = transient;
   }
 }
 
@@ -85,9 +89,9 @@ async function checkedAddresses(url: URL, options: EgressOptions): Promise<{ add
     try {
       addresses = await (options.lookup ?? systemLookup)(host);
     } catch {
-      throw new EgressRefusedError("That host name could not be resolved.");
+      throw new EgressRefusedError(UNRESOLVED, { transient: true });
     }
-    if (addresses.length === 0) throw new EgressRefusedError("That host name could not be resolved.");
+    if (addresses.length === 0) throw new EgressRefusedError(UNRESOLVED, { transient: true });
   }
   const allowed = isAllowedHost(url, options.allowHosts);
   for (const { address } of addresses) {

@@ -61,6 +61,8 @@ function toolContext(db: Db, runId: string, idempotencyKey: string): ToolContext
     signal: new AbortController().signal,
     heartbeat: () => undefined,
     httpAllowlist: [],
+    // The ledger makes no requests: any attempt fails loudly.
+    egressFetch: () => Promise.reject(new Error("no network in the contention workload")),
   };
 }
 

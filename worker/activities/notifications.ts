@@ -1,22 +1,24 @@
 // Approval notifications: each request, endorsement, decision and expiry is
-// posted as JSON to the configured webhook, signed with HMAC-SHA256 so the
-// receiver can check it came from us. Failures throw, and Temporal retries
-// the delivery with backoff. The body has a `text` field, so a Slack
+// posted as JSON to the configured webhook, signed with HMAC-SHA256 over a
+// timestamp and the body (x-zap-timestamp, x-zap-signature: v1=...) so the
+// receiver can check it came from us and refuse replays. Nothing is sent
+// unsigned, redirects are refused, and the request goes through the egress
+// guard (a webhook on a private host must be in ZAP_EGRESS_ALLOW_HOSTS).
+// Delivery failures throw and Temporal retries them with backoff; a refused
+// configuration does not retry. The body has a `text` field, so a Slack
 // incoming-webhook URL works as it is.
-import { createHmac } from "node:crypto";
-import { Context } from "@temporalio/activity";
+import { ApplicationFailure, Context } from "@temporalio/activity";
 import type { ApprovalNotification } from "../../lib/engine/workflow-types";
+import { createGuardedFetch, EgressRefusedError } from "../../lib/net/egress";
+import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "../../lib/net/webhook-signature";
 
-export const SIGNATURE_HEADER = "x-zap-signature";
+export { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, verifyWebhookSignature } from "../../lib/net/webhook-signature";
 
 export interface WebhookConfig {
   url: string;
   secret: string | null;
-}
-
-/** `sha256=<hex>` of the exact body bytes; compare with a constant-time equality on the receiving side. */
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+  /** ZAP_EGRESS_ALLOW_HOSTS: lets the operator's own webhook live on a private host. */
+  allowHosts?: string[];
 }
 
 function summaryText(n: ApprovalNotification): string {
@@ -37,19 +39,32 @@ function summaryText(n: ApprovalNotification): string {
 }
 
 export function createNotificationActivities({ webhook }: { webhook: WebhookConfig | null }) {
+  const guardedFetch = createGuardedFetch({ allowHosts: webhook?.allowHosts ?? [], maxRedirects: 0, timeoutMs: 10_000 });
   return {
     async notifyApproval(notification: ApprovalNotification): Promise<void> {
       if (!webhook) return;
+      // The configuration refuses this at start-up; refuse here too rather than post unsigned.
+      if (!webhook.secret) throw ApplicationFailure.nonRetryable("The webhook has no ZAP_WEBHOOK_SECRET, so nothing is sent unsigned.", "WebhookUnsigned");
       const info = Context.current().info;
       const body = JSON.stringify({ ...notification, text: summaryText(notification) });
+      // Signed at each attempt: a retry carries a fresh timestamp inside the receiver's window.
+      const timestamp = Math.floor(Date.now() / 1000);
       const headers: Record<string, string> = {
         "content-type": "application/json",
         "x-zap-event": notification.event,
         // Stable across retries, so receivers can drop duplicates.
         "x-zap-delivery": `${info.workflowExecution?.workflowId ?? "run"}:${info.activityId}`,
+        [TIMESTAMP_HEADER]: String(timestamp),
+        [SIGNATURE_HEADER]: signWebhook(body, timestamp, webhook.secret),
       };
-      if (webhook.secret) headers[SIGNATURE_HEADER] = signBody(body, webhook.secret);
-      const response = await fetch(webhook.url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
+      let response: Response;
+      try {
+        response = await guardedFetch(webhook.url, { method: "POST", headers, body });
+      } catch (error) {
+        if (error instanceof EgressRefusedError && !error.transient) throw ApplicationFailure.nonRetryable(`Webhook refused: ${error.publicMessage}`, "EgressRefused");
+        throw error;
+      }
+      await response.body?.cancel().catch(() => undefined);
       if (!response.ok) throw new Error(`webhook answered ${response.status}`);
     },
   };

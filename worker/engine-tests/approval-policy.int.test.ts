@@ -2,18 +2,17 @@
 // self-approval, an expiry that approves; and the signed webhook that hears of
 // every request, decision and expiry.
 import { createServer, type Server } from "node:http";
-import { timingSafeEqual } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { freePort } from "../../scripts/test-support/ports";
 import { ApprovalAlreadyDecided } from "../../lib/engine/errors";
 import { ForbiddenError } from "../../lib/errors";
-import { SIGNATURE_HEADER, signBody } from "../activities/notifications";
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhookSignature } from "../activities/notifications";
 
 const SECRET = "webhook-secret-for-tests";
 let h: EngineHarness;
 let server: Server;
-const received: { event: string; body: string; signature: string; delivery: string }[] = [];
+const received: { event: string; body: string; signature: string; timestamp: string; delivery: string }[] = [];
 let failNext = 0;
 
 type Person = { id: string; email: string; role: string };
@@ -32,12 +31,13 @@ beforeAll(async () => {
         response.writeHead(500).end();
         return;
       }
-      received.push({ event: String(request.headers["x-zap-event"]), body, signature: String(request.headers[SIGNATURE_HEADER]), delivery: String(request.headers["x-zap-delivery"]) });
+      received.push({ event: String(request.headers["x-zap-event"]), body, signature: String(request.headers[SIGNATURE_HEADER]), timestamp: String(request.headers[TIMESTAMP_HEADER]), delivery: String(request.headers["x-zap-delivery"]) });
       response.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  h = await startEngineHarness({ env: { ZAP_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`, ZAP_WEBHOOK_SECRET: SECRET } });
+  // The receiver is on loopback: the operator lists it for the egress guard.
+  h = await startEngineHarness({ env: { ZAP_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`, ZAP_WEBHOOK_SECRET: SECRET, ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${port}` } });
   const person = async (email: string): Promise<Person> => {
     const u = await h.db.user.findUniqueOrThrow({ where: { email } });
     return { id: u.id, email: u.email, role: u.role };
@@ -125,10 +125,7 @@ describe("approval policy", () => {
     expect(failNext, "a delivery was refused once").toBe(0);
     expect(about(approval.id).map((r) => r.event)).toEqual(["approval.requested", "approval.rejected"]);
     expect(about(expired.id).map((r) => r.event)).toEqual(["approval.requested", "approval.expired"]);
-    for (const r of received) {
-      const expected = Buffer.from(signBody(r.body, SECRET));
-      expect(expected.length === Buffer.byteLength(r.signature) && timingSafeEqual(expected, Buffer.from(r.signature)), `signature of ${r.event}`).toBe(true);
-    }
+    for (const r of received) expect(verifyWebhookSignature(r.body, r.timestamp, r.signature, SECRET), `signature of ${r.event}`).toBe(true);
     const decision = JSON.parse(about(approval.id)[1]?.body ?? "{}") as { text: string; approval: { decision: { reason: string } } };
     expect(decision.approval.decision.reason).toBe("suspicious");
     expect(decision.text, "Slack-compatible text").toMatch(/^Rejected by approver@zap.local/);

@@ -1,6 +1,7 @@
 // The built-in tools. Ids and descriptions match lib/agents/builtin-tools.ts
 // (a unit test keeps them in step).
 import { z } from "zod";
+import { EgressRefusedError } from "../../lib/net/egress";
 import { evaluateExpression, CalculatorError } from "./calculator";
 import { ledgerBalance, ledgerTransfer } from "./ledger";
 import { ToolUserError, type BuiltinTool } from "./types";
@@ -50,7 +51,20 @@ const httpGet: BuiltinTool<typeof httpGetSchema> = {
     if (!context.httpAllowlist.includes(url.host) && !context.httpAllowlist.includes(url.hostname)) {
       throw new ToolUserError(`host ${url.host} is not on the allow-list (ZAP_HTTP_ALLOWLIST)`);
     }
-    const response = await fetch(url, { signal: AbortSignal.any([context.signal, AbortSignal.timeout(10_000)]), redirect: "error" });
+    // Being on the list is not enough: the egress guard also wants a public
+    // address (unless ZAP_EGRESS_ALLOW_HOSTS lists the host) and pins the
+    // connection to it. Redirects are not followed: the target would escape the list.
+    let response: Response;
+    try {
+      response = await context.egressFetch(url, { signal: AbortSignal.any([context.signal, AbortSignal.timeout(10_000)]), redirect: "manual" });
+    } catch (error) {
+      if (error instanceof EgressRefusedError && !error.transient) throw new ToolUserError(error.publicMessage);
+      throw error;
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ToolUserError(`${url.host} answered with a redirect (HTTP ${response.status}), which http_get does not follow`);
+    }
     const body = await response.text();
     return { status: response.status, content_type: response.headers.get("content-type"), body: body.slice(0, MAX_BODY), truncated: body.length > MAX_BODY };
   },

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentSchema } from "../../lib/agents/schemas";
 import { createDb } from "../../lib/db/prisma";
+import { createGuardedFetch } from "../../lib/net/egress";
 import { createMcpConnections } from "./mcp";
 import { createToolExecutor, messageAgentTool } from "./executor";
 
@@ -16,7 +17,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 // The database client connects lazily; these tools never query it.
-const executor = (allowlist: string[]) => createToolExecutor({ db: createDb("file:/tmp/zap-unit-unused.db"), mcp: createMcpConnections(), httpAllowlist: allowlist });
+// The local test server is on loopback: the egress guard is told it is the operator's own.
+const unusedDb = createDb("file:/tmp/zap-unit-unused.db");
+const executor = (allowlist: string[]) =>
+  createToolExecutor({ db: unusedDb, mcp: createMcpConnections({ db: unusedDb, config: { keyMaterial: null, mcpStdioAllowlist: null, egress: { allowHosts: [] } }, cwd: process.cwd() }), httpAllowlist: allowlist, egressFetch: createGuardedFetch({ allowHosts: [host] }) });
 const agent = agentSchema.parse({ name: "a", tools: ["http_get", "calculator"] });
 const context = { runId: "r", rootRunId: "r", agentName: "a", iteration: 1, callId: "c", idempotencyKey: "r:1:c", runContext: {}, signal: new AbortController().signal, heartbeat: () => undefined };
 

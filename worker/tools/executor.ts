@@ -6,6 +6,7 @@ import type { AgentConfig } from "../../lib/agents/schemas";
 import { MCP_TOOL_SEPARATOR } from "../../lib/agents/builtin-tools";
 import type { Db } from "../../lib/db/prisma";
 import { formatPath } from "../../lib/errors";
+import { createGuardedFetch } from "../../lib/net/egress";
 import type { FunctionTool } from "../models/types";
 import { findBuiltin, toFunctionParameters } from "./builtins";
 import { McpError, type McpConnections } from "./mcp";
@@ -20,7 +21,7 @@ export interface ToolExecutionRequest {
   agent: AgentConfig;
   toolName: string;
   rawArguments: string;
-  context: Omit<ToolContext, "db" | "httpAllowlist">;
+  context: Omit<ToolContext, "db" | "httpAllowlist" | "egressFetch">;
 }
 
 /** The message_agent tool a parent sees: which agents it may talk to and how. */
@@ -42,7 +43,9 @@ export function messageAgentTool(subAgents: SubAgentInfo[]): FunctionTool {
   };
 }
 
-export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllowlist: string[] }) {
+export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllowlist: string[]; egressFetch?: typeof fetch }) {
+  // Without an explicit guard, tools reach public addresses only (no egress allow-list).
+  const egressFetch = deps.egressFetch ?? createGuardedFetch({ allowHosts: [] });
   return {
     /** Function schemas for an agent's tools; MCP discovery problems are reported, not thrown. */
     async describe(agent: AgentConfig, subAgents: SubAgentInfo[]): Promise<{ tools: FunctionTool[]; errors: string[] }> {
@@ -88,7 +91,7 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
           return { ok: false, errorKind: "invalid_arguments", content: `Invalid arguments for ${toolName}: ${problems}` };
         }
         try {
-          const result = await builtin.execute(parsed.data, { ...request.context, db: deps.db, httpAllowlist: deps.httpAllowlist });
+          const result = await builtin.execute(parsed.data, { ...request.context, db: deps.db, httpAllowlist: deps.httpAllowlist, egressFetch });
           return { ok: true, content: JSON.stringify(result) };
         } catch (error) {
           if (error instanceof ToolUserError) return { ok: false, errorKind: "execution", content: `${toolName} failed: ${error.message}` };

@@ -17,6 +17,8 @@ export interface ToolContext {
   /** Keeps Temporal informed that a long call is alive. */
   heartbeat: () => void;
   httpAllowlist: string[];
+  /** The worker's egress-guarded fetch (lib/net/egress.ts): public addresses or ZAP_EGRESS_ALLOW_HOSTS only. */
+  egressFetch: typeof fetch;
 }
 
 export interface BuiltinTool<S extends z.ZodType = z.ZodType> {
