@@ -10,8 +10,8 @@ export const archiveAgentAction = defineAction({
   name: "archive-agent",
   permission: "agents:edit",
   input: archiveAgentInput,
-  async handler({ input }) {
-    await setArchived(getDb(), input.name, input.archived);
+  async handler({ input, user }) {
+    await setArchived(getDb(), input.name, input.archived, user);
     revalidatePath("/agents");
     return { name: input.name, archived: input.archived };
   },

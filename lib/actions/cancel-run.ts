@@ -1,8 +1,7 @@
 "use server";
 import { defineAction } from "../auth/server/action";
 import { runIdInputSchema } from "../runs/schemas";
-import { getEngine } from "../engine/server/engine";
-import { recordAudit } from "../users/server/audit";
+import { cancelRun } from "../runs/server/run-operations";
 
 /** Cancels a run, its in-flight work and its sub-agent conversations (audited). */
 export const cancelRunAction = defineAction({
@@ -10,8 +9,7 @@ export const cancelRunAction = defineAction({
   permission: "runs:launch",
   input: runIdInputSchema,
   async handler({ input, user }) {
-    await getEngine().cancelRun(input.runId);
-    await recordAudit({ actorId: user.id, action: "run.cancelled", target: input.runId });
+    await cancelRun(input.runId, user);
     return { cancelled: true };
   },
 });

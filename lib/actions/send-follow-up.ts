@@ -1,17 +1,15 @@
 "use server";
 import { defineAction } from "../auth/server/action";
 import { followUpSchema } from "../runs/schemas";
-import { getEngine } from "../engine/server/engine";
-import { recordAudit } from "../users/server/audit";
+import { sendFollowUp } from "../runs/server/run-operations";
 
-/** Sends a follow-up message to a run (a signal while open, a continuation once completed). */
+/** Sends a follow-up message to a run (a signal while open, a continuation once completed; audited). */
 export const sendFollowUpAction = defineAction({
   name: "send-follow-up",
   permission: "runs:launch",
   input: followUpSchema,
   async handler({ input, user }) {
-    await getEngine().sendMessage(input.runId, input.content);
-    await recordAudit({ actorId: user.id, action: "run.follow_up", target: input.runId });
+    await sendFollowUp(input.runId, input.content, user);
     return { sent: true };
   },
 });

@@ -1,6 +1,7 @@
 // Browser-safe input schemas for the engine's HTTP API and server actions.
 import { z } from "zod";
 import { agentNameSchema } from "../agents/schemas";
+import { ARGUMENTS_MAX_BYTES, boundedJsonObject, boundedText, REASON_MAX_CHARS } from "../http/limits";
 
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id");
 
@@ -11,22 +12,14 @@ export const eventPageQuerySchema = z.object({
   maxBytes: z.coerce.number().int().min(1024).max(4_000_000).default(1_000_000),
 });
 
-export const startRunSchema = z.object({
-  /** A saved agent graph's name (e.g. `support-triage`). */
-  agent: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "use a saved agent's name"),
-  task: z.string().trim().min(1, "describe the task").max(20_000, "keep the task under 20,000 characters"),
-  context: z.record(z.string(), z.unknown()).default({}),
-});
-
-export const sendMessageSchema = z.object({
-  content: z.string().trim().min(1, "write a message").max(20_000, "keep the message under 20,000 characters"),
-});
+/** A follow-up message (`POST /api/runs/:runId/messages`). */
+export const sendMessageSchema = z.strictObject({ content: boundedText("message", "write a message") });
 
 export const decideApprovalSchema = z
-  .object({
+  .strictObject({
     approved: z.boolean({ error: "approved must be true or false" }),
-    reason: z.string().trim().max(2000).optional(),
-    editedArguments: z.record(z.string(), z.unknown()).optional(),
+    reason: z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional(),
+    editedArguments: boundedJsonObject("edited arguments", ARGUMENTS_MAX_BYTES).optional(),
   })
   .refine((d) => d.approved || (d.reason && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
   .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
@@ -36,5 +29,4 @@ export const listRunsSchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 
-export type StartRunBody = z.infer<typeof startRunSchema>;
 export type DecideApprovalBody = z.infer<typeof decideApprovalSchema>;

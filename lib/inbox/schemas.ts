@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApprovalRequest } from "../engine/types";
 import type { UsageCost } from "../runs/schemas";
 import { runIdSchema } from "../engine/schemas";
+import { ARGUMENTS_MAX_BYTES, boundedJsonObject, REASON_MAX_CHARS } from "../http/limits";
 
 /** One link of the chain from the root run down to the run that asks. */
 export interface RunLink {
@@ -29,23 +30,23 @@ export interface InboxSnapshot {
   serverTime: string;
 }
 
-export const approvalRefSchema = z.object({ runId: runIdSchema, approvalId: runIdSchema });
+export const approvalRefSchema = z.strictObject({ runId: runIdSchema, approvalId: runIdSchema });
 
 export const decideInputSchema = approvalRefSchema
   .extend({
     approved: z.boolean({ error: "approved must be true or false" }),
-    reason: z.string().trim().max(2000, "keep the reason under 2,000 characters").optional(),
-    editedArguments: z.record(z.string(), z.unknown()).optional(),
+    reason: z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional(),
+    editedArguments: boundedJsonObject("edited arguments", ARGUMENTS_MAX_BYTES).optional(),
   })
   .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
   .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
 export type DecideInput = z.infer<typeof decideInputSchema>;
 
 export const bulkDecideInputSchema = z
-  .object({
+  .strictObject({
     items: z.array(approvalRefSchema).min(1, "select at least one approval").max(200, "decide at most 200 at once"),
     approved: z.boolean(),
-    reason: z.string().trim().max(2000).optional(),
+    reason: z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional(),
   })
   .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" });
 export type BulkDecideInput = z.infer<typeof bulkDecideInputSchema>;

@@ -2,24 +2,25 @@
 // the shapes the run pages render. Server code lives in ./server.
 import { z } from "zod";
 import { modelIdSchema } from "../agents/schemas";
+import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { RunEvent, RunStatus, TokenUsage, TraceSpan } from "../engine/types";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
-export const launchRunSchema = z.object({
+/** A run's launch input, the same through the dialog's action and `POST /api/runs`; unknown keys are refused. */
+export const launchRunSchema = z.strictObject({
   agent: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "choose a saved agent"),
   /** Omitted: the newest version. */
   version: z.coerce.number().int().min(1).optional(),
-  task: z.string().trim().min(1, "describe the task").max(20_000, "keep the task under 20,000 characters"),
-  context: z.record(z.string(), z.unknown()).default({}),
+  task: boundedText("task", "describe the task"),
+  context: boundedJsonObject("context", CONTEXT_MAX_BYTES).default({}),
+  /** Overrides the entry agent's model for this run; "" keeps the graph's. */
   model: z.union([modelIdSchema, z.literal("")]).optional(),
 });
 export type LaunchRunInput = z.input<typeof launchRunSchema>;
 
-export const runIdInputSchema = z.object({ runId: z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id") });
-export const followUpSchema = runIdInputSchema.extend({
-  content: z.string().trim().min(1, "write a message").max(20_000, "keep the message under 20,000 characters"),
-});
+export const runIdInputSchema = z.strictObject({ runId: z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id") });
+export const followUpSchema = runIdInputSchema.extend({ content: boundedText("message", "write a message") });
 
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({

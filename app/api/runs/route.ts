@@ -1,9 +1,12 @@
 // GET /api/runs – runs, newest first (?agent=<entry agent>&limit=N).
-// POST /api/runs – start a run of a saved agent: { agent, task, context? } → 201 { runId }.
+// POST /api/runs – start a run of a saved agent, as the run dialog does:
+//   { agent, task, context?, version?, model? } → 201 { runId }; unknown keys → 422.
 import { NextResponse } from "next/server";
 import { apiRoute, parseJsonBody, parseQuery } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
-import { listRunsSchema, startRunSchema } from "@/lib/engine/schemas";
+import { listRunsSchema } from "@/lib/engine/schemas";
+import { launchRunSchema } from "@/lib/runs/schemas";
+import { launchRun } from "@/lib/runs/server/launch";
 
 export const GET = apiRoute({
   permission: "read",
@@ -17,8 +20,7 @@ export const GET = apiRoute({
 export const POST = apiRoute({
   permission: "runs:launch",
   handler: async ({ request, user }) => {
-    const body = await parseJsonBody(request, startRunSchema);
-    const { runId } = await getEngine().startRun({ agentName: body.agent, task: body.task, context: body.context, startedBy: { id: user.id, email: user.email } });
+    const { runId } = await launchRun(await parseJsonBody(request, launchRunSchema), user);
     return NextResponse.json({ runId }, { status: 201 });
   },
 });

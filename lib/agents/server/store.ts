@@ -4,6 +4,8 @@ import "server-only";
 // is refused when someone saved in between, so nobody overwrites anybody.
 import type { Db } from "../../db/prisma";
 import { writeTransaction } from "../../db/transactions";
+import { appendAuditInTransaction } from "../../audit/write";
+import type { AuditAction } from "../../audit/actions";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { DEMO_AGENT_GRAPHS } from "../demo";
 import { requireValidGraph } from "../repository";
@@ -14,6 +16,12 @@ import type { AgentSummary, StoredVersion, VersionSummary } from "../designer-sc
 
 interface Author {
   id: string;
+}
+
+/** How a new agent came to be, for its audit row. */
+interface Origin {
+  action: Extract<AuditAction, "agent.created" | "agent.imported" | "agent.duplicated">;
+  details?: Record<string, unknown>;
 }
 
 const versionInclude = { createdBy: { select: { name: true, email: true } } } as const;
@@ -144,19 +152,34 @@ export async function appendVersion(
         include: versionInclude,
       });
       await tx.agent.update({ where: { id: agent.id }, data: { updatedAt: new Date() } });
+      await appendAuditInTransaction(tx, {
+        actorId: author.id,
+        action: input.restoredFrom === undefined ? "agent.version_saved" : "agent.version_restored",
+        target: name,
+        details: { version: row.version, ...(input.restoredFrom === undefined ? {} : { restoredFrom: input.restoredFrom }) },
+      });
       return { version: row.version, author: row.createdBy?.name ?? null, message: row.note, createdAt: row.createdAt.toISOString(), restoredFrom: row.restoredFrom, runs: 0 };
     },
     { retryOnUniqueViolation: true },
   );
 }
 
-/** Creates an agent with its first version; the name must be free. */
-export async function createAgent(db: Db, name: string, description: string, graph: AgentGraphInput, author: Author, message: string): Promise<VersionSummary> {
+/** Creates an agent with its first version; the name must be free. Audited in the same transaction ("agent.created" unless `origin` says otherwise). */
+export async function createAgent(
+  db: Db,
+  name: string,
+  description: string,
+  graph: AgentGraphInput,
+  author: Author,
+  message: string,
+  origin: Origin = { action: "agent.created" },
+): Promise<VersionSummary> {
   const valid = requireValidGraph(graph);
   return writeTransaction(db, async (tx) => {
     if (await tx.agent.findUnique({ where: { name } })) throw new ConflictError(`An agent named "${name}" already exists`);
     const agent = await tx.agent.create({ data: { name, description } });
     const row = await tx.agentVersion.create({ data: { agentId: agent.id, version: 1, graph: JSON.stringify(valid), createdById: author.id, note: message }, include: versionInclude });
+    await appendAuditInTransaction(tx, { actorId: author.id, action: origin.action, target: name, details: { version: 1, ...origin.details } });
     return { version: 1, author: row.createdBy?.name ?? null, message: row.note, createdAt: row.createdAt.toISOString(), restoredFrom: null, runs: 0 };
   });
 }
@@ -173,17 +196,26 @@ export function templateGraph(template: string): AgentGraphInput {
 export async function importAgent(db: Db, name: string, description: string, json: string, author: Author): Promise<VersionSummary> {
   const result = importGraphJson(json);
   if (!result.ok) throw new ValidationError(result.errors.map((e) => ({ path: e.path, message: e.message })), "The file is not a valid agent graph");
-  return createAgent(db, name, description, result.graph, author, "Imported");
+  return createAgent(db, name, description, result.graph, author, "Imported", { action: "agent.imported" });
 }
 
+/** Copies an agent's newest version into a new agent (audited as a duplicate of its source). */
 export async function duplicateAgent(db: Db, name: string, newName: string, author: Author): Promise<VersionSummary> {
   const source = await getVersion(db, name);
-  return createAgent(db, newName, source.description, source.graph, author, `Duplicated from ${name} v${source.version}`);
+  return createAgent(db, newName, source.description, source.graph, author, `Duplicated from ${name} v${source.version}`, {
+    action: "agent.duplicated",
+    details: { from: name, fromVersion: source.version },
+  });
 }
 
-export async function setArchived(db: Db, name: string, archived: boolean): Promise<void> {
-  const agent = await agentOrThrow(db, name);
-  await db.agent.update({ where: { id: agent.id }, data: { archivedAt: archived ? new Date() : null } });
+/** Archives or unarchives an agent, audited with the person who did it. */
+export async function setArchived(db: Db, name: string, archived: boolean, actor: Author): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    const agent = await tx.agent.findUnique({ where: { name } });
+    if (!agent) throw new NotFoundError(`Agent "${name}"`);
+    await tx.agent.update({ where: { id: agent.id }, data: { archivedAt: archived ? new Date() : null } });
+    await appendAuditInTransaction(tx, { actorId: actor.id, action: archived ? "agent.archived" : "agent.unarchived", target: name });
+  });
 }
 
 /** Makes an old version the newest (a new version with its graph); refused like a save when the base is stale. */

@@ -1,9 +1,11 @@
 import "server-only";
-// Launching runs from the dashboard: the versions a dialog offers and the one
-// step that checks the input and starts the run (the engine client records the
-// run row and starts the workflow, removing the row if Temporal refuses).
+// Launching runs: the versions a dialog offers and the one step that checks the
+// input, starts the run and audits it, whichever door it came through (the
+// dialog's action or POST /api/runs). The engine client records the run row and
+// starts the workflow, removing the row if Temporal refuses.
 import { getDb } from "../../db/server/db";
 import { getEngine } from "../../engine/server/engine";
+import { appendAudit } from "../../audit/write";
 import { agentGraphSchema } from "../../agents/schemas";
 import { NotFoundError, ValidationError } from "../../errors";
 import type { SessionUser } from "../../auth/server/session";
@@ -47,7 +49,7 @@ export async function launchableAgents(): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** Checks the context against the version's prompts, then starts the run. */
+/** Checks the context against the version's prompts, starts the run and writes its "run.started" audit row. */
 export async function launchRun(input: z.output<typeof launchRunSchema>, user: SessionUser): Promise<{ runId: string }> {
   const row = await getDb().agentVersion.findFirst({
     where: { agent: { name: input.agent }, ...(input.version ? { version: input.version } : {}) },
@@ -59,7 +61,7 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
     const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
     if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: "the prompts use this placeholder; give it a value" })), `The context is missing ${missing.join(", ")}`);
   }
-  return getEngine().startRun({
+  const started = await getEngine().startRun({
     agentName: input.agent,
     version: row.version,
     ...(input.model ? { modelOverride: input.model } : {}),
@@ -67,4 +69,11 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
     context: input.context,
     startedBy: { id: user.id, email: user.email },
   });
+  await appendAudit(getDb(), {
+    actorId: user.id,
+    action: "run.started",
+    target: started.runId,
+    details: { agent: input.agent, version: row.version, ...(input.model ? { model: input.model } : {}) },
+  });
+  return started;
 }

@@ -2,7 +2,7 @@
 // POST /api/runs/:runId/messages – a follow-up message: { content } → 202.
 import { NextResponse } from "next/server";
 import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
-import { getEngine } from "@/lib/engine/server/engine";
+import { sendFollowUp } from "@/lib/runs/server/run-operations";
 import { runIdSchema, sendMessageSchema } from "@/lib/engine/schemas";
 import { runMessages } from "@/lib/runs/server/runs";
 import { z } from "zod";
@@ -18,9 +18,10 @@ export const GET = apiRoute<{ runId: string }>({
 
 export const POST = apiRoute<{ runId: string }>({
   permission: "runs:launch",
-  handler: async ({ request, params }) => {
+  handler: async ({ request, params, user }) => {
+    const runId = parseParam(runIdSchema, params.runId, "runId");
     const body = await parseJsonBody(request, sendMessageSchema);
-    await getEngine().sendMessage(parseParam(runIdSchema, params.runId, "runId"), body.content);
+    await sendFollowUp(runId, body.content, user);
     return NextResponse.json({ accepted: true }, { status: 202 });
   },
 });
