@@ -44,7 +44,7 @@ const task = (n: number) => `repeat ${n} tool calculator {"expression":"6*7"}\na
 /** The baseline: the same model and tools in a plain loop, no durability. */
 async function plainLoop(db: Db, iterations: number): Promise<number[]> {
   const model = createDemoModel({ latencyMs: LATENCY_MS });
-  const tools = createToolExecutor({ db, mcp: createMcpConnections(), httpAllowlist: [] });
+  const tools = createToolExecutor({ db, mcp: createMcpConnections({ db, config: { keyMaterial: null, mcpStdioAllowlist: null, egress: { allowHosts: [] } }, cwd: process.cwd() }), httpAllowlist: [] });
   const messages: ChatMessage[] = [{ role: "system", content: agent.systemPrompt }, { role: "user", content: task(iterations) }];
   const durations: number[] = [];
   for (let i = 1; ; i++) {

@@ -39,7 +39,8 @@ export function connectWorker(config: AppConfig): Promise<NativeConnection> {
 /** Builds the worker: bundled workflows plus activities built from their dependencies. */
 export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections }> {
   const { config, db, connection } = deps;
-  const mcp = deps.mcp ?? createMcpConnections({ cwd: PROJECT_ROOT });
+  const mcpDeps = { db, config, cwd: PROJECT_ROOT };
+  const mcp = deps.mcp ?? createMcpConnections(mcpDeps);
   const models = deps.models ?? createModelRegistry({ models: config.models, demoLatencyMs: config.models.demoLatencyMs });
   const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist, egressFetch: createGuardedFetch({ allowHosts: config.egress.allowHosts }) });
   // A bundle built by `npm start` / `npm run build` spares the worker a webpack run.
@@ -50,7 +51,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     namespace: config.temporal.namespace,
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null }),
+    activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

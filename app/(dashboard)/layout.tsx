@@ -13,6 +13,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/runs", label: "Runs" },
     { href: "/inbox", label: "Inbox" },
     ...(can(user.role, "users:manage") ? [{ href: "/admin/users", label: "Users" }] : []),
+    ...(can(user.role, "mcp:manage") ? [{ href: "/admin/mcp", label: "MCP servers" }] : []),
   ];
   return (
     <div className="flex min-h-screen">

@@ -7,7 +7,7 @@ import { PALETTE_MIME } from "@/components/graph/designer-canvas";
 
 export const PALETTE_ITEMS = [
   { id: "agent", label: "Agent", hint: "A new agent" },
-  { id: "mcp", label: "MCP server", hint: "The demo knowledge-base server, on the selected agent" },
+  { id: "mcp", label: "MCP server", hint: "A registered MCP server (the demo knowledge base first), on the selected agent" },
   ...BUILTIN_TOOLS.map((t) => ({ id: `tool:${t.id}`, label: t.id, hint: t.description })),
 ] as const;
 

@@ -96,7 +96,8 @@ function describe({ graph, issues, marks, discovered }: FlowInputs): { nodes: De
         data: {
           agent: agent.name,
           server: server.name,
-          transport: server.transport.type === "stdio" ? [server.transport.command, ...server.transport.args].join(" ") : server.transport.url,
+          // The command or URL lives in the admin's registry; a legacy inline one is only flagged.
+          transport: server.transport ? "inline: an admin must register it" : "registered server",
           tools: server.allowTools ?? discovered?.get(mid) ?? null,
           errors: count(mid)?.errors.length ?? 0,
           mark: marks?.get(mid) ?? null,

@@ -1,12 +1,12 @@
 "use server";
 import { defineAction } from "../auth/server/action";
-import { discoverToolsInput } from "../agents/designer-schemas";
-import { discoverMcpTools } from "../agents/server/discover";
+import { discoverRegisteredInput } from "../mcp/schemas";
+import { mcpServers } from "../mcp/server/web";
 
-/** Connects to an MCP server from the server side and lists its tools, or says why it could not. */
+/** Lists a registered MCP server's tools through a worker, or says why it could not. */
 export const discoverMcpToolsAction = defineAction({
   name: "discover-mcp-tools",
   permission: "agents:edit",
-  input: discoverToolsInput,
-  handler: ({ input }) => discoverMcpTools(input.server),
+  input: discoverRegisteredInput,
+  handler: ({ input, user }) => mcpServers.discover(input.name, user),
 });

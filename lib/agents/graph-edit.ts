@@ -85,7 +85,7 @@ export function addTool(graph: AgentGraph, tool: string, at: Point, agent?: stri
   return agent ? connect(placed, agentNodeId(agent), toolNodeId(tool)) : placed;
 }
 
-/** Adds an MCP server (the repository's demo server by default) to an agent. */
+/** Adds a reference to a registered MCP server (the demo server "kb" by default) to an agent. */
 export function addMcpServer(graph: AgentGraph, agent: string, at: Point, server?: McpServerConfig): { graph: AgentGraph; server: string } {
   const index = graph.agents.findIndex((a) => a.name === agent);
   const owner = graph.agents[index];
@@ -94,7 +94,7 @@ export function addMcpServer(graph: AgentGraph, agent: string, at: Point, server
   let name = server?.name ?? "kb";
   for (let i = 2; taken.has(name); i++) name = `${server?.name ?? "kb"}${i}`;
   const config = mcpServerSchema.parse(
-    server ? { ...server, name } : { name, transport: { type: "stdio", command: "node", args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] } },
+    server ? { ...server, name } : { name },
   );
   const next = updateAgent(graph, index, { ...owner, mcpServers: [...owner.mcpServers, config] });
   return { graph: withPositions(next, { [mcpNodeId(agent, name)]: at }), server: name };

@@ -1,7 +1,7 @@
 // Agent graphs in the database: named agents with immutable, numbered versions.
 import type { Db } from "../db/prisma";
 import { writeTransaction } from "../db/transactions";
-import { agentGraphSchema, type AgentGraph, type AgentGraphInput } from "./schemas";
+import type { AgentGraph, AgentGraphInput } from "./schemas";
 import { validateAgentGraph } from "./validate";
 import { InvalidConfig } from "../engine/errors";
 
@@ -18,7 +18,7 @@ export interface StoredAgentVersion {
 export async function latestAgentVersion(db: Db, name: string): Promise<StoredAgentVersion | null> {
   const row = await db.agentVersion.findFirst({ where: { agent: { name } }, orderBy: { version: "desc" }, include: { agent: true } });
   if (!row) return null;
-  return { id: row.id, agentName: row.agent.name, version: row.version, graph: agentGraphSchema.parse(JSON.parse(row.graph)), createdAt: row.createdAt };
+  return { id: row.id, agentName: row.agent.name, version: row.version, graph: requireValidGraph(JSON.parse(row.graph)), createdAt: row.createdAt };
 }
 
 /** Validates a graph, or throws InvalidConfig listing every problem with its path. */

@@ -16,21 +16,30 @@ export const modelIdSchema = z
   .string()
   .regex(MODEL_ID_PATTERN, "use demo/<name>, openai/<model>, anthropic/<model> or openai-compatible/<provider>/<model>");
 
-const mcpServerNameSchema = z.string().regex(/^[a-z0-9_]{1,32}$/, "use 1–32 lowercase letters, digits or _");
+export const mcpServerNameSchema = z.string().regex(/^[a-z0-9_]{1,32}$/, "use 1–32 lowercase letters, digits or _");
 
+/**
+ * The inline transport graphs used to carry. Still parsed so stored versions
+ * keep loading, but the validator refuses it: servers live in the admin-owned
+ * registry (lib/mcp) and graphs reference them by name.
+ */
+export const legacyMcpTransportSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("stdio"),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({ type: z.literal("http"), url: z.url({ protocol: /^https?$/ }) }),
+]);
+
+/** An agent's use of a registered MCP server, by name. */
 export const mcpServerSchema = z.object({
   name: mcpServerNameSchema,
-  transport: z.discriminatedUnion("type", [
-    z.object({
-      type: z.literal("stdio"),
-      command: z.string().min(1),
-      args: z.array(z.string()).default([]),
-      env: z.record(z.string(), z.string()).optional(),
-    }),
-    z.object({ type: z.literal("http"), url: z.url({ protocol: /^https?$/ }) }),
-  ]),
-  /** When set, only these tools of the server are offered to the model. */
+  /** When set, only these tools of the server are offered to the model (a narrowing of the registry's list). */
   allowTools: z.array(z.string().min(1)).optional(),
+  /** Legacy only: an inline transport, refused by validateAgentGraph. */
+  transport: legacyMcpTransportSchema.optional(),
 });
 
 export const approvalRuleSchema = z.object({
@@ -99,6 +108,7 @@ export const agentGraphSchema = z.object({
 });
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
+export type LegacyMcpTransport = z.infer<typeof legacyMcpTransportSchema>;
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type AgentConfig = z.infer<typeof agentSchema>;
 export type RunLimits = z.infer<typeof runLimitsSchema>;

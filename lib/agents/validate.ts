@@ -18,6 +18,7 @@ export interface GraphIssue {
     | "reserved_tool_name"
     | "unknown_tool"
     | "duplicate_mcp_server"
+    | "inline_mcp_server"
     | "pattern_matches_nothing"
     | "unreachable_agent";
   /** The agents the problem concerns beyond its path (a cycle names every agent on it), so the designer marks each. */
@@ -26,7 +27,26 @@ export interface GraphIssue {
 
 export type GraphValidation =
   | { ok: true; graph: AgentGraph; errors: []; warnings: GraphIssue[] }
-  | { ok: false; graph?: undefined; errors: GraphIssue[]; warnings: GraphIssue[] };
+  | {
+      ok: false;
+      graph?: undefined;
+      errors: GraphIssue[];
+      warnings: GraphIssue[];
+      /** The graph when only its meaning failed (zod passed): a stored legacy version still loads from it. */
+      parsed?: AgentGraph;
+    };
+
+export const INLINE_MCP_MESSAGE = "inline MCP servers are no longer run: register this server in Admin › MCP servers and reference it by name";
+
+/**
+ * Whether a stored graph may still be opened although it fails validation:
+ * its only problems are legacy inline MCP transports. It loads so an admin can
+ * register the servers, but every save and run still refuses it.
+ */
+export function loadableLegacyGraph(validation: GraphValidation): AgentGraph | null {
+  if (validation.ok) return validation.graph;
+  return validation.parsed && validation.errors.every((e) => e.code === "inline_mcp_server") ? validation.parsed : null;
+}
 
 /** Finds the cycles through sub-agent links (one per link that closes one), each as the names around it. */
 function findCycles(graph: AgentGraph): string[][] {
@@ -71,7 +91,7 @@ export function validateAgentGraph(input: unknown): GraphValidation {
     };
   }
   const { errors, warnings } = checkAgentGraph(parsed.data);
-  return errors.length === 0 ? { ok: true, graph: parsed.data, errors: [], warnings } : { ok: false, errors, warnings };
+  return errors.length === 0 ? { ok: true, graph: parsed.data, errors: [], warnings } : { ok: false, errors, warnings, parsed: parsed.data };
 }
 
 /**
@@ -127,6 +147,10 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
         errors.push({ path: `agents[${i}].mcpServers[${s}].name`, message: `duplicate MCP server name "${server.name}"`, code: "duplicate_mcp_server" });
       }
       serverNames.add(server.name);
+      // An inline command or URL would let whoever edits the graph run it: only registered servers run.
+      if (server.transport) {
+        errors.push({ path: `agents[${i}].mcpServers[${s}].transport`, message: INLINE_MCP_MESSAGE, code: "inline_mcp_server" });
+      }
       (server.allowTools ?? []).forEach((tool, t) => {
         if ((RESERVED_TOOL_NAMES as readonly string[]).includes(tool)) {
           errors.push({ path: `agents[${i}].mcpServers[${s}].allowTools[${t}]`, message: `"${tool}" is reserved`, code: "reserved_tool_name" });

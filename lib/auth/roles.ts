@@ -11,7 +11,6 @@ export const PERMISSIONS = [
   "approvals:decide",
   "users:manage",
   "policy:manage",
-  "policy:manage",
   "mcp:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -6,6 +6,7 @@ import { hashPassword } from "../auth/passwords";
 import { DEMO_AGENT_GRAPHS } from "../agents/demo";
 import { saveAgentVersion } from "../agents/repository";
 import { DEMO_ACCOUNTS } from "../ledger/demo-accounts";
+import { DEMO_MCP_SERVERS } from "../mcp/demo";
 import { ensureWorkspacePolicy } from "../policy/store";
 import { SEED_WORKSPACE_POLICY } from "../policy/schemas";
 
@@ -15,11 +16,21 @@ export interface SeedReport {
   agents: number;
 }
 
-/** Demo agents and ledger accounts, each only when its table is empty. */
+/** Demo agents, ledger accounts and the demo MCP server, each only when its table is empty. */
 async function seedDemoContent(db: Db): Promise<number> {
   await writeTransaction(db, async (tx) => {
     if ((await tx.ledgerAccount.count()) > 0) return;
     await tx.ledgerAccount.createMany({ data: DEMO_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, balanceCents: a.balanceCents })) });
+  });
+  // Before the agents: the demo graphs name this server, and saves check the names are registered.
+  await writeTransaction(db, async (tx) => {
+    if ((await tx.mcpServer.count()) > 0) return;
+    for (const server of DEMO_MCP_SERVERS) {
+      await tx.mcpServer.create({
+        data: { name: server.name, description: server.description, transport: server.transport, config: JSON.stringify(server.config), allowTools: JSON.stringify(server.allowTools) },
+      });
+      await appendAuditInTransaction(tx, { actorId: null, action: "mcp_server.created", target: server.name, details: { transport: server.transport, seeded: true } });
+    }
   });
   if ((await db.agent.count()) > 0) return 0;
   for (const demo of DEMO_AGENT_GRAPHS) {

@@ -5,6 +5,8 @@ import { createSmokeActivities } from "./smoke";
 import { createAgentActivities } from "./agent";
 import { createLedgerActivities } from "./ledger";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
+import { createMcpDiscoveryActivities } from "./mcp-discovery";
+import type { McpDeps } from "../tools/mcp";
 
 export interface ActivityDeps {
   db: Db;
@@ -13,6 +15,8 @@ export interface ActivityDeps {
   webhook?: WebhookConfig | null;
   /** Key that checks the web server's signature on approval decisions (null refuses every decision). */
   decisionKey?: Buffer | null;
+  /** How the worker reaches registered MCP servers (discovery); null answers that it cannot. */
+  mcp?: McpDeps | null;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
@@ -22,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAgentActivities(deps),
     ...createLedgerActivities(deps),
     ...createNotificationActivities({ webhook: deps.webhook ?? null }),
+    ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
   };
 }
 

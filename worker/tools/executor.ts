@@ -62,7 +62,8 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
         } catch (error) {
           console.error(`worker: tool discovery for ${agent.name}:`, error);
           errors.push(error instanceof McpError ? error.publicMessage : `MCP server "${server.name}" could not be reached`);
-          // Offer allow-listed tools anyway: calling them reports the outage to the model.
+          // Nothing of a server that may not run is offered; an unreachable one's allow-listed tools are, so calling them reports the outage.
+          if (error instanceof McpError && !error.retryable) continue;
           for (const name of server.allowTools ?? []) {
             tools.push({ name: `${server.name}${MCP_TOOL_SEPARATOR}${name}`, description: `${name} (MCP server ${server.name}, currently unreachable)`, parameters: { type: "object" } });
           }
@@ -104,7 +105,14 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
       const mcpTool = toolName.slice(separator + MCP_TOOL_SEPARATOR.length);
       if (server && (!server.allowTools || server.allowTools.includes(mcpTool))) {
         const meta = { zap: { runId: request.context.runId, rootRunId: request.context.rootRunId, agent: agent.name, callId: request.context.callId }, context: request.context.runContext };
-        const result = await deps.mcp.callTool(server, mcpTool, args as Record<string, unknown>, meta);
+        let result;
+        try {
+          result = await deps.mcp.callTool(server, mcpTool, args as Record<string, unknown>, meta);
+        } catch (error) {
+          // Not registered, not allowed: retrying cannot help, so the model hears it at once.
+          if (error instanceof McpError && !error.retryable) return { ok: false, errorKind: "mcp", content: error.publicMessage };
+          throw error;
+        }
         return result.isError ? { ok: false, errorKind: "mcp", content: `${toolName} reported an error: ${result.text}` } : { ok: true, content: result.text };
       }
 

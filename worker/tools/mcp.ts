@@ -1,14 +1,26 @@
-// MCP servers as tool sources: discover their tools, convert input schemas to
-// function-calling schemas, and call them with the run's context as metadata.
-// Connections are kept per server configuration for the life of the worker.
+// MCP servers as tool sources. Only servers an admin registered are ever
+// started: a graph names one, the worker reads its registration (briefly
+// cached), re-checks the stdio allowlist, and starts the child with nothing of
+// the worker's environment but PATH and a private HOME. HTTP servers get their
+// sealed headers and go through the egress guard.
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { McpServerConfig } from "../../lib/agents/schemas";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { AppConfig } from "../../lib/config/env";
+import type { Db } from "../../lib/db/prisma";
 import { MCP_TOOL_SEPARATOR } from "../../lib/agents/builtin-tools";
+import { stdioCommandAllowed } from "../../lib/mcp/allowlist";
+import { resolveRegisteredServer, type ResolvedMcpServer } from "../../lib/mcp/stored";
+import { createGuardedFetch } from "../../lib/net/egress";
 import type { FunctionTool } from "../models/types";
 
 const CONNECT_TIMEOUT_MS = 10_000;
+/** A registration is re-read at most this often: an admin's change applies within seconds, and a busy run does not query per call. */
+const REGISTRY_CACHE_MS = 2_000;
 
 /** An MCP failure: `publicMessage` is safe to show the model and the UI; the detail goes to the worker log only. */
 export class McpError extends Error {
@@ -16,6 +28,8 @@ export class McpError extends Error {
   constructor(
     readonly publicMessage: string,
     detail?: unknown,
+    /** False when retrying cannot help (not registered, not allowed). */
+    readonly retryable = true,
   ) {
     super(detail === undefined ? publicMessage : `${publicMessage}: ${detail instanceof Error ? detail.message : String(detail)}`);
   }
@@ -26,37 +40,108 @@ export interface McpCallResult {
   text: string;
 }
 
+/** How a graph names a server: by name, optionally narrowing its tools. A legacy inline transport is refused. */
+export interface McpServerRef {
+  name: string;
+  allowTools?: string[];
+  transport?: unknown;
+}
+
+/** What travels with a call: who calls, and the run's context (sent only to servers that opted in). */
+export interface McpCallMeta {
+  zap: Record<string, unknown>;
+  context: Record<string, unknown>;
+}
+
 export interface McpConnections {
-  listTools(server: McpServerConfig): Promise<FunctionTool[]>;
-  callTool(server: McpServerConfig, tool: string, args: Record<string, unknown>, meta: Record<string, unknown>): Promise<McpCallResult>;
+  /** The server's tools this reference may use (every tool with `everyTool`, for discovery), as function schemas named `<server>__<tool>`. */
+  listTools(ref: McpServerRef, options?: { everyTool?: boolean }): Promise<FunctionTool[]>;
+  /** Whether `tool` is one this reference may call (registry list, narrowed by the graph). */
+  allows(ref: McpServerRef, tool: string): Promise<boolean>;
+  callTool(ref: McpServerRef, tool: string, args: Record<string, unknown>, meta: McpCallMeta): Promise<McpCallResult>;
   closeAll(): Promise<void>;
 }
 
-function keyOf(server: McpServerConfig): string {
-  return JSON.stringify(server.transport);
+export interface McpDeps {
+  db: Db;
+  config: Pick<AppConfig, "keyMaterial" | "mcpStdioAllowlist" | "egress">;
+  /** Where stdio servers start (the project root, so the bundled demo server's relative path resolves). */
+  cwd: string;
 }
 
-export function createMcpConnections(options: { cwd?: string } = {}): McpConnections {
-  const clients = new Map<string, Promise<Client>>();
+export const notRegisteredMessage = (name: string) => `MCP server "${name}" is not registered; an admin must register it in Admin › MCP servers.`;
 
-  async function connect(server: McpServerConfig): Promise<Client> {
+/**
+ * The child's whole environment: PATH, a private HOME, and the server's
+ * declared variables. The SDK merges its own defaults (HOME, LOGNAME, SHELL,
+ * TERM, USER) under what we pass; naming them undefined leaves them out, as
+ * Node skips undefined values when it builds the child's environment.
+ */
+export function childEnvironment(declared: Record<string, string>, home: string): Record<string, string> {
+  const cleared: Record<string, string | undefined> = Object.fromEntries(DEFAULT_INHERITED_ENV_VARS.map((name) => [name, undefined]));
+  const env: Record<string, string | undefined> = { ...cleared, ...declared, PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home };
+  return env as Record<string, string>;
+}
+
+function allowedTools(server: ResolvedMcpServer, ref: McpServerRef): (tool: string) => boolean {
+  return (tool) => (server.allowTools.length === 0 || server.allowTools.includes(tool)) && (!ref.allowTools || ref.allowTools.includes(tool));
+}
+
+export function createMcpConnections(deps: McpDeps): McpConnections {
+  const clients = new Map<string, Promise<Client>>();
+  const registrations = new Map<string, { at: number; server: Promise<ResolvedMcpServer | null> }>();
+  const homes = new Map<string, string>();
+  const guardedFetch = createGuardedFetch({ allowHosts: deps.config.egress.allowHosts, maxRedirects: 0, timeoutMs: 120_000 });
+
+  async function registered(ref: McpServerRef): Promise<ResolvedMcpServer> {
+    if (ref.transport !== undefined) throw new McpError(notRegisteredMessage(ref.name), "the graph carries an inline transport", false);
+    let cached = registrations.get(ref.name);
+    if (!cached || Date.now() - cached.at > REGISTRY_CACHE_MS) {
+      cached = { at: Date.now(), server: resolveRegisteredServer(deps.db, deps.config, ref.name) };
+      registrations.set(ref.name, cached);
+      cached.server.catch(() => registrations.delete(ref.name));
+    }
+    const server = await cached.server;
+    if (!server) throw new McpError(notRegisteredMessage(ref.name), undefined, false);
+    return server;
+  }
+
+  /** A private, owner-only HOME per server, made once per worker. */
+  function homeOf(name: string): string {
+    let home = homes.get(name);
+    if (!home) {
+      home = mkdtempSync(path.join(os.tmpdir(), `zap-mcp-${name}-`));
+      homes.set(name, home);
+    }
+    return home;
+  }
+
+  function transportOf(server: ResolvedMcpServer): Transport {
+    if (server.transport.type === "stdio") {
+      // Defence in depth: the registry checked this at registration, but the allowlist may have shrunk since.
+      if (!stdioCommandAllowed(deps.config.mcpStdioAllowlist, server.transport.command, server.transport.args)) {
+        throw new McpError(`MCP server "${server.name}" may not be started: its command is not on the operator's allowlist.`, undefined, false);
+      }
+      return new StdioClientTransport({
+        command: server.transport.command,
+        args: server.transport.args,
+        env: childEnvironment(server.secrets.env, homeOf(server.name)),
+        cwd: deps.cwd,
+        stderr: "ignore",
+      });
+    }
+    return new StreamableHTTPClientTransport(new URL(server.transport.url), { fetch: guardedFetch, requestInit: { headers: server.secrets.headers } });
+  }
+
+  async function connect(server: ResolvedMcpServer): Promise<Client> {
     const client = new Client({ name: "zap-studio-worker", version: "1.0.0" });
-    const transport =
-      server.transport.type === "stdio"
-        ? new StdioClientTransport({
-            command: server.transport.command,
-            args: server.transport.args,
-            env: { ...(process.env as Record<string, string>), ...server.transport.env },
-            cwd: options.cwd,
-            stderr: "ignore",
-          })
-        : new StreamableHTTPClientTransport(new URL(server.transport.url));
+    const transport = transportOf(server);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         client.connect(transport),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new McpError(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
         }),
       ]);
     } catch (error) {
@@ -65,38 +150,58 @@ export function createMcpConnections(options: { cwd?: string } = {}): McpConnect
     } finally {
       clearTimeout(timer);
     }
-    client.onclose = () => clients.delete(keyOf(server));
+    client.onclose = () => clients.delete(server.revision);
     return client;
   }
 
-  function clientFor(server: McpServerConfig): Promise<Client> {
-    const key = keyOf(server);
-    let client = clients.get(key);
+  function clientFor(server: ResolvedMcpServer): Promise<Client> {
+    let client = clients.get(server.revision);
     if (!client) {
+      // A new registration of the same name replaces the old connection.
+      for (const [key, old] of clients) {
+        if (key.startsWith(`${server.name}@`)) {
+          clients.delete(key);
+          void old.then((c) => c.close()).catch(() => undefined);
+        }
+      }
       client = connect(server);
-      clients.set(key, client);
-      client.catch(() => clients.delete(key));
+      clients.set(server.revision, client);
+      client.catch(() => clients.delete(server.revision));
     }
     return client;
   }
 
   return {
-    async listTools(server) {
+    async listTools(ref, options = {}) {
+      const server = await registered(ref);
       const client = await clientFor(server);
-      const { tools } = await client.listTools();
+      let tools;
+      try {
+        ({ tools } = await client.listTools());
+      } catch (error) {
+        throw new McpError(`MCP server "${server.name}" did not list its tools`, error);
+      }
+      const allowed = options.everyTool ? () => true : allowedTools(server, ref);
       return tools
-        .filter((t) => !server.allowTools || server.allowTools.includes(t.name))
+        .filter((t) => allowed(t.name))
         .map((t) => ({
           name: `${server.name}${MCP_TOOL_SEPARATOR}${t.name}`,
           description: t.description ?? `${t.name} (MCP server ${server.name})`,
           parameters: { ...(t.inputSchema as Record<string, unknown>), type: "object" },
         }));
     },
-    async callTool(server, tool, args, meta) {
+    async allows(ref, tool) {
+      return allowedTools(await registered(ref), ref)(tool);
+    },
+    async callTool(ref, tool, args, meta) {
+      const server = await registered(ref);
+      if (!allowedTools(server, ref)(tool)) throw new McpError(`MCP server "${server.name}" does not offer ${tool} to this agent.`, undefined, false);
       const client = await clientFor(server);
+      // The run's context may hold customer data: only servers registered to receive it get it.
+      const _meta = server.receivesRunContext ? { zap: meta.zap, context: meta.context } : { zap: meta.zap };
       let result;
       try {
-        result = await client.callTool({ name: tool, arguments: args, _meta: meta });
+        result = await client.callTool({ name: tool, arguments: args, _meta });
       } catch (error) {
         throw new McpError(`MCP server "${server.name}" failed on ${tool}`, error);
       }
@@ -107,7 +212,20 @@ export function createMcpConnections(options: { cwd?: string } = {}): McpConnect
     async closeAll() {
       const all = [...clients.values()];
       clients.clear();
+      registrations.clear();
       await Promise.all(all.map((c) => c.then((client) => client.close()).catch(() => undefined)));
     },
   };
+}
+
+/** A one-off connection for discovery: lists every tool of the server (the admin chooses which to allow), then closes. */
+export async function discoverRegisteredTools(deps: McpDeps, name: string): Promise<{ name: string; description: string }[]> {
+  const connections = createMcpConnections(deps);
+  try {
+    const tools = await connections.listTools({ name }, { everyTool: true });
+    const prefix = `${name}${MCP_TOOL_SEPARATOR}`;
+    return tools.map((t) => ({ name: t.name.startsWith(prefix) ? t.name.slice(prefix.length) : t.name, description: t.description }));
+  } finally {
+    await connections.closeAll();
+  }
 }

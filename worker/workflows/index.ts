@@ -1,3 +1,4 @@
 // The workflow bundle's entry point: every workflow type the worker registers.
 export { smokeWorkflow } from "./smoke";
 export { agentRunWorkflow } from "./agent-run";
+export { discoverMcpToolsWorkflow } from "./discover-tools";

@@ -9,7 +9,8 @@ import type { AuditAction } from "../../audit/actions";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { DEMO_AGENT_GRAPHS } from "../demo";
 import { requireValidGraph } from "../repository";
-import { validateAgentGraph } from "../validate";
+import { loadableLegacyGraph, validateAgentGraph } from "../validate";
+import { requireRegisteredServers } from "../../mcp/references";
 import { importGraphJson } from "../graph-json";
 import type { AgentGraph, AgentGraphInput } from "../schemas";
 import type { AgentSummary, StoredVersion, VersionSummary } from "../designer-schemas";
@@ -35,8 +36,10 @@ export function readStoredGraph(json: string, where: string): AgentGraph {
     throw new ValidationError([{ path: "(root)", message: "the stored graph is not JSON" }], `${where} is damaged`);
   }
   const result = validateAgentGraph(raw);
-  if (!result.ok) throw new ValidationError(result.errors, `${where} does not pass validation`);
-  return result.graph;
+  // A legacy version with inline MCP servers still opens (so an admin can register them); saving or running it is refused.
+  const graph = loadableLegacyGraph(result);
+  if (!graph) throw new ValidationError(result.errors, `${where} does not pass validation`);
+  return graph;
 }
 
 /** Every agent graph with its newest version, newest first. */
@@ -133,6 +136,7 @@ export async function appendVersion(
   author: Author,
 ): Promise<VersionSummary> {
   const graph = requireValidGraph(input.graph);
+  await requireRegisteredServers(db, graph);
   return writeTransaction(
     db,
     async (tx) => {
@@ -175,6 +179,7 @@ export async function createAgent(
   origin: Origin = { action: "agent.created" },
 ): Promise<VersionSummary> {
   const valid = requireValidGraph(graph);
+  await requireRegisteredServers(db, valid);
   return writeTransaction(db, async (tx) => {
     if (await tx.agent.findUnique({ where: { name } })) throw new ConflictError(`An agent named "${name}" already exists`);
     const agent = await tx.agent.create({ data: { name, description } });
