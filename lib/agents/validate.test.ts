@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAgentGraph, validateAgentGraph } from "./validate";
+import { checkAgentGraph, loadableLegacyGraph, validateAgentGraph } from "./validate";
 import { agentSchema, MAX_AGENTS, runLimitsSchema, type AgentGraph, type AgentGraphInput } from "./schemas";
 
 const agent = (name: string, extra: Record<string, unknown> = {}) => ({ name, systemPrompt: `You are ${name}.`, model: "demo/assistant", ...extra });
@@ -20,7 +20,9 @@ describe("validateAgentGraph: errors with exact paths", () => {
     ["two-agent cycle", graph([agent("main", { subAgents: ["a"] }), agent("a", { subAgents: ["main"] })]), { path: "agents[0].subAgents[0]", code: "cycle", message: /main → a → main/ }],
     ["self cycle", graph([agent("main"), agent("loop", { subAgents: ["loop"] })]), { path: "agents[1].subAgents[0]", code: "cycle", message: /loop → loop/ }],
     ["reserved tool", graph([agent("main", { tools: ["calculator", "message_agent"] })]), { path: "agents[0].tools[1]", code: "reserved_tool_name" }],
-    ["reserved MCP tool", graph([agent("main", { mcpServers: [{ name: "kb", transport: { type: "http", url: "http://127.0.0.1:1/mcp" }, allowTools: ["message_agent"] }] })]), { path: "agents[0].mcpServers[0].allowTools[0]", code: "reserved_tool_name" }],
+    ["reserved MCP tool", graph([agent("main", { mcpServers: [{ name: "kb", allowTools: ["message_agent"] }] })]), { path: "agents[0].mcpServers[0].allowTools[0]", code: "reserved_tool_name" }],
+    ["inline stdio MCP server", graph([agent("main", { mcpServers: [{ name: "kb", transport: { type: "stdio", command: "sh", args: ["-c", "id"] } }] })]), { path: "agents[0].mcpServers[0].transport", code: "inline_mcp_server", message: /register this server in Admin › MCP servers/ }],
+    ["inline HTTP MCP server", graph([agent("main", { mcpServers: [{ name: "ok" }, { name: "web", transport: { type: "http", url: "http://169.254.169.254/mcp" } }] })]), { path: "agents[0].mcpServers[1].transport", code: "inline_mcp_server" }],
     ["unknown built-in tool", graph([agent("main", { tools: ["teleport"] })]), { path: "agents[0].tools[0]", code: "unknown_tool" }],
     ["bad model id", graph([agent("main", { model: "gpt-4" })]), { path: "agents[0].model", code: "invalid" }],
     ["temperature too high", graph([agent("main", { temperature: 2.5 })]), { path: "agents[0].temperature", code: "invalid" }],
@@ -69,7 +71,7 @@ describe("validateAgentGraph: valid graphs and warnings", () => {
 
   it("lets a pattern aim at an MCP server whose tools are only known at run time", () => {
     const result = validateAgentGraph(
-      graph([agent("main", { mcpServers: [{ name: "kb", transport: { type: "stdio", command: "node" } }], approvalRules: [{ pattern: "kb__delete_*" }] })]),
+      graph([agent("main", { mcpServers: [{ name: "kb" }], approvalRules: [{ pattern: "kb__delete_*" }] })]),
     );
     expect(result.warnings).toEqual([]);
   });
@@ -125,5 +127,24 @@ describe("checkAgentGraph: a large graph", () => {
   it("refuses a graph over the schema's size limit, with the path", () => {
     const result = validateAgentGraph({ entryAgent: "main", agents: Array.from({ length: MAX_AGENTS + 1 }, (_, i) => agent(i === 0 ? "main" : `agent-${i}`)) });
     expect(result.errors).toEqual([expect.objectContaining({ path: "agents", code: "invalid" })]);
+  });
+});
+
+describe("MCP servers are references to the registry", () => {
+  it("accepts a reference by name, with or without a narrowing allow-list", () => {
+    const result = validateAgentGraph(graph([agent("main", { mcpServers: [{ name: "kb" }, { name: "remote", allowTools: ["search_kb"] }] })]));
+    expect(result.ok, JSON.stringify(result.errors)).toBe(true);
+  });
+
+  it("a stored legacy graph with inline servers still loads (for an admin to register them) but is not valid", () => {
+    const legacy = graph([agent("main", { mcpServers: [{ name: "kb", transport: { type: "stdio", command: "node", args: ["x.js"], env: { TOKEN: "t" } } }] })]);
+    const result = validateAgentGraph(legacy);
+    expect(result.ok).toBe(false);
+    expect(loadableLegacyGraph(result)?.agents[0]?.mcpServers[0]?.transport).toMatchObject({ type: "stdio", command: "node" });
+  });
+
+  it("a graph with other errors besides inline servers does not load", () => {
+    const result = validateAgentGraph(graph([agent("main", { tools: ["teleport"], mcpServers: [{ name: "kb", transport: { type: "http", url: "http://x.test/mcp" } }] })]));
+    expect(loadableLegacyGraph(result)).toBeNull();
   });
 });

@@ -35,6 +35,7 @@ import { signedDecision } from "./decision-signature";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "./types";
 import { TERMINAL_STATUSES } from "./types";
+import { requireRegisteredServers } from "../mcp/references";
 import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "./workflow-types";
 
 export interface StartRunInput {
@@ -194,6 +195,8 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
     async startRun(input: StartRunInput): Promise<{ runId: string }> {
       if (!input.task.trim()) throw new ValidationError([{ path: "task", message: "the task is empty" }]);
       const { graph, graphName, agentVersionId } = await resolveGraph(input);
+      // Only registered MCP servers run (422 naming each unregistered reference).
+      await requireRegisteredServers(db, graph);
       const runId = `${graph.entryAgent}-${randomUUID()}`;
       const context = input.context ?? {};
       const startedBy = input.startedBy?.email ?? null;

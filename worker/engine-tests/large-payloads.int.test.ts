@@ -4,10 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { RunEvent, TraceNode } from "../../lib/engine/types";
+import { updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
 
 let h: EngineHarness;
 beforeAll(async () => {
   h = await startEngineHarness();
+  // The seeded demo server, allowed to echo the run's context back (each result carries the blob).
+  await updateRegisteredMcpServer(h, "kb", { allowTools: [], receivesRunContext: true });
 });
 afterAll(async () => h?.stop());
 
@@ -15,7 +18,7 @@ const ITERATIONS = 60;
 const RESULT_BYTES = 100_000;
 const PAGE_BYTES = 1_000_000;
 
-const stdioServer = { name: "kb", transport: { type: "stdio", command: process.execPath, args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] } };
+const stdioServer = { name: "kb" };
 
 function flatten(nodes: TraceNode[]): TraceNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);

@@ -5,16 +5,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { freePort } from "../../scripts/test-support/ports";
 import type { RunEvent } from "../../lib/engine/types";
+import { registerMcpServer, updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
 
 let h: EngineHarness;
 let httpServer: ChildProcess;
 let httpUrl: string;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+let deadPort: number;
+
 beforeAll(async () => {
-  h = await startEngineHarness();
   const port = await freePort();
+  deadPort = await freePort();
+  // Both loopback servers are the operator's own: the egress guard is told so.
+  h = await startEngineHarness({ env: { ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${port},127.0.0.1:${deadPort}` } });
   httpUrl = `http://127.0.0.1:${port}/mcp`;
+  // The seeded demo server "kb" allows every tool here (echo_context included); graphs name servers, the registry holds them.
+  await updateRegisteredMcpServer(h, "kb", { allowTools: [], receivesRunContext: true });
+  await registerMcpServer(h, { name: "remote", transport: { type: "http", url: httpUrl } });
+  await registerMcpServer(h, { name: "gone", transport: { type: "http", url: `http://127.0.0.1:${deadPort}/mcp` } });
   httpServer = spawn(process.execPath, ["--import", "tsx", "worker/tools/mcp-demo-server.ts", "--http", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => httpServer.stdout?.once("data", () => resolve()));
 });
@@ -23,7 +32,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const stdioServer = { name: "kb", transport: { type: "stdio", command: process.execPath, args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] } };
+const stdioServer = { name: "kb" };
 
 function toolResults(events: RunEvent[]) {
   return events.filter((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
@@ -31,10 +40,9 @@ function toolResults(events: RunEvent[]) {
 
 describe("bad model output becomes a tool error the model sees", () => {
   it("malformed JSON, an unknown tool, schema failures and an unreachable MCP server; the run goes on", async () => {
-    const deadPort = await freePort();
     const graph = singleAgentGraph({
       tools: ["calculator"],
-      mcpServers: [{ name: "gone", transport: { type: "http", url: `http://127.0.0.1:${deadPort}/mcp` }, allowTools: ["search_kb"] }],
+      mcpServers: [{ name: "gone", allowTools: ["search_kb"] }],
     });
     const { runId } = await h.engine.startRun({
       graph,
@@ -76,7 +84,7 @@ describe("bad model output becomes a tool error the model sees", () => {
 describe("MCP tools", () => {
   it("discovers and calls stdio and Streamable HTTP servers, passing the run context as metadata", async () => {
     const graph = singleAgentGraph({
-      mcpServers: [stdioServer, { name: "remote", transport: { type: "http", url: httpUrl }, allowTools: ["create_ticket", "always_fails"] }],
+      mcpServers: [stdioServer, { name: "remote", allowTools: ["create_ticket", "always_fails"] }],
     });
     const { runId } = await h.engine.startRun({
       graph,
