@@ -23,6 +23,7 @@ import { fingerprint } from "./lib/fingerprint";
 import { DEFAULT_RESTART_POLICY, ProcessGroup, type FatalExit } from "./lib/processes";
 import { generatePrismaClients } from "./db/generate";
 import { applyMigrations } from "./db/migrate";
+import { checkProductionAccounts } from "./lib/production-mode";
 import { WORKFLOW_BUNDLE_INPUTS, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
 
 const devMode = process.argv.includes("--dev");
@@ -186,6 +187,7 @@ async function main(): Promise<void> {
     const config = await step("configuration", prepareConfig, (c) => `${c.databaseProvider} database, Temporal ${c.temporal.address}`);
     const temporalSummary = await step("Temporal server", () => prepareTemporal(config, group), (s) => s);
     await step("database", () => prepareDatabase(config), (s) => s);
+    if (config.mode === "production") await step("production mode", () => checkProductionAccounts(config), (s) => s);
     const auth = await step("auth secret", async () => ensureAuthSecret(config.dataDir, config.auth.secret), (a) => a.source);
     if (!devMode) await step("build", buildIfStale, (s) => s);
     if (!devMode) await step("workflow bundle", workflowBundleIfStale, (s) => s);
@@ -228,8 +230,10 @@ async function main(): Promise<void> {
     console.log("");
     console.log(`Zap Studio is ready (${total} s): ${origin}`);
     console.log(`Temporal Web UI: ${config.temporal.uiUrl}   (${temporalSummary})`);
-    console.log("Demo sign-ins (email / password):");
-    for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email.padEnd(20)} ${user.password}`);
+    if (config.mode === "demo") {
+      console.log("Demo mode — demo sign-ins (email / password):");
+      for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email.padEnd(20)} ${user.password}`);
+    }
     console.log(`Logs: ${path.relative(PROJECT_ROOT, config.dataDir)}/{worker,web}.log; a crashed process restarts by itself.`);
     console.log("Press Ctrl-C to stop.");
   } catch (error) {

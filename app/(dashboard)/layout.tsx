@@ -6,7 +6,8 @@ import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { UserMenu } from "@/components/shell/user-menu";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await requirePageUser();
+  // Each page sends a user with a one-time password to /account; the shell itself must not, or /account could not render.
+  const user = await requirePageUser("read", { allowMustChangePassword: true });
   const items: NavItem[] = [
     { href: "/", label: "Overview" },
     { href: "/agents", label: "Agents" },

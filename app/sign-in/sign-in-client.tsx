@@ -6,7 +6,7 @@ import { Input, Label } from "@/components/ui/input";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardBody } from "@/components/ui/card";
 
-export function SignInForm({ callbackUrl, providers }: { callbackUrl: string; providers: { id: string; name: string }[] }) {
+export function SignInForm({ callbackUrl, providers, initialError }: { callbackUrl: string; providers: { id: string; name: string }[]; initialError: string | null }) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInWithPassword, {});
   return (
     <Card>
@@ -26,6 +26,7 @@ export function SignInForm({ callbackUrl, providers }: { callbackUrl: string; pr
             {pending ? "Signing in…" : "Sign in"}
           </Button>
         </form>
+        {initialError && !state.error ? <Alert tone="error">{initialError}</Alert> : null}
         {providers.map((p) => (
           <form key={p.id} action={signInWithProvider}>
             <input type="hidden" name="provider" value={p.id} />

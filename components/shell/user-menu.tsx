@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { signOutAction } from "@/lib/actions/sign-out";
 import { Badge } from "@/components/ui/badge";
 import type { SessionUser } from "@/lib/auth/server/session";
@@ -12,6 +13,9 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <Badge tone="info">
           <span data-testid="user-role">{user.role}</span>
         </Badge>
+        <Link href="/account" className="text-xs font-medium text-zinc-600 hover:text-zinc-900">
+          Account
+        </Link>
         <form action={signOutAction}>
           <button type="submit" className="text-xs font-medium text-zinc-600 hover:text-zinc-900">
             Sign out

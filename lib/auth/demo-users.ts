@@ -7,3 +7,6 @@ export const DEMO_USERS: readonly { email: string; name: string; role: Role; pas
   { email: "approver@zap.local", name: "Ada Approver", role: "approver", password: "approver-demo" },
   { email: "admin@zap.local", name: "Alex Admin", role: "admin", password: "admin-demo" },
 ];
+
+/** What production mode asks the operator to run: an admin of their own, and every demo account disabled. */
+export const PRODUCTION_FIX_COMMAND = "npm run user:create -- --admin you@example.com --disable-demo";

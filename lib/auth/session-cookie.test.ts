@@ -8,13 +8,14 @@ function headersWith(...cookies: string[]): Headers {
 }
 
 describe("dropSessionCookieIssues", () => {
-  it("drops a re-issued session cookie, plain or secure, whole or chunked", () => {
+  it("drops a re-issued session cookie, plain, __Secure- or __Host-, whole or chunked", () => {
     const headers = headersWith(
       "authjs.session-token=eyJhbGciOi; Path=/; Expires=Sun, 22 Nov 2099 14:09:02 GMT; HttpOnly; SameSite=Lax",
       "__Secure-authjs.session-token=eyJ; Path=/; Secure; HttpOnly",
+      "__Host-authjs.session-token=eyJ; Path=/; Secure; HttpOnly",
       "authjs.session-token.0=part; Path=/; HttpOnly",
     );
-    expect(dropSessionCookieIssues(headers)).toBe(3);
+    expect(dropSessionCookieIssues(headers)).toBe(4);
     expect(headers.getSetCookie()).toEqual([]);
     expect(headers.get("content-type"), "other headers stay").toBe("text/html");
   });

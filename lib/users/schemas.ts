@@ -1,11 +1,45 @@
 import { z } from "zod";
 import { ROLES } from "../auth/roles";
 
-export const changeRoleSchema = z.object({
-  userId: z.string().min(1, "userId is required").max(64),
-  role: z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` }),
-});
+const userId = z.string().min(1, "userId is required").max(64);
+const role = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });
+
+export const changeRoleSchema = z.strictObject({ userId, role });
 export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
+
+/**
+ * A new account: with a one-time password (shown once, to be replaced at first
+ * sign-in), or an invitation without password for someone who signs in through
+ * GitHub or Google with that (verified) email.
+ */
+export const createUserSchema = z.strictObject({
+  email: z
+    .email("email must be an email address")
+    .max(320)
+    .transform((e) => e.toLowerCase()),
+  name: z.string().trim().min(1, "name is required").max(200),
+  role,
+  kind: z.enum(["password", "invite"], { error: "kind must be password or invite" }).default("password"),
+});
+export type CreateUserInput = z.input<typeof createUserSchema>;
+
+export const setUserDisabledSchema = z.strictObject({ userId, disabled: z.boolean({ error: "disabled must be true or false" }) });
+export type SetUserDisabledInput = z.infer<typeof setUserDisabledSchema>;
+
+export const resetPasswordSchema = z.strictObject({ userId });
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+/** PATCH /api/users/:id: a new role, enabled/disabled, or both. */
+export const updateUserBodySchema = z
+  .strictObject({ role: role.optional(), disabled: z.boolean({ error: "disabled must be true or false" }).optional() })
+  .refine((body) => body.role !== undefined || body.disabled !== undefined, { message: "Send role, disabled, or both" });
+
+/** A user changes their own password; the rules on the new one (length, not the email) are checked on the server with the email at hand. */
+export const changeOwnPasswordSchema = z.strictObject({
+  currentPassword: z.string().min(1, "Enter your current password").max(200),
+  newPassword: z.string().min(1, "Enter a new password").max(200, "The new password must be at most 200 characters long"),
+});
+export type ChangeOwnPasswordInput = z.infer<typeof changeOwnPasswordSchema>;
 
 /** A user as the admin page and the users API show it (never the password hash). */
 export interface UserSummary {
@@ -13,6 +47,18 @@ export interface UserSummary {
   email: string;
   name: string;
   role: (typeof ROLES)[number];
+  /** active; disabled by an admin; or invited (no password: signs in through an OAuth provider). */
+  status: "active" | "disabled" | "invited";
+  /** A one-time password was issued and not yet replaced. */
+  mustChangePassword: boolean;
+  /** A seeded demo account (production mode refuses to start while one is enabled). */
+  isDemo: boolean;
   lastSignInAt: string | null;
   createdAt: string;
+}
+
+/** A new account, or a reset one, with the one-time password to hand over (shown once, never stored in clear). */
+export interface IssuedPassword {
+  user: UserSummary;
+  oneTimePassword: string | null;
 }

@@ -11,7 +11,8 @@ loadDotenv();
 const config = parseEnv();
 const db = createDb(config.databaseUrl);
 try {
-  console.log(JSON.stringify(await seedDatabase(db, { demo: config.seedDemo })));
+  // Production mode never seeds demo accounts (their passwords are published).
+  console.log(JSON.stringify(await seedDatabase(db, { demo: config.seedDemo && config.mode === "demo" })));
 } finally {
   await db.$disconnect();
 }

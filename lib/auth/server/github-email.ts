@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import type { UserinfoEndpointHandler } from "@auth/core/providers/oauth";
 
 // Auth.js's GitHub provider takes the profile's public email, or else the
 // primary one, without asking whether GitHub verified it. Anyone can add an
@@ -22,9 +21,9 @@ async function githubJson(path: string, accessToken: string | undefined): Promis
 }
 
 /** The GitHub user-info request: the user's profile with `email` set to their primary verified email (or null) and `email_verified`. */
-export const githubVerifiedEmailUserinfo: UserinfoEndpointHandler = {
+export const githubVerifiedEmailUserinfo = {
   url: `${API}/user`,
-  async request({ tokens }) {
+  async request({ tokens }: { tokens: { access_token?: string } }): Promise<Record<string, unknown>> {
     const profile = z.record(z.string(), z.unknown()).parse(await githubJson("/user", tokens.access_token));
     const emails = emailsSchema.safeParse(await githubJson("/user/emails", tokens.access_token));
     const verified = emails.success ? emails.data.find((e) => e.primary && e.verified) : undefined;

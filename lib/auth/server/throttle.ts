@@ -27,10 +27,10 @@ export const SIGN_IN_LIMITS = {
   maxBlockSeconds: 24 * 60 * 60,
 } as const;
 
-/** Who is trying: the email as typed (lowercased) and the client address, or "direct". */
+/** Who is trying: the email as typed (lowercased) and the client address, or "direct" (null: count the account only). */
 export interface SignInAttempt {
   email: string;
-  ip: string;
+  ip: string | null;
 }
 
 interface Limiters {
@@ -86,7 +86,7 @@ function ipLimiter(all: Limiters, ip: string): RateLimiterPrisma {
 /** Seconds until this attempt may be made, or 0 when it may be made now. Reads only; hashes nothing. */
 export async function signInBlockedFor(db: Db, attempt: SignInAttempt): Promise<number> {
   const all = limiters(db);
-  const checks: [RateLimiterPrisma, string][] = [[ipLimiter(all, attempt.ip), attempt.ip]];
+  const checks: [RateLimiterPrisma, string][] = attempt.ip === null ? [] : [[ipLimiter(all, attempt.ip), attempt.ip]];
   if (attempt.email) checks.push([all.account, attempt.email]);
   let waitMs = 0;
   for (const [limiter, key] of checks) {
@@ -113,6 +113,7 @@ export async function recordSignInFailure(db: Db, attempt: SignInAttempt): Promi
       await appendAudit(db, { actorId: null, action: "auth.sign_in_throttled", target: attempt.email, details: { email: attempt.email, ip: attempt.ip, scope: "account", blockedSeconds: seconds } });
     }
   }
+  if (attempt.ip === null) return;
   const byIp = ipLimiter(all, attempt.ip);
   const counted = await byIp.penalty(attempt.ip, 1);
   if (counted.consumedPoints >= byIp.points) {

@@ -11,7 +11,7 @@ vi.mock("@/lib/users/server/users", () => ({
 }));
 
 const patch = (id: string, body: object) =>
-  PATCH(new NextRequest(`http://127.0.0.1/api/users/${id}`, { method: "PATCH", body: JSON.stringify(body) }), { params: Promise.resolve({ id }) });
+  PATCH(new NextRequest(`http://127.0.0.1/api/users/${id}`, { method: "PATCH", body: JSON.stringify(body), headers: { "content-type": "application/json", origin: "http://127.0.0.1", host: "127.0.0.1" } }), { params: Promise.resolve({ id }) });
 
 describe("PATCH /api/users/:id", () => {
   afterEach(() => vi.mocked(changeUserRole).mockClear());

@@ -1,0 +1,8 @@
+// Runs once when the web server boots. Production mode (ZAP_MODE=production)
+// refuses to serve while a demo account with a published password is enabled,
+// also when the server is started without `npm start` (which checks first).
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { refuseProductionWithDemoAccounts } = await import("./lib/auth/server/boot-check");
+  await refuseProductionWithDemoAccounts();
+}
