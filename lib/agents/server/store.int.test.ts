@@ -101,7 +101,7 @@ describe.each(providers)("designer storage on $provider", ({ provider, available
     );
     await fc.assert(
       fc.asyncProperty(malformed, fc.integer({ min: -2, max: 3 }), async (graph, baseVersion) => {
-        const request = new NextRequest("http://127.0.0.1/api/agents/fuzz/versions", { method: "POST", body: JSON.stringify({ baseVersion, graph }), headers: { "content-type": "application/json" } });
+        const request = new NextRequest("http://127.0.0.1/api/agents/fuzz/versions", { method: "POST", body: JSON.stringify({ baseVersion, graph }), headers: { "content-type": "application/json", origin: "http://127.0.0.1", host: "127.0.0.1" } });
         const response = await POST(request, { params: Promise.resolve({ name: "fuzz" }) });
         expect(response.status, await response.clone().text()).toBeLessThan(500);
         if (response.status === 422) {
