@@ -147,6 +147,38 @@ describe("the egress guard refuses private and local targets before connecting",
   });
 });
 
+describe("the guard bounds what a hostile server can do", () => {
+  it("a server that never answers is given up on after the timeout", async () => {
+    const silent = await listen("127.0.0.1", () => undefined);
+    try {
+      const started = Date.now();
+      const error = await guarded({ allowHosts: [`127.0.0.1:${silent.port}`], timeoutMs: 300 })(`http://127.0.0.1:${silent.port}/`).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((error as Error | null)?.name).toBe("TimeoutError");
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.server.closeAllConnections();
+      silent.server.close();
+    }
+  });
+
+  it("a redirect loop stops after maxRedirects; redirect: 'error' refuses the first", async () => {
+    const loop = await listen("127.0.0.1", (q, r) => r.writeHead(302, { location: `/hop${Number(q.url?.slice(4) || 0) + 1}` }).end());
+    try {
+      const allowHosts = [`127.0.0.1:${loop.port}`];
+      expect((await refusal(guarded({ allowHosts })(`http://127.0.0.1:${loop.port}/hop0`))).publicMessage).toMatch(/too many/);
+      expect(loop.connections, "the first request and three redirects").toBe(4);
+      await refusal(guarded({ allowHosts })(`http://127.0.0.1:${loop.port}/hop0`, { redirect: "error" }));
+      const manual = await guarded({ allowHosts })(`http://127.0.0.1:${loop.port}/hop0`, { redirect: "manual" });
+      expect(manual.status).toBe(302);
+    } finally {
+      loop.server.close();
+    }
+  });
+});
+
 describe("what stays possible", () => {
   it("a private host the operator lists in ZAP_EGRESS_ALLOW_HOSTS is reachable", async () => {
     const before = v4.connections;

@@ -228,7 +228,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
       const location = response.headers.get("location");
       if (!REDIRECTS.has(response.status) || location === null || request.redirect === "manual") return response;
       await response.body?.cancel().catch(() => undefined);
-      if (maxRedirects === 0) throw new EgressRefusedError("That address answered with a redirect, which Zap Studio does not follow.");
+      if (maxRedirects === 0 || request.redirect === "error") throw new EgressRefusedError("That address answered with a redirect, which Zap Studio does not follow.");
       if (hop >= maxRedirects) throw new EgressRefusedError("That address redirected too many times.");
       let next: URL;
       try {

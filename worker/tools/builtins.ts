@@ -41,6 +41,22 @@ const calculator: BuiltinTool<typeof calculatorSchema> = {
 
 const httpGetSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
 const MAX_BODY = 20_000;
+
+/** The start of a reply (up to `maxBytes`); a huge or endless body is cut, not buffered whole. */
+async function readAtMost(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxBytes + 1));
+}
 const httpGet: BuiltinTool<typeof httpGetSchema> = {
   id: "http_get",
   description: "Fetch a web page or JSON document (only hosts on the allow-list).",
@@ -65,7 +81,7 @@ const httpGet: BuiltinTool<typeof httpGetSchema> = {
       await response.body?.cancel().catch(() => undefined);
       throw new ToolUserError(`${url.host} answered with a redirect (HTTP ${response.status}), which http_get does not follow`);
     }
-    const body = await response.text();
+    const body = await readAtMost(response, MAX_BODY * 4);
     return { status: response.status, content_type: response.headers.get("content-type"), body: body.slice(0, MAX_BODY), truncated: body.length > MAX_BODY };
   },
 };
