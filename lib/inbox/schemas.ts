@@ -4,6 +4,7 @@ import type { ApprovalRequest } from "../engine/types";
 import type { UsageCost } from "../runs/schemas";
 import { runIdSchema } from "../engine/schemas";
 import { ARGUMENTS_MAX_BYTES, boundedJsonObject, REASON_MAX_CHARS } from "../http/limits";
+import { AUDIT_ACTIONS } from "../audit/actions";
 
 /** One link of the chain from the root run down to the run that asks. */
 export interface RunLink {
@@ -107,4 +108,37 @@ export interface AuditRow {
   decidedAt: string;
   /** Milliseconds from request to this decision (null when the request time is unknown). */
   timeToDecideMs: number | null;
+}
+
+/** Filters of the "All events" view of the audit (every action, newest first, paged). */
+export const auditEventFilterSchema = z.object({
+  action: z
+    .enum(AUDIT_ACTIONS)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  person: optionalText,
+  from: optionalDate,
+  to: optionalDate,
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditEventFilter = z.infer<typeof auditEventFilterSchema>;
+
+/** One audit event of any kind, with its place in the hash chain. */
+export interface AuditEventRow {
+  id: string;
+  seq: number | null;
+  action: string;
+  /** The actor's email; null for the system or an anonymous caller. */
+  actor: string | null;
+  target: string | null;
+  details: Record<string, unknown>;
+  at: string;
+}
+
+export interface AuditEventPage {
+  rows: AuditEventRow[];
+  total: number;
+  page: number;
+  pageSize: number;
 }

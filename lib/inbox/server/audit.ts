@@ -3,7 +3,7 @@ import "server-only";
 // audit events the workflow writes (with the approval record) before it applies
 // an outcome — so what is listed here is exactly what took effect.
 import type { Db } from "../../db/prisma";
-import { AUDIT_OUTCOMES, type AuditFilter, type AuditOutcome, type AuditRow } from "../schemas";
+import { AUDIT_OUTCOMES, type AuditEventFilter, type AuditEventPage, type AuditFilter, type AuditOutcome, type AuditRow } from "../schemas";
 
 interface AuditDetails {
   tool?: string;
@@ -63,6 +63,50 @@ export async function listAudit(db: Db, filter: Partial<AuditFilter>): Promise<A
     select: { id: true, action: true, target: true, details: true, createdAt: true },
   });
   return events.map(toAuditRow).filter((row): row is AuditRow => row !== null && matches(row, filter));
+}
+
+function parseDetails(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Every kind of audit event (the "All events" view), newest first, one page at a time. */
+export async function listAuditEvents(db: Db, filter: AuditEventFilter): Promise<AuditEventPage> {
+  const person = filter.person?.toLowerCase();
+  const where = {
+    ...(filter.action ? { action: filter.action } : {}),
+    ...(person ? { actor: { OR: [{ email: { contains: person } }, { name: { contains: filter.person } }] } } : {}),
+    ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
+  };
+  const [total, events] = await Promise.all([
+    db.auditEvent.count({ where }),
+    db.auditEvent.findMany({
+      where,
+      // The chain's order is the order of writes; rows from before the chain (no seq) sort by time after them.
+      orderBy: [{ seq: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }],
+      skip: (filter.page - 1) * filter.pageSize,
+      take: filter.pageSize,
+      select: { id: true, seq: true, action: true, target: true, details: true, createdAt: true, actor: { select: { email: true, name: true } } },
+    }),
+  ]);
+  return {
+    rows: events.map((e) => ({
+      id: e.id,
+      seq: e.seq,
+      action: e.action,
+      actor: e.actor?.email ?? null,
+      target: e.target,
+      details: parseDetails(e.details),
+      at: e.createdAt.toISOString(),
+    })),
+    total,
+    page: filter.page,
+    pageSize: filter.pageSize,
+  };
 }
 
 const CSV_COLUMNS: [string, (row: AuditRow) => string][] = [

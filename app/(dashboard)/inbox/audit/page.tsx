@@ -4,85 +4,50 @@ import { requirePageUser } from "@/lib/auth/server/session";
 import { getDb } from "@/lib/db/server/db";
 import { PageHeader } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
-import { Input, Select } from "@/components/ui/input";
-import { AuditTable } from "@/components/inbox/audit-table";
-import { AUDIT_OUTCOMES, auditFilterSchema } from "@/lib/inbox/schemas";
-import { AUDIT_LIMIT, listAudit } from "@/lib/inbox/server/audit";
+import { cn } from "@/components/ui/cn";
+import { verifyAuditChain } from "@/lib/audit/verify";
+import { ApprovalOutcomes } from "./approval-outcomes";
+import { AllEvents } from "./all-events";
 
-export const metadata: Metadata = { title: "Approval audit" };
+export const metadata: Metadata = { title: "Audit" };
 
-const TEXT_FILTERS = [
-  { name: "tool", label: "Tool" },
-  { name: "agent", label: "Agent" },
-  { name: "person", label: "Decided by" },
+const VIEWS = [
+  { view: "approvals", label: "Approval outcomes", href: "/inbox/audit" },
+  { view: "events", label: "All events", href: "/inbox/audit?view=events" },
 ] as const;
 
-/** Every decision, endorsement and expiry, filtered by a plain GET form (shareable URLs, CSV with the same filter). */
+/** The audit: whether the hash chain still verifies, then approval outcomes or every event. */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-  const parsed = auditFilterSchema.safeParse(raw);
-  const rows = parsed.success ? await listAudit(getDb(), parsed.data) : [];
-  const query = new URLSearchParams(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== "" && e[0] !== "format"));
-  query.set("format", "csv");
+  const view = raw.view === "events" ? "events" : "approvals";
+  const chain = await verifyAuditChain(getDb());
 
   return (
     <>
-      <PageHeader title="Approval audit" description="Every decision and expiry, recorded before it took effect." />
-      <form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label="Filters">
-        {TEXT_FILTERS.map((f) => (
-          <div key={f.name} className="space-y-1">
-            <label htmlFor={`filter-${f.name}`} className="block text-xs text-zinc-600">
-              {f.label}
-            </label>
-            <Input id={`filter-${f.name}`} name={f.name} defaultValue={raw[f.name] ?? ""} />
-          </div>
+      <PageHeader title="Audit" description="Every change, recorded in a hash chain before it took effect." />
+      <div className="mb-4" data-testid="audit-chain">
+        {chain.verified ? (
+          <Alert tone="success">
+            Audit chain verified — {chain.rows.toLocaleString("en")} entries{chain.unchained ? ` (${chain.unchained} older entries predate the chain)` : ""}
+          </Alert>
+        ) : (
+          <Alert tone="error">
+            Audit chain BROKEN at entry {chain.broken?.seq ?? 0}: {chain.broken?.problem ?? "unknown problem"}
+          </Alert>
+        )}
+      </div>
+      <nav aria-label="Audit views" className="mb-4 flex items-center gap-4 border-b border-zinc-200 text-sm">
+        {VIEWS.map((v) => (
+          <Link key={v.view} href={v.href} aria-current={view === v.view ? "page" : undefined} className={cn("-mb-px border-b-2 pb-2", view === v.view ? "border-indigo-600 font-medium text-zinc-900" : "border-transparent text-zinc-500")}>
+            {v.label}
+          </Link>
         ))}
-        <div className="space-y-1">
-          <label htmlFor="filter-outcome" className="block text-xs text-zinc-600">
-            Outcome
-          </label>
-          <Select id="filter-outcome" name="outcome" defaultValue={raw.outcome ?? ""}>
-            <option value="">any</option>
-            {AUDIT_OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div className="space-y-1">
-          <label htmlFor="filter-from" className="block text-xs text-zinc-600">
-            From
-          </label>
-          <Input id="filter-from" name="from" type="datetime-local" defaultValue={raw.from ?? ""} />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor="filter-to" className="block text-xs text-zinc-600">
-            To
-          </label>
-          <Input id="filter-to" name="to" type="datetime-local" defaultValue={raw.to ?? ""} />
-        </div>
-        <Button type="submit">Filter</Button>
-        <a href={`/api/approvals/audit?${query.toString()}`} className="text-sm underline" download>
-          Export CSV
-        </a>
-        <Link href="/inbox" className="ml-auto text-sm underline">
+        <Link href="/inbox" className="ml-auto pb-2 underline">
           Back to the inbox
         </Link>
-      </form>
-      {!parsed.success && <Alert tone="error">Some filters are invalid: {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}</Alert>}
-      {parsed.success && rows.length === 0 && <EmptyState title="No decisions match">Decisions, endorsements and expiries appear here as they are recorded.</EmptyState>}
-      {rows.length > 0 && (
-        <>
-          <p className="mb-2 text-xs text-zinc-500">
-            {rows.length} rows{rows.length >= AUDIT_LIMIT ? ` (the newest ${AUDIT_LIMIT}; narrow the time range for older ones)` : ""}
-          </p>
-          <AuditTable rows={rows} />
-        </>
-      )}
+      </nav>
+      {view === "events" ? <AllEvents raw={raw} /> : <ApprovalOutcomes raw={raw} />}
     </>
   );
 }
