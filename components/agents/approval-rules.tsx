@@ -1,10 +1,14 @@
 "use client";
 // Approval rules of one agent, each with a live preview of the tools its
-// pattern matches, the role that must decide and when the request expires.
+// pattern matches, the role that must decide and when the request expires —
+// computed by the same effectiveGate as the workflow, so the preview shows the
+// workspace policy's floors and deny-by-default (graph rules can only add).
 import { approvalRuleSchema, type AgentConfig, type ApprovalRule } from "@/lib/agents/schemas";
 import { ROLES } from "@/lib/auth/roles";
 import { matchesGlob } from "@/lib/agents/glob";
 import type { GraphIssue } from "@/lib/agents/validate";
+import { effectiveGate, type GateRequirement } from "@/lib/policy/gate";
+import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from "@/lib/policy/schemas";
 import { Field, INPUT, NumberInput } from "./fields";
 
 function formatDuration(seconds: number): string {
@@ -24,6 +28,10 @@ export function matchedTools(pattern: string, toolNames: readonly string[]): str
   }
 }
 
+function describeGate(gate: GateRequirement): string {
+  return `decided by ${gate.requiredApprovals > 1 ? `${gate.requiredApprovals} × ` : ""}${gate.requiredRole ?? "any approver"} · expires after ${formatDuration(gate.expiresInSeconds)} (${gate.onExpiry === "approve" ? "then approved" : "then rejected"})${gate.allowSelfApproval ? " · self-approval allowed" : ""}`;
+}
+
 export function ApprovalRules(props: {
   agent: AgentConfig;
   index: number;
@@ -31,11 +39,20 @@ export function ApprovalRules(props: {
   issues: { errors: readonly GraphIssue[]; warnings: readonly GraphIssue[] };
   readOnly: boolean;
   onChange: (rules: ApprovalRule[], key: string) => void;
+  /** The workspace policy in force (default: the built-in default, which gates every side-effecting and MCP tool). */
+  policy?: WorkspacePolicy;
 }) {
   const { agent, index, toolNames, issues, readOnly, onChange } = props;
+  const policy = props.policy ?? DEFAULT_WORKSPACE_POLICY;
+  const gatedByDefault = toolNames.filter((name) => effectiveGate(policy, [], name)?.reason === "default");
   const set = (r: number, rule: ApprovalRule, field: string) => onChange(agent.approvalRules.map((x, k) => (k === r ? rule : x)), `rule:${r}:${field}`);
   return (
     <div className="space-y-3">
+      {gatedByDefault.length ? (
+        <p className="rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="gated-by-policy">
+          Always pause for approval (workspace policy): <span className="font-mono">{gatedByDefault.join(", ")}</span>
+        </p>
+      ) : null}
       {agent.approvalRules.map((rule, r) => {
         const base = `agents[${index}].approvalRules[${r}]`;
         const matched = matchedTools(rule.pattern, toolNames);
@@ -81,7 +98,7 @@ export function ApprovalRules(props: {
             </div>
             <label className="flex items-center gap-2 text-xs text-zinc-700">
               <input type="checkbox" checked={rule.allowSelfApproval} disabled={readOnly} onChange={(e) => set(r, { ...rule, allowSelfApproval: e.target.checked }, "self")} />
-              The person who started the run may approve
+              Who started the run or wrote this version may approve (only if the workspace policy allows it)
             </label>
             <div className="rounded bg-zinc-50 p-2 text-xs text-zinc-700" data-testid={`rule-preview-${r}`} aria-live="polite">
               {matched.length ? (
@@ -91,8 +108,14 @@ export function ApprovalRules(props: {
               ) : (
                 "Matches none of this agent's tools yet"
               )}
-              {" · "}decided by {rule.requiredApprovals > 1 ? `${rule.requiredApprovals} × ` : ""}
-              {rule.requiredRole ?? "any approver"} · expires after {formatDuration(rule.expiresInSeconds)} ({rule.onExpiry === "approve" ? "then approved" : "then rejected"})
+              {matched.map((name) => {
+                const gate = effectiveGate(policy, agent.approvalRules, name);
+                return gate ? (
+                  <span key={name} className="block">
+                    <span className="font-mono">{name}</span>: {describeGate(gate)}
+                  </span>
+                ) : null;
+              })}
             </div>
             {readOnly ? null : (
               <button type="button" className="text-xs text-red-700 hover:underline" onClick={() => onChange(agent.approvalRules.filter((_, k) => k !== r), `rules:remove`)}>

@@ -13,6 +13,8 @@ import { seedDatabase } from "../../lib/db/seed";
 import { createEngine, type Engine } from "../../lib/engine/client";
 import { encryptionCodecFor, zapPayloadCodecs } from "../../lib/temporal/payload-codecs";
 import { configuredKey } from "../../lib/crypto/keys";
+import { writeWorkspacePolicy } from "../../lib/policy/store";
+import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
 import type { RunStatus, RunSummary } from "../../lib/engine/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
 import type { ModelRegistry } from "../../worker/models/registry";
@@ -62,6 +64,11 @@ export interface EngineHarnessOptions {
   worker?: boolean;
   /** False runs the client and workers without the claim-check codec (to show the server's payload limit). */
   claimCheck?: boolean;
+  /**
+   * The workspace policy to save before anything runs (default: the seed's, which exempts only kb__*).
+   * Engine tests that are not about the gate exempt the tools they call rather than weakening the product's defaults.
+   */
+  policy?: WorkspacePolicyInput;
 }
 
 export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
@@ -75,6 +82,7 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
   else await applyMigrations(database.url);
   const db = createDb(database.url);
   if (!fromTemplate) await seedDatabase(db, { demo: true });
+  if (options.policy) await writeWorkspacePolicy(db, null, options.policy);
   const taskQueue = `it-${randomUUID()}`;
   // A test key signs approval decisions (web side) and checks them (worker side), as AUTH_SECRET does in `npm start`.
   const config = parseEnv({ TEMPORAL_ADDRESS: inject("temporalAddress"), DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, AUTH_SECRET: TEST_AUTH_SECRET, ...options.env });

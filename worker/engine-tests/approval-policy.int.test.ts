@@ -7,6 +7,8 @@ import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type E
 import { freePort } from "../../scripts/test-support/ports";
 import { ApprovalAlreadyDecided } from "../../lib/engine/errors";
 import { ForbiddenError } from "../../lib/errors";
+import { writeWorkspacePolicy } from "../../lib/policy/store";
+import { SEED_WORKSPACE_POLICY } from "../../lib/policy/schemas";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhookSignature } from "../activities/notifications";
 
 const SECRET = "webhook-secret-for-tests";
@@ -93,14 +95,16 @@ describe("approval policy", () => {
     expect(approval.requestedBy).toBe(approver.email);
     const error = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForbiddenError);
-    expect((error as ForbiddenError).userMessage).toMatch(/started this run and may not approve/);
+    expect((error as ForbiddenError).userMessage).toMatch(/started this run or wrote the agent version it runs, and may not approve/);
     await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: admin });
     await waitForStatus(h.engine, runId, ["completed"]);
     expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(1);
   });
 
-  it("an expiry that approves runs the call, recorded as expired", async () => {
-    const { runId } = await h.engine.startRun({ graph: gated({ expiresInSeconds: 1, onExpiry: "approve" }), task: transfer(5) });
+  it("an expiry that approves runs the call, recorded as expired (where the workspace policy allows it)", async () => {
+    // The run takes the policy as it stands when it starts; restored at once for the other tests.
+    await writeWorkspacePolicy(h.db, admin.id, { exemptTools: ["kb__*"], floors: { allowedExpiryOutcomes: ["reject", "approve"] } });
+    const { runId } = await h.engine.startRun({ graph: gated({ expiresInSeconds: 1, onExpiry: "approve" }), task: transfer(5) }).finally(() => writeWorkspacePolicy(h.db, admin.id, SEED_WORKSPACE_POLICY));
     const approval = await pendingApproval(runId);
     await waitForStatus(h.engine, runId, ["completed"], 20_000);
     expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(1);

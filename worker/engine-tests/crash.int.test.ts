@@ -21,7 +21,7 @@ const providers = await testProviders();
 
 describe.each(providers)("a worker killed mid-call ($provider)", ({ available, create }) => {
   beforeAll(async () => {
-    if (available) h = await startEngineHarness({ worker: false, database: await create() });
+    if (available) h = await startEngineHarness({ worker: false, database: await create(), policy: { exemptTools: ["ledger_transfer"] } });
   });
   afterAll(async () => {
     for (const w of workers.splice(0)) w.kill("SIGKILL");

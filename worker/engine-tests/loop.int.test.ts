@@ -6,7 +6,7 @@ import type { RunEvent, TraceNode } from "../../lib/engine/types";
 
 let h: EngineHarness;
 beforeAll(async () => {
-  h = await startEngineHarness();
+  h = await startEngineHarness({ policy: { exemptTools: ["ledger_transfer"] } });
 });
 afterAll(async () => h?.stop());
 

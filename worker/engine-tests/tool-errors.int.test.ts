@@ -18,7 +18,7 @@ beforeAll(async () => {
   const port = await freePort();
   deadPort = await freePort();
   // Both loopback servers are the operator's own: the egress guard is told so.
-  h = await startEngineHarness({ env: { ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${port},127.0.0.1:${deadPort}` } });
+  h = await startEngineHarness({ policy: { exemptTools: ["kb__*", "remote__*", "gone__*"] }, env: { ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${port},127.0.0.1:${deadPort}` } });
   httpUrl = `http://127.0.0.1:${port}/mcp`;
   // The seeded demo server "kb" allows every tool here (echo_context included); graphs name servers, the registry holds them.
   await updateRegisteredMcpServer(h, "kb", { allowTools: [], receivesRunContext: true });
