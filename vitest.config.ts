@@ -51,6 +51,8 @@ export default defineConfig({
           ...integration,
           name: "security",
           include: [SECURITY_FILES],
+          // next-auth imports "next/server" without an extension, which Node's ESM resolver refuses; inlined, Vite resolves it (sign-in tests drive Auth.js's real route).
+          server: { deps: { inline: ["next-auth"] } },
           exclude: ["**/node_modules/**"],
           maxWorkers: 2,
         },

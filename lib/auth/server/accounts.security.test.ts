@@ -1,0 +1,242 @@
+// Issue 14 §4, as an attacker would try it, against the real Auth.js route
+// handler, the real API routes and a real (SQLite) database: guessing passwords
+// is throttled with 429 + Retry-After before any hash, a disabled user's session
+// ends at once, a password reset ends the other sessions, a builder cannot
+// manage users, and production mode refuses enabled demo accounts.
+import bcrypt from "bcryptjs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { NextRequest } from "next/server";
+import { createDb, type Db } from "../../db/prisma";
+import { applyMigrations } from "../../../scripts/db/migrate";
+import { freshSqlite, type TestDatabase } from "../../../scripts/test-support/databases";
+import { seedDatabase } from "../../db/seed";
+import { parseEnv } from "../../config/env";
+
+const ORIGIN = "http://127.0.0.1:3000";
+
+// Route handlers read the request's headers through next/headers (Auth.js's
+// auth() and sign-in); outside Next there is no request scope, so each call
+// below names the headers it runs with.
+const scope = vi.hoisted(() => ({ headers: new Headers() }));
+vi.mock("next/headers", () => ({
+  headers: async () => scope.headers,
+  cookies: async () => ({ get: () => undefined, getAll: () => [], set: () => undefined, has: () => false, delete: () => undefined }),
+}));
+
+let database: TestDatabase;
+let db: Db;
+let authRoute: typeof import("@/app/api/auth/[...nextauth]/route");
+let meRoute: typeof import("@/app/api/me/route");
+let usersRoute: typeof import("@/app/api/users/route");
+let users: typeof import("../../users/server/users");
+
+beforeAll(async () => {
+  database = await freshSqlite();
+  await applyMigrations(database.url);
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET = "security-test-secret-0123456789-abcdefghij";
+  // Each test speaks from its own address, so address limits of one story do not leak into another.
+  process.env.ZAP_TRUST_PROXY = "true";
+  db = createDb(database.url);
+  await seedDatabase(db, { demo: true });
+  authRoute = await import("@/app/api/auth/[...nextauth]/route");
+  meRoute = await import("@/app/api/me/route");
+  usersRoute = await import("@/app/api/users/route");
+  users = await import("../../users/server/users");
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+  await database.drop();
+});
+
+/** A browser: its cookies and its address. */
+class Client {
+  private jar = new Map<string, string>();
+  constructor(readonly ip: string) {}
+
+  headers(extra: Record<string, string> = {}): Headers {
+    const cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    return new Headers({ host: "127.0.0.1:3000", "x-forwarded-for": `203.0.113.9, ${this.ip}`, ...(cookie ? { cookie } : {}), ...extra });
+  }
+
+  keep(response: Response): Response {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const name = pair.slice(0, pair.indexOf("="));
+      const value = pair.slice(pair.indexOf("=") + 1);
+      if (value && !/max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.jar.set(name, value);
+      else this.jar.delete(name);
+    }
+    return response;
+  }
+
+  hasSession(): boolean {
+    return [...this.jar.keys()].some((k) => k.includes("session-token"));
+  }
+
+  async csrf(): Promise<string> {
+    const response = this.keep(await authRoute.GET(new NextRequest(`${ORIGIN}/api/auth/csrf`, { headers: this.headers() })));
+    return ((await response.json()) as { csrfToken: string }).csrfToken;
+  }
+
+  /** POST /api/auth/callback/credentials, as the sign-in form of another client or a script would. */
+  async signIn(email: string, password: string): Promise<Response> {
+    const csrfToken = await this.csrf();
+    const body = new URLSearchParams({ email, password, csrfToken, callbackUrl: `${ORIGIN}/` });
+    const request = new NextRequest(`${ORIGIN}/api/auth/callback/credentials`, {
+      method: "POST",
+      body,
+      headers: this.headers({ "content-type": "application/x-www-form-urlencoded" }),
+    });
+    scope.headers = this.headers();
+    return this.keep(await authRoute.POST(request));
+  }
+
+  /** GET /api/me with this client's cookies. */
+  async me(): Promise<number> {
+    scope.headers = this.headers();
+    return (await meRoute.GET(new NextRequest(`${ORIGIN}/api/me`, { headers: this.headers() }), { params: Promise.resolve({}) })).status;
+  }
+}
+
+const signedIn = (response: Response) => response.status === 302 && !(response.headers.get("location") ?? "").includes("error=");
+
+async function makeUser(email: string, role: "viewer" | "builder" | "admin" = "viewer"): Promise<{ id: string; password: string }> {
+  const issued = await users.createUser(null, { email, name: email, role }, db);
+  if (!issued.oneTimePassword) throw new Error("expected a one-time password");
+  return { id: issued.user.id, password: issued.oneTimePassword };
+}
+
+describe("password guessing", () => {
+  it("30 wrong passwords for one account: blocked with 429 and Retry-After, the right password too, and audited without passwords", async () => {
+    const victim = await makeUser("victim@example.com");
+    const attacker = new Client("198.51.100.1");
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await attacker.signIn("victim@example.com", `guess-${i}`)).status);
+    expect(statuses.slice(0, 10), "the first ten are ordinary failures").toEqual(Array(10).fill(302));
+    expect(statuses.slice(10), "then every attempt is refused before any password is checked").toEqual(Array(20).fill(429));
+
+    const next = await attacker.signIn("victim@example.com", "guess-31");
+    expect(next.status).toBe(429);
+    expect(Number(next.headers.get("retry-after")), "Retry-After says how long: the first block is 15 minutes").toBeGreaterThan(14 * 60);
+    expect((await next.json()).error).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many attempts; try again in \d+ minutes$/) });
+
+    const owner = new Client("198.51.100.2");
+    const right = await owner.signIn("victim@example.com", victim.password);
+    expect(right.status, "while blocked, even the right password from elsewhere is refused").toBe(429);
+    expect(owner.hasSession()).toBe(false);
+
+    const rows = await db.auditEvent.findMany({ where: { target: "victim@example.com" } });
+    expect(rows.filter((r) => r.action === "auth.sign_in_failed")).toHaveLength(10);
+    expect(rows.filter((r) => r.action === "auth.sign_in_throttled")).toHaveLength(1);
+    const details = rows.map((r) => r.details).join("\n");
+    expect(details).toContain('"ip":"198.51.100.1"');
+    expect(details, "no attempted password is written").not.toContain("guess-");
+  });
+
+  it("a success resets the account's count", async () => {
+    const user = await makeUser("forgetful@example.com");
+    const client = new Client("198.51.100.3");
+    for (let i = 0; i < 9; i++) expect((await client.signIn("forgetful@example.com", `typo-${i}`)).status).toBe(302);
+    expect(signedIn(await client.signIn("forgetful@example.com", user.password)), "the tenth attempt, right, signs in").toBe(true);
+    for (let i = 0; i < 9; i++) {
+      expect((await client.signIn("forgetful@example.com", `typo-again-${i}`)).status, "nine more failures are not blocked: the count started again").toBe(302);
+    }
+    expect(signedIn(await client.signIn("forgetful@example.com", user.password))).toBe(true);
+  });
+
+  it("one address guessing across many accounts is blocked after 30 failures", async () => {
+    const spray = new Client("198.51.100.4");
+    for (let i = 0; i < 30; i++) expect((await spray.signIn(`nobody-${i}@example.com`, "Winter2025!")).status).toBe(302);
+    const response = await spray.signIn("nobody-31@example.com", "Winter2025!");
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await new Client("198.51.100.5").signIn("nobody-31@example.com", "Winter2025!")).status, "another address is not blocked").toBe(302);
+  });
+
+  it("a legacy bcrypt hash signs in and is replaced by argon2id", async () => {
+    const legacy = await makeUser("legacy@example.com");
+    await db.user.update({ where: { id: legacy.id }, data: { passwordHash: await bcrypt.hash("old-bcrypt-password", 10) } });
+    expect(signedIn(await new Client("198.51.100.6").signIn("legacy@example.com", "old-bcrypt-password"))).toBe(true);
+    const row = await db.user.findUniqueOrThrow({ where: { id: legacy.id }, omit: { passwordHash: false } });
+    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+});
+
+describe("disabling and resetting", () => {
+  it("a disabled user's session ends at once and they cannot sign in again", async () => {
+    const admin = await makeUser("boss@example.com", "admin");
+    const leaver = await makeUser("leaver@example.com");
+    const browser = new Client("198.51.100.7");
+    expect(signedIn(await browser.signIn("leaver@example.com", leaver.password))).toBe(true);
+    expect(await browser.me()).toBe(200);
+
+    await users.setUserDisabled({ id: admin.id }, { userId: leaver.id, disabled: true }, db);
+    expect(await browser.me(), "the same cookie is refused on the next request").toBe(401);
+    const again = await browser.signIn("leaver@example.com", leaver.password);
+    expect(signedIn(again), "a disabled account cannot sign in").toBe(false);
+    expect(again.headers.get("location"), "with the same answer as a wrong password").toContain("error=CredentialsSignin");
+
+    await users.setUserDisabled({ id: admin.id }, { userId: leaver.id, disabled: false }, db);
+    expect(signedIn(await browser.signIn("leaver@example.com", leaver.password)), "enabled again, they sign in").toBe(true);
+  });
+
+  it("a password reset ends every session of the user", async () => {
+    const admin = await makeUser("boss2@example.com", "admin");
+    const victim = await makeUser("phished@example.com");
+    const thief = new Client("198.51.100.8");
+    expect(signedIn(await thief.signIn("phished@example.com", victim.password))).toBe(true);
+    expect(await thief.me()).toBe(200);
+    const issued = await users.resetUserPassword({ id: admin.id }, { userId: victim.id }, db);
+    expect(await thief.me(), "the session that began before the reset is refused").toBe(401);
+    const owner = new Client("198.51.100.9");
+    expect(signedIn(await owner.signIn("phished@example.com", issued.oneTimePassword ?? ""))).toBe(true);
+    expect(await owner.me()).toBe(200);
+  });
+
+  it("the last enabled admin cannot be disabled, and nobody disables themselves", async () => {
+    const admins = await db.user.findMany({ where: { role: "admin", disabledAt: null }, select: { id: true } });
+    const [me, ...others] = admins.map((a) => a.id);
+    await expect(users.setUserDisabled({ id: me! }, { userId: me!, disabled: true }, db)).rejects.toThrow("You cannot disable your own account");
+    for (const other of others) await users.setUserDisabled({ id: me! }, { userId: other, disabled: true }, db);
+    await expect(users.setUserDisabled(null, { userId: me!, disabled: true }, db)).rejects.toThrow(/last enabled admin/);
+    for (const other of others) await users.setUserDisabled({ id: me! }, { userId: other, disabled: false }, db);
+  });
+});
+
+describe("who may manage users", () => {
+  it("a builder cannot create users through the API (403) and nothing is written", async () => {
+    const builder = await makeUser("builder2@example.com", "builder");
+    const client = new Client("198.51.100.10");
+    expect(signedIn(await client.signIn("builder2@example.com", builder.password))).toBe(true);
+    const headers = client.headers({ "content-type": "application/json", origin: ORIGIN });
+    scope.headers = headers;
+    const response = await usersRoute.POST(
+      new NextRequest(`${ORIGIN}/api/users`, { method: "POST", headers, body: JSON.stringify({ email: "backdoor@example.com", name: "Backdoor", role: "admin" }) }),
+      { params: Promise.resolve({}) },
+    );
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("users:manage") });
+    expect(await db.user.findUnique({ where: { email: "backdoor@example.com" } })).toBeNull();
+  });
+});
+
+describe("production mode", () => {
+  it("refuses to start while a demo account is enabled, and says how to fix it", async () => {
+    const { productionStartRefusal } = await import("../production-mode");
+    const { checkProductionAccounts } = await import("../../../scripts/lib/production-mode");
+    expect(await productionStartRefusal(db, "demo"), "demo mode starts").toBeNull();
+    const refusal = await productionStartRefusal(db, "production");
+    expect(refusal).toContain("admin@zap.local");
+    expect(refusal).toContain("npm run user:create -- --admin you@example.com --disable-demo");
+    const config = parseEnv({ ...process.env, DATABASE_URL: database.url, ZAP_MODE: "production" });
+    await expect(checkProductionAccounts(config), "the npm start step refuses too").rejects.toThrow(/refuses to start while demo accounts are enabled/);
+
+    const demo = await db.user.findMany({ where: { isDemo: true }, select: { id: true } });
+    for (const account of demo) await db.user.update({ where: { id: account.id }, data: { disabledAt: new Date() } });
+    expect(await productionStartRefusal(db, "production"), "disabled demo accounts do not block").toBeNull();
+    expect(await checkProductionAccounts(config)).toBe("no demo account is enabled");
+    for (const account of demo) await db.user.update({ where: { id: account.id }, data: { disabledAt: null } });
+  });
+});
