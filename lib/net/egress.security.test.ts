@@ -9,6 +9,7 @@
 // the guard were broken.
 import { createServer, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { assertPublicUrl, createGuardedFetch, EgressRefusedError, type LookupFn } from "./egress";
 
@@ -161,6 +162,23 @@ describe("the guard bounds what a hostile server can do", () => {
     } finally {
       silent.server.closeAllConnections();
       silent.server.close();
+    }
+  });
+
+  it("a reply larger than maxResponseBytes, or a gzip bomb, fails while being read", async () => {
+    const bomb = gzipSync(Buffer.alloc(5_000_000));
+    const big = await listen("127.0.0.1", (q, r) => (q.url === "/bomb" ? r.writeHead(200, { "content-encoding": "gzip" }).end(bomb) : r.end("y".repeat(200_000))));
+    try {
+      const fetchCapped = guarded({ allowHosts: [`127.0.0.1:${big.port}`], maxResponseBytes: 100_000 });
+      for (const path of ["/big", "/bomb"]) {
+        const response = await fetchCapped(`http://127.0.0.1:${big.port}${path}`);
+        expect(response.status).toBe(200);
+        await expect(response.text(), path).rejects.toThrow();
+      }
+      const small = await guarded({ allowHosts: [`127.0.0.1:${big.port}`] })(`http://127.0.0.1:${big.port}/bomb`);
+      expect((await small.arrayBuffer()).byteLength, "decompressed below the default cap").toBe(5_000_000);
+    } finally {
+      big.server.close();
     }
   });
 

@@ -10,7 +10,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import zlib from "node:zlib";
 import { classifyAddress, isMetadataHost } from "./address";
 
@@ -46,6 +46,8 @@ export interface GuardedFetchOptions extends EgressOptions {
   timeoutMs?: number;
   /** Redirects followed, each checked again; 0 refuses any redirect. Default 3. */
   maxRedirects?: number;
+  /** A reply body (after decompression) larger than this fails while being read; default 10 MiB. */
+  maxResponseBytes?: number;
 }
 
 const systemLookup: LookupFn = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -125,7 +127,19 @@ function decoded(res: http.IncomingMessage): Readable {
   return res;
 }
 
-function toResponse(res: http.IncomingMessage, url: URL, method: string): Response {
+/** Passes bytes through until `limit`, then fails the stream (a huge reply or a decompression bomb). */
+function capped(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(new EgressRefusedError("That address sent a reply larger than Zap Studio accepts."));
+      else callback(null, chunk);
+    },
+  });
+}
+
+function toResponse(res: http.IncomingMessage, url: URL, method: string, maxBytes: number): Response {
   const status = res.statusCode ?? 502;
   const headers = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
@@ -139,14 +153,18 @@ function toResponse(res: http.IncomingMessage, url: URL, method: string): Respon
       headers.delete("content-length");
       res.on("error", (error) => stream.destroy(error));
     }
-    body = Readable.toWeb(stream) as ReadableStream;
+    const limited = stream.pipe(capped(maxBytes));
+    stream.on("error", (error) => limited.destroy(error));
+    // Failing the body releases the connection too.
+    limited.on("error", () => res.destroy());
+    body = Readable.toWeb(limited) as ReadableStream;
   }
   const response = new Response(body, { status, statusText: res.statusMessage ?? "", headers });
   Object.defineProperty(response, "url", { value: url.href });
   return response;
 }
 
-function sendOnce(url: URL, address: { address: string; family: number }, out: Outgoing, signal: AbortSignal): Promise<Response> {
+function sendOnce(url: URL, address: { address: string; family: number }, out: Outgoing, signal: AbortSignal, maxBytes: number): Promise<Response> {
   const host = bareHost(url);
   const headers: Record<string, string> = {};
   out.headers.forEach((value, key) => (headers[key] = value));
@@ -168,7 +186,7 @@ function sendOnce(url: URL, address: { address: string; family: number }, out: O
   return new Promise<Response>((resolve, reject) => {
     const request = (url.protocol === "https:" ? https : http).request(options, (res) => {
       try {
-        resolve(toResponse(res, url, out.method));
+        resolve(toResponse(res, url, out.method, maxBytes));
       } catch (error) {
         res.destroy();
         reject(error);
@@ -179,11 +197,11 @@ function sendOnce(url: URL, address: { address: string; family: number }, out: O
   });
 }
 
-async function send(url: URL, addresses: { address: string; family: number }[], out: Outgoing, signal: AbortSignal): Promise<Response> {
+async function send(url: URL, addresses: { address: string; family: number }[], out: Outgoing, signal: AbortSignal, maxBytes: number): Promise<Response> {
   let lastError: unknown;
   for (const address of addresses) {
     try {
-      return await sendOnce(url, address, out, signal);
+      return await sendOnce(url, address, out, signal, maxBytes);
     } catch (error) {
       lastError = error;
       const code = (error as NodeJS.ErrnoException).code;
@@ -216,6 +234,7 @@ function redirected(out: Outgoing, status: number, from: URL, to: URL): Outgoing
 export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxRedirects = options.maxRedirects ?? 3;
+  const maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024;
   const guardedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     let url = parseHttpUrl(request.url);
@@ -224,7 +243,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
     for (let hop = 0; ; hop++) {
       const addresses = await checkedAddresses(url, options);
       signal.throwIfAborted();
-      const response = await send(url, addresses, out, signal);
+      const response = await send(url, addresses, out, signal, maxResponseBytes);
       const location = response.headers.get("location");
       if (!REDIRECTS.has(response.status) || location === null || request.redirect === "manual") return response;
       await response.body?.cancel().catch(() => undefined);
