@@ -24,6 +24,9 @@ import { spawnDevServer, waitForTemporal } from "../scripts/lib/temporal-server"
 import { freePort } from "../scripts/test-support/ports";
 import { freshPostgres, freshSqlite, postgresReachable, type TestDatabase } from "../scripts/test-support/databases";
 import { startWorkerProcess, stopWorkerProcess } from "../scripts/test-support/worker-process";
+import { TEST_AUTH_SECRET } from "../scripts/test-support/test-keys";
+import { configuredKey } from "../lib/crypto/keys";
+import { writeWorkspacePolicy } from "../lib/policy/store";
 import { percentile, runWriteLoad, writeLoadProblems, type Approver } from "../scripts/test-support/write-load";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -33,14 +36,16 @@ async function measure(address: string, database: TestDatabase): Promise<void> {
   await applyMigrations(database.url);
   const db = createDb(database.url);
   await seedDatabase(db, { demo: true });
+  // The "free" runs transfer without a rule: exempt here, as an admin could (the gated runs' own rule still applies).
+  await writeWorkspacePolicy(db, null, { exemptTools: ["ledger_transfer"] });
   const taskQueue = `bench-${randomUUID()}`;
-  const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue });
+  const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, AUTH_SECRET: TEST_AUTH_SECRET });
   let worker: ChildProcess | undefined;
   const connection = await Connection.connect({ address });
   try {
     worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url });
     const payloadCodecs = [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })];
-    const engine = createEngine({ temporal: new Client({ connection, dataConverter: { payloadCodecs } }), db, taskQueue });
+    const engine = createEngine({ temporal: new Client({ connection, dataConverter: { payloadCodecs } }), db, taskQueue, decisionKey: configuredKey(config, "approval-decisions") });
     const approver = async (email: string): Promise<Approver> => {
       const u = await db.user.findUniqueOrThrow({ where: { email } });
       return { id: u.id, email: u.email, role: u.role };

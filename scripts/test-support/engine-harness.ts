@@ -14,6 +14,7 @@ import { createEngine, type Engine } from "../../lib/engine/client";
 import { encryptionCodecFor, zapPayloadCodecs } from "../../lib/temporal/payload-codecs";
 import { configuredKey } from "../../lib/crypto/keys";
 import { writeWorkspacePolicy } from "../../lib/policy/store";
+import { TEST_AUTH_SECRET } from "./test-keys";
 import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
 import type { RunStatus, RunSummary } from "../../lib/engine/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
@@ -22,8 +23,7 @@ import { sqliteFilePath } from "../../lib/db/providers";
 import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
 
-/** The key material of test harnesses (what AUTH_SECRET is to `npm start`). */
-export const TEST_AUTH_SECRET = "integration-tests-only-secret-0123456789abcdef";
+export { TEST_AUTH_SECRET };
 
 let runtimeInstalled = false;
 

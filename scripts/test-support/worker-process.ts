@@ -3,6 +3,7 @@
 // boundary (crashes, two processes writing one database) use it.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { TEST_AUTH_SECRET } from "./test-keys";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -18,7 +19,7 @@ export function startWorkerProcess(options: WorkerProcessOptions): Promise<Child
   const child = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, TEMPORAL_ADDRESS: options.temporalAddress, TEMPORAL_TASK_QUEUE: options.taskQueue, DATABASE_URL: options.databaseUrl, ...options.env },
+    env: { ...process.env, AUTH_SECRET: TEST_AUTH_SECRET, TEMPORAL_ADDRESS: options.temporalAddress, TEMPORAL_TASK_QUEUE: options.taskQueue, DATABASE_URL: options.databaseUrl, ...options.env },
   });
   return new Promise((resolve, reject) => {
     let output = "";

@@ -18,7 +18,8 @@ describe.each(providers)("write load on $provider", ({ available, create }) => {
   let worker: ChildProcess | undefined;
   beforeAll(async () => {
     if (!available) return;
-    h = await startEngineHarness({ worker: false, database: await create() });
+    // The "free" runs transfer without a rule: the workspace policy exempts ledger_transfer here (the gated runs' own rule still applies).
+    h = await startEngineHarness({ worker: false, database: await create(), policy: { exemptTools: ["ledger_transfer"] } });
     worker = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
   });
   afterAll(async () => {
