@@ -17,7 +17,7 @@ describe("sealed values", () => {
     expect(() => unseal(deriveKey("a".repeat(32), "approval-decisions"), sealed)).toThrow(SealError);
     expect(() => unseal(deriveKey("b".repeat(32), "mcp-secrets"), sealed)).toThrow(SealError);
     const raw = Buffer.from(sealed.slice(3), "base64url");
-    raw[raw.length - 1] ^= 1;
+    raw.writeUInt8(raw.readUInt8(raw.length - 1) ^ 1, raw.length - 1);
     expect(() => unseal(key, `v1.${raw.toString("base64url")}`)).toThrow(SealError);
   });
 });
