@@ -3,12 +3,38 @@
 // pattern matches, the role that must decide and when the request expires —
 // computed by the same effectiveGate as the workflow, so the preview shows the
 // workspace policy's floors and deny-by-default (graph rules can only add).
+import { useEffect, useState } from "react";
 import { approvalRuleSchema, type AgentConfig, type ApprovalRule } from "@/lib/agents/schemas";
 import { ROLES } from "@/lib/auth/roles";
 import { matchesGlob } from "@/lib/agents/glob";
 import type { GraphIssue } from "@/lib/agents/validate";
 import { effectiveGate, type GateRequirement } from "@/lib/policy/gate";
-import { DEFAULT_WORKSPACE_POLICY, type WorkspacePolicy } from "@/lib/policy/schemas";
+import { DEFAULT_WORKSPACE_POLICY, workspacePolicySchema, type WorkspacePolicy } from "@/lib/policy/schemas";
+
+// One read of the workspace policy per page load, shared by every agent's rules.
+let policyRequest: Promise<WorkspacePolicy | null> | null = null;
+function loadWorkspacePolicy(): Promise<WorkspacePolicy | null> {
+  policyRequest ??= fetch("/api/policy")
+    .then(async (response) => (response.ok ? workspacePolicySchema.parse(((await response.json()) as { policy: unknown }).policy) : null))
+    .catch(() => null);
+  return policyRequest;
+}
+
+/** The workspace policy in force, or the built-in default until it has loaded (or when it cannot be read). */
+function useWorkspacePolicy(given: WorkspacePolicy | undefined): WorkspacePolicy {
+  const [loaded, setLoaded] = useState<WorkspacePolicy | null>(null);
+  useEffect(() => {
+    if (given) return;
+    let live = true;
+    void loadWorkspacePolicy().then((policy) => {
+      if (live && policy) setLoaded(policy);
+    });
+    return () => {
+      live = false;
+    };
+  }, [given]);
+  return given ?? loaded ?? DEFAULT_WORKSPACE_POLICY;
+}
 import { Field, INPUT, NumberInput } from "./fields";
 
 function formatDuration(seconds: number): string {
@@ -39,11 +65,11 @@ export function ApprovalRules(props: {
   issues: { errors: readonly GraphIssue[]; warnings: readonly GraphIssue[] };
   readOnly: boolean;
   onChange: (rules: ApprovalRule[], key: string) => void;
-  /** The workspace policy in force (default: the built-in default, which gates every side-effecting and MCP tool). */
+  /** The workspace policy in force (default: read from /api/policy). */
   policy?: WorkspacePolicy;
 }) {
   const { agent, index, toolNames, issues, readOnly, onChange } = props;
-  const policy = props.policy ?? DEFAULT_WORKSPACE_POLICY;
+  const policy = useWorkspacePolicy(props.policy);
   const gatedByDefault = toolNames.filter((name) => effectiveGate(policy, [], name)?.reason === "default");
   const set = (r: number, rule: ApprovalRule, field: string) => onChange(agent.approvalRules.map((x, k) => (k === r ? rule : x)), `rule:${r}:${field}`);
   return (
