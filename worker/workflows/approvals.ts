@@ -3,7 +3,8 @@
 // Every outcome is recorded in the database (approval record + audit event)
 // through an activity *before* the workflow applies it: a decision stands if
 // and only if its record exists.
-import { ActivityFailure, ApplicationFailure, CancellationScope, condition, proxyActivities, uuid4, workflowInfo } from "@temporalio/workflow";
+import { ActivityFailure, ApplicationFailure, CancellationScope, condition, patched, proxyActivities, uuid4, workflowInfo } from "@temporalio/workflow";
+import { matchesGlob } from "../../lib/agents/glob";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { argumentProblems } from "../../lib/engine/argument-check";
 import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
@@ -39,7 +40,21 @@ export { argumentProblems };
  * those inherited from its ancestors.
  */
 export function gateFor(input: AgentRunInput, agent: AgentConfig, toolName: string): GateRequirement | null {
-  return effectiveGate(input.gate?.policy ?? FALLBACK_POLICY, applicableRules(agent.approvalRules, input.gate?.inheritedRules), toolName);
+  if (input.gate) return effectiveGate(input.gate.policy, applicableRules(agent.approvalRules, input.gate.inheritedRules), toolName);
+  // A run started before runs carried a gate: its history was written under the graph's first matching
+  // rule alone, so a replay must decide the same way; once past that history it gets the strict fallback.
+  if (!patched(WORKSPACE_GATE_PATCH)) return legacyGate(agent, toolName);
+  return effectiveGate(FALLBACK_POLICY, agent.approvalRules, toolName);
+}
+
+/** Marks, in the history of runs started without a gate, where the workspace policy's fallback took over. */
+const WORKSPACE_GATE_PATCH = "workspace-approval-gate";
+
+function legacyGate(agent: AgentConfig, toolName: string): GateRequirement | null {
+  const rule = agent.approvalRules.find((r) => matchesGlob(r.pattern, toolName));
+  if (!rule) return null;
+  const { requiredApprovals, expiresInSeconds, onExpiry, allowSelfApproval } = rule;
+  return { requiredRole: rule.requiredRole ?? null, requiredApprovals, expiresInSeconds, onExpiry, allowSelfApproval, reason: "rule" };
 }
 
 /** Parses tool arguments: a JSON object, or a problem to report to the model. */
