@@ -3,7 +3,7 @@
 // cached), re-checks the stdio allowlist, and starts the child with nothing of
 // the worker's environment but PATH and a private HOME. HTTP servers get their
 // sealed headers and go through the egress guard.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -214,6 +214,9 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
       clients.clear();
       registrations.clear();
       await Promise.all(all.map((c) => c.then((client) => client.close()).catch(() => undefined)));
+      // The children are gone: their private HOMEs go too.
+      for (const home of homes.values()) rmSync(home, { recursive: true, force: true });
+      homes.clear();
     },
   };
 }
