@@ -32,6 +32,8 @@ import { spawnDevServer, waitForTemporal } from "../scripts/lib/temporal-server"
 import { freePort } from "../scripts/test-support/ports";
 import { freshSqlite } from "../scripts/test-support/databases";
 import { startWorkerProcess, stopWorkerProcess } from "../scripts/test-support/worker-process";
+import { TEST_AUTH_SECRET } from "../scripts/test-support/test-keys";
+import { configuredKey } from "../lib/crypto/keys";
 import { percentile } from "../scripts/test-support/write-load";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
@@ -131,11 +133,12 @@ async function main(): Promise<void> {
     await applyMigrations(database.url);
     await seedDatabase(db, { demo: true });
     const taskQueue = `bench-${randomUUID()}`;
-    const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue });
+    const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: taskQueue, AUTH_SECRET: TEST_AUTH_SECRET });
     worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url });
     connection = await Connection.connect({ address });
     const client = new Client({ connection, dataConverter: { payloadCodecs: [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })] } });
-    const engine = createEngine({ temporal: client, db, taskQueue });
+    // Decisions are signed with the key the worker process checks them with.
+    const engine = createEngine({ temporal: client, db, taskQueue, decisionKey: configuredKey(config, "approval-decisions") });
 
     const nestedCount = Math.round(WAITING / 3);
     console.log(`inbox: ${RUNS} running runs, ${WAITING} waiting (${nestedCount} in sub-agents)`);
