@@ -22,7 +22,7 @@ test.describe("as an admin", () => {
     await page.getByRole("textbox", { name: "Command" }).fill("sh");
     await page.getByRole("textbox", { name: "Arguments" }).fill("-c id");
     await page.getByRole("button", { name: "Register", exact: true }).click();
-    await expect(page.getByRole("alert")).toContainText("transport.command");
+    await expect(page.getByTestId("alert-error")).toContainText("transport.command");
 
     // The demo command with a secret environment variable.
     await page.getByLabel("Name", { exact: true }).fill(name);
