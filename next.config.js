@@ -20,6 +20,10 @@ const nextConfig = {
   experimental: {
     // forbidden() renders app/forbidden.tsx with a 403 status.
     authInterrupts: true,
+    // The proxy (proxy.ts) makes Next buffer each request body, up to this size,
+    // before any route runs; beyond it the body is truncated, which the routes'
+    // own caps (at most 5 MiB, lib/http/server/request-guard.ts) then refuse with 413.
+    proxyClientMaxBodySize: "6mb",
     serverActions: {
       // Next refuses a server action whose Origin host is not the Host (or
       // x-forwarded-host), so no allowedOrigins are needed. Bodies are capped

@@ -1,9 +1,12 @@
 // Runs before every request: no session → pages redirect to sign-in and API
 // calls get 401 JSON. Roles are checked by each page, route and action
 // (lib/auth/server/session.ts); this layer only makes "signed in" the default.
+// It also gives every response its security headers, and every page a fresh
+// CSP nonce that Next reads from the request's own CSP header and stamps on its scripts.
 import NextAuth, { type NextAuthRequest } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
-import { authConfig, SIGN_IN_PATH } from "./lib/auth/auth-config";
+import { authConfig, SIGN_IN_PATH, USE_SECURE_COOKIES } from "./lib/auth/auth-config";
+import { contentSecurityPolicy, createNonce, HSTS_HEADER, SECURITY_HEADERS } from "./lib/http/security-headers";
 import { dropSessionCookieIssues } from "./lib/auth/session-cookie";
 
 const { auth } = NextAuth(authConfig);
@@ -15,10 +18,24 @@ function isPublic(pathname: string): boolean {
   return PUBLIC_PATHS.includes(pathname) || PUBLIC_PREFIXES.some((p) => pathname.startsWith(p));
 }
 
+const DEV = process.env.NODE_ENV === "development";
+
+/** Passes the request on with its nonce and CSP in the request headers, where Next's renderer looks for them. */
+function passWithNonce(request: NextRequest): NextResponse {
+  const nonce = createNonce();
+  const csp = contentSecurityPolicy(nonce, { dev: DEV });
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce); // for any <Script> of ours: headers().get("x-nonce")
+  headers.set("content-security-policy", csp);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("Content-Security-Policy", csp);
+  return response;
+}
+
 /** Public paths pass; without a session, API calls get 401 JSON and pages redirect to sign-in. */
 function gateRequest(request: NextAuthRequest, _event: NextFetchEvent): NextResponse {
   const { pathname, search } = request.nextUrl;
-  if (isPublic(pathname) || request.auth?.user) return NextResponse.next();
+  if (isPublic(pathname) || request.auth?.user) return passWithNonce(request);
   if (pathname.startsWith("/api/")) {
     return NextResponse.json({ error: { code: "unauthenticated", message: "Sign in to continue" } }, { status: 401 });
   }
@@ -37,6 +54,11 @@ export async function proxy(request: NextRequest, event: NextFetchEvent): Promis
   // removed it. So only sign-in issues the cookie (valid 12 h from then) and only
   // sign-out or an invalid token removes it; the proxy may pass on removals only.
   dropSessionCookieIssues(response.headers);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  // A redirect or a 401 has no page to run: it gets a policy that allows nothing.
+  if (!response.headers.has("Content-Security-Policy")) response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+  // Over HTTPS in production only (the cookies' rule too): HSTS on a plain-HTTP deployment would lock users out.
+  if (USE_SECURE_COOKIES) response.headers.set("Strict-Transport-Security", HSTS_HEADER);
   return response;
 }
 
