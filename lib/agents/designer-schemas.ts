@@ -1,7 +1,7 @@
 // Inputs of the designer's server actions and the shapes they return.
 // Browser-safe: the pages and the actions share these.
 import { z } from "zod";
-import { agentNameSchema, mcpServerSchema, type AgentGraph } from "./schemas";
+import { agentNameSchema, type AgentGraph } from "./schemas";
 
 const versionNumber = z.number().int().min(1);
 const message = z.string().trim().max(500).default("");
@@ -31,7 +31,6 @@ export const importAgentInput = z.object({
 });
 export const versionRefInput = z.object({ name: agentNameSchema, version: versionNumber });
 export const agentRefInput = z.object({ name: agentNameSchema });
-export const discoverToolsInput = z.object({ server: mcpServerSchema });
 
 export interface AgentSummary {
   name: string;
@@ -65,4 +64,3 @@ export interface DiscoveredTool {
   description: string;
 }
 
-export type DiscoverResult = { ok: true; tools: DiscoveredTool[] } | { ok: false; reason: string };

@@ -77,6 +77,12 @@ describe("a builder's inline stdio server never runs", () => {
     expect(await refusal(h.engine.startRun({ graph: ghost, task: "hi" }))).toEqual({ status: 422, paths: ["agents[0].mcpServers[0].name"] });
   });
 
+  it("a graph may only narrow the tools an admin allowed, never widen them", async () => {
+    // The seeded "kb" allows search_kb and create_ticket; echo_context would hand the run's context to the server.
+    const wider = singleAgentGraph({ mcpServers: [{ name: "kb", allowTools: ["search_kb", "echo_context"] }] });
+    expect(await refusal(createAgent(h.db, "wider", "", wider, builder, "first"))).toEqual({ status: 422, paths: ["agents[0].mcpServers[0].allowTools[1]"] });
+  });
+
   it("the worker itself starts nothing that is not registered, whatever the graph says", async () => {
     const mcp = createMcpConnections({ db: h.db, config: h.config, cwd: ROOT });
     try {
