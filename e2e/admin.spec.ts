@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { storageStateFor } from "./support";
+import { signInThroughForm, storageStateFor } from "./support";
 
 test.describe("as an admin", () => {
   test.use({ storageState: storageStateFor("admin") });
@@ -23,6 +23,55 @@ test.describe("as an admin", () => {
     await page.goto("/admin/users");
     await page.getByLabel("Role of admin@zap.local").selectOption("viewer");
     await expect(page.getByTestId("alert-error")).toHaveText("This is the last admin; make someone else admin first");
+  });
+
+  test("creates a user: the one-time password signs them in once, they must choose their own; disabling ends their session", async ({ page, browser, baseURL }) => {
+    const email = `newcomer-${Date.now()}@example.com`;
+    await page.goto("/admin/users");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Name").fill("New Comer");
+    await page.getByLabel("Role", { exact: true }).selectOption("builder");
+    await page.getByRole("button", { name: "Add user" }).click();
+    await expect(page.getByTestId("alert-success")).toHaveText(`${email} was added.`);
+    const oneTimePassword = (await page.getByTestId("one-time-password").textContent()) ?? "";
+    expect(oneTimePassword).toMatch(/^[a-z2-9]{6}(-[a-z2-9]{6}){3}$/);
+    await expect(page.getByTestId(`user-status-${email}`)).toHaveText("active");
+
+    // A context of its own, signed out (Playwright would otherwise give it this test's admin storage state).
+    const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+    const newcomer = await context.newPage();
+    await newcomer.goto("/sign-in");
+    await signInThroughForm(newcomer, email, oneTimePassword);
+    await expect(newcomer, "a one-time password leads to the account page").toHaveURL(/\/account$/);
+    await newcomer.goto("/runs");
+    await expect(newcomer, "every page sends them back until they choose a password").toHaveURL(/\/account$/);
+    await newcomer.getByLabel("Current password", { exact: true }).fill(oneTimePassword);
+    await newcomer.getByLabel("New password", { exact: true }).fill("short");
+    await newcomer.getByLabel("Repeat the new password").fill("short");
+    await newcomer.getByRole("button", { name: "Change password" }).click();
+    await expect(newcomer, "the browser refuses a too-short password before sending it").toHaveURL(/\/account$/);
+    await newcomer.getByLabel("New password", { exact: true }).fill(email);
+    await newcomer.getByLabel("Repeat the new password").fill(email);
+    await newcomer.getByRole("button", { name: "Change password" }).click();
+    await expect(newcomer.getByTestId("alert-error")).toHaveText("The new password must not be your email address");
+    await newcomer.getByLabel("New password", { exact: true }).fill("a long passphrase of mine");
+    await newcomer.getByLabel("Repeat the new password").fill("a long passphrase of mine");
+    await newcomer.getByRole("button", { name: "Change password" }).click();
+    await expect(newcomer, "once changed, they go on to the dashboard").toHaveURL(/\/$/);
+    expect((await newcomer.request.get("/api/me")).status(), "their session continues after the change").toBe(200);
+    await newcomer.goto("/runs");
+    await expect(newcomer.getByRole("heading", { name: "Runs", level: 1 })).toBeVisible();
+
+    await page.reload();
+    await page.getByRole("button", { name: `Disable ${email}` }).click();
+    await expect(page.getByTestId("alert-success")).toHaveText(`${email} is disabled; their sessions have ended.`);
+    await expect(page.getByTestId(`user-status-${email}`)).toHaveText("disabled");
+    expect((await newcomer.request.get("/api/me")).status(), "their API calls are refused at once").toBe(401);
+    await newcomer.goto("/runs");
+    await expect(newcomer, "their pages go to sign-in").toHaveURL(/\/sign-in/);
+    await signInThroughForm(newcomer, email, "a long passphrase of mine");
+    await expect(newcomer.getByTestId("alert-error"), "a disabled account cannot sign in").toHaveText("Wrong email or password");
+    await context.close();
   });
 
   test("users API validates input with precise errors", async ({ request }) => {
@@ -71,6 +120,13 @@ test.describe("wrong roles", () => {
     test("cannot change roles through the API", async ({ request }) => {
       const response = await request.patch("/api/users/anyone", { data: { role: "admin" } });
       expect(response.status()).toBe(403);
+    });
+
+    test("cannot create, disable or reset users through the API", async ({ request }) => {
+      const created = await request.post("/api/users", { data: { email: "backdoor@example.com", name: "Backdoor", role: "admin" } });
+      expect(created.status()).toBe(403);
+      expect((await request.patch("/api/users/anyone", { data: { disabled: true } })).status()).toBe(403);
+      expect((await request.post("/api/users/anyone/password-reset")).status()).toBe(403);
     });
   });
 });

@@ -27,6 +27,13 @@ test.describe("signed out", () => {
     expect(me.status()).toBe(401);
   });
 
+  test("the sign-in page says demo mode is on, with the demo sign-ins", async ({ page }) => {
+    await page.goto("/sign-in");
+    const note = page.getByTestId("demo-mode-note");
+    await expect(note).toContainText("Demo mode: demo accounts with published passwords are enabled");
+    await expect(note).toContainText(`${demoUser("admin").email} / ${demoUser("admin").password}`);
+  });
+
   test("an unknown email gets the same message", async ({ page }) => {
     await page.goto("/sign-in");
     await signInThroughForm(page, "nobody@zap.local", "whatever-password");
