@@ -9,6 +9,7 @@ import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { appendVersion, createAgent, getVersion, listAgents, listVersions, restoreVersion, templateGraph } from "./store";
 import { ConflictError, ValidationError } from "../../errors";
+import { DEMO_MCP_SERVERS } from "../../mcp/demo";
 
 const session = vi.hoisted(() => ({ userId: "", db: undefined as unknown }));
 vi.mock("../../auth/server/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
@@ -33,6 +34,10 @@ describe.each(providers)("designer storage on $provider", ({ provider, available
     db = createDb(database.url);
     for (const role of ["builder", "admin", "viewer"] as const) {
       users[role] = await db.user.create({ data: { email: `${role}-${Date.now()}@zap.local`, name: `${role} person`, role }, select: { id: true } });
+    }
+    // The demo templates name the demo MCP server: registered as the seed registers it.
+    for (const server of DEMO_MCP_SERVERS) {
+      await db.mcpServer.create({ data: { name: server.name, transport: server.transport, config: JSON.stringify(server.config), allowTools: JSON.stringify(server.allowTools) } });
     }
     session.db = db;
   });
