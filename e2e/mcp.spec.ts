@@ -1,10 +1,28 @@
 // The MCP registry as people meet it: an admin registers a server with a
 // secret that is never shown again, an off-allowlist command is refused, and
 // a builder can neither register servers nor save a graph with an inline one.
-import { expect, test } from "@playwright/test";
-import { storageStateFor } from "./support";
+// A legacy version with an inline server opens; an admin registers it from the designer.
 
 const DEMO_ARGS = "--import tsx worker/tools/mcp-demo-server.ts";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { createDb } from "../lib/db/prisma";
+import { storageStateFor } from "./support";
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+
+/** A version saved before the registry existed, with an inline stdio server (arranged in the database: no route stores one any more). */
+async function createLegacyAgent(agent: string, server: string): Promise<void> {
+  const dataDir = process.env.E2E_DATA_DIR ?? path.join(import.meta.dirname, "..", ".data", "e2e");
+  const db = createDb(process.env.E2E_DATABASE_URL ?? `file:${path.join(dataDir, "zap.db")}`);
+  const graph = { entryAgent: "main", agents: [{ name: "main", model: "demo/assistant", mcpServers: [{ name: server, transport: { type: "stdio", command: "node", args: DEMO_ARGS.split(" ") }, allowTools: ["search_kb"] }] }] };
+  try {
+    await db.agent.create({ data: { name: agent, description: "legacy e2e", versions: { create: { version: 1, graph: JSON.stringify(graph), note: "legacy" } } } });
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 
 test.describe("as an admin", () => {
   test.use({ storageState: storageStateFor("admin") });
@@ -70,5 +88,46 @@ test.describe("as a builder", () => {
 
     await page.goto("/admin/mcp");
     await expect(page.getByText("403")).toBeVisible();
+  });
+});
+
+test.describe("a legacy version with an inline server", () => {
+  test("opens but does not run; a builder is told an admin must register it; the admin registers it from the designer and the graph then saves", async ({ browser }) => {
+    const stamp = Date.now().toString(36);
+    const agent = `e2e-legacy-${stamp}`;
+    const server = `legacy_${stamp}`;
+    await createLegacyAgent(agent, server);
+    const viewport = { width: 1600, height: 1000 };
+    const builder = await browser.newContext({ storageState: storageStateFor("builder"), viewport });
+    const admin = await browser.newContext({ storageState: storageStateFor("admin"), viewport });
+    try {
+      const a = await builder.newPage();
+      const run = await a.request.post("/api/runs", { data: { agent, task: "hello" } });
+      expect(run.status()).toBe(422);
+      expect((await run.json()).error.issues).toEqual([expect.objectContaining({ path: "agents[0].mcpServers[0].transport" })]);
+      await a.goto(`/agents/${agent}`);
+      await node(a, `mcp:main:${server}`).click();
+      await expect(a.getByText("An admin must register this server")).toBeVisible();
+      await expect(a.getByRole("link", { name: "Register this server" })).toHaveCount(0);
+
+      const b = await admin.newPage();
+      await b.goto(`/agents/${agent}`);
+      await node(b, `mcp:main:${server}`).click();
+      await b.getByRole("link", { name: "Register this server" }).click();
+      await expect(b.getByLabel("Name", { exact: true })).toHaveValue(server);
+      await expect(b.getByRole("textbox", { name: "Arguments" })).toHaveValue(DEMO_ARGS);
+      await b.getByRole("button", { name: "Register", exact: true }).click();
+      await expect(b.getByTestId(`mcp-server-row-${server}`)).toContainText("search_kb");
+
+      await b.goto(`/agents/${agent}`);
+      await node(b, `mcp:main:${server}`).click();
+      await b.getByRole("button", { name: `Use the registered server “${server}”` }).click();
+      await b.getByLabel("Version message").fill("registered");
+      await b.getByRole("button", { name: "Save" }).click();
+      await expect(b.getByTestId("designer-ok")).toHaveText("Saved version 2.");
+    } finally {
+      await builder.close();
+      await admin.close();
+    }
   });
 });
