@@ -135,6 +135,22 @@ describe("password guessing", () => {
     expect(details, "no attempted password is written").not.toContain("guess-");
   });
 
+  it("the sign-in form (server action) says how long to wait once the account is blocked, and hashes nothing", async () => {
+    const { signInWithPassword } = await import("../../actions/sign-in");
+    const user = await makeUser("formuser@example.com");
+    const form = (password: string) => {
+      const data = new FormData();
+      data.set("email", "FormUser@example.com");
+      data.set("password", password);
+      return data;
+    };
+    scope.headers = new Client("198.51.100.11").headers();
+    for (let i = 0; i < 10; i++) expect(await signInWithPassword({}, form(`wrong-${i}`))).toEqual({ error: "Wrong email or password" });
+    expect(await signInWithPassword({}, form("wrong-10"))).toEqual({ error: "Too many attempts; try again in 15 minutes" });
+    expect(await signInWithPassword({}, form(user.password)), "the right password waits too").toEqual({ error: "Too many attempts; try again in 15 minutes" });
+    expect(await db.auditEvent.count({ where: { action: "auth.sign_in_failed", target: "formuser@example.com" } }), "blocked attempts never reached the password check").toBe(10);
+  });
+
   it("a success resets the account's count", async () => {
     const user = await makeUser("forgetful@example.com");
     const client = new Client("198.51.100.3");
