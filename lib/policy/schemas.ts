@@ -38,8 +38,11 @@ export type WorkspacePolicyInput = z.input<typeof workspacePolicySchema>;
 /** The policy when an admin never saved one: everything side-effecting or MCP is gated, nothing exempt. */
 export const DEFAULT_WORKSPACE_POLICY: WorkspacePolicy = workspacePolicySchema.parse({});
 
-/** The policy the seed writes: the bundled demo MCP server's read-only tools are exempt. */
-export const SEED_WORKSPACE_POLICY: WorkspacePolicy = workspacePolicySchema.parse({ exemptTools: ["kb__*"] });
+/**
+ * The policy the seed writes: the bundled demo MCP server's read-only search is exempt. Named, not
+ * `kb__*`: a glob would also exempt `kb__create_ticket`, a write, and any tool the server adds later.
+ */
+export const SEED_WORKSPACE_POLICY: WorkspacePolicy = workspacePolicySchema.parse({ exemptTools: ["kb__search_kb"] });
 
 /** The policy as read and shown, with its revision. */
 export interface WorkspacePolicyView {

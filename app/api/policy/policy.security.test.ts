@@ -48,17 +48,17 @@ describe("PUT /api/policy", () => {
     expect((await put(weakened)).status).toBe(403);
     const read = await GET(new NextRequest("http://127.0.0.1/api/policy"), { params: Promise.resolve({}) });
     expect(read.status).toBe(200);
-    expect((await read.json()).policy.exemptTools).toEqual(["kb__*"]);
+    expect((await read.json()).policy.exemptTools).toEqual(["kb__search_kb"]);
   });
 
   it("an admin changes it: revision + 1, audited with before and after; unknown keys are refused", async () => {
     await signInAs("admin@zap.local");
     const before = await h.db.workspacePolicy.findUniqueOrThrow({ where: { id: "workspace" } });
     expect((await put({ ...weakened, floors: { ...weakened.floors, ignoreFloors: true } })).status).toBe(422);
-    const response = await put({ exemptTools: ["kb__search_kb"], floors: { minRequiredApprovals: 2, requiredRole: "admin" } });
+    const response = await put({ exemptTools: ["kb__search_kb", "crm__read_*"], floors: { minRequiredApprovals: 2, requiredRole: "admin" } });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ revision: before.revision + 1, policy: { floors: { minRequiredApprovals: 2, requiredRole: "admin", allowSelfApproval: false } } });
     const audit = await h.db.auditEvent.findFirstOrThrow({ where: { action: "policy.updated", actorId: state.userId } });
-    expect(JSON.parse(audit.details)).toMatchObject({ before: { exemptTools: ["kb__*"] }, after: { exemptTools: ["kb__search_kb"] } });
+    expect(JSON.parse(audit.details)).toMatchObject({ before: { exemptTools: ["kb__search_kb"] }, after: { exemptTools: ["kb__search_kb", "crm__read_*"] } });
   });
 });
