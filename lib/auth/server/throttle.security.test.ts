@@ -57,3 +57,18 @@ describe.each(providers)("sign-in throttle on $provider", ({ available, create }
     expect(audit, "each block is audited once").toBe(3);
   });
 });
+
+describe("without a trusted proxy", () => {
+  it("a flood of failures over many made-up emails does not lock anyone else out (no shared bucket to fill)", async () => {
+    const database = await providers[0]!.create();
+    await applyMigrations(database.url);
+    const db = createDb(database.url);
+    opened.push({ dbs: [db], database });
+    // Every caller looks the same ("direct"): had the shared address been counted, 400 failures would block it for everybody.
+    for (let batch = 0; batch < 8; batch++) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => recordSignInFailure(db, { email: `made-up-${batch}-${i}@example.com`, ip: "direct" })));
+    }
+    expect(await signInBlockedFor(db, { email: "admin@zap.local", ip: "direct" })).toBe(0);
+    expect(await db.auditEvent.count({ where: { action: "auth.sign_in_throttled" } })).toBe(0);
+  });
+});

@@ -15,12 +15,6 @@ export const SIGN_IN_LIMITS = {
   accountFailures: 10,
   /** Failures per client address within the window before the address is blocked. */
   ipFailures: 30,
-  /**
-   * Without a trusted proxy every caller shares one "direct" bucket, so it gets
-   * a higher ceiling: it bounds the hashing work of a flood spread over many
-   * emails without letting 30 bad guesses lock everyone out.
-   */
-  directFailures: 300,
   windowSeconds: 15 * 60,
   /** The first block of an account; each further block within a day doubles, up to a day. */
   firstBlockSeconds: 15 * 60,
@@ -38,7 +32,6 @@ interface Limiters {
   /** How many times an account was blocked in the last day: the next block doubles. */
   lockouts: RateLimiterPrisma;
   ip: RateLimiterPrisma;
-  direct: RateLimiterPrisma;
 }
 
 const limitersByDb = new WeakMap<Db, Limiters>();
@@ -52,7 +45,6 @@ function limiters(db: Db): Limiters {
       account: make("signin-account", SIGN_IN_LIMITS.accountFailures, SIGN_IN_LIMITS.windowSeconds),
       lockouts: make("signin-lockouts", 1_000, SIGN_IN_LIMITS.maxBlockSeconds),
       ip: make("signin-ip", SIGN_IN_LIMITS.ipFailures, SIGN_IN_LIMITS.windowSeconds),
-      direct: make("signin-ip", SIGN_IN_LIMITS.directFailures, SIGN_IN_LIMITS.windowSeconds),
     };
     limitersByDb.set(db, found);
   }
@@ -79,14 +71,20 @@ export function clientIp(headers: Headers, trustProxy: boolean): string {
   return address.toString();
 }
 
-function ipLimiter(all: Limiters, ip: string): RateLimiterPrisma {
-  return ip === "direct" ? all.direct : all.ip;
+/**
+ * The address to count, or null. Without a trusted proxy every caller is "direct":
+ * one shared bucket that anyone could fill to lock everybody out, so it is not
+ * counted at all and the per-account limits do the work.
+ */
+function countedIp(attempt: SignInAttempt): string | null {
+  return attempt.ip === null || attempt.ip === "direct" ? null : attempt.ip;
 }
 
 /** Seconds until this attempt may be made, or 0 when it may be made now. Reads only; hashes nothing. */
 export async function signInBlockedFor(db: Db, attempt: SignInAttempt): Promise<number> {
   const all = limiters(db);
-  const checks: [RateLimiterPrisma, string][] = attempt.ip === null ? [] : [[ipLimiter(all, attempt.ip), attempt.ip]];
+  const ip = countedIp(attempt);
+  const checks: [RateLimiterPrisma, string][] = ip === null ? [] : [[all.ip, ip]];
   if (attempt.email) checks.push([all.account, attempt.email]);
   let waitMs = 0;
   for (const [limiter, key] of checks) {
@@ -113,12 +111,12 @@ export async function recordSignInFailure(db: Db, attempt: SignInAttempt): Promi
       await appendAudit(db, { actorId: null, action: "auth.sign_in_throttled", target: attempt.email, details: { email: attempt.email, ip: attempt.ip, scope: "account", blockedSeconds: seconds } });
     }
   }
-  if (attempt.ip === null) return;
-  const byIp = ipLimiter(all, attempt.ip);
-  const counted = await byIp.penalty(attempt.ip, 1);
-  if (counted.consumedPoints >= byIp.points) {
-    await byIp.block(attempt.ip, SIGN_IN_LIMITS.windowSeconds);
-    await appendAudit(db, { actorId: null, action: "auth.sign_in_throttled", target: attempt.ip, details: { email: attempt.email, ip: attempt.ip, scope: "ip", blockedSeconds: SIGN_IN_LIMITS.windowSeconds } });
+  const ip = countedIp(attempt);
+  if (ip === null) return;
+  const counted = await all.ip.penalty(ip, 1);
+  if (counted.consumedPoints >= all.ip.points) {
+    await all.ip.block(ip, SIGN_IN_LIMITS.windowSeconds);
+    await appendAudit(db, { actorId: null, action: "auth.sign_in_throttled", target: ip, details: { email: attempt.email, ip, scope: "ip", blockedSeconds: SIGN_IN_LIMITS.windowSeconds } });
   }
 }
 
