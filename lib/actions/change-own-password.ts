@@ -9,6 +9,7 @@ export const changeOwnPasswordAction = defineAction({
   name: "change-own-password",
   permission: "read",
   input: changeOwnPasswordSchema,
+  allowMustChangePassword: true,
   async handler({ input, user }) {
     await changeOwnPassword(user, input);
     await continueSessionAfterPasswordChange(user.email, input.newPassword);

@@ -28,6 +28,7 @@ let db: Db;
 let authRoute: typeof import("@/app/api/auth/[...nextauth]/route");
 let meRoute: typeof import("@/app/api/me/route");
 let usersRoute: typeof import("@/app/api/users/route");
+let passwordRoute: typeof import("@/app/api/me/password/route");
 let users: typeof import("../../users/server/users");
 
 beforeAll(async () => {
@@ -42,6 +43,7 @@ beforeAll(async () => {
   authRoute = await import("@/app/api/auth/[...nextauth]/route");
   meRoute = await import("@/app/api/me/route");
   usersRoute = await import("@/app/api/users/route");
+  passwordRoute = await import("@/app/api/me/password/route");
   users = await import("../../users/server/users");
 });
 
@@ -224,6 +226,7 @@ describe("disabling and resetting", () => {
 describe("who may manage users", () => {
   it("a builder cannot create users through the API (403) and nothing is written", async () => {
     const builder = await makeUser("builder2@example.com", "builder");
+    await db.user.update({ where: { id: builder.id }, data: { mustChangePassword: false } }); // they chose their own password
     const client = new Client("198.51.100.10");
     expect(signedIn(await client.signIn("builder2@example.com", builder.password))).toBe(true);
     const headers = client.headers({ "content-type": "application/json", origin: ORIGIN });
@@ -235,6 +238,30 @@ describe("who may manage users", () => {
     expect(response.status).toBe(403);
     expect((await response.json()).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("users:manage") });
     expect(await db.user.findUnique({ where: { email: "backdoor@example.com" } })).toBeNull();
+  });
+});
+
+describe("one-time passwords", () => {
+  it("allow nothing but choosing your own password: whoever else saw it cannot use the account", async () => {
+    const admin = await makeUser("issuer@example.com", "admin");
+    const client = new Client("198.51.100.11");
+    expect(signedIn(await client.signIn("issuer@example.com", admin.password))).toBe(true);
+    const json = (body: unknown) => {
+      const headers = client.headers({ "content-type": "application/json", origin: ORIGIN });
+      scope.headers = headers;
+      return { method: "POST", headers, body: JSON.stringify(body) };
+    };
+    const createUser = () => usersRoute.POST(new NextRequest(`${ORIGIN}/api/users`, json({ email: "created@example.com", name: "Created", role: "viewer" })), { params: Promise.resolve({}) });
+    const refused = await createUser();
+    expect(refused.status, "an admin still holding a one-time password cannot act as admin").toBe(403);
+    expect((await refused.json()).error.message).toMatch(/Choose your own password first/);
+    expect(await db.user.findUnique({ where: { email: "created@example.com" } })).toBeNull();
+
+    const changed = await passwordRoute.POST(new NextRequest(`${ORIGIN}/api/me/password`, json({ currentPassword: admin.password, newPassword: "a-long-new-passphrase-42" })), { params: Promise.resolve({}) });
+    expect(changed.status).toBe(200);
+    // (The route re-issues this browser's cookie through next/headers, which this test stands in for: sign in again.)
+    expect(signedIn(await client.signIn("issuer@example.com", "a-long-new-passphrase-42"))).toBe(true);
+    expect((await createUser()).status, "once they chose their own, the role applies").toBe(201);
   });
 });
 

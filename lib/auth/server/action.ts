@@ -18,11 +18,13 @@ export function defineAction<S extends z.ZodType, T>(options: {
   name: string;
   permission: Permission;
   input: S;
+  /** Only for replacing a one-time password (see requireUser). */
+  allowMustChangePassword?: boolean;
   handler: (args: { input: z.infer<S>; user: SessionUser }) => Promise<T>;
 }): (raw: unknown) => Promise<ActionResult<T>> {
   return async (raw: unknown) => {
     try {
-      const user = await requireUser(options.permission);
+      const user = await requireUser(options.permission, { allowMustChangePassword: options.allowMustChangePassword });
       const parsed = options.input.safeParse(raw);
       if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
       return { ok: true, data: await options.handler({ input: parsed.data, user }) };

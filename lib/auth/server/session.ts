@@ -51,10 +51,18 @@ export async function requirePageUser(permission: Permission = "read", options: 
   return user;
 }
 
-/** For route handlers and server actions: throws 401 / 403 AppErrors. */
-export async function requireUser(permission: Permission = "read"): Promise<SessionUser> {
+/**
+ * For route handlers and server actions: throws 401 / 403 AppErrors. A user
+ * still holding a one-time password may do nothing but replace it
+ * (`allowMustChangePassword`): whoever saw that password — the admin who issued
+ * it, a mailbox it passed through — must not be able to use the account.
+ */
+export async function requireUser(permission: Permission = "read", options: { allowMustChangePassword?: boolean } = {}): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) throw new UnauthenticatedError();
+  if (user.mustChangePassword && !options.allowMustChangePassword) {
+    throw new ForbiddenError("Choose your own password first (Account page): a one-time password only allows that");
+  }
   if (!can(user.role, permission)) throw new ForbiddenError(`This needs the "${permission}" permission, which the ${user.role} role does not have`);
   return user;
 }

@@ -14,6 +14,8 @@ interface ApiRouteOptions<P> {
   permission: Permission;
   /** Largest request body accepted, in bytes (default 256 KiB); larger → 413 before the handler runs. */
   maxBodyBytes?: number;
+  /** Only for replacing a one-time password: every other route refuses a user who still holds one. */
+  allowMustChangePassword?: boolean;
   handler: (args: { request: NextRequest; user: SessionUser; params: P }) => Promise<Response>;
 }
 
@@ -32,11 +34,11 @@ const readBodies = new WeakMap<Request, string>();
  * origin as JSON within the body cap (request-guard.ts), then session and
  * permission, then the handler; errors become JSON.
  */
-export function apiRoute<P = Record<string, never>>({ permission, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, handler }: ApiRouteOptions<P>) {
+export function apiRoute<P = Record<string, never>>({ permission, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, allowMustChangePassword = false, handler }: ApiRouteOptions<P>) {
   return async (request: NextRequest, context: RouteContext<P>): Promise<Response> => {
     try {
       if (isMutating(request.method)) readBodies.set(request, await guardMutatingRequest(request, maxBodyBytes));
-      const user = await requireUser(permission);
+      const user = await requireUser(permission, { allowMustChangePassword });
       return await handler({ request, user, params: await context.params });
     } catch (error) {
       unstable_rethrow(error); // redirect() and notFound() are Next's control flow, not failures

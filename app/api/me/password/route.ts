@@ -8,6 +8,7 @@ import { continueSessionAfterPasswordChange } from "@/lib/auth/server/password-c
 
 export const POST = apiRoute({
   permission: "read",
+  allowMustChangePassword: true,
   handler: async ({ request, user }) => {
     const body = await parseJsonBody(request, changeOwnPasswordSchema);
     await changeOwnPassword(user, body);
