@@ -65,7 +65,7 @@ export interface EngineHarnessOptions {
   /** False runs the client and workers without the claim-check codec (to show the server's payload limit). */
   claimCheck?: boolean;
   /**
-   * The workspace policy to save before anything runs (default: the seed's, which exempts only kb__*).
+   * The workspace policy to save before anything runs (default: the seed's, which exempts only kb__search_kb).
    * Engine tests that are not about the gate exempt the tools they call rather than weakening the product's defaults.
    */
   policy?: WorkspacePolicyInput;

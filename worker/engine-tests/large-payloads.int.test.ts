@@ -8,7 +8,8 @@ import { updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
 
 let h: EngineHarness;
 beforeAll(async () => {
-  h = await startEngineHarness();
+  // echo_context is an MCP tool, gated by default: this test is about payload sizes, not approvals.
+  h = await startEngineHarness({ policy: { exemptTools: ["kb__echo_context"] } });
   // The seeded demo server, allowed to echo the run's context back (each result carries the blob).
   await updateRegisteredMcpServer(h, "kb", { allowTools: [], receivesRunContext: true });
 });
