@@ -39,7 +39,40 @@ export function readStoredGraph(json: string, where: string): AgentGraph {
   // A legacy version with inline MCP servers still opens (so an admin can register them); saving or running it is refused.
   const graph = loadableLegacyGraph(result);
   if (!graph) throw new ValidationError(result.errors, `${where} does not pass validation`);
-  return graph;
+  return withoutLegacySecrets(graph);
+}
+
+/** What a legacy inline server's environment value or URL secret reads as once it left the database. */
+export const REDACTED = "(redacted: register this server to set its secrets)";
+
+/**
+ * Legacy versions may hold secrets an earlier builder typed into an inline server
+ * (environment values, credentials or a query in its URL). Every reader of a
+ * version — viewers included — gets them blanked: the registry is the only place
+ * secrets live now, sealed.
+ */
+function withoutLegacySecrets(graph: AgentGraph): AgentGraph {
+  if (!graph.agents.some((a) => a.mcpServers.some((m) => m.transport))) return graph;
+  return {
+    ...graph,
+    agents: graph.agents.map((agent) => ({
+      ...agent,
+      mcpServers: agent.mcpServers.map((server) => {
+        const transport = server.transport;
+        if (!transport) return server;
+        if (transport.type === "stdio") {
+          const env = transport.env ? Object.fromEntries(Object.keys(transport.env).map((k) => [k, REDACTED])) : undefined;
+          return { ...server, transport: { ...transport, ...(env ? { env } : {}) } };
+        }
+        const url = new URL(transport.url);
+        const secretive = url.username || url.password || url.search;
+        url.username = "";
+        url.password = "";
+        url.search = "";
+        return secretive ? { ...server, transport: { ...transport, url: url.toString() } } : server;
+      }),
+    })),
+  };
 }
 
 /** Every agent graph with its newest version, newest first. */
