@@ -28,7 +28,8 @@ function up(): NpmStart {
 async function api<T>(method: "GET" | "POST", route: string, body?: object): Promise<{ status: number; json: T | undefined }> {
   const response = await fetch(`${origin}${route}`, {
     method,
-    headers: { cookie: builder, ...(body ? { "content-type": "application/json" } : {}) },
+    // Mutating API calls must come from the app's own origin, as a browser's would.
+    headers: { cookie: builder, ...(method === "POST" ? { origin } : {}), ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
     // A query to a run waits for a worker: while one restarts, give up and poll again.
     signal: AbortSignal.timeout(5_000),
