@@ -8,7 +8,7 @@ import { WorkflowUpdateFailedError } from "@temporalio/client";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { decideApprovalUpdate } from "../engine/definitions";
 import { saveAgentVersion } from "../agents/repository";
-import { ForbiddenError } from "../errors";
+import { ForbiddenError, ValidationError } from "../errors";
 import type { RunEvent } from "../engine/types";
 
 type Person = { id: string; email: string; role: string };
@@ -97,6 +97,32 @@ describe("self-approval", () => {
     await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: secondApprover });
     await waitForStatus(h.engine, runId, ["completed"]);
     expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(1);
+  });
+});
+
+describe("several approvers", () => {
+  it("the last of two approvers cannot rewrite the call the first one approved", async () => {
+    const graph = singleAgentGraph({ tools: ["ledger_transfer"], approvalRules: [{ pattern: "ledger_transfer", requiredApprovals: 2 }] });
+    const { runId } = await h.engine.startRun({ graph, task: transfer(5) });
+    const approval = await pendingApproval(runId);
+    await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver });
+    const rewrite = { from_account: "operating", to_account: "refunds", amount: 1_000_000 };
+    const error = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, editedArguments: rewrite, decidedBy: secondApprover }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).userMessage).toMatch(/cannot be edited/);
+    expect(await h.engine.getPendingApprovals(runId)).toMatchObject([{ id: approval.id, endorsements: [{ by: { email: approver.email } }] }]);
+    await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: secondApprover });
+    await waitForStatus(h.engine, runId, ["completed"]);
+    const entries = await h.db.ledgerEntry.findMany({ where: { runId } });
+    expect(entries.map((e) => e.amountCents), "the call both approvers saw ran, unchanged").toEqual([500]);
+  });
+
+  it("a rule naming a lower role does not lock approvers out", async () => {
+    const graph = singleAgentGraph({ tools: ["ledger_transfer"], approvalRules: [{ pattern: "ledger_transfer", requiredRole: "builder" as const }] });
+    const { runId } = await h.engine.startRun({ graph, task: transfer(6) });
+    const approval = await pendingApproval(runId);
+    await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver });
+    await waitForStatus(h.engine, runId, ["completed"]);
   });
 });
 

@@ -42,6 +42,19 @@ export function toolKindOf(name: string): ToolKind {
 
 const ROLE_RANK: Record<GateRole, number> = { viewer: 0, builder: 1, approver: 2, admin: 3 };
 
+/**
+ * Whether someone with `role` meets a gate's required role: the same order the
+ * gate uses to pick the stricter of two, so a rule naming a lower role never
+ * locks out the approvers above it.
+ */
+export function roleMeets(role: string, required: string): boolean {
+  const rank = (name: string): number | undefined => (Object.hasOwn(ROLE_RANK, name) ? ROLE_RANK[name as GateRole] : undefined);
+  const have = rank(role);
+  const need = rank(required);
+  // An unknown required role can only be met by an admin (never silently by anyone).
+  return have !== undefined && (need === undefined ? role === "admin" : have >= need);
+}
+
 function higherRole(a: GateRole | null, b: GateRole | null | undefined): GateRole | null {
   if (!b) return a;
   if (!a) return b;

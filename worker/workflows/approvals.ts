@@ -8,7 +8,7 @@ import { matchesGlob } from "../../lib/agents/glob";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { argumentProblems } from "../../lib/engine/argument-check";
 import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
-import { applicableRules, effectiveGate, FALLBACK_POLICY, type GateRequirement } from "../../lib/policy/gate";
+import { applicableRules, effectiveGate, FALLBACK_POLICY, roleMeets, type GateRequirement } from "../../lib/policy/gate";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
 import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/engine/workflow-types";
 import type { LedgerActivities } from "../activities/ledger";
@@ -93,8 +93,13 @@ export class Approvals {
     const approval = this.state.approvals.get(decision.approvalId);
     if (!approval) refuse(APPROVAL_ERRORS.notFound, `no pending approval ${decision.approvalId} in run ${workflowInfo().workflowId}`);
     refuseIfFinal(approval);
-    if (approval.requiredRole && decision.decidedBy.role !== approval.requiredRole && decision.decidedBy.role !== "admin") {
+    // Checked here only (validators do not run on replay): histories accepted under the older checks replay as they ran.
+    if (approval.requiredRole && !roleMeets(decision.decidedBy.role, approval.requiredRole)) {
       refuse(APPROVAL_ERRORS.forbidden, `approval ${approval.id} needs the ${approval.requiredRole} role`);
+    }
+    if (decision.approved && decision.editedArguments && approval.requiredApprovals > 1) {
+      // The earlier approvers saw other arguments: an edit would let the last one run a call nobody else approved.
+      refuse(APPROVAL_ERRORS.invalidArguments, `a call that needs ${approval.requiredApprovals} approvals cannot be edited (every approver must see the call that runs): reject it with a reason instead`);
     }
     refuseIfIneligible(approval, decision);
     if (decision.editedArguments) {
