@@ -13,6 +13,7 @@ import { writeWorkspacePolicy } from "../policy/store";
 import { getMcpServer, listMcpServers } from "./server/registry";
 import { resolveRegisteredServer } from "./stored";
 import type { RunEvent } from "../engine/types";
+import { ValidationError } from "../errors";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENV_SECRET = "env-secret-value-7f3a9c";
@@ -62,6 +63,13 @@ describe("MCP secrets are sealed and write-only", () => {
     expect(http.secretNames).toEqual(["Authorization", "X-Api-Key"]);
     expect(http.transport).toEqual({ type: "http", url: expect.not.stringContaining("@") });
     expect((await getMcpServer(h.db, "sealed_stdio")).secretNames).toEqual(["KB_TOKEN"]);
+  });
+
+  it("a key in the URL's query is refused at registration (the URL is shown to every viewer): 422 naming transport.url, nothing stored", async () => {
+    const error = await registerMcpServer(h, { name: "query_key", transport: { type: "http", url: `http://127.0.0.1:1/mcp?api_key=${ROTATED}` } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([{ path: "transport.url", message: expect.stringMatching(/leave the query out of the URL/) }]);
+    expect(await h.db.mcpServer.findUnique({ where: { name: "query_key" } })).toBeNull();
   });
 
   it("the worker opens them: the env value and the headers (URL credentials as Basic auth)", async () => {

@@ -60,6 +60,10 @@ async function checkTransport(config: RegistryConfig, transport: McpTransport): 
     }
     return;
   }
+  // A URL is shown to every viewer (designer, listings); a query is where hosted servers put their keys.
+  if (new URL(transport.url).search) {
+    throw new ValidationError([{ path: "transport.url", message: "leave the query out of the URL: put a key or token in a secret header (e.g. Authorization), which is stored sealed" }], "This URL may not be registered");
+  }
   try {
     await assertPublicUrl(transport.url, { allowHosts: config.egress.allowHosts });
   } catch (error) {
