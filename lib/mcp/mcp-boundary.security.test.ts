@@ -21,12 +21,12 @@ const MARKER_STDIO = { type: "stdio" as const, command: "node", args: ["-e", `re
 
 let h: EngineHarness;
 let builder: { id: string };
-let admin: { id: string };
+let admin: { id: string; role: string };
 
 beforeAll(async () => {
   h = await startEngineHarness();
   builder = await h.db.user.findFirstOrThrow({ where: { role: "builder" }, select: { id: true } });
-  admin = await h.db.user.findFirstOrThrow({ where: { role: "admin" }, select: { id: true } });
+  admin = await h.db.user.findFirstOrThrow({ where: { role: "admin" }, select: { id: true, role: true } });
   // Deny-by-default gates every MCP tool: this workspace exempts the probe server's tools.
   await writeWorkspacePolicy(h.db, null, { exemptTools: ["kb__*", "envprobe__*"] });
 });
@@ -151,6 +151,12 @@ describe("discovery runs in the worker, never in the web process", () => {
     expect(result.ok && result.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["search_kb", "create_ticket", "echo_context", "env_names"]));
     const audit = await h.db.auditEvent.findFirst({ where: { action: "mcp_server.discovered", target: "kb" }, orderBy: { seq: "desc" } });
     expect(audit?.actorId).toBe(admin.id);
+  });
+
+  it("shows a builder only the tools the admin allowed (an admin sees all, to choose them)", async () => {
+    const builder = await h.db.user.findFirstOrThrow({ where: { role: "builder" }, select: { id: true, role: true } });
+    const result = await discoverTools({ db: h.db, temporal: h.client, taskQueue: h.taskQueue }, "kb", builder);
+    expect(result.ok && result.tools.map((t) => t.name).sort()).toEqual(["create_ticket", "search_kb"]);
   });
 });
 

@@ -7,6 +7,8 @@ import { WorkflowFailedError, type Client } from "@temporalio/client";
 import type { Db } from "../../db/prisma";
 import { appendAudit } from "../../audit/write";
 import { NotFoundError } from "../../errors";
+import { can } from "../../auth/roles";
+import { z } from "zod";
 import type { McpDiscoverResult } from "../schemas";
 
 /** The workflow type the worker registers (worker/workflows/discover-tools.ts). */
@@ -19,9 +21,13 @@ export interface DiscoverDeps {
   taskQueue: string;
 }
 
-/** Lists every tool of the registered server `name` through a worker, or says why it could not. */
-export async function discoverTools(deps: DiscoverDeps, name: string, actor: { id: string } | null): Promise<McpDiscoverResult> {
-  const registered = await deps.db.mcpServer.findUnique({ where: { name }, select: { id: true } });
+/**
+ * Lists the tools of the registered server `name` through a worker, or says why
+ * it could not. Admins (who choose the allow-list) see every tool; anyone else
+ * sees only the tools the admin allowed, which are all a graph may use.
+ */
+export async function discoverTools(deps: DiscoverDeps, name: string, actor: { id: string; role?: string } | null): Promise<McpDiscoverResult> {
+  const registered = await deps.db.mcpServer.findUnique({ where: { name }, select: { id: true, allowTools: true } });
   if (!registered) throw new NotFoundError(`MCP server "${name}"`);
   let result: McpDiscoverResult;
   try {
@@ -36,6 +42,10 @@ export async function discoverTools(deps: DiscoverDeps, name: string, actor: { i
     if (!(error instanceof WorkflowFailedError)) throw error;
     console.error(`discover tools of MCP server "${name}" failed:`, error);
     result = { ok: false, reason: `No worker listed the tools of "${name}" within ${DISCOVER_TIMEOUT_MS / 1000} s; check that a worker is running.` };
+  }
+  const allowed = z.array(z.string()).parse(JSON.parse(registered.allowTools));
+  if (result.ok && allowed.length > 0 && !can(actor?.role, "mcp:manage")) {
+    result = { ...result, tools: result.tools.filter((tool) => allowed.includes(tool.name)) };
   }
   await appendAudit(deps.db, {
     actorId: actor?.id ?? null,

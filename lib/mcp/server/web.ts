@@ -8,7 +8,7 @@ import type { McpServerCreateInput, McpServerUpdate } from "../schemas";
 import { createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, updateMcpServer } from "./registry";
 import { discoverTools } from "./discover";
 
-type Actor = { id: string };
+type Actor = { id: string; role: string };
 
 export const mcpServers = {
   list: () => listMcpServers(getDb()),
