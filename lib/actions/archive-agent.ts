@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { archiveAgentInput } from "../agents/designer-schemas";
 import { setArchived } from "../agents/server/store";

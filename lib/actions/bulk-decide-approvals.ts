@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getEngine } from "../engine/server/engine";
 import { bulkDecideInputSchema } from "../inbox/schemas";
 import { decideMany } from "../inbox/server/decide";

@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { runIdInputSchema } from "../runs/schemas";
 import { cancelRun } from "../runs/server/run-operations";
 

@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { changeOwnPasswordSchema } from "../users/schemas";
 import { changeOwnPassword } from "../users/server/users";
 import { continueSessionAfterPasswordChange } from "../auth/server/password-change";

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { createAgentInput } from "../agents/designer-schemas";
 import { createAgent, templateGraph } from "../agents/server/store";

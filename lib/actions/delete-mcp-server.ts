@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { mcpServerRefInput } from "../mcp/schemas";
 import { mcpServers } from "../mcp/server/web";
 

@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { discoverRegisteredInput } from "../mcp/schemas";
 import { mcpServers } from "../mcp/server/web";
 

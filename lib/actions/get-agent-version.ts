@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { versionRefInput, type StoredVersion } from "../agents/designer-schemas";
 import { getVersion } from "../agents/server/store";

@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { launchOptions } from "../runs/server/launch";
 
 /** What the run dialog offers for an agent: its versions (with placeholders) and example tasks. */

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { importAgentInput } from "../agents/designer-schemas";
 import { importAgent } from "../agents/server/store";

@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { agentRefInput } from "../agents/designer-schemas";
 import { listVersions } from "../agents/server/store";

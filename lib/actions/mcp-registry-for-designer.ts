@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { can } from "../auth/roles";
 import { mcpServers } from "../mcp/server/web";
 

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { restoreVersionInput } from "../agents/designer-schemas";
 import { restoreVersion } from "../agents/server/store";

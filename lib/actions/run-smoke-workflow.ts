@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { smokeInputSchema } from "../smoke/schemas";
 import { runSmokeWorkflow } from "../smoke/server/smoke";
 import { recordAudit } from "../users/server/audit";

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { getDb } from "../db/server/db";
 import { saveVersionInput } from "../agents/designer-schemas";
 import { appendVersion } from "../agents/server/store";

@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { followUpSchema } from "../runs/schemas";
 import { sendFollowUp } from "../runs/server/run-operations";
 

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { setUserDisabledSchema } from "../users/schemas";
 import { setUserDisabled } from "../users/server/users";
 

@@ -1,5 +1,5 @@
 "use server";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { launchRunSchema } from "../runs/schemas";
 import { launchRun } from "../runs/server/launch";
 

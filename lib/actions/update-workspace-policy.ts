@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../auth/server/action";
+import { defineAction } from "../http/server/action";
 import { workspacePolicySchema } from "../policy/schemas";
 import { updateWorkspacePolicy } from "../policy/server/policy";
 import { getDb } from "../db/server/db";

@@ -3,7 +3,7 @@ import { useMemo, useState, useTransition } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { AgentSummary } from "@/lib/agents/designer-schemas";
-import type { ActionResult } from "@/lib/auth/server/action";
+import type { ActionResult } from "@/lib/http/server/action";
 import type { ErrorBody } from "@/lib/errors";
 import { createAgentAction } from "@/lib/actions/create-agent";
 import { duplicateAgentAction } from "@/lib/actions/duplicate-agent";

@@ -2,9 +2,9 @@ import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { ValidationError, zodIssues, type ErrorBody } from "../../errors";
-import { mapError } from "../../http/server/error-mapper";
-import { requireUser, type SessionUser } from "./session";
-import type { Permission } from "../roles";
+import { mapError } from "./error-mapper";
+import { requireUser, type SessionUser } from "../../auth/server/session";
+import type { Permission } from "../../auth/roles";
 
 /** What every server action returns: data, or an error safe to show. */
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };

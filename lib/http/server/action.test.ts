@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ServiceError } from "@temporalio/client";
 import { defineAction } from "./action";
-import type { SessionUser } from "./session";
+import type { SessionUser } from "../../auth/server/session";
 
 const builder: SessionUser = { id: "u1", email: "builder@zap.local", name: "Builder", role: "builder" };
-vi.mock("./session", () => ({ requireUser: vi.fn(async () => builder) }));
+vi.mock("../../auth/server/session", () => ({ requireUser: vi.fn(async () => builder) }));
 
 const temporalDown = () =>
   new ServiceError("Failed to start Workflow", { cause: Object.assign(new Error("14 UNAVAILABLE: No connection established"), { code: 14, details: "No connection established", metadata: {} }) });
