@@ -2,7 +2,7 @@
 // route handlers are bundled apart) around one shared Prisma client: what
 // createDb records about a client must be visible to every copy.
 import { describe, expect, it, vi } from "vitest";
-import type { Db } from "./prisma";
+import type { Db } from "./db-type";
 
 describe("a client's provider", () => {
   it("is known to another copy of the module than the one that registered it", async () => {

@@ -4,12 +4,9 @@ import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/cli
 import { providerOf } from "./providers";
 import { createSqliteAdapter } from "./sqlite-driver";
 import { registerDbProvider, TRANSACTION_LIMITS } from "./transactions";
+import { omitSecrets, type Db } from "./db-type";
 
-/** Password hashes never leave the database unless a query asks for them explicitly. */
-const omitSecrets = { user: { passwordHash: true } } as const;
-
-/** The application's database client type (identical for both providers: one schema generates both). */
-export type Db = SqlitePrismaClient<never, typeof omitSecrets>;
+export type { Db } from "./db-type";
 
 /**
  * Creates a Prisma client for `databaseUrl` (absolute `file:` URL or `postgres://`).

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Db } from "./prisma";
+import type { Db } from "./db-type";
 import type { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
 import type { DatabaseProvider } from "./providers";
 import { backoffDelay, countTransactionGivenUp, countTransactionRetry, DatabaseBusyError, retryReason, sleep } from "./contention";
