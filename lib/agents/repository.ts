@@ -3,7 +3,7 @@ import type { Db } from "../db/prisma";
 import { writeTransaction } from "../db/transactions";
 import type { AgentGraph, AgentGraphInput } from "./schemas";
 import { validateAgentGraph } from "./validate";
-import { InvalidConfig } from "../engine/errors";
+import { InvalidConfig } from "./errors";
 
 export interface StoredAgentVersion {
   /** The version row's id (runs record it). */
