@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ROLES } from "../auth/roles";
 import { absoluteSqliteUrl, providerOf } from "../db/providers";
-import { parsePriceTable, type PriceTable } from "../runs/pricing";
+import { parsePriceTable, type PriceTable } from "./price-table";
 
 type RawEnv = Record<string, string | undefined>;
 

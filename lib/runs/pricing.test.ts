@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { costOf, formatCost, parsePriceTable } from "./pricing";
+import { parsePriceTable } from "../config/price-table";
+import { costOf, formatCost } from "./pricing";
 
 describe("price table", () => {
   it("parses model=input/output entries and prices usage per million tokens", () => {
