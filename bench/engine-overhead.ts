@@ -14,7 +14,7 @@ import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { parseEnv } from "../lib/config/env";
 import { createDb, type Db } from "../lib/db/prisma";
-import { seedDatabase } from "../lib/db/seed";
+import { seedDatabase } from "../lib/seed/seed";
 import { createEngine } from "../lib/engine/client";
 import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
 import type { ChatMessage, RunEvent, RunSummary } from "../lib/engine/types";

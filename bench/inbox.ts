@@ -18,7 +18,7 @@ import { randomUUID } from "node:crypto";
 import { Client, Connection } from "@temporalio/client";
 import { parseEnv } from "../lib/config/env";
 import { createDb, type Db } from "../lib/db/prisma";
-import { seedDatabase } from "../lib/db/seed";
+import { seedDatabase } from "../lib/seed/seed";
 import { createEngine, type Engine } from "../lib/engine/client";
 import { pendingApprovalsQuery } from "../lib/engine/definitions";
 import type { ApprovalRequest } from "../lib/engine/types";

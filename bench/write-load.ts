@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { Client, Connection } from "@temporalio/client";
 import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
-import { seedDatabase } from "../lib/db/seed";
+import { seedDatabase } from "../lib/seed/seed";
 import { createEngine } from "../lib/engine/client";
 import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
 import { applyMigrations } from "../scripts/db/migrate";

@@ -1,6 +1,6 @@
 import type { Role } from "./roles";
 
-/** One demo account per role, created on an empty database (see lib/db/seed.ts). */
+/** One demo account per role, created on an empty database (see lib/seed/seed.ts). */
 export const DEMO_USERS: readonly { email: string; name: string; role: Role; password: string }[] = [
   { email: "viewer@zap.local", name: "Vera Viewer", role: "viewer", password: "viewer-demo" },
   { email: "builder@zap.local", name: "Bo Builder", role: "builder", password: "builder-demo" },

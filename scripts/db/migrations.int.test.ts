@@ -8,7 +8,7 @@ import { readCanonicalSchema } from "./schemas";
 import { testProviders, type TestDatabase } from "../test-support/databases";
 import { executeScript, schemaShape } from "../test-support/schema-shape";
 import { createDb } from "../../lib/db/prisma";
-import { seedDatabase } from "../../lib/db/seed";
+import { seedDatabase } from "../../lib/seed/seed";
 import { DEMO_USERS } from "../../lib/auth/demo-users";
 import { verifyPassword } from "../../lib/auth/passwords";
 

@@ -5,7 +5,7 @@
 import { loadDotenv } from "../lib/dotenv";
 import { parseEnv } from "../../lib/config/env";
 import { createDb } from "../../lib/db/prisma";
-import { seedDatabase } from "../../lib/db/seed";
+import { seedDatabase } from "../../lib/seed/seed";
 
 loadDotenv();
 const config = parseEnv();

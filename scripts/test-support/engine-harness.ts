@@ -9,7 +9,7 @@ import { Client, Connection } from "@temporalio/client";
 import { DefaultLogger, Runtime, type NativeConnection, type Worker } from "@temporalio/worker";
 import { parseEnv, type AppConfig } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
-import { seedDatabase } from "../../lib/db/seed";
+import { seedDatabase } from "../../lib/seed/seed";
 import { createEngine, type Engine } from "../../lib/engine/client";
 import { encryptionCodecFor, zapPayloadCodecs } from "../../lib/temporal/payload-codecs";
 import { configuredKey } from "../../lib/crypto/keys";

@@ -13,7 +13,7 @@ import { spawnDevServer, waitForTemporal } from "../lib/temporal-server";
 import { freePort } from "./ports";
 import { applyMigrations } from "../db/migrate";
 import { createDb } from "../../lib/db/prisma";
-import { seedDatabase } from "../../lib/db/seed";
+import { seedDatabase } from "../../lib/seed/seed";
 
 // worker/worker.ts's WORKFLOWS_PATH, without loading the worker (Prisma, activities) into the vitest process.
 const WORKFLOWS_PATH = path.resolve(import.meta.dirname, "../../worker/workflows/index.ts");

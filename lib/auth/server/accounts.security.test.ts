@@ -9,7 +9,7 @@ import { NextRequest } from "next/server";
 import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { freshSqlite, type TestDatabase } from "../../../scripts/test-support/databases";
-import { seedDatabase } from "../../db/seed";
+import { seedDatabase } from "../../seed/seed";
 import { parseEnv } from "../../config/env";
 
 const ORIGIN = "http://127.0.0.1:3000";

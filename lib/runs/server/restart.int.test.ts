@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, Connection } from "@temporalio/client";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../db/prisma";
-import { seedDatabase } from "../../db/seed";
+import { seedDatabase } from "../../seed/seed";
 import { createEngine } from "../../engine/client";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { spawnDevServer, waitForTemporal } from "../../../scripts/lib/temporal-server";

@@ -1,5 +1,5 @@
-import type { Db } from "./prisma";
-import { writeTransaction } from "./transactions";
+import type { Db } from "../db/prisma";
+import { writeTransaction } from "../db/transactions";
 import { appendAuditInTransaction } from "../audit/write";
 import { DEMO_USERS } from "../auth/demo-users";
 import { hashPassword } from "../auth/passwords";
