@@ -1,10 +1,19 @@
-// The built-in tools an agent may list, by id. Browser-safe metadata only:
-// the designer and the validator read it; worker/tools implements each one.
+// The catalogue of built-in tools an agent may list: id, what the designer
+// shows, whether it has a side effect, and its arguments. Browser-safe: the
+// designer, the validator, the approval gate and the inbox read it;
+// worker/tools/builtins.ts implements each tool against these argument schemas
+// (a unit test keeps the two lists in step).
+import { z } from "zod";
 
 export interface BuiltinToolInfo {
   id: string;
   description: string;
-  /** Side-effecting tools run at most once per call (see worker/tools/idempotency.ts). */
+  /**
+   * Side-effecting tools need an approval unless the workspace policy exempts them
+   * (lib/policy/gate.ts), run as regular activities and record each call's key so
+   * a retry does not repeat the effect (worker/tools/ledger.ts); the others run as
+   * local activities (worker/workflows/agent-loop.ts).
+   */
   sideEffect: boolean;
 }
 
@@ -21,6 +30,38 @@ export const BUILTIN_TOOLS = [
 export type BuiltinToolId = (typeof BUILTIN_TOOLS)[number]["id"];
 
 export const BUILTIN_TOOL_IDS: readonly string[] = BUILTIN_TOOLS.map((t) => t.id);
+
+const amount = z.number().positive("amount must be positive").max(1_000_000, "amount is over the 1,000,000 limit");
+
+/** Each built-in tool's arguments: the worker checks a call against them, the model and the approver see them as JSON schema. */
+export const BUILTIN_TOOL_INPUTS = {
+  current_time: z.object({ time_zone: z.string().max(64).optional() }),
+  calculator: z.object({ expression: z.string().min(1).max(500) }),
+  http_get: z.object({ url: z.url({ protocol: /^https?$/ }) }),
+  lookup_order: z.object({ order_id: z.string().regex(/^[A-Z]-\d{4}$/, "order ids look like A-1001") }),
+  search_notes: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(10).optional() }),
+  ledger_balance: z.object({ account: z.string().min(1) }),
+  ledger_transfer: z.object({
+    from_account: z.string().min(1),
+    to_account: z.string().min(1),
+    amount,
+    memo: z.string().max(200).optional(),
+    /** Demo only: wait this long after recording the transfer, so a crash can be simulated mid-call. */
+    hold_ms: z.number().int().min(0).max(30_000).optional(),
+  }),
+} as const satisfies Record<BuiltinToolId, z.ZodType>;
+
+/** The JSON schema a model sees for a zod schema (function-calling parameters). */
+export function toFunctionParameters(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/** A built-in tool's arguments as JSON schema, or null when `id` is not a built-in tool. */
+export function builtinToolParameters(id: string): Record<string, unknown> | null {
+  return Object.hasOwn(BUILTIN_TOOL_INPUTS, id) ? toFunctionParameters(BUILTIN_TOOL_INPUTS[id as BuiltinToolId]) : null;
+}
 
 /** Tool names the engine itself provides; agents may not define tools with these names. */
 export const RESERVED_TOOL_NAMES = ["message_agent"] as const;

@@ -1,12 +1,13 @@
-// The built-in tools. Ids and descriptions match lib/agents/builtin-tools.ts
-// (a unit test keeps them in step).
-import { z } from "zod";
+// The built-in tools' implementations. Their ids, side-effect flags and argument
+// schemas come from the catalogue (lib/agents/builtin-tools.ts; a unit test keeps
+// the two lists in step); the descriptions here are what the model reads.
+import { BUILTIN_TOOL_INPUTS } from "../../lib/agents/builtin-tools";
 import { EgressRefusedError } from "../../lib/net/egress";
 import { evaluateExpression, CalculatorError } from "./calculator";
 import { ledgerBalance, ledgerTransfer } from "./ledger";
 import { ToolUserError, type BuiltinTool } from "./types";
 
-const currentTimeSchema = z.object({ time_zone: z.string().max(64).optional() });
+const currentTimeSchema = BUILTIN_TOOL_INPUTS.current_time;
 const currentTime: BuiltinTool<typeof currentTimeSchema> = {
   id: "current_time",
   description: "The current date and time, optionally in an IANA time zone such as Europe/Paris.",
@@ -23,7 +24,7 @@ const currentTime: BuiltinTool<typeof currentTimeSchema> = {
   },
 };
 
-const calculatorSchema = z.object({ expression: z.string().min(1).max(500) });
+const calculatorSchema = BUILTIN_TOOL_INPUTS.calculator;
 const calculator: BuiltinTool<typeof calculatorSchema> = {
   id: "calculator",
   description: "Evaluate an arithmetic expression with + - * / % ^ and parentheses.",
@@ -39,7 +40,7 @@ const calculator: BuiltinTool<typeof calculatorSchema> = {
   },
 };
 
-const httpGetSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
+const httpGetSchema = BUILTIN_TOOL_INPUTS.http_get;
 const MAX_BODY = 20_000;
 
 /** The start of a reply (up to `maxBytes`); a huge or endless body is cut, not buffered whole. */
@@ -91,7 +92,7 @@ const ORDERS: Record<string, { status: string; item: string; total: number; plac
   "A-1002": { status: "in transit", item: "Mechanical keyboard", total: 129.5, placed: "2026-11-15" },
   "A-1003": { status: "refund requested", item: "4K monitor", total: 349.99, placed: "2026-09-21" },
 };
-const lookupOrderSchema = z.object({ order_id: z.string().regex(/^[A-Z]-\d{4}$/, "order ids look like A-1001") });
+const lookupOrderSchema = BUILTIN_TOOL_INPUTS.lookup_order;
 const lookupOrder: BuiltinTool<typeof lookupOrderSchema> = {
   id: "lookup_order",
   description: "Look up a demo customer order by id (e.g. A-1001).",
@@ -112,7 +113,7 @@ const NOTES = [
   "Parallel tool calls reduce latency when an LLM requests several independent tools at once.",
   "Human-in-the-loop approval pauses a run until someone with the right role decides.",
 ];
-const searchNotesSchema = z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(10).optional() });
+const searchNotesSchema = BUILTIN_TOOL_INPUTS.search_notes;
 const searchNotes: BuiltinTool<typeof searchNotesSchema> = {
   id: "search_notes",
   description: "Search the demo research notes; returns matching snippets.",
@@ -130,11 +131,4 @@ export const BUILTIN_IMPLEMENTATIONS: readonly BuiltinTool[] = [currentTime, cal
 
 export function findBuiltin(id: string): BuiltinTool | undefined {
   return BUILTIN_IMPLEMENTATIONS.find((t) => t.id === id);
-}
-
-/** The JSON schema a model sees for a zod schema (function-calling parameters). */
-export function toFunctionParameters(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
 }

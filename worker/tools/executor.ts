@@ -3,12 +3,12 @@
 // schema, a tool's own refusal) come back as error outcomes the model sees;
 // infrastructure failures throw so Temporal retries them.
 import type { AgentConfig } from "../../lib/agents/schemas";
-import { MCP_TOOL_SEPARATOR } from "../../lib/agents/builtin-tools";
+import { MCP_TOOL_SEPARATOR, toFunctionParameters } from "../../lib/agents/builtin-tools";
 import type { Db } from "../../lib/db/prisma";
 import { formatPath } from "../../lib/errors";
 import { createGuardedFetch } from "../../lib/net/egress";
 import type { FunctionTool } from "../models/types";
-import { findBuiltin, toFunctionParameters } from "./builtins";
+import { findBuiltin } from "./builtins";
 import { McpError, type McpConnections } from "./mcp";
 import { ToolUserError, type ToolContext, type ToolOutcome } from "./types";
 

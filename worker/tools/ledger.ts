@@ -1,19 +1,10 @@
 // Demo ledger tools. ledger_transfer is the side-effecting tool that makes
 // approvals and exactly-once execution visible.
-import { z } from "zod";
+import { BUILTIN_TOOL_INPUTS } from "../../lib/agents/builtin-tools";
 import { writeTransaction } from "../../lib/db/transactions";
 import { ToolUserError, type BuiltinTool, type ToolContext } from "./types";
 
-const amount = z.number().positive("amount must be positive").max(1_000_000, "amount is over the 1,000,000 limit");
-
-export const ledgerTransferSchema = z.object({
-  from_account: z.string().min(1),
-  to_account: z.string().min(1),
-  amount,
-  memo: z.string().max(200).optional(),
-  /** Demo only: wait this long after recording the transfer, so a crash can be simulated mid-call. */
-  hold_ms: z.number().int().min(0).max(30_000).optional(),
-});
+const ledgerTransferSchema = BUILTIN_TOOL_INPUTS.ledger_transfer;
 
 function pause(ms: number, context: ToolContext): Promise<void> {
   return new Promise((resolve) => {
@@ -84,7 +75,7 @@ export const ledgerTransfer: BuiltinTool<typeof ledgerTransferSchema> = {
   },
 };
 
-export const ledgerBalanceSchema = z.object({ account: z.string().min(1) });
+const ledgerBalanceSchema = BUILTIN_TOOL_INPUTS.ledger_balance;
 
 export const ledgerBalance: BuiltinTool<typeof ledgerBalanceSchema> = {
   id: "ledger_balance",

@@ -8,7 +8,7 @@ import { RunNotFound } from "../../engine/errors";
 import type { ApprovalRequest, ChatMessage } from "../../engine/types";
 import { getConfig } from "../../config/server/config";
 import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
-import { findBuiltin, toFunctionParameters } from "../../../worker/tools/builtins";
+import { builtinToolParameters } from "../../agents/builtin-tools";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
 
 interface RunRow {
@@ -27,8 +27,7 @@ const schemaCache = new Map<string, Record<string, unknown> | null>();
 
 function toolSchema(toolName: string): Record<string, unknown> | null {
   if (!schemaCache.has(toolName)) {
-    const builtin = findBuiltin(toolName);
-    schemaCache.set(toolName, builtin ? toFunctionParameters(builtin.schema) : null);
+    schemaCache.set(toolName, builtinToolParameters(toolName));
   }
   return schemaCache.get(toolName) ?? null;
 }
