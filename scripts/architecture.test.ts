@@ -1,0 +1,155 @@
+// The layering of lib/, read from the source: no folder imports a folder that
+// imports it back, no file cycles, and lib never imports worker/ (the worker
+// builds on lib, not the reverse). ESLint keeps the per-import rules
+// (eslint.config.mjs); a cycle only shows across files, so it is checked here.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** Every import, export-from, side-effect and dynamic import specifier (a regex is enough for this code base). */
+const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^"'`;]*?\sfrom\s*)?["']([^"'\n]+)["']|\bimport\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
+
+interface Edge {
+  from: string;
+  to: string;
+  /** The first import line that makes this edge, e.g. `lib/auth/x.ts -> ../http/y`. */
+  example: string;
+}
+
+/** lib's source files, relative to the root; tests are left out (they drive the system as a whole). */
+function libSources(): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const relative = path.posix.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (relative !== "lib/db/generated") visit(relative);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
+        found.push(relative);
+      }
+    }
+  };
+  visit("lib");
+  return found.sort();
+}
+
+/** The project file an import names (relative to the root), or null for a package. */
+function resolveImport(fromFile: string, specifier: string): string | null {
+  let base: string;
+  if (specifier.startsWith("@/")) base = specifier.slice(2);
+  else if (specifier.startsWith(".")) base = path.posix.join(path.posix.dirname(fromFile), specifier);
+  else return null;
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base]) {
+    if (fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile()) return candidate;
+  }
+  return base; // unresolved (a generated file not built yet): still counts by its folder
+}
+
+/** Each import of each file, resolved. */
+function importsOf(files: string[]): { file: string; specifier: string; target: string }[] {
+  return files.flatMap((file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+    return [...text.matchAll(IMPORT)].flatMap((match) => {
+      const specifier = match[1] ?? match[2] ?? "";
+      const target = resolveImport(file, specifier);
+      return target ? [{ file, specifier, target }] : [];
+    });
+  });
+}
+
+/**
+ * The folder a file counts in: a domain's browser-safe half (`lib/<domain>`, its
+ * subfolders included) or its server half (`lib/<domain>/server`); files directly
+ * in lib/ (errors.ts) are one more node, `lib`.
+ */
+function folderOf(file: string): string {
+  const parts = file.split("/");
+  if (parts.length <= 2) return parts[0] ?? file;
+  return parts[2] === "server" && parts.length > 3 ? parts.slice(0, 3).join("/") : parts.slice(0, 2).join("/");
+}
+
+function graphOf(imports: { file: string; specifier: string; target: string }[], nodeOf: (file: string) => string): Edge[] {
+  const edges = new Map<string, Edge>();
+  for (const { file, specifier, target } of imports) {
+    if (!target.startsWith("lib/")) continue;
+    const from = nodeOf(file);
+    const to = nodeOf(target);
+    if (from !== to && !edges.has(`${from}\n${to}`)) edges.set(`${from}\n${to}`, { from, to, example: `${file} -> ${specifier}` });
+  }
+  return [...edges.values()];
+}
+
+/** The strongly connected components with more than one node (Tarjan), each with the edges inside it. */
+function cyclesOf(edges: Edge[]): { nodes: string[]; edges: string[] }[] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  const nodes = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const target of next.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return components.map((members) => ({
+    nodes: members,
+    edges: edges.filter((e) => members.includes(e.from) && members.includes(e.to)).map((e) => `${e.from} -> ${e.to} (${e.example})`),
+  }));
+}
+
+describe("the layering of lib/", () => {
+  const imports = importsOf(libSources());
+
+  it("reads the imports it checks (a broken reader would pass everything)", () => {
+    expect(imports.length, "imports found in lib/").toBeGreaterThan(300);
+    expect(imports).toContainEqual({ file: "lib/db/prisma.ts", specifier: "./transactions", target: "lib/db/transactions.ts" });
+  });
+
+  it("finds a cycle when there is one", () => {
+    const cycles = cyclesOf([
+      { from: "lib/a", to: "lib/b", example: "a" },
+      { from: "lib/b", to: "lib/c", example: "b" },
+      { from: "lib/c", to: "lib/a", example: "c" },
+      { from: "lib/c", to: "lib/d", example: "d" },
+    ]);
+    expect(cycles.map((c) => c.nodes)).toEqual([["lib/a", "lib/b", "lib/c"]]);
+  });
+
+  it("has no folder cycles (move the shared piece down a layer to break one)", () => {
+    expect(cyclesOf(graphOf(imports, folderOf)), "folders that import each other, with one import line per edge").toEqual([]);
+  });
+
+  it("has no file cycles", () => {
+    expect(cyclesOf(graphOf(imports, (file) => file.replace(/\.tsx?$/, ""))), "files that import each other").toEqual([]);
+  });
+
+  it("never imports worker/ from lib/", () => {
+    const intoWorker = imports.filter((i) => i.target.startsWith("worker/")).map((i) => `${i.file} -> ${i.specifier}`);
+    expect(intoWorker, "lib files importing worker/: move the shared piece into lib").toEqual([]);
+  });
+});
