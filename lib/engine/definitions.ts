@@ -3,7 +3,7 @@
 // The workflow registers handlers for these definitions and the engine client
 // calls them, so both sides are checked against one declaration.
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
-import type { ApprovalRequest, Conversation, RunStatus, RunSummary } from "./types";
+import type { ApprovalRequest, Conversation, RunSummary } from "./types";
 import type { AgentRunInput, CarriedState, DecideApprovalInput, SubAgentReplySignal, UserMessageSignal } from "./workflow-types";
 
 export const AGENT_WORKFLOW_TYPE = "agentRunWorkflow";
@@ -15,7 +15,6 @@ export const subAgentReplySignal = defineSignal<[SubAgentReplySignal]>("subAgent
 
 /** Small, bounded views of a run; whatever grows with a run (events, spans, messages) is read from the run ledger. */
 export const summaryQuery = defineQuery<RunSummary>("summary");
-export const statusQuery = defineQuery<RunStatus>("status");
 export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>("pendingApprovals");
 export const conversationsQuery = defineQuery<Conversation[]>("conversations");
 /** What the run would carry across continue-as-new (used to continue a closed run); bounded. */

@@ -23,7 +23,6 @@ import {
   inputQuery,
   pendingApprovalsQuery,
   snapshotQuery,
-  statusQuery,
   subAgentReplySignal,
   summaryQuery,
   userMessageSignal,
@@ -81,7 +80,6 @@ function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput
   });
   setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
   setHandler(summaryQuery, () => summarize(state, input));
-  setHandler(statusQuery, () => state.status());
   setHandler(pendingApprovalsQuery, () => state.pendingApprovals());
   setHandler(conversationsQuery, () => [...state.conversations.values()]);
   setHandler(snapshotQuery, () => state.snapshot());
