@@ -44,7 +44,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
   const models = deps.models ?? createModelRegistry({ models: config.models, demoLatencyMs: config.models.demoLatencyMs });
   const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist, egressFetch: createGuardedFetch({ allowHosts: config.egress.allowHosts }) });
   // A bundle built by `npm start` / `npm run build` spares the worker a webpack run.
-  const prebuilt = process.env.ZAP_WORKFLOW_BUNDLE;
+  const prebuilt = config.temporal.workflowBundlePath;
   const workflowBundle = deps.workflowBundle ?? (prebuilt && existsSync(prebuilt) ? { codePath: prebuilt } : undefined);
   const worker = await Worker.create({
     connection,

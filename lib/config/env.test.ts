@@ -24,6 +24,11 @@ describe("parseEnv", () => {
     expect(config.auth.oauthDefaultRole).toBe("viewer");
   });
 
+  it("reads the prebuilt workflow bundle the worker loads (set by npm start), none by default", () => {
+    expect(parseEnv({}, ROOT).temporal.workflowBundlePath).toBeNull();
+    expect(parseEnv({ ZAP_WORKFLOW_BUNDLE: "/srv/zap/.data/workflow-bundle.js" }, ROOT).temporal.workflowBundlePath).toBe("/srv/zap/.data/workflow-bundle.js");
+  });
+
   it("selects PostgreSQL from a postgres:// or postgresql:// URL", () => {
     expect(parseEnv({ DATABASE_URL: "postgres://u@db:5432/zap" }, ROOT).databaseProvider).toBe("postgresql");
     expect(parseEnv({ DATABASE_URL: "postgresql://u@db/zap" }, ROOT).databaseUrl).toBe("postgresql://u@db/zap");

@@ -125,6 +125,8 @@ const envSchema = z
       .min(1024, "expected at least 1024 bytes (a reference must fit under it)")
       .max(2 * 1024 * 1024, "expected at most 2097152 bytes (Temporal's payload limit)")
       .default(256 * 1024),
+    // A workflow bundle built ahead (npm start, npm run build): the worker loads it instead of bundling at start-up.
+    ZAP_WORKFLOW_BUNDLE: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     // Deliveries are always signed: a webhook without its secret would be forgeable by anyone who learns the URL.
@@ -175,6 +177,8 @@ export interface AppConfig {
     apiKey?: string;
     /** Payloads larger than this are stored in the database and sent by reference (claim check). */
     payloadOffloadBytes: number;
+    /** The prebuilt workflow bundle the worker loads when the file exists (ZAP_WORKFLOW_BUNDLE); null: bundle at start-up. */
+    workflowBundlePath: string | null;
   };
   auth: {
     secret?: string;
@@ -276,6 +280,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
         : null,
       apiKey: env.TEMPORAL_API_KEY,
       payloadOffloadBytes: env.ZAP_PAYLOAD_OFFLOAD_BYTES,
+      workflowBundlePath: env.ZAP_WORKFLOW_BUNDLE ?? null,
     },
     auth: {
       secret: env.AUTH_SECRET,
