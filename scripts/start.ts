@@ -7,7 +7,7 @@
 // what uses it): a fresh clone has none until the database step generates it.
 // scripts/first-run/static-imports.test.ts guards this.
 import path from "node:path";
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { ChildProcess } from "node:child_process";
 import { z } from "zod";
 import { parseEnv, type AppConfig } from "../lib/config/env";
@@ -25,22 +25,10 @@ import { generatePrismaClients } from "./db/generate";
 import { applyMigrations } from "./db/migrate";
 import { checkProductionAccounts } from "./lib/production-mode";
 import { WORKFLOW_BUNDLE_INPUTS, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
+import { buildIfStale } from "./lib/next-build";
 
 const devMode = process.argv.includes("--dev");
 const startedAt = performance.now();
-
-const BUILD_INPUTS = [
-  "app",
-  "components",
-  "lib",
-  "public",
-  "proxy.ts",
-  "next.config.js",
-  "postcss.config.mjs",
-  "tsconfig.json",
-  "package-lock.json",
-  "prisma/schema.prisma",
-];
 
 function isLocalHost(address: string): boolean {
   const host = address.slice(0, address.lastIndexOf(":"));
@@ -125,18 +113,6 @@ async function workflowBundleIfStale(): Promise<string> {
   await runOrThrow(bin("tsx"), [path.join(PROJECT_ROOT, "scripts/build-workflows.ts")]);
   writeFileSync(stamp, print);
   return "bundled";
-}
-
-async function buildIfStale(): Promise<string> {
-  const stamp = path.join(PROJECT_ROOT, ".next", "zap-build-fingerprint");
-  const print = fingerprint(PROJECT_ROOT, BUILD_INPUTS);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === print && existsSync(path.join(PROJECT_ROOT, ".next", "BUILD_ID"))) {
-    return "up to date";
-  }
-  await runOrThrow(bin("next"), ["build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  mkdirSync(path.dirname(stamp), { recursive: true });
-  writeFileSync(stamp, print);
-  return "built";
 }
 
 async function waitForHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

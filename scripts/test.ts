@@ -1,7 +1,9 @@
 // `npm test`: sets up what the suites need, runs typecheck, lint, unit,
 // integration (real Temporal + SQLite + PostgreSQL), security (the attacks of
-// the security model, each a test), e2e (real Chromium) and
-// first run (`npm start` in a fresh clone, with crashes and Ctrl-C), and ends
+// the security model, each a test), e2e (real Chromium), scale-out (two web
+// servers and two workers on one PostgreSQL database, with `.next` as e2e
+// built it) and first run (`npm start` in a fresh clone, with crashes and
+// Ctrl-C), and ends
 // with one summary line: `tests: N passed, N failed[, N skipped]`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -142,6 +144,8 @@ async function main(): Promise<void> {
   await vitestSuite("integration", ["integration", "integration-serial"]);
   await vitestSuite("security", ["security"]);
   await e2eSuite();
+  // After e2e, whose `npm start` brought `.next` up to date: the two `next start` servers serve that build.
+  await vitestSuite("scale-out", ["scale-out"], {}, "scripts/scale-out/vitest.config.ts");
   await vitestSuite("first run", ["first-run"], {}, "scripts/first-run/vitest.config.ts");
 
   rmSync(reportDir, { recursive: true, force: true });
