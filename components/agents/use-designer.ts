@@ -183,5 +183,3 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
     rebase,
   };
 }
-
-export type DesignerDocument = ReturnType<typeof useDesignerDocument>;

@@ -108,11 +108,9 @@ export const agentGraphSchema = z.object({
 });
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
-export type LegacyMcpTransport = z.infer<typeof legacyMcpTransportSchema>;
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type AgentConfig = z.infer<typeof agentSchema>;
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 export type AgentGraph = z.infer<typeof agentGraphSchema>;
-export type GraphLayout = z.infer<typeof graphLayoutSchema>;
 /** What a user writes (defaults not yet applied). */
 export type AgentGraphInput = z.input<typeof agentGraphSchema>;

@@ -110,8 +110,6 @@ type EventBody =
   | { type: "run_failed"; reason: FailureReason; message: string }
   | { type: "run_cancelled"; message: string };
 
-export type RunEventType = EventBody["type"];
-
 /** One event; `seq` grows by one per event and events are never rewritten, so pollers ask "since N". */
 export type RunEvent = EventBody & { seq: number; at: string };
 

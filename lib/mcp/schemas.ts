@@ -54,7 +54,6 @@ export const mcpServerCreateSchema = z.strictObject({
   receivesRunContext: z.boolean().default(false),
 });
 export type McpServerCreateInput = z.input<typeof mcpServerCreateSchema>;
-export type McpServerCreate = z.infer<typeof mcpServerCreateSchema>;
 
 export const mcpServerUpdateSchema = z.strictObject({
   description: z.string().trim().max(500).optional(),

@@ -31,7 +31,6 @@ export const workspacePolicySchema = z.strictObject({
   floors: policyFloorsSchema.default(() => policyFloorsSchema.parse({})),
 });
 
-export type PolicyFloors = z.infer<typeof policyFloorsSchema>;
 export type WorkspacePolicy = z.infer<typeof workspacePolicySchema>;
 export type WorkspacePolicyInput = z.input<typeof workspacePolicySchema>;
 
