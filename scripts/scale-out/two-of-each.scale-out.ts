@@ -113,24 +113,26 @@ describe.skipIf(!pgUp)("two web servers and two workers on one database and task
       ZAP_DATA_DIR: dataDir,
     };
     const ports = [await freePort(), await freePort()];
-    const [startedWorkers, startedWebs] = await Promise.all([
-      Promise.all(
-        [0, 1].map(() =>
-          startWorkerProcess({
-            temporalAddress: shared.TEMPORAL_ADDRESS,
-            taskQueue: shared.TEMPORAL_TASK_QUEUE,
-            databaseUrl: shared.DATABASE_URL,
-            // The global setup's workflow bundle: no webpack run per worker.
-            env: { ZAP_DATA_DIR: dataDir, ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") },
-          }),
-        ),
-      ),
-      Promise.all(ports.map((port) => startWebServer({ port, env: shared }))),
+    // Each process is kept as soon as it is up, and all have settled before a failure is thrown: afterAll stops every one that started.
+    const starts = await Promise.allSettled([
+      ...[0, 1].map(async () => {
+        const worker = await startWorkerProcess({
+          temporalAddress: shared.TEMPORAL_ADDRESS,
+          taskQueue: shared.TEMPORAL_TASK_QUEUE,
+          databaseUrl: shared.DATABASE_URL,
+          // The global setup's workflow bundle: no webpack run per worker.
+          env: { ZAP_DATA_DIR: dataDir, ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") },
+        });
+        workers.push(worker);
+      }),
+      ...ports.map(async (port, i) => {
+        webs[i] = await startWebServer({ port, env: shared });
+      }),
     ]);
-    workers.push(...startedWorkers);
-    webs.push(...startedWebs);
+    const failed = starts.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) throw failed.reason;
     // Each server gets its own sessions: a sign-in on one is not borrowed by the other.
-    const [webA, webB] = startedWebs as [WebServerProcess, WebServerProcess];
+    const [webA, webB] = webs as [WebServerProcess, WebServerProcess];
     sides.push(
       { web: webA, builder: await WebClient.signIn(webA.origin, "builder@zap.local", password("builder@zap.local")), approver: await WebClient.signIn(webA.origin, "approver@zap.local", password("approver@zap.local")) },
       { web: webB, builder: await WebClient.signIn(webB.origin, "builder@zap.local", password("builder@zap.local")), approver: await WebClient.signIn(webB.origin, "admin@zap.local", password("admin@zap.local")) },
@@ -140,7 +142,7 @@ describe.skipIf(!pgUp)("two web servers and two workers on one database and task
   });
 
   afterAll(async () => {
-    await Promise.all([...webs.map((web) => stopWebServer(web)), ...workers.map((worker) => stopWorkerProcess(worker))]);
+    await Promise.all([...webs.filter(Boolean).map((web) => stopWebServer(web)), ...workers.map((worker) => stopWorkerProcess(worker))]);
     await db?.$disconnect();
     await database?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
