@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue });
   try {
     const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
-    const { runId } = await engine.startRun({ agentName, task, context });
+    const { runId } = await engine.startRun({ graphName: agentName, task, context });
     console.log(`run ${runId}  (Temporal UI: ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${runId})`);
     for await (const event of engine.streamRun(runId)) {
       console.log(describeEvent(event));

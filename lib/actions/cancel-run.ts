@@ -8,8 +8,5 @@ export const cancelRunAction = defineAction({
   name: "cancel-run",
   permission: "runs:launch",
   input: runIdInputSchema,
-  async handler({ input, user }) {
-    await cancelRun(input.runId, user);
-    return { cancelled: true };
-  },
+  handler: ({ input, user }) => cancelRun(input.runId, user),
 });

@@ -2,7 +2,8 @@
 import { defineAction } from "../http/server/action";
 import { smokeInputSchema } from "../smoke/schemas";
 import { runSmokeWorkflow } from "../smoke/server/smoke";
-import { recordAudit } from "../users/server/audit";
+import { appendAudit } from "../audit/write";
+import { getDb } from "../db/server/db";
 
 /** Builders and admins run the smoke workflow end to end and get its result. */
 export const runSmokeWorkflowAction = defineAction({
@@ -11,7 +12,7 @@ export const runSmokeWorkflowAction = defineAction({
   input: smokeInputSchema,
   async handler({ input, user }) {
     const result = await runSmokeWorkflow(input);
-    await recordAudit({ actorId: user.id, action: "smoke.run", target: result.workflowId });
+    await appendAudit(getDb(), { actorId: user.id, action: "smoke.run", target: result.workflowId });
     return result;
   },
 });

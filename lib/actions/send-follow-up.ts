@@ -8,8 +8,5 @@ export const sendFollowUpAction = defineAction({
   name: "send-follow-up",
   permission: "runs:launch",
   input: followUpSchema,
-  async handler({ input, user }) {
-    await sendFollowUp(input.runId, input.content, user);
-    return { sent: true };
-  },
+  handler: ({ input, user }) => sendFollowUp(input.runId, input.content, user),
 });

@@ -6,7 +6,7 @@ import { agentNameSchema, type AgentGraph } from "./schemas";
 const versionNumber = z.number().int().min(1);
 const message = z.string().trim().max(500).default("");
 
-export const createAgentInput = z.object({
+export const createAgentInput = z.strictObject({
   name: agentNameSchema,
   description: z.string().trim().max(1000).default(""),
   /** "blank", or the name of a demo template. */
@@ -14,23 +14,23 @@ export const createAgentInput = z.object({
 });
 
 /** The graph stays `unknown` here: the validator checks it and answers with every problem's path. */
-export const saveVersionInput = z.object({
+export const saveVersionInput = z.strictObject({
   name: agentNameSchema,
   baseVersion: versionNumber,
   message,
   graph: z.unknown(),
 });
 
-export const restoreVersionInput = z.object({ name: agentNameSchema, version: versionNumber, baseVersion: versionNumber });
-export const archiveAgentInput = z.object({ name: agentNameSchema, archived: z.boolean() });
-export const duplicateAgentInput = z.object({ name: agentNameSchema, newName: agentNameSchema });
-export const importAgentInput = z.object({
+export const restoreVersionInput = z.strictObject({ name: agentNameSchema, version: versionNumber, baseVersion: versionNumber });
+export const archiveAgentInput = z.strictObject({ name: agentNameSchema, archived: z.boolean() });
+export const duplicateAgentInput = z.strictObject({ name: agentNameSchema, newName: agentNameSchema });
+export const importAgentInput = z.strictObject({
   name: agentNameSchema,
   description: z.string().trim().max(1000).default(""),
   json: z.string().max(5_000_000),
 });
-export const versionRefInput = z.object({ name: agentNameSchema, version: versionNumber });
-export const agentRefInput = z.object({ name: agentNameSchema });
+export const versionRefInput = z.strictObject({ name: agentNameSchema, version: versionNumber });
+export const agentRefInput = z.strictObject({ name: agentNameSchema });
 
 export interface AgentSummary {
   name: string;

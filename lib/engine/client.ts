@@ -39,8 +39,8 @@ import { requireRegisteredServers } from "../mcp/references";
 import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "./workflow-types";
 
 export interface StartRunInput {
-  /** A saved agent (its newest version), or… */
-  agentName?: string;
+  /** A saved agent graph, by name (its newest version), or… */
+  graphName?: string;
   /** A saved agent's version number (default: its newest). */
   version?: number;
   /** Runs every agent of the graph on this model instead of its own (the version stays as saved). */
@@ -146,9 +146,9 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
 
   async function resolveGraph(input: StartRunInput): Promise<{ graph: AgentGraph; graphName: string | null; agentVersionId: string | null }> {
     if (input.graph) return { graph: requireValidGraph(input.graph), graphName: null, agentVersionId: null };
-    if (!input.agentName) throw new ValidationError([{ path: "agentName", message: "name an agent or pass a graph" }]);
-    const stored = input.version === undefined ? await latestAgentVersion(db, input.agentName) : await agentVersion(db, input.agentName, input.version);
-    if (!stored) throw new AgentNotFound(input.version === undefined ? input.agentName : `${input.agentName} version ${input.version}`);
+    if (!input.graphName) throw new ValidationError([{ path: "graphName", message: "name a saved agent or pass a graph" }]);
+    const stored = input.version === undefined ? await latestAgentVersion(db, input.graphName) : await agentVersion(db, input.graphName, input.version);
+    if (!stored) throw new AgentNotFound(input.version === undefined ? input.graphName : `${input.graphName} version ${input.version}`);
     const graph = input.modelOverride ? { ...stored.graph, agents: stored.graph.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : stored.graph;
     return { graph, graphName: stored.agentName, agentVersionId: stored.id };
   }
@@ -346,10 +346,19 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
       }
     },
 
-    /** Runs, newest first, from Temporal's visibility store. */
-    async listRuns(options: { agentName?: string; includeSubRuns?: boolean; pendingApprovalsOnly?: boolean; limit?: number } = {}): Promise<RunListItem[]> {
+    /**
+     * Runs, newest first, from Temporal's visibility store. `graph` is the saved
+     * agent graph (visibility does not carry it: the runs table says which runs
+     * started from it), `entryAgent` the agent the run starts with.
+     */
+    async listRuns(options: { graph?: string; entryAgent?: string; includeSubRuns?: boolean; pendingApprovalsOnly?: boolean; limit?: number } = {}): Promise<RunListItem[]> {
       const clauses = [`WorkflowType = '${AGENT_WORKFLOW_TYPE}'`];
-      if (options.agentName) clauses.push(`ZapAgentName = '${options.agentName.replace(/'/g, "")}'`);
+      if (options.entryAgent) clauses.push(`ZapAgentName = '${options.entryAgent.replace(/'/g, "")}'`);
+      if (options.graph) {
+        const rows = await db.run.findMany({ where: { graphName: options.graph, parentRunId: null }, orderBy: { startedAt: "desc" }, take: options.limit ?? 100, select: { id: true } });
+        if (!rows.length) return [];
+        clauses.push(`WorkflowId IN (${rows.map((r) => `'${r.id.replace(/'/g, "")}'`).join(", ")})`);
+      }
       if (options.pendingApprovalsOnly) clauses.push("ZapPendingApprovals > 0", "ExecutionStatus = 'Running'");
       const items: RunListItem[] = [];
       for await (const wf of temporal.workflow.list({ query: clauses.join(" AND "), pageSize: 100 })) {

@@ -1,7 +1,9 @@
 // Browser-safe input schemas for the engine's HTTP API and server actions.
+// Inputs of operations (start, follow-up, decide) live with their domain
+// (lib/runs/schemas.ts, lib/inbox/schemas.ts), one schema per operation for
+// every door; this file holds what only the engine's read routes take.
 import { z } from "zod";
 import { agentNameSchema } from "../agents/schemas";
-import { ARGUMENTS_MAX_BYTES, boundedJsonObject, boundedText, REASON_MAX_CHARS } from "../http/limits";
 
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id");
 
@@ -12,21 +14,14 @@ export const eventPageQuerySchema = z.object({
   maxBytes: z.coerce.number().int().min(1024).max(4_000_000).default(1_000_000),
 });
 
-/** A follow-up message (`POST /api/runs/:runId/messages`). */
-export const sendMessageSchema = z.strictObject({ content: boundedText("message", "write a message") });
-
-export const decideApprovalSchema = z
-  .strictObject({
-    approved: z.boolean({ error: "approved must be true or false" }),
-    reason: z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional(),
-    editedArguments: boundedJsonObject("edited arguments", ARGUMENTS_MAX_BYTES).optional(),
-  })
-  .refine((d) => d.approved || (d.reason && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
-  .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
-
-export const listRunsSchema = z.object({
-  agent: agentNameSchema.optional(),
+/**
+ * `GET /api/runs?graph=&entryAgent=&limit=`: `graph` is the saved agent graph
+ * (what the run dialog starts, as in the runs list's `?graph=`), `entryAgent`
+ * the agent of that graph the run starts with. Unknown parameters are refused,
+ * so the old `?agent=` says so instead of silently listing every run.
+ */
+export const listRunsSchema = z.strictObject({
+  graph: agentNameSchema.optional(),
+  entryAgent: agentNameSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
-
-export type DecideApprovalBody = z.infer<typeof decideApprovalSchema>;

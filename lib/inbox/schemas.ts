@@ -33,23 +33,34 @@ export interface InboxSnapshot {
 
 export const approvalRefSchema = z.strictObject({ runId: runIdSchema, approvalId: runIdSchema });
 
-export const decideInputSchema = approvalRefSchema
-  .extend({
-    approved: z.boolean({ error: "approved must be true or false" }),
-    reason: z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional(),
-    editedArguments: boundedJsonObject("edited arguments", ARGUMENTS_MAX_BYTES).optional(),
-  })
-  .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
-  .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
+const reasonSchema = z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional();
+const decisionFields = {
+  approved: z.boolean({ error: "approved must be true or false" }),
+  reason: reasonSchema,
+  editedArguments: boundedJsonObject("edited arguments", ARGUMENTS_MAX_BYTES).optional(),
+};
+type DecisionFields = { approved: boolean; reason?: string; editedArguments?: Record<string, unknown> };
+
+/** The rules of a decision, applied the same way to the action's input and the route's body. */
+function decisionRules<S extends z.ZodType<DecisionFields>>(schema: S) {
+  return schema
+    .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
+    .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
+}
+
+/** One decision, as `decideApprovalAction` takes it. */
+export const decideInputSchema = decisionRules(approvalRefSchema.extend(decisionFields));
+/** The same decision as `POST /api/runs/:runId/approvals/:approvalId` takes it: the ids come from the path. */
+export const decisionBodySchema = decisionRules(z.strictObject(decisionFields));
 export type DecideInput = z.infer<typeof decideInputSchema>;
 
-export const bulkDecideInputSchema = z
-  .strictObject({
+export const bulkDecideInputSchema = decisionRules(
+  z.strictObject({
     items: z.array(approvalRefSchema).min(1, "select at least one approval").max(200, "decide at most 200 at once"),
-    approved: z.boolean(),
-    reason: z.string().trim().max(REASON_MAX_CHARS, `keep the reason under ${REASON_MAX_CHARS.toLocaleString("en")} characters`).optional(),
-  })
-  .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" });
+    approved: decisionFields.approved,
+    reason: reasonSchema,
+  }),
+);
 export type BulkDecideInput = z.infer<typeof bulkDecideInputSchema>;
 
 /** What happened to one approval of a bulk decision. */

@@ -66,7 +66,7 @@ describe("a builder's inline stdio server never runs", () => {
     // A version saved before the registry existed: it still opens, but it does not run.
     const agent = await h.db.agent.create({ data: { name: "legacy-inline" } });
     await h.db.agentVersion.create({ data: { agentId: agent.id, version: 1, graph: JSON.stringify(inlineGraph()) } });
-    const legacy = await refusal(h.engine.startRun({ agentName: "legacy-inline", task: "tool pwn__anything {}" }));
+    const legacy = await refusal(h.engine.startRun({ graphName: "legacy-inline", task: "tool pwn__anything {}" }));
     expect(legacy).toEqual({ status: 422, paths: ["agents[0].mcpServers[0].transport"] });
     expect(await h.db.run.count({ where: { graphName: "legacy-inline" } })).toBe(0);
   });

@@ -92,7 +92,7 @@ describe("MCP secrets are sealed and write-only", () => {
     const graph = singleAgentGraph({ mcpServers: [{ name: "sealed_stdio" }, { name: "sealed_http" }] });
     await createAgent(h.db, "sealed-graph", "", graph, builder, "uses sealed servers");
     const { runId } = await h.engine.startRun({
-      agentName: "sealed-graph",
+      graphName: "sealed-graph",
       context: { tenant: "acme" },
       task: ['tool sealed_stdio__search_kb {"query":"refund"} && tool sealed_http__search_kb {"query":"refund"}', "tool sealed_stdio__echo_context {}", "tool sealed_http__echo_context {}", "answer: done"].join("\n"),
     });

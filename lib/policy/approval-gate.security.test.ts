@@ -85,7 +85,7 @@ describe("self-approval", () => {
     // The admin wrote the version (an admin could otherwise approve anything); the approver starts the run.
     const name = `gate-${randomUUID().slice(0, 8)}`;
     await saveAgentVersion(h.db, name, { entryAgent: "main", agents: [{ name: "main", model: "demo/test", tools: ["ledger_transfer"] }] }, { createdById: admin.id });
-    const { runId } = await h.engine.startRun({ agentName: name, task: transfer(3), startedBy: { id: approver.id, email: approver.email } });
+    const { runId } = await h.engine.startRun({ graphName: name, task: transfer(3), startedBy: { id: approver.id, email: approver.email } });
     const approval = await pendingApproval(runId);
     for (const self of [admin, approver]) {
       const error = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: self }).catch((e: unknown) => e);

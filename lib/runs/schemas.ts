@@ -1,7 +1,8 @@
 // Browser-safe contracts of the runs feature: launch input, list filters and
 // the shapes the run pages render. Server code lives in ./server.
 import { z } from "zod";
-import { modelIdSchema } from "../agents/schemas";
+import { agentNameSchema, modelIdSchema } from "../agents/schemas";
+import { runIdSchema } from "../engine/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { RunEvent, RunStatus, TokenUsage, TraceSpan } from "../engine/types";
 
@@ -9,7 +10,8 @@ export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_a
 
 /** A run's launch input, the same through the dialog's action and `POST /api/runs`; unknown keys are refused. */
 export const launchRunSchema = z.strictObject({
-  agent: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "choose a saved agent"),
+  /** The saved agent graph to run (named as the designer saves it). */
+  agent: agentNameSchema,
   /** Omitted: the newest version. */
   version: z.coerce.number().int().min(1).optional(),
   task: boundedText("task", "describe the task"),
@@ -19,8 +21,15 @@ export const launchRunSchema = z.strictObject({
 });
 export type LaunchRunInput = z.input<typeof launchRunSchema>;
 
-export const runIdInputSchema = z.strictObject({ runId: z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id") });
-export const followUpSchema = runIdInputSchema.extend({ content: boundedText("message", "write a message") });
+/** What the run dialog asks before it launches (`getLaunchOptionsAction`). */
+export const launchOptionsInputSchema = z.strictObject({ agent: agentNameSchema });
+
+/** Cancel: the run, named in the action's input or in the route's path. */
+export const runIdInputSchema = z.strictObject({ runId: runIdSchema });
+
+/** A follow-up's body: `POST /api/runs/:runId/messages` takes exactly this; the action adds the run id. */
+export const followUpBodySchema = z.strictObject({ content: boundedText("message", "write a message") });
+export const followUpSchema = runIdInputSchema.extend(followUpBodySchema.shape);
 
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({

@@ -134,11 +134,11 @@ describe("budgets and typed failures", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidConfig);
     expect((error as InvalidConfig).issues).toEqual([{ path: "agents[0].subAgents[0]", message: 'unknown sub-agent "ghost"' }]);
-    await expect(h.engine.startRun({ agentName: "nobody", task: "hi" })).rejects.toBeInstanceOf(AgentNotFound);
+    await expect(h.engine.startRun({ graphName: "nobody", task: "hi" })).rejects.toBeInstanceOf(AgentNotFound);
   });
 
   it("runs a saved demo agent by name", async () => {
-    const { runId } = await h.engine.startRun({ agentName: "research-loop", task: 'tool search_notes {"query":"temporal"}\nanswer: researched' });
+    const { runId } = await h.engine.startRun({ graphName: "research-loop", task: 'tool search_notes {"query":"temporal"}\nanswer: researched' });
     expect(runId).toMatch(/^researcher-/);
     expect((await waitForStatus(h.engine, runId, ["completed"])).output).toBe("researched");
   });

@@ -112,7 +112,7 @@ describe("agentic loop", () => {
     expect(streamed.map((e) => e.seq)).toEqual(streamed.map((_, i) => i + 1));
     expect(streamed.at(-1)).toMatchObject({ type: "run_completed", output: "nine" });
     expect(streamed).toEqual(await h.engine.getEvents(runId));
-    const runs = await eventually(() => h.engine.listRuns({ agentName: "main" }), (list) => list.some((r) => r.runId === runId), 10_000, "the run in the list");
+    const runs = await eventually(() => h.engine.listRuns({ entryAgent: "main" }), (list) => list.some((r) => r.runId === runId), 10_000, "the run in the list");
     expect(runs.find((r) => r.runId === runId)).toMatchObject({ agentName: "main", parentRunId: null });
   });
 

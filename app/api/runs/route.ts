@@ -1,4 +1,4 @@
-// GET /api/runs – runs, newest first (?agent=<entry agent>&limit=N).
+// GET /api/runs – top-level runs, newest first (?graph=<saved agent graph>&entryAgent=<its entry agent>&limit=N).
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
 //   { agent, task, context?, version?, model? } → 201 { runId }; unknown keys → 422.
 import { NextResponse } from "next/server";
@@ -11,8 +11,8 @@ import { launchRun } from "@/lib/runs/server/launch";
 export const GET = apiRoute({
   permission: "read",
   handler: async ({ request }) => {
-    const { agent, limit } = parseQuery(request, listRunsSchema);
-    const runs = await getEngine().listRuns({ agentName: agent, limit });
+    const { graph, entryAgent, limit } = parseQuery(request, listRunsSchema);
+    const runs = await getEngine().listRuns({ graph, entryAgent, limit });
     return NextResponse.json({ runs });
   },
 });

@@ -8,6 +8,7 @@ import { AppError } from "../../errors";
 import type { SessionUser } from "../../auth/server/session";
 import type { BulkDecideInput, BulkOutcome, DecideInput } from "../schemas";
 
+/** Decides one approval as the signed-in person; the action and the route both call this. */
 export function decideOne(engine: Engine, user: SessionUser, input: DecideInput): Promise<ApprovalRequest> {
   return engine.decideApproval(input.runId, {
     approvalId: input.approvalId,

@@ -35,7 +35,7 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
   const row = await db.runSpan.findUnique({ where: { runId_spanId: { runId, spanId } } });
   if (!row) {
     if (!(await db.run.findUnique({ where: { id: runId }, select: { id: true } }))) throw new RunNotFound(runId);
-    throw new NotFoundError(`Run ${runId} has no span ${spanId}`);
+    throw new NotFoundError(`Span ${spanId} of run ${runId}`);
   }
   const span = toSpanView(runId, spanFromRecord(row), getConfig().models.prices);
   const attrs = span.attributes ?? {};

@@ -1,4 +1,4 @@
-// POST /api/runs/:runId/cancel – cancel the run and its sub-agent conversations → 202 (audited).
+// POST /api/runs/:runId/cancel – cancel the run and its sub-agent conversations → 202 { accepted } (cancelRun, as the run page's action).
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { runIdSchema } from "@/lib/engine/schemas";
@@ -7,7 +7,6 @@ import { cancelRun } from "@/lib/runs/server/run-operations";
 export const POST = apiRoute<{ runId: string }>({
   permission: "runs:launch",
   handler: async ({ params, user }) => {
-    await cancelRun(parseParam(runIdSchema, params.runId, "runId"), user);
-    return NextResponse.json({ accepted: true }, { status: 202 });
+    return NextResponse.json(await cancelRun(parseParam(runIdSchema, params.runId, "runId"), user), { status: 202 });
   },
 });

@@ -1,9 +1,10 @@
 // GET /api/runs/:runId/messages?from=N – the conversation from message N on (the ledger's copy).
-// POST /api/runs/:runId/messages – a follow-up message: { content } → 202.
+// POST /api/runs/:runId/messages – a follow-up message: { content } → 202 (sendFollowUp, as the run page's action).
 import { NextResponse } from "next/server";
 import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
 import { sendFollowUp } from "@/lib/runs/server/run-operations";
-import { runIdSchema, sendMessageSchema } from "@/lib/engine/schemas";
+import { runIdSchema } from "@/lib/engine/schemas";
+import { followUpBodySchema } from "@/lib/runs/schemas";
 import { runMessages } from "@/lib/runs/server/runs";
 import { z } from "zod";
 
@@ -20,8 +21,7 @@ export const POST = apiRoute<{ runId: string }>({
   permission: "runs:launch",
   handler: async ({ request, params, user }) => {
     const runId = parseParam(runIdSchema, params.runId, "runId");
-    const body = await parseJsonBody(request, sendMessageSchema);
-    await sendFollowUp(runId, body.content, user);
-    return NextResponse.json({ accepted: true }, { status: 202 });
+    const body = await parseJsonBody(request, followUpBodySchema);
+    return NextResponse.json(await sendFollowUp(runId, body.content, user), { status: 202 });
   },
 });

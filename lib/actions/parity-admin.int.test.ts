@@ -1,0 +1,298 @@
+// Route/action parity for the operations that need no worker (issue 15 §1):
+// saving a version, managing users, the MCP registry and the workspace policy.
+// Each goes through its server action and its route handler with the same
+// input, over the real session check and a real database: same result, same
+// audit row (action, actor, target), same refusal for bad input, unknown keys
+// and a role without the permission. Only "who is signed in" is the test's.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
+import type { AppConfig } from "../config/env";
+import type { Db } from "../db/prisma";
+
+const state = vi.hoisted(() => ({ db: null as Db | null, config: null as AppConfig | null, userId: null as string | null }));
+vi.mock("@/lib/auth/server/auth", () => ({
+  auth: async () => (state.userId ? { user: { id: state.userId }, signedInAt: Date.now() } : null),
+  // After a password change both doors sign this browser in again (a new cookie); there is no browser here.
+  signIn: async () => undefined,
+}));
+vi.mock("@/lib/db/server/db", () => ({
+  getDb: () => {
+    if (!state.db) throw new Error("no test database");
+    return state.db;
+  },
+}));
+vi.mock("@/lib/config/server/config", () => ({
+  getConfig: () => {
+    if (!state.config) throw new Error("no test configuration");
+    return state.config;
+  },
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+const versionsRoute = await import("@/app/api/agents/[name]/versions/route");
+const usersRoute = await import("@/app/api/users/route");
+const userRoute = await import("@/app/api/users/[id]/route");
+const resetRoute = await import("@/app/api/users/[id]/password-reset/route");
+const passwordRoute = await import("@/app/api/me/password/route");
+const mcpRoute = await import("@/app/api/mcp-servers/route");
+const mcpServerRoute = await import("@/app/api/mcp-servers/[name]/route");
+const policyRoute = await import("@/app/api/policy/route");
+const { createAgentAction } = await import("./create-agent");
+const { saveAgentVersionAction } = await import("./save-agent-version");
+const { createUserAction } = await import("./create-user");
+const { changeUserRoleAction } = await import("./change-user-role");
+const { setUserDisabledAction } = await import("./set-user-disabled");
+const { resetUserPasswordAction } = await import("./reset-user-password");
+const { changeOwnPasswordAction } = await import("./change-own-password");
+const { createMcpServerAction } = await import("./create-mcp-server");
+const { updateMcpServerAction } = await import("./update-mcp-server");
+const { deleteMcpServerAction } = await import("./delete-mcp-server");
+const { updateWorkspacePolicyAction } = await import("./update-workspace-policy");
+
+let h: EngineHarness;
+const ids: Record<string, string> = {};
+beforeAll(async () => {
+  h = await startEngineHarness({ worker: false });
+  state.db = h.db;
+  state.config = h.config;
+  for (const role of ["admin", "builder", "approver", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
+});
+afterAll(async () => h?.stop());
+
+const as = (role: string) => {
+  state.userId = ids[role] ?? null;
+};
+const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
+
+/** Values that differ between two calls by nature (ids, times, one-time passwords, names) are blanked before comparing. */
+function normalized(outcome: Outcome, differing: readonly string[]): unknown {
+  return JSON.parse(JSON.stringify(outcome), (key: string, value: unknown) => (differing.includes(key) ? "<differs>" : value));
+}
+
+describe("save a version", () => {
+  const graph = { entryAgent: "main", agents: [{ name: "main", model: "demo/test", systemPrompt: "Saved through both doors." }] };
+  const newAgent = async () => {
+    const name = unique("parity-save").replace(/_/g, "-");
+    const created = await createAgentAction({ name, template: "blank" });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    return name;
+  };
+  const viaAction = (name: string, body: Record<string, unknown>) => async () => actionOutcome(await saveAgentVersionAction({ name, ...body }));
+  const viaRoute = (name: string, body: Record<string, unknown>) => async () =>
+    routeOutcome(await versionsRoute.POST(apiRequest("POST", `/api/agents/${name}/versions`, body), params({ name })), "version");
+
+  it("the same graph gives the same new version and the same audit row", async () => {
+    as("builder");
+    const [a, b] = [await newAgent(), await newAgent()];
+    const body = { baseVersion: 1, message: "through both doors", graph };
+    const action = await audited(h.db, viaAction(a, body));
+    const route = await audited(h.db, viaRoute(b, body));
+    expect(action.outcome.ok, JSON.stringify(action.outcome)).toBe(true);
+    expect(normalized(action.outcome, ["id", "createdAt"])).toEqual(normalized(route.outcome, ["id", "createdAt"]));
+    expect(action.audit).toEqual([{ action: "agent.version_saved", actorId: ids.builder, target: a }]);
+    expect(route.audit).toEqual([{ action: "agent.version_saved", actorId: ids.builder, target: b }]);
+  });
+
+  it("refuses the same way: invalid graph, stale base, unknown key, a viewer", async () => {
+    as("builder");
+    const [a, b] = [await newAgent(), await newAgent()];
+    const cases: [string, Record<string, unknown>][] = [
+      ["an invalid graph", { baseVersion: 1, graph: { entryAgent: "nobody", agents: [{ name: "main" }] } }],
+      ["a stale base", { baseVersion: 7, graph }],
+      ["a base that is not a number", { baseVersion: "one", graph }],
+      ["an unknown key", { baseVersion: 1, graph, publish: true }],
+    ];
+    for (const [what, body] of cases) {
+      const action = await audited(h.db, viaAction(a, body));
+      const route = await audited(h.db, viaRoute(b, body));
+      expectSameRefusal(route.outcome, action.outcome, what);
+      expect([...action.audit, ...route.audit], `${what}: nothing audited`).toEqual([]);
+    }
+    as("viewer");
+    expectSameRefusal(await viaRoute(b, { baseVersion: 1, graph })(), await viaAction(a, { baseVersion: 1, graph })(), "a viewer");
+  });
+});
+
+describe("users", () => {
+  it("create: the same account (password shown once either way) and the same audit row; the same refusals", async () => {
+    as("admin");
+    const input = (email: string) => ({ email, name: "Parity", role: "approver", kind: "password" });
+    const [ea, eb] = [`${unique("a")}@zap.local`, `${unique("b")}@zap.local`];
+    const action = await audited(h.db, async () => actionOutcome(await createUserAction(input(ea))));
+    const route = await audited(h.db, async () => routeOutcome(await usersRoute.POST(apiRequest("POST", "/api/users", input(eb)), params({}))));
+    expect(action.outcome.ok, JSON.stringify(action.outcome)).toBe(true);
+    const differing = ["id", "email", "oneTimePassword", "password", "createdAt"];
+    expect(normalized(action.outcome, differing)).toEqual(normalized(route.outcome, differing));
+    const created = async (email: string) => (await h.db.user.findUniqueOrThrow({ where: { email } })).id;
+    expect(action.audit).toEqual([{ action: "user.created", actorId: ids.admin, target: await created(ea) }]);
+    expect(route.audit).toEqual([{ action: "user.created", actorId: ids.admin, target: await created(eb) }]);
+
+    for (const [what, body] of [
+      ["a role that does not exist", { ...input(`${unique("c")}@zap.local`), role: "owner" }],
+      ["an unknown key", { ...input(`${unique("d")}@zap.local`), admin: true }],
+      ["an email taken", input(ea)],
+    ] as const) {
+      expectSameRefusal(await routeOutcome(await usersRoute.POST(apiRequest("POST", "/api/users", body), params({}))), actionOutcome(await createUserAction(body)), what);
+    }
+    as("builder");
+    const body = input(`${unique("e")}@zap.local`);
+    expectSameRefusal(await routeOutcome(await usersRoute.POST(apiRequest("POST", "/api/users", body), params({}))), actionOutcome(await createUserAction(body)), "a builder");
+  });
+
+  it("role change, disable and password reset: same result and audit row through PATCH / POST and the actions", async () => {
+    as("admin");
+    const person = async () => (await h.db.user.create({ data: { email: `${unique("p")}@zap.local`, name: "Parity", role: "viewer", passwordHash: "x" } })).id;
+    const [a, b] = [await person(), await person()];
+    const patch = (id: string, body: unknown) => userRoute.PATCH(apiRequest("PATCH", `/api/users/${id}`, body), params({ id }));
+    const differing = ["id", "email", "createdAt", "oneTimePassword", "password"];
+
+    const steps: [string, (id: string) => Promise<Outcome>, (id: string) => Promise<Outcome>, string][] = [
+      ["role", async (id) => actionOutcome(await changeUserRoleAction({ userId: id, role: "builder" })), async (id) => routeOutcome(await patch(id, { role: "builder" }), "user"), "user.role_changed"],
+      ["disable", async (id) => actionOutcome(await setUserDisabledAction({ userId: id, disabled: true })), async (id) => routeOutcome(await patch(id, { disabled: true }), "user"), "user.disabled"],
+      ["enable", async (id) => actionOutcome(await setUserDisabledAction({ userId: id, disabled: false })), async (id) => routeOutcome(await patch(id, { disabled: false }), "user"), "user.enabled"],
+      [
+        "reset",
+        async (id) => actionOutcome(await resetUserPasswordAction({ userId: id })),
+        async (id) => routeOutcome(await resetRoute.POST(apiRequest("POST", `/api/users/${id}/password-reset`), params({ id }))),
+        "user.password_reset",
+      ],
+    ];
+    for (const [what, action, route, auditAction] of steps) {
+      const viaAction = await audited(h.db, () => action(a));
+      const viaRoute = await audited(h.db, () => route(b));
+      expect(viaAction.outcome.ok, `${what}: ${JSON.stringify(viaAction.outcome)}`).toBe(true);
+      expect(normalized(viaAction.outcome, differing), what).toEqual(normalized(viaRoute.outcome, differing));
+      expect(viaAction.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: a }]);
+      expect(viaRoute.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: b }]);
+    }
+
+    expectSameRefusal(await routeOutcome(await patch(a, { role: "owner" })), actionOutcome(await changeUserRoleAction({ userId: a, role: "owner" })), "a role that does not exist");
+    expectSameRefusal(await routeOutcome(await patch(a, { role: "viewer", extra: 1 })), actionOutcome(await changeUserRoleAction({ userId: a, role: "viewer", extra: 1 })), "an unknown key");
+    const admin = ids.admin ?? "";
+    expectSameRefusal(await routeOutcome(await patch(admin, { role: "viewer" })), actionOutcome(await changeUserRoleAction({ userId: admin, role: "viewer" })), "the last admin");
+    as("builder");
+    expectSameRefusal(await routeOutcome(await patch(a, { role: "viewer" })), actionOutcome(await changeUserRoleAction({ userId: a, role: "viewer" })), "a builder");
+  });
+});
+
+describe("your own password", () => {
+  it("a change: same answer and user.password_changed row; the same refusals", async () => {
+    as("admin");
+    const account = async () => {
+      const created = await createUserAction({ email: `${unique("own")}@zap.local`, name: "Own", role: "viewer", kind: "password" });
+      if (!created.ok) throw new Error(JSON.stringify(created.error));
+      return { id: created.data.user.id, password: created.data.oneTimePassword ?? "" };
+    };
+    const [a, b] = [await account(), await account()];
+    const viaAction = async (body: Record<string, unknown>) => actionOutcome(await changeOwnPasswordAction(body));
+    const viaRoute = async (body: Record<string, unknown>) => routeOutcome(await passwordRoute.POST(apiRequest("POST", "/api/me/password", body), params({})));
+
+    type Account = { id: string; password: string };
+    const cases: [string, (who: Account) => Record<string, unknown>][] = [
+      ["a wrong current password", () => ({ currentPassword: "not it at all", newPassword: "a long new passphrase 42" })],
+      ["a new password too short", (who) => ({ currentPassword: who.password, newPassword: "short" })],
+      ["an unknown key", (who) => ({ currentPassword: who.password, newPassword: "a long new passphrase 42", userId: ids.admin })],
+    ];
+    for (const [what, body] of cases) {
+      state.userId = a.id;
+      const action = await viaAction(body(a));
+      state.userId = b.id;
+      expectSameRefusal(await viaRoute(body(b)), action, what);
+    }
+
+    const newPassword = "a long new passphrase 42";
+    state.userId = a.id;
+    const action = await audited(h.db, () => viaAction({ currentPassword: a.password, newPassword }));
+    state.userId = b.id;
+    const route = await audited(h.db, () => viaRoute({ currentPassword: b.password, newPassword }));
+    expect(action.outcome).toEqual({ ok: true, data: { changed: true } });
+    expect(route.outcome).toEqual(action.outcome);
+    expect(action.audit).toEqual([{ action: "user.password_changed", actorId: a.id, target: a.id }]);
+    expect(route.audit).toEqual([{ action: "user.password_changed", actorId: b.id, target: b.id }]);
+  });
+});
+
+describe("the MCP registry", () => {
+  const transport = { type: "stdio", command: "node", args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] };
+  const create = (name: string) => ({ name, description: "parity", transport, secrets: { KB_TOKEN: "sealed" } });
+
+  it("create, update and delete: same result and audit row through both doors", async () => {
+    as("admin");
+    const [a, b] = [unique("pa"), unique("pb")];
+    const differing = ["name", "updatedAt"];
+    const steps: [string, (name: string) => Promise<Outcome>, (name: string) => Promise<Outcome>, string][] = [
+      [
+        "create",
+        async (name) => actionOutcome(await createMcpServerAction(create(name))),
+        async (name) => routeOutcome(await mcpRoute.POST(apiRequest("POST", "/api/mcp-servers", create(name)), params({})), "server"),
+        "mcp_server.created",
+      ],
+      [
+        "update",
+        async (name) => actionOutcome(await updateMcpServerAction({ name, patch: { description: "changed", secrets: { KB_TOKEN: null } } })),
+        async (name) => routeOutcome(await mcpServerRoute.PATCH(apiRequest("PATCH", `/api/mcp-servers/${name}`, { description: "changed", secrets: { KB_TOKEN: null } }), params({ name })), "server"),
+        "mcp_server.updated",
+      ],
+      [
+        "delete",
+        async (name) => actionOutcome(await deleteMcpServerAction({ name })),
+        async (name) => routeOutcome(await mcpServerRoute.DELETE(apiRequest("DELETE", `/api/mcp-servers/${name}`), params({ name }))),
+        "mcp_server.deleted",
+      ],
+    ];
+    for (const [what, action, route, auditAction] of steps) {
+      const viaAction = await audited(h.db, () => action(a));
+      const viaRoute = await audited(h.db, () => route(b));
+      expect(viaAction.outcome.ok, `${what}: ${JSON.stringify(viaAction.outcome)}`).toBe(true);
+      if (what !== "delete") expect(normalized(viaAction.outcome, differing), what).toEqual(normalized(viaRoute.outcome, differing));
+      expect(viaAction.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: a }]);
+      expect(viaRoute.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: b }]);
+    }
+  });
+
+  it("refuses the same way: a command off the allowlist, an unknown key, an unknown server, a builder", async () => {
+    as("admin");
+    const name = unique("pr");
+    const cases: [string, Record<string, unknown>][] = [
+      ["a command off the allowlist", { ...create(name), transport: { type: "stdio", command: "curl", args: ["evil.example"] } }],
+      ["an unknown key", { ...create(name), trusted: true }],
+      ["a name with capitals", create("Not_Valid")],
+    ];
+    for (const [what, body] of cases) {
+      expectSameRefusal(await routeOutcome(await mcpRoute.POST(apiRequest("POST", "/api/mcp-servers", body), params({}))), actionOutcome(await createMcpServerAction(body)), what);
+    }
+    const missing = unique("missing");
+    expectSameRefusal(
+      await routeOutcome(await mcpServerRoute.PATCH(apiRequest("PATCH", `/api/mcp-servers/${missing}`, { description: "x" }), params({ name: missing }))),
+      actionOutcome(await updateMcpServerAction({ name: missing, patch: { description: "x" } })),
+      "an unknown server",
+    );
+    as("builder");
+    expectSameRefusal(await routeOutcome(await mcpRoute.POST(apiRequest("POST", "/api/mcp-servers", create(name)), params({}))), actionOutcome(await createMcpServerAction(create(name))), "a builder");
+  });
+});
+
+describe("the workspace policy", () => {
+  it("the same policy gives the same revision step and the same audit row; refusals match", async () => {
+    as("admin");
+    const policy = { exemptTools: ["kb__search_kb"], floors: { minRequiredApprovals: 1 } };
+    const put = (body: unknown) => policyRoute.PUT(apiRequest("PUT", "/api/policy", body), params({}));
+    const action = await audited(h.db, async () => actionOutcome(await updateWorkspacePolicyAction(policy)));
+    const route = await audited(h.db, async () => routeOutcome(await put(policy)));
+    expect(action.outcome.ok, JSON.stringify(action.outcome)).toBe(true);
+    expect(normalized(action.outcome, ["revision", "updatedAt", "updatedBy"])).toEqual(normalized(route.outcome, ["revision", "updatedAt", "updatedBy"]));
+    expect(action.audit).toEqual([{ action: "policy.updated", actorId: ids.admin, target: "workspace" }]);
+    expect(route.audit).toEqual(action.audit);
+
+    for (const [what, body] of [
+      ["an unknown key", { ...policy, ignoreFloors: true }],
+      ["a floor out of range", { ...policy, floors: { minRequiredApprovals: 99 } }],
+    ] as const) {
+      expectSameRefusal(await routeOutcome(await put(body)), actionOutcome(await updateWorkspacePolicyAction(body)), what);
+    }
+    as("approver");
+    expectSameRefusal(await routeOutcome(await put(policy)), actionOutcome(await updateWorkspacePolicyAction(policy)), "an approver");
+  });
+});

@@ -1,0 +1,236 @@
+// Route/action parity for the operations of a run (issue 15 §1): start,
+// decide an approval, follow up and cancel, each through its server action and
+// its route handler with the same input, over the real session check, a real
+// database and a real worker: same result, same audit row (action, actor,
+// target), same refusal for bad input, unknown keys and a role without the
+// permission. Only "who is signed in" is the test's.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { actionOutcome, apiRequest, auditHead, auditSince, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
+import { saveAgentVersion } from "../agents/repository";
+import type { AppConfig } from "../config/env";
+import type { Db } from "../db/prisma";
+import type { Engine } from "../engine/client";
+
+const state = vi.hoisted(() => ({ db: null as Db | null, engine: null as Engine | null, config: null as AppConfig | null, userId: null as string | null }));
+vi.mock("@/lib/auth/server/auth", () => ({ auth: async () => (state.userId ? { user: { id: state.userId }, signedInAt: Date.now() } : null) }));
+vi.mock("@/lib/db/server/db", () => ({
+  getDb: () => {
+    if (!state.db) throw new Error("no test database");
+    return state.db;
+  },
+}));
+vi.mock("@/lib/engine/server/engine", () => ({
+  getEngine: () => {
+    if (!state.engine) throw new Error("no test engine");
+    return state.engine;
+  },
+}));
+vi.mock("@/lib/config/server/config", () => ({
+  getConfig: () => {
+    if (!state.config) throw new Error("no test configuration");
+    return state.config;
+  },
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+const runsRoute = await import("@/app/api/runs/route");
+const decideRoute = await import("@/app/api/runs/[runId]/approvals/[approvalId]/route");
+const messagesRoute = await import("@/app/api/runs/[runId]/messages/route");
+const cancelRoute = await import("@/app/api/runs/[runId]/cancel/route");
+const { startRunAction } = await import("./start-run");
+const { decideApprovalAction } = await import("./decide-approval");
+const { sendFollowUpAction } = await import("./send-follow-up");
+const { cancelRunAction } = await import("./cancel-run");
+
+let h: EngineHarness;
+const ids: Record<string, string> = {};
+/** A saved agent whose prompt needs `context.customer` and whose transfer waits for an approver. */
+let agent: string;
+beforeAll(async () => {
+  h = await startEngineHarness();
+  state.db = h.db;
+  state.engine = h.engine;
+  state.config = h.config;
+  for (const role of ["admin", "builder", "approver", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
+  agent = `parity-${randomUUID().slice(0, 8)}`;
+  const graph = {
+    entryAgent: "main",
+    agents: [{ name: "main", model: "demo/test", systemPrompt: "Serve {{context.customer}}.", tools: ["ledger_transfer"] }],
+    limits: { followUpWindowSeconds: 60 },
+  };
+  await saveAgentVersion(h.db, agent, graph, { createdById: ids.admin ?? null });
+});
+afterAll(async () => h?.stop());
+
+const as = (role: string) => {
+  state.userId = ids[role] ?? null;
+};
+const transfer = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":1}\nanswer: done';
+const launch = { task: transfer, context: { customer: "Ada" } };
+
+const startViaAction = async (input: Record<string, unknown>) => actionOutcome(await startRunAction(input));
+const startViaRoute = async (input: Record<string, unknown>) => routeOutcome(await runsRoute.POST(apiRequest("POST", "/api/runs", input), params({})));
+const runIdOf = (outcome: Outcome): string => {
+  if (!outcome.ok) throw new Error(`expected a run: ${JSON.stringify(outcome)}`);
+  return (outcome.data as { runId: string }).runId;
+};
+
+/** Two runs of the agent, one per door, each waiting on its transfer's approval. */
+let runs: { action: string; route: string };
+
+describe("start a run", () => {
+  it("the same input gives a run through either door, and the same run.started row", async () => {
+    as("builder");
+    const action = await audited(h.db, () => startViaAction({ agent, ...launch }));
+    const route = await audited(h.db, () => startViaRoute({ agent, ...launch }));
+    runs = { action: runIdOf(action.outcome), route: runIdOf(route.outcome) };
+    for (const runId of Object.values(runs)) expect(runId).toMatch(/^main-/);
+    expect(action.audit).toEqual([{ action: "run.started", actorId: ids.builder, target: runs.action }]);
+    expect(route.audit).toEqual([{ action: "run.started", actorId: ids.builder, target: runs.route }]);
+  });
+
+  it("refuses the same way, and neither door starts or audits anything", async () => {
+    as("builder");
+    const cases: [string, Record<string, unknown>][] = [
+      ["an empty task", { agent, ...launch, task: "  " }],
+      ["an unknown key", { agent, ...launch, priority: "high" }],
+      ["a missing placeholder", { agent, task: transfer }],
+      ["a model that does not exist", { agent, ...launch, model: "gpt-4" }],
+      ["an agent name with a dot", { agent: "support.triage", ...launch }],
+      ["no such saved agent", { agent: "nobody-here", ...launch }],
+      ["no such version", { agent, ...launch, version: 9 }],
+    ];
+    for (const [what, input] of cases) {
+      const runsBefore = await h.db.run.count();
+      const action = await audited(h.db, () => startViaAction(input));
+      const route = await audited(h.db, () => startViaRoute(input));
+      expectSameRefusal(route.outcome, action.outcome, what);
+      expect([...action.audit, ...route.audit], `${what}: nothing audited`).toEqual([]);
+      expect(await h.db.run.count(), `${what}: no run created`).toBe(runsBefore);
+    }
+    const missing = await startViaRoute({ agent: "nobody-here", ...launch });
+    expect(missing.ok ? null : missing.error.message, "a not-found error is one sentence").toBe('There is no saved agent named "nobody-here"');
+    as("viewer");
+    expectSameRefusal(await startViaRoute({ agent, ...launch }), await startViaAction({ agent, ...launch }), "a viewer");
+  });
+});
+
+describe("list runs", () => {
+  const list = async (query: string) => runsRoute.GET(apiRequest("GET", `/api/runs${query}`), params({}));
+  const listed = async (query: string) => ((await (await list(query)).json()) as { runs: { runId: string }[] }).runs.map((r) => r.runId).sort();
+
+  it("?graph= names the saved agent graph and ?entryAgent= its entry agent; the old ?agent= is refused by name", async () => {
+    as("viewer");
+    const both = Object.values(runs).sort();
+    expect(await eventually(() => listed(`?graph=${agent}`), (ids) => ids.length === 2, 20_000, "both runs listed by graph")).toEqual(both);
+    const byEntry = await eventually(() => listed("?entryAgent=main&limit=500"), (ids) => both.every((id) => ids.includes(id)), 20_000, "both runs listed by entry agent");
+    expect(byEntry).toEqual(expect.arrayContaining(both));
+    expect(await listed("?graph=main"), "the entry agent is not a graph").toEqual([]);
+    const old = await list(`?agent=${agent}`);
+    expect(old.status).toBe(422);
+    expect((await old.json()).error.issues).toEqual([{ path: "(root)", message: 'Unrecognized key: "agent"' }]);
+  });
+});
+
+describe("decide an approval", () => {
+  const pending = async (runId: string) => {
+    await waitForStatus(h.engine, runId, ["awaiting_approval"]);
+    const [approval] = await h.engine.getPendingApprovals(runId);
+    if (!approval) throw new Error(`run ${runId} has no pending approval`);
+    return approval.id;
+  };
+  const decideViaAction = async (runId: string, approvalId: string, body: Record<string, unknown>) => actionOutcome(await decideApprovalAction({ runId, approvalId, ...body }));
+  const decideViaRoute = async (runId: string, approvalId: string, body: Record<string, unknown>) =>
+    routeOutcome(await decideRoute.POST(apiRequest("POST", `/api/runs/${runId}/approvals/${approvalId}`, body), params({ runId, approvalId })), "approval");
+
+  it("refuses the same way before anything is decided: no reason to reject, edits on a rejection, unknown key, a builder", async () => {
+    const [a, b] = [await pending(runs.action), await pending(runs.route)];
+    as("approver");
+    const cases: [string, Record<string, unknown>][] = [
+      ["a rejection without a reason", { approved: false }],
+      ["edited arguments on a rejection", { approved: false, reason: "no", editedArguments: { amount: 2 } }],
+      ["approved that is not a boolean", { approved: "yes" }],
+      ["an unknown key", { approved: true, decidedBy: "someone else" }],
+    ];
+    for (const [what, body] of cases) {
+      const head = await auditHead(h.db);
+      expectSameRefusal(await decideViaRoute(runs.route, b, body), await decideViaAction(runs.action, a, body), what);
+      expect(await auditSince(h.db, head), `${what}: nothing audited`).toEqual([]);
+    }
+    // The same run for both: the refusal names it.
+    expectSameRefusal(await decideViaRoute(runs.route, "no-such-approval", { approved: true }), await decideViaAction(runs.route, "no-such-approval", { approved: true }), "an unknown approval");
+    as("builder");
+    expectSameRefusal(await decideViaRoute(runs.route, b, { approved: true }), await decideViaAction(runs.action, a, { approved: true }), "a builder");
+  });
+
+  it("the same decision gives the same approval and the same audit row; deciding again is refused the same way", async () => {
+    const [a, b] = [await pending(runs.action), await pending(runs.route)];
+    as("approver");
+    const body = { approved: true, reason: "checked the invoice" };
+    const head = await auditHead(h.db);
+    const action = await decideViaAction(runs.action, a, body);
+    const route = await decideViaRoute(runs.route, b, body);
+    expect(action.ok, JSON.stringify(action)).toBe(true);
+    // Ids and times differ between two runs by nature; everything else must match.
+    const differs = (key: string) => ["id", "runId", "rootRunId", "at", "signature"].includes(key) || key.endsWith("At");
+    const blank = (o: Outcome) => JSON.parse(JSON.stringify(o), (key: string, value: unknown) => (differs(key) ? "<differs>" : value));
+    expect(blank(action)).toEqual(blank(route));
+    // The workflow writes the decision's row with its approval record.
+    const rows = await eventually(() => auditSince(h.db, head), (r) => r.length >= 2, 20_000, "both decisions audited");
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { action: "approval.approved", actorId: ids.approver, target: `${runs.action}/${a}` },
+        { action: "approval.approved", actorId: ids.approver, target: `${runs.route}/${b}` },
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    // Again on the same approval through both doors (the refusal names it and its decider).
+    expectSameRefusal(await decideViaRoute(runs.route, b, body), await decideViaAction(runs.route, b, body), "a decision already made");
+  });
+});
+
+describe("follow up and cancel", () => {
+  const followUpViaAction = async (runId: string, body: Record<string, unknown>) => actionOutcome(await sendFollowUpAction({ runId, ...body }));
+  const followUpViaRoute = async (runId: string, body: Record<string, unknown>) =>
+    routeOutcome(await messagesRoute.POST(apiRequest("POST", `/api/runs/${runId}/messages`, body), params({ runId })));
+  const cancelViaAction = async (runId: string) => actionOutcome(await cancelRunAction({ runId }));
+  const cancelViaRoute = async (runId: string) => routeOutcome(await cancelRoute.POST(apiRequest("POST", `/api/runs/${runId}/cancel`), params({ runId })));
+
+  it("a follow-up: same answer and run.follow_up row; same refusals", async () => {
+    for (const runId of Object.values(runs)) await waitForStatus(h.engine, runId, ["completed"]);
+    as("builder");
+    const body = { content: "answer: and once more" };
+    const action = await audited(h.db, () => followUpViaAction(runs.action, body));
+    const route = await audited(h.db, () => followUpViaRoute(runs.route, body));
+    expect(action.outcome).toEqual({ ok: true, data: { accepted: true } });
+    expect(route.outcome).toEqual(action.outcome);
+    expect(action.audit).toEqual([{ action: "run.follow_up", actorId: ids.builder, target: runs.action }]);
+    expect(route.audit).toEqual([{ action: "run.follow_up", actorId: ids.builder, target: runs.route }]);
+
+    for (const [what, input] of [
+      ["an empty message", { content: " " }],
+      ["an unknown key", { content: "hi", role: "system" }],
+    ] as const) {
+      expectSameRefusal(await followUpViaRoute(runs.route, input), await followUpViaAction(runs.action, input), what);
+    }
+    expectSameRefusal(await followUpViaRoute("main-unknown", body), await followUpViaAction("main-unknown", body), "an unknown run");
+    as("viewer");
+    expectSameRefusal(await followUpViaRoute(runs.route, body), await followUpViaAction(runs.action, body), "a viewer");
+  });
+
+  it("a cancel: same answer and run.cancelled row; same refusals", async () => {
+    as("viewer");
+    expectSameRefusal(await cancelViaRoute(runs.route), await cancelViaAction(runs.action), "a viewer");
+    as("builder");
+    expectSameRefusal(await cancelViaRoute("main-unknown"), await cancelViaAction("main-unknown"), "an unknown run");
+    expectSameRefusal(await cancelViaRoute("not a run id"), await cancelViaAction("not a run id"), "a malformed run id");
+    const action = await audited(h.db, () => cancelViaAction(runs.action));
+    const route = await audited(h.db, () => cancelViaRoute(runs.route));
+    expect(action.outcome).toEqual({ ok: true, data: { accepted: true } });
+    expect(route.outcome).toEqual(action.outcome);
+    expect(action.audit).toEqual([{ action: "run.cancelled", actorId: ids.builder, target: runs.action }]);
+    expect(route.audit).toEqual([{ action: "run.cancelled", actorId: ids.builder, target: runs.route }]);
+  });
+});
