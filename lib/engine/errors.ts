@@ -1,5 +1,5 @@
 // Typed engine errors, in the AppError family so routes and actions map them to HTTP codes.
-import { AppError, type FieldIssue } from "../errors";
+import { AppError } from "../errors";
 
 export class AgentNotFound extends AppError {
   constructor(name: string) {
@@ -12,13 +12,6 @@ export class RunNotFound extends AppError {
   constructor(runId: string) {
     super("not_found", 404, `No run "${runId}"`);
     this.name = "RunNotFound";
-  }
-}
-
-export class InvalidConfig extends AppError {
-  constructor(issues: FieldIssue[], message = "The agent graph is invalid") {
-    super("validation_failed", 422, message, issues);
-    this.name = "InvalidConfig";
   }
 }
 
