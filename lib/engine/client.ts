@@ -35,7 +35,7 @@ import { signedDecision } from "./decision-signature";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "./types";
 import { TERMINAL_STATUSES } from "./types";
-import { requireRegisteredServers } from "../mcp/references";
+import { requireRegisteredServers } from "../agents/mcp-references";
 import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "./workflow-types";
 
 export interface StartRunInput {

@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { DEMO_AGENT_GRAPHS } from "../demo";
 import { requireValidGraph } from "../repository";
 import { loadableLegacyGraph, validateAgentGraph } from "../validate";
-import { requireRegisteredServers } from "../../mcp/references";
+import { requireRegisteredServers } from "../mcp-references";
 import { importGraphJson } from "../graph-json";
 import type { AgentGraph, AgentGraphInput } from "../schemas";
 import type { AgentSummary, StoredVersion, VersionSummary } from "../designer-schemas";

@@ -2,7 +2,7 @@
 // allow-list wider than the registry's, is refused where graphs are saved and
 // where runs start (both need the database, so the pure validator cannot).
 import type { Db } from "../db/prisma";
-import type { AgentGraph } from "../agents/schemas";
+import type { AgentGraph } from "./schemas";
 import { ValidationError, type FieldIssue } from "../errors";
 
 /** Every reference in `graph` to a server that is not registered, or to a tool the registry does not allow. */
