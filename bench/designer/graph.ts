@@ -2,7 +2,7 @@
 // from "main", each with one built-in tool, laid out on a grid (both pages get
 // the same positions, so only rendering differs).
 import { agentGraphSchema, type AgentGraph } from "../../lib/agents/schemas";
-import { BUILTIN_TOOL_IDS } from "../../lib/agents/builtin-tools";
+import { BUILTIN_TOOL_IDS } from "../../lib/tools/catalog";
 
 export function benchGraph(n: number): AgentGraph {
   const name = (i: number) => (i === 0 ? "main" : `agent-${i}`);

@@ -3,7 +3,7 @@
 // a tool, or — with nothing selected — the graph's entry agent and run limits.
 import { useMemo } from "react";
 import type { AgentConfig, AgentGraph, McpServerConfig, RunLimits } from "@/lib/agents/schemas";
-import { BUILTIN_TOOLS, MCP_TOOL_SEPARATOR } from "@/lib/agents/builtin-tools";
+import { BUILTIN_TOOLS, MCP_TOOL_SEPARATOR } from "@/lib/tools/catalog";
 import { knownToolNames, type GraphIssue } from "@/lib/agents/validate";
 import { agentNodeId, parseNodeId, updateAgent } from "@/lib/agents/graph-edit";
 import type { DiscoveredTool } from "@/lib/agents/designer-schemas";

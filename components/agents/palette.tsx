@@ -2,7 +2,7 @@
 // What can be added: drag an item onto the canvas, or press it (keyboard) to
 // add it beside the selection. Tools and MCP servers attach to the selected agent.
 import type { DragEvent } from "react";
-import { BUILTIN_TOOLS } from "@/lib/agents/builtin-tools";
+import { BUILTIN_TOOLS } from "@/lib/tools/catalog";
 import { PALETTE_MIME } from "@/components/graph/designer-canvas";
 
 export const PALETTE_ITEMS = [

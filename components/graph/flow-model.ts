@@ -3,7 +3,7 @@
 // one node of a large graph moves or changes.
 import type { Edge, Node } from "@xyflow/react";
 import type { AgentGraph } from "@/lib/agents/schemas";
-import { BUILTIN_TOOLS } from "@/lib/agents/builtin-tools";
+import { BUILTIN_TOOLS } from "@/lib/tools/catalog";
 import { agentNodeId, mcpEdgeId, mcpNodeId, subAgentEdgeId, toolEdgeId, toolNodeId, type Point } from "@/lib/agents/graph-edit";
 import type { NodeIssues } from "@/lib/agents/graph-issues";
 import type { DiffMark } from "@/lib/agents/graph-diff";

@@ -1,7 +1,7 @@
 // Validates an agent graph and reports every problem with its path
 // (e.g. `agents[2].subAgents[0]`), so the designer can point at it.
 import { agentGraphSchema, type AgentGraph } from "./schemas";
-import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "./builtin-tools";
+import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "../tools/catalog";
 import { matchesGlob } from "./glob";
 import { formatPath } from "../errors";
 

@@ -4,7 +4,7 @@
 // the workflow decides with it and the designer previews with it, so both
 // always agree. Imports no zod (it runs inside the workflow bundle).
 import type { ApprovalRule } from "../agents/schemas";
-import { BUILTIN_TOOLS, MCP_TOOL_SEPARATOR } from "../agents/builtin-tools";
+import { BUILTIN_TOOLS, MCP_TOOL_SEPARATOR } from "../tools/catalog";
 import { matchesGlob } from "../agents/glob";
 import type { GateRole, WorkspacePolicy } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TOOL_INPUTS, BUILTIN_TOOLS, builtinToolParameters, toFunctionParameters } from "../../lib/agents/builtin-tools";
+import { BUILTIN_TOOL_INPUTS, BUILTIN_TOOLS, builtinToolParameters, toFunctionParameters } from "../../lib/tools/catalog";
 import { BUILTIN_IMPLEMENTATIONS } from "./builtins";
 
 describe("built-in tools", () => {

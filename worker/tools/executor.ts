@@ -3,7 +3,7 @@
 // schema, a tool's own refusal) come back as error outcomes the model sees;
 // infrastructure failures throw so Temporal retries them.
 import type { AgentConfig } from "../../lib/agents/schemas";
-import { MCP_TOOL_SEPARATOR, toFunctionParameters } from "../../lib/agents/builtin-tools";
+import { MCP_TOOL_SEPARATOR, toFunctionParameters } from "../../lib/tools/catalog";
 import type { Db } from "../../lib/db/prisma";
 import { formatPath } from "../../lib/errors";
 import { createGuardedFetch } from "../../lib/net/egress";

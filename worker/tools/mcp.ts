@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { AppConfig } from "../../lib/config/env";
 import type { Db } from "../../lib/db/prisma";
-import { MCP_TOOL_SEPARATOR } from "../../lib/agents/builtin-tools";
+import { MCP_TOOL_SEPARATOR } from "../../lib/tools/catalog";
 import { stdioCommandAllowed } from "../../lib/mcp/allowlist";
 import { resolveRegisteredServer, type ResolvedMcpServer } from "../../lib/mcp/stored";
 import { createGuardedFetch } from "../../lib/net/egress";

@@ -25,7 +25,7 @@ import { Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from
 import { SubAgentConversations, type CallOutcome } from "./sub-agents";
 import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
-import { BUILTIN_TOOLS } from "../../lib/agents/builtin-tools";
+import { BUILTIN_TOOLS } from "../../lib/tools/catalog";
 import type { RunState } from "./run-state";
 
 

@@ -3,7 +3,7 @@
 // tool gets under the policy being edited (the same function the workflow uses).
 import { useState, useTransition, type FormEvent } from "react";
 import { updateWorkspacePolicyAction } from "@/lib/actions/update-workspace-policy";
-import { BUILTIN_TOOLS } from "@/lib/agents/builtin-tools";
+import { BUILTIN_TOOLS } from "@/lib/tools/catalog";
 import { effectiveGate } from "@/lib/policy/gate";
 import { workspacePolicySchema, type WorkspacePolicy, type WorkspacePolicyView } from "@/lib/policy/schemas";
 import { Input, Label, Select } from "@/components/ui/input";
