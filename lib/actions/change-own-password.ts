@@ -1,18 +1,6 @@
 "use server";
-import { defineAction } from "../http/server/action";
-import { changeOwnPasswordSchema } from "../users/schemas";
-import { changeOwnPassword } from "../users/server/users";
-import { continueSessionAfterPasswordChange } from "../auth/server/password-change";
+import { operationAction } from "../http/server/operation-adapters";
+import { changeOwnPasswordOperation } from "../users/server/operations";
 
 /** Every user changes their own password; their other sessions end, this one continues. */
-export const changeOwnPasswordAction = defineAction({
-  name: "change-own-password",
-  permission: "read",
-  input: changeOwnPasswordSchema,
-  allowMustChangePassword: true,
-  async handler({ input, user }) {
-    await changeOwnPassword(user, input);
-    await continueSessionAfterPasswordChange(user.email, input.newPassword);
-    return { changed: true };
-  },
-});
+export const changeOwnPasswordAction = operationAction(changeOwnPasswordOperation);

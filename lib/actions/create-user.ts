@@ -1,17 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../http/server/action";
-import { createUserSchema } from "../users/schemas";
-import { createUser } from "../users/server/users";
+import { operationAction } from "../http/server/operation-adapters";
+import { createUserOperation } from "../users/server/operations";
 
 /** Admins create an account (one-time password returned once) or invite an OAuth user; audited. */
-export const createUserAction = defineAction({
-  name: "create-user",
-  permission: "users:manage",
-  input: createUserSchema,
-  async handler({ input, user }) {
-    const issued = await createUser(user, input);
-    revalidatePath("/admin/users");
-    return issued;
-  },
-});
+export const createUserAction = operationAction(createUserOperation, () => revalidatePath("/admin/users"));

@@ -1,12 +1,6 @@
 "use server";
-import { defineAction } from "../http/server/action";
-import { discoverRegisteredInput } from "../mcp/schemas";
-import { mcpServers } from "../mcp/server/web";
+import { operationAction } from "../http/server/operation-adapters";
+import { discoverMcpToolsOperation } from "../mcp/server/operations";
 
 /** Lists a registered MCP server's tools through a worker, or says why it could not. */
-export const discoverMcpToolsAction = defineAction({
-  name: "discover-mcp-tools",
-  permission: "agents:edit",
-  input: discoverRegisteredInput,
-  handler: ({ input, user }) => mcpServers.discover(input.name, user),
-});
+export const discoverMcpToolsAction = operationAction(discoverMcpToolsOperation);

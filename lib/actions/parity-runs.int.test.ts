@@ -216,6 +216,9 @@ describe("follow up and cancel", () => {
       expectSameRefusal(await followUpViaRoute(runs.route, input), await followUpViaAction(runs.action, input), what);
     }
     expectSameRefusal(await followUpViaRoute("main-unknown", body), await followUpViaAction("main-unknown", body), "an unknown run");
+    // The route's path is the only place it takes the run from: a body naming another run is refused, not obeyed.
+    const redirected = await followUpViaRoute(runs.route, { ...body, runId: runs.action });
+    expect(redirected).toMatchObject({ ok: false, status: 422, error: { issues: [{ path: "runId", message: "given in the path; leave it out of the body" }] } });
     as("viewer");
     expectSameRefusal(await followUpViaRoute(runs.route, body), await followUpViaAction(runs.action, body), "a viewer");
   });

@@ -1,17 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../http/server/action";
-import { resetPasswordSchema } from "../users/schemas";
-import { resetUserPassword } from "../users/server/users";
+import { operationAction } from "../http/server/operation-adapters";
+import { resetUserPasswordOperation } from "../users/server/operations";
 
 /** Admins give a user a new one-time password (returned once; their sessions end); audited. */
-export const resetUserPasswordAction = defineAction({
-  name: "reset-user-password",
-  permission: "users:manage",
-  input: resetPasswordSchema,
-  async handler({ input, user }) {
-    const issued = await resetUserPassword(user, input);
-    revalidatePath("/admin/users");
-    return issued;
-  },
-});
+export const resetUserPasswordAction = operationAction(resetUserPasswordOperation, () => revalidatePath("/admin/users"));

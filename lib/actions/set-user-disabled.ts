@@ -1,17 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { defineAction } from "../http/server/action";
-import { setUserDisabledSchema } from "../users/schemas";
-import { setUserDisabled } from "../users/server/users";
+import { operationAction } from "../http/server/operation-adapters";
+import { setUserDisabledOperation } from "../users/server/operations";
 
 /** Admins disable an account (its sessions end at once) or enable it again; audited. */
-export const setUserDisabledAction = defineAction({
-  name: "set-user-disabled",
-  permission: "users:manage",
-  input: setUserDisabledSchema,
-  async handler({ input, user }) {
-    const updated = await setUserDisabled(user, input);
-    revalidatePath("/admin/users");
-    return updated;
-  },
-});
+export const setUserDisabledAction = operationAction(setUserDisabledOperation, () => revalidatePath("/admin/users"));

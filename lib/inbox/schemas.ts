@@ -41,17 +41,15 @@ const decisionFields = {
 };
 type DecisionFields = { approved: boolean; reason?: string; editedArguments?: Record<string, unknown> };
 
-/** The rules of a decision, applied the same way to the action's input and the route's body. */
+/** The rules of a decision, one or many at once. */
 function decisionRules<S extends z.ZodType<DecisionFields>>(schema: S) {
   return schema
     .refine((d) => d.approved || (d.reason !== undefined && d.reason.length > 0), { path: ["reason"], message: "say why you reject: the model reads it" })
     .refine((d) => d.approved || !d.editedArguments, { path: ["editedArguments"], message: "only an approval can edit the arguments" });
 }
 
-/** One decision, as `decideApprovalAction` takes it. */
+/** One decision: the inbox's action input; `POST /api/runs/:runId/approvals/:approvalId` takes the ids from its path. */
 export const decideInputSchema = decisionRules(approvalRefSchema.extend(decisionFields));
-/** The same decision as `POST /api/runs/:runId/approvals/:approvalId` takes it: the ids come from the path. */
-export const decisionBodySchema = decisionRules(z.strictObject(decisionFields));
 export type DecideInput = z.infer<typeof decideInputSchema>;
 
 export const bulkDecideInputSchema = decisionRules(

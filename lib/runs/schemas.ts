@@ -27,9 +27,8 @@ export const launchOptionsInputSchema = z.strictObject({ agent: agentNameSchema 
 /** Cancel: the run, named in the action's input or in the route's path. */
 export const runIdInputSchema = z.strictObject({ runId: runIdSchema });
 
-/** A follow-up's body: `POST /api/runs/:runId/messages` takes exactly this; the action adds the run id. */
-export const followUpBodySchema = z.strictObject({ content: boundedText("message", "write a message") });
-export const followUpSchema = runIdInputSchema.extend(followUpBodySchema.shape);
+/** A follow-up: the action's input; `POST /api/runs/:runId/messages` takes the run id from its path. */
+export const followUpSchema = runIdInputSchema.extend({ content: boundedText("message", "write a message") });
 
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({

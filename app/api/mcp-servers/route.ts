@@ -1,7 +1,8 @@
 // GET  /api/mcp-servers – the registered MCP servers, without secret values (viewers and up).
 // POST /api/mcp-servers – register a server (admins; 422 naming the field, e.g. transport.command off the allowlist).
-import { apiRoute, parseJsonBody } from "@/lib/http/server/api-route";
-import { mcpServerCreateSchema } from "@/lib/mcp/schemas";
+import { apiRoute } from "@/lib/http/server/api-route";
+import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { createMcpServerOperation } from "@/lib/mcp/server/operations";
 import { mcpServers } from "@/lib/mcp/server/web";
 
 export const GET = apiRoute({
@@ -11,10 +12,4 @@ export const GET = apiRoute({
   },
 });
 
-export const POST = apiRoute({
-  permission: "mcp:manage",
-  async handler({ request, user }) {
-    const input = await parseJsonBody(request, mcpServerCreateSchema);
-    return Response.json({ server: await mcpServers.create(input, user) }, { status: 201 });
-  },
-});
+export const POST = operationRoute(createMcpServerOperation, { status: 201, respond: (server) => ({ server }) });

@@ -2,11 +2,11 @@
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
 //   { agent, task, context?, version?, model? } → 201 { runId }; unknown keys → 422.
 import { NextResponse } from "next/server";
-import { apiRoute, parseJsonBody, parseQuery } from "@/lib/http/server/api-route";
+import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
+import { operationRoute } from "@/lib/http/server/operation-adapters";
 import { getEngine } from "@/lib/engine/server/engine";
 import { listRunsSchema } from "@/lib/engine/schemas";
-import { launchRunSchema } from "@/lib/runs/schemas";
-import { launchRun } from "@/lib/runs/server/launch";
+import { startRunOperation } from "@/lib/runs/server/run-operations";
 
 export const GET = apiRoute({
   permission: "read",
@@ -17,10 +17,4 @@ export const GET = apiRoute({
   },
 });
 
-export const POST = apiRoute({
-  permission: "runs:launch",
-  handler: async ({ request, user }) => {
-    const { runId } = await launchRun(await parseJsonBody(request, launchRunSchema), user);
-    return NextResponse.json({ runId }, { status: 201 });
-  },
-});
+export const POST = operationRoute(startRunOperation, { status: 201, respond: ({ runId }) => ({ runId }) });

@@ -6,7 +6,9 @@ import type { Engine } from "../../engine/client";
 import type { ApprovalRequest } from "../../engine/types";
 import { AppError } from "../../errors";
 import type { SessionUser } from "../../auth/server/session";
-import type { BulkDecideInput, BulkOutcome, DecideInput } from "../schemas";
+import { bulkDecideInputSchema, decideInputSchema, type BulkDecideInput, type BulkOutcome, type DecideInput } from "../schemas";
+import { operation } from "../../http/server/operation";
+import { getEngine } from "../../engine/server/engine";
 
 /** Decides one approval as the signed-in person; the action and the route both call this. */
 export function decideOne(engine: Engine, user: SessionUser, input: DecideInput): Promise<ApprovalRequest> {
@@ -31,3 +33,19 @@ export async function decideMany(engine: Engine, user: SessionUser, input: BulkD
     return { approvalId, ok: false, message: "could not decide this one; try again" };
   });
 }
+
+/** Decide one approval: the inbox's and the run page's action, and `POST /api/runs/:runId/approvals/:approvalId`. */
+export const decideOperation = operation({
+  name: "decide-approval",
+  permission: "approvals:decide",
+  input: decideInputSchema,
+  run: ({ input, user }) => decideOne(getEngine(), user, input),
+});
+
+/** Decide a selection at once (the inbox's action; no route). */
+export const bulkDecideOperation = operation({
+  name: "bulk-decide-approvals",
+  permission: "approvals:decide",
+  input: bulkDecideInputSchema,
+  run: ({ input, user }) => decideMany(getEngine(), user, input),
+});

@@ -1,11 +1,13 @@
 import "server-only";
-// The mutations of a running conversation, one function each, called by both
-// doors (the run page's server actions and the /api/runs routes) so both
-// check, act and audit the same way.
+// The operations on runs, one each (schema, permission, act and audit), from
+// which both doors are built: the server actions and the /api/runs routes.
 import { getDb } from "../../db/server/db";
 import { getEngine } from "../../engine/server/engine";
 import { appendAudit } from "../../audit/write";
 import type { SessionUser } from "../../auth/server/session";
+import { operation } from "../../http/server/operation";
+import { followUpSchema, launchRunSchema, runIdInputSchema } from "../schemas";
+import { launchRun } from "./launch";
 
 /** What both doors answer: the engine took the request (the run applies it asynchronously). */
 export type Accepted = { accepted: true };
@@ -24,3 +26,17 @@ export async function cancelRun(runId: string, user: SessionUser): Promise<Accep
   await appendAudit(getDb(), { actorId: user.id, action: "run.cancelled", target: runId });
   return { accepted: true };
 }
+
+/** Start a run of a saved agent: the run dialog's action and `POST /api/runs`. */
+export const startRunOperation = operation({ name: "start-run", permission: "runs:launch", input: launchRunSchema, run: ({ input, user }) => launchRun(input, user) });
+
+/** A follow-up: the run page's action and `POST /api/runs/:runId/messages`. */
+export const followUpOperation = operation({
+  name: "send-follow-up",
+  permission: "runs:launch",
+  input: followUpSchema,
+  run: ({ input, user }) => sendFollowUp(input.runId, input.content, user),
+});
+
+/** Cancel: the run page's action and `POST /api/runs/:runId/cancel`. */
+export const cancelRunOperation = operation({ name: "cancel-run", permission: "runs:launch", input: runIdInputSchema, run: ({ input, user }) => cancelRun(input.runId, user) });

@@ -1,8 +1,10 @@
 // GET    /api/mcp-servers/:name – one registered server, without secret values (admins).
 // PATCH  /api/mcp-servers/:name – change it; omitted secrets keep their values, null removes one (admins).
 // DELETE /api/mcp-servers/:name – remove it (admins).
-import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
-import { mcpServerNameSchema, mcpServerUpdateSchema } from "@/lib/mcp/schemas";
+import { apiRoute, parseParam } from "@/lib/http/server/api-route";
+import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { mcpServerNameSchema } from "@/lib/mcp/schemas";
+import { deleteMcpServerOperation, updateMcpServerOperation } from "@/lib/mcp/server/operations";
 import { mcpServers } from "@/lib/mcp/server/web";
 
 export const GET = apiRoute<{ name: string }>({
@@ -12,19 +14,8 @@ export const GET = apiRoute<{ name: string }>({
   },
 });
 
-export const PATCH = apiRoute<{ name: string }>({
-  permission: "mcp:manage",
-  async handler({ request, user, params }) {
-    const name = parseParam(mcpServerNameSchema, params.name, "name");
-    const patch = await parseJsonBody(request, mcpServerUpdateSchema);
-    return Response.json({ server: await mcpServers.update(name, patch, user) });
-  },
-});
+const byName = (params: { name: string }) => ({ name: params.name });
 
-export const DELETE = apiRoute<{ name: string }>({
-  permission: "mcp:manage",
-  async handler({ user, params }) {
-    await mcpServers.remove(parseParam(mcpServerNameSchema, params.name, "name"), user);
-    return new Response(null, { status: 204 });
-  },
-});
+export const PATCH = operationRoute(updateMcpServerOperation, { path: byName, bodyAs: "patch", respond: (server) => ({ server }) });
+
+export const DELETE = operationRoute(deleteMcpServerOperation, { path: byName, body: false, status: 204 });

@@ -1,12 +1,5 @@
-// POST /api/runs/:runId/cancel – cancel the run and its sub-agent conversations → 202 { accepted } (cancelRun, as the run page's action).
-import { NextResponse } from "next/server";
-import { apiRoute, parseParam } from "@/lib/http/server/api-route";
-import { runIdSchema } from "@/lib/engine/schemas";
-import { cancelRun } from "@/lib/runs/server/run-operations";
+// POST /api/runs/:runId/cancel – cancel the run and its sub-agent conversations → 202 { accepted } (the run page's operation).
+import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { cancelRunOperation } from "@/lib/runs/server/run-operations";
 
-export const POST = apiRoute<{ runId: string }>({
-  permission: "runs:launch",
-  handler: async ({ params, user }) => {
-    return NextResponse.json(await cancelRun(parseParam(runIdSchema, params.runId, "runId"), user), { status: 202 });
-  },
-});
+export const POST = operationRoute(cancelRunOperation, { path: (params: { runId: string }) => ({ runId: params.runId }), body: false, status: 202 });

@@ -1,10 +1,10 @@
 // GET /api/runs/:runId/messages?from=N – the conversation from message N on (the ledger's copy).
-// POST /api/runs/:runId/messages – a follow-up message: { content } → 202 (sendFollowUp, as the run page's action).
+// POST /api/runs/:runId/messages – a follow-up message: { content } → 202 (the run page's operation).
 import { NextResponse } from "next/server";
-import { apiRoute, parseJsonBody, parseParam } from "@/lib/http/server/api-route";
-import { sendFollowUp } from "@/lib/runs/server/run-operations";
+import { apiRoute, parseParam } from "@/lib/http/server/api-route";
+import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { followUpOperation } from "@/lib/runs/server/run-operations";
 import { runIdSchema } from "@/lib/engine/schemas";
-import { followUpBodySchema } from "@/lib/runs/schemas";
 import { runMessages } from "@/lib/runs/server/runs";
 import { z } from "zod";
 
@@ -17,11 +17,4 @@ export const GET = apiRoute<{ runId: string }>({
   },
 });
 
-export const POST = apiRoute<{ runId: string }>({
-  permission: "runs:launch",
-  handler: async ({ request, params, user }) => {
-    const runId = parseParam(runIdSchema, params.runId, "runId");
-    const body = await parseJsonBody(request, followUpBodySchema);
-    return NextResponse.json(await sendFollowUp(runId, body.content, user), { status: 202 });
-  },
-});
+export const POST = operationRoute(followUpOperation, { path: (params: { runId: string }) => ({ runId: params.runId }), status: 202 });
