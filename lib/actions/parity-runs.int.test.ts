@@ -112,6 +112,8 @@ describe("start a run", () => {
     }
     const missing = await startViaRoute({ agent: "nobody-here", ...launch });
     expect(missing.ok ? null : missing.error.message, "a not-found error is one sentence").toBe('There is no saved agent named "nobody-here"');
+    await expect(h.engine.startRun({ graphName: "nobody-here", task: "x" }), "the TypeScript client says the same").rejects.toThrow('There is no saved agent named "nobody-here"');
+    await expect(h.engine.startRun({ graphName: agent, version: 9, task: "x" })).rejects.toThrow(`The saved agent "${agent}" has no version 9`);
     as("viewer");
     expectSameRefusal(await startViaRoute({ agent, ...launch }), await startViaAction({ agent, ...launch }), "a viewer");
   });

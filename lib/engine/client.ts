@@ -148,7 +148,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
     if (input.graph) return { graph: requireValidGraph(input.graph), graphName: null, agentVersionId: null };
     if (!input.graphName) throw new ValidationError([{ path: "graphName", message: "name a saved agent or pass a graph" }]);
     const stored = input.version === undefined ? await latestAgentVersion(db, input.graphName) : await agentVersion(db, input.graphName, input.version);
-    if (!stored) throw new AgentNotFound(input.version === undefined ? input.graphName : `${input.graphName} version ${input.version}`);
+    if (!stored) throw new AgentNotFound(input.graphName, input.version);
     const graph = input.modelOverride ? { ...stored.graph, agents: stored.graph.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : stored.graph;
     return { graph, graphName: stored.agentName, agentVersionId: stored.id };
   }

@@ -2,8 +2,8 @@
 import { AppError } from "../errors";
 
 export class AgentNotFound extends AppError {
-  constructor(name: string) {
-    super("not_found", 404, `No agent named "${name}"`);
+  constructor(name: string, version?: number) {
+    super("not_found", 404, version === undefined ? `There is no saved agent named "${name}"` : `The saved agent "${name}" has no version ${version}`);
     this.name = "AgentNotFound";
   }
 }

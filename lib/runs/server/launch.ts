@@ -7,7 +7,8 @@ import { getDb } from "../../db/server/db";
 import { getEngine } from "../../engine/server/engine";
 import { appendAudit } from "../../audit/write";
 import { agentGraphSchema } from "../../agents/schemas";
-import { AppError, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
+import { AgentNotFound } from "../../engine/errors";
 import type { SessionUser } from "../../auth/server/session";
 import { missingPlaceholders, placeholdersOf } from "../placeholders";
 import { examplesFor, type ExampleTask } from "../examples";
@@ -30,15 +31,10 @@ export interface LaunchOptions {
   examples: readonly ExampleTask[];
 }
 
-/** Not found, said in one sentence (NotFoundError would append "was not found" to it). */
-function savedAgentNotFound(name: string, version?: number): AppError {
-  return new AppError("not_found", 404, version === undefined ? `There is no saved agent named "${name}"` : `The saved agent "${name}" has no version ${version}`);
-}
-
 /** The newest 50 versions of a saved agent with their placeholders, and example tasks. */
 export async function launchOptions(agent: string): Promise<LaunchOptions> {
   const rows = await getDb().agentVersion.findMany({ where: { agent: { name: agent } }, orderBy: { version: "desc" }, take: 50 });
-  if (!rows.length) throw savedAgentNotFound(agent);
+  if (!rows.length) throw new AgentNotFound(agent);
   const versions = rows.map((row) => {
     const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
     const agents = graph.success ? graph.data.agents : [];
@@ -60,7 +56,8 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
     where: { agent: { name: input.agent }, ...(input.version ? { version: input.version } : {}) },
     orderBy: { version: "desc" },
   });
-  if (!row) throw savedAgentNotFound(input.agent, input.version);
+  // The engine's error, so a script starting the same run through the client reads the same sentence.
+  if (!row) throw new AgentNotFound(input.agent, input.version);
   const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
   if (graph.success) {
     const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
