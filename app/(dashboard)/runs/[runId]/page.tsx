@@ -18,5 +18,5 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   });
   const markers = await runMarkers(runId);
   const poll = Number((await searchParams).poll);
-  return <RunClient initialHeader={header} markers={markers} canLaunch={can(user.role, "runs:launch")} pollMs={Number.isFinite(poll) && poll >= 200 ? poll : 1000} />;
+  return <RunClient initialHeader={header} markers={markers} canLaunch={can(user.role, "runs:launch")} canDecide={can(user.role, "approvals:decide")} pollMs={Number.isFinite(poll) && poll >= 200 ? poll : 1000} />;
 }

@@ -12,6 +12,7 @@ import { SpanDetails } from "@/components/trace/span-details";
 import { getJson, useRunTail } from "@/components/trace/use-run-tail";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
+import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
 import { RunHeader } from "./run-header";
 
 function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
@@ -21,7 +22,20 @@ function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
   return next;
 }
 
-export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initialHeader: RunHeaderData; markers: RunEvent[]; canLaunch: boolean; pollMs: number }) {
+export function RunClient({
+  initialHeader,
+  markers,
+  canLaunch,
+  canDecide,
+  pollMs,
+}: {
+  initialHeader: RunHeaderData;
+  markers: RunEvent[];
+  canLaunch: boolean;
+  /** Approvers decide this run's pending calls in place (the workflow still applies the gate). */
+  canDecide: boolean;
+  pollMs: number;
+}) {
   const runId = initialHeader.runId;
   const tail = useRunTail(runId, initialHeader, pollMs);
   const [tab, setTab] = useState<"trace" | "conversation">("trace");
@@ -91,6 +105,11 @@ export function RunClient({ initialHeader, markers, canLaunch, pollMs }: { initi
   return (
     <div>
       <RunHeader header={tail.header} canLaunch={canLaunch} onChanged={tail.refresh} />
+      {tail.header.pendingApprovals > 0 && (
+        <div className="mb-4">
+          <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} />
+        </div>
+      )}
       <div role="tablist" className="mb-3 flex gap-1 border-b border-zinc-200">
         {(["trace", "conversation"] as const).map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600"}`}>

@@ -1,0 +1,33 @@
+// An approver decides a run's pending call from the run page itself, without
+// going through the inbox; a viewer on the same page sees the call but cannot act.
+import { expect, test } from "@playwright/test";
+import { storageStateFor } from "./support";
+
+const TASK = 'tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":3}\nanswer: moved';
+
+test("an approver approves a waiting call on the run page and the run completes", async ({ browser, playwright, baseURL }) => {
+  const builder = await playwright.request.newContext({ baseURL, storageState: storageStateFor("builder") });
+  const started = await builder.post("/api/runs", { data: { agent: "treasury", task: TASK } });
+  expect(started.status(), await started.text()).toBe(201);
+  const { runId } = (await started.json()) as { runId: string };
+
+  const viewer = await browser.newPage({ storageState: storageStateFor("viewer") });
+  await viewer.goto(`/runs/${encodeURIComponent(runId)}`);
+  const viewerCard = viewer.getByRole("region", { name: "Pending approvals" }).getByTestId("approval-card");
+  await expect(viewerCard).toContainText("ledger_transfer");
+  await expect(viewerCard.getByRole("button", { name: "Approve" })).toHaveCount(0);
+
+  const page = await browser.newPage({ storageState: storageStateFor("approver") });
+  await page.goto(`/runs/${encodeURIComponent(runId)}`);
+  const card = page.getByRole("region", { name: "Pending approvals" }).getByTestId("approval-card");
+  await expect(card).toContainText('"amount": 3');
+  await card.getByRole("button", { name: "Approve", exact: true }).click();
+  await expect
+    .poll(async () => ((await (await builder.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string } }).run.status, {
+      message: "the approved transfer runs and the run completes",
+      timeout: 20_000,
+    })
+    .toBe("completed");
+  await expect(page.getByRole("region", { name: "Pending approvals" })).toHaveCount(0);
+  await builder.dispose();
+});
