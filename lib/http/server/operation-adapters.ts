@@ -30,7 +30,7 @@ const jsonObject = z.record(z.string(), z.unknown(), { error: "send a JSON objec
  * is refused, so the path is the only source. Without `body`, the request has
  * none and the path is the whole input.
  */
-export function operationRoute<P, S extends z.ZodType, T>(
+export function operationRoute<P = Record<string, never>, S extends z.ZodType = z.ZodType, T = unknown>(
   op: Operation<S, T>,
   options: {
     path?: (params: P) => Record<string, unknown>;
