@@ -129,6 +129,8 @@ describe("list runs", () => {
     expect(await eventually(() => listed(`?graph=${agent}`), (ids) => ids.length === 2, 20_000, "both runs listed by graph")).toEqual(both);
     const byEntry = await eventually(() => listed("?entryAgent=main&limit=500"), (ids) => both.every((id) => ids.includes(id)), 20_000, "both runs listed by entry agent");
     expect(byEntry).toEqual(expect.arrayContaining(both));
+    const rows = ((await (await list(`?graph=${agent}`)).json()) as { runs: Record<string, unknown>[] }).runs;
+    expect(rows.map((r) => r.entryAgent), "each row names its entry agent as such").toEqual(["main", "main"]);
     expect(await listed("?graph=main"), "the entry agent is not a graph").toEqual([]);
     const old = await list(`?agent=${agent}`);
     expect(old.status).toBe(422);

@@ -54,7 +54,8 @@ export interface StartRunInput {
 
 export interface RunListItem {
   runId: string;
-  agentName: string | null;
+  /** The agent the run starts with (not the saved graph's name). */
+  entryAgent: string | null;
   status: string;
   temporalStatus: string;
   pendingApprovals: number;
@@ -367,7 +368,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
         if (parentRunId && !options.includeSubRuns && !options.pendingApprovalsOnly) continue;
         items.push({
           runId: wf.workflowId,
-          agentName: attrs.get(SA_AGENT_NAME) ?? null,
+          entryAgent: attrs.get(SA_AGENT_NAME) ?? null,
           status: attrs.get(SA_RUN_STATUS) ?? "pending",
           temporalStatus: wf.status.name,
           pendingApprovals: attrs.get(SA_PENDING_APPROVALS) ?? 0,

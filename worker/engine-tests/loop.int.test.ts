@@ -113,7 +113,7 @@ describe("agentic loop", () => {
     expect(streamed.at(-1)).toMatchObject({ type: "run_completed", output: "nine" });
     expect(streamed).toEqual(await h.engine.getEvents(runId));
     const runs = await eventually(() => h.engine.listRuns({ entryAgent: "main" }), (list) => list.some((r) => r.runId === runId), 10_000, "the run in the list");
-    expect(runs.find((r) => r.runId === runId)).toMatchObject({ agentName: "main", parentRunId: null });
+    expect(runs.find((r) => r.runId === runId)).toMatchObject({ entryAgent: "main", parentRunId: null });
   });
 
   it("retries a flaky model and reports the attempts", async () => {
