@@ -153,3 +153,29 @@ describe("the layering of lib/", () => {
     expect(intoWorker, "lib files importing worker/: move the shared piece into lib").toEqual([]);
   });
 });
+
+/** Runtime imports only (`import type` is erased and costs nothing at run time). */
+const RUNTIME_IMPORT = /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^"'`;]*?\sfrom\s*)?["']([^"'\n]+)["']/g;
+
+describe("workflow code", () => {
+  it("never loads zod: every module a workflow imports is instantiated once per cached workflow (zod cost the worker ~1.5 MB per run)", () => {
+    const seen = new Set<string>();
+    const packages = new Map<string, string>();
+    const queue = ["worker/workflows/index.ts"];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file) || !fs.existsSync(path.join(ROOT, file))) continue;
+      seen.add(file);
+      const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+      for (const match of text.matchAll(RUNTIME_IMPORT)) {
+        const specifier = match[1] ?? "";
+        const target = resolveImport(file, specifier);
+        if (target) queue.push(target);
+        else if (!packages.has(specifier)) packages.set(specifier, file);
+      }
+    }
+    expect(seen.size, "the walk reached the workflow modules").toBeGreaterThan(5);
+    const heavy = [...packages].filter(([name]) => name === "zod" || name.startsWith("zod/")).map(([name, file]) => `${file} -> ${name}`);
+    expect(heavy, "keep zod schemas out of modules workflow code imports (see lib/tools/catalog.ts)").toEqual([]);
+  });
+});

@@ -1,9 +1,10 @@
 // The catalogue of built-in tools an agent may list: id, what the designer
-// shows, whether it has a side effect, and its arguments. Browser-safe: the
-// designer, the validator, the approval gate and the inbox read it;
-// worker/tools/builtins.ts implements each tool against these argument schemas
-// (a unit test keeps the two lists in step).
-import { z } from "zod";
+// shows, whether it has a side effect. Browser-safe and free of zod on purpose:
+// workflow code imports it (the approval gate, local vs regular activities),
+// and every module a workflow imports is instantiated once per cached workflow
+// — zod there cost the worker ~1.5 MB per run. The tools' argument schemas are
+// in ./arguments.ts; worker/tools/builtins.ts implements each tool against them
+// (a unit test keeps the lists in step).
 
 export interface BuiltinToolInfo {
   id: string;
@@ -30,38 +31,6 @@ export const BUILTIN_TOOLS = [
 export type BuiltinToolId = (typeof BUILTIN_TOOLS)[number]["id"];
 
 export const BUILTIN_TOOL_IDS: readonly string[] = BUILTIN_TOOLS.map((t) => t.id);
-
-const amount = z.number().positive("amount must be positive").max(1_000_000, "amount is over the 1,000,000 limit");
-
-/** Each built-in tool's arguments: the worker checks a call against them, the model and the approver see them as JSON schema. */
-export const BUILTIN_TOOL_INPUTS = {
-  current_time: z.object({ time_zone: z.string().max(64).optional() }),
-  calculator: z.object({ expression: z.string().min(1).max(500) }),
-  http_get: z.object({ url: z.url({ protocol: /^https?$/ }) }),
-  lookup_order: z.object({ order_id: z.string().regex(/^[A-Z]-\d{4}$/, "order ids look like A-1001") }),
-  search_notes: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(10).optional() }),
-  ledger_balance: z.object({ account: z.string().min(1) }),
-  ledger_transfer: z.object({
-    from_account: z.string().min(1),
-    to_account: z.string().min(1),
-    amount,
-    memo: z.string().max(200).optional(),
-    /** Demo only: wait this long after recording the transfer, so a crash can be simulated mid-call. */
-    hold_ms: z.number().int().min(0).max(30_000).optional(),
-  }),
-} as const satisfies Record<BuiltinToolId, z.ZodType>;
-
-/** The JSON schema a model sees for a zod schema (function-calling parameters). */
-export function toFunctionParameters(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}
-
-/** A built-in tool's arguments as JSON schema, or null when `id` is not a built-in tool. */
-export function builtinToolParameters(id: string): Record<string, unknown> | null {
-  return Object.hasOwn(BUILTIN_TOOL_INPUTS, id) ? toFunctionParameters(BUILTIN_TOOL_INPUTS[id as BuiltinToolId]) : null;
-}
 
 /** Tool names the engine itself provides; agents may not define tools with these names. */
 export const RESERVED_TOOL_NAMES = ["message_agent"] as const;

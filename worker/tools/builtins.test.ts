@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TOOL_INPUTS, BUILTIN_TOOLS, builtinToolParameters, toFunctionParameters } from "../../lib/tools/catalog";
+import { BUILTIN_TOOLS } from "../../lib/tools/catalog";
+import { BUILTIN_TOOL_INPUTS, builtinToolParameters, toFunctionParameters } from "../../lib/tools/arguments";
 import { BUILTIN_IMPLEMENTATIONS } from "./builtins";
 
 describe("built-in tools", () => {

@@ -1,7 +1,7 @@
 // The built-in tools' implementations. Their ids, side-effect flags and argument
-// schemas come from the catalogue (lib/tools/catalog.ts; a unit test keeps
+// schemas come from lib/tools/catalog.ts and lib/tools/arguments.ts (a unit test keeps
 // the two lists in step); the descriptions here are what the model reads.
-import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/catalog";
+import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/arguments";
 import { EgressRefusedError } from "../../lib/net/egress";
 import { evaluateExpression, CalculatorError } from "./calculator";
 import { ledgerBalance, ledgerTransfer } from "./ledger";

@@ -3,7 +3,8 @@
 // schema, a tool's own refusal) come back as error outcomes the model sees;
 // infrastructure failures throw so Temporal retries them.
 import type { AgentConfig } from "../../lib/agents/schemas";
-import { MCP_TOOL_SEPARATOR, toFunctionParameters } from "../../lib/tools/catalog";
+import { MCP_TOOL_SEPARATOR } from "../../lib/tools/catalog";
+import { toFunctionParameters } from "../../lib/tools/arguments";
 import type { Db } from "../../lib/db/prisma";
 import { formatPath } from "../../lib/errors";
 import { createGuardedFetch } from "../../lib/net/egress";

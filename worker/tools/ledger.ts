@@ -1,6 +1,6 @@
 // Demo ledger tools. ledger_transfer is the side-effecting tool that makes
 // approvals and exactly-once execution visible.
-import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/catalog";
+import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/arguments";
 import { writeTransaction } from "../../lib/db/transactions";
 import { ToolUserError, type BuiltinTool, type ToolContext } from "./types";
 

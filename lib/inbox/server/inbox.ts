@@ -8,7 +8,7 @@ import { RunNotFound } from "../../engine/errors";
 import type { ApprovalRequest, ChatMessage } from "../../engine/types";
 import { getConfig } from "../../config/server/config";
 import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
-import { builtinToolParameters } from "../../tools/catalog";
+import { builtinToolParameters } from "../../tools/arguments";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
 
 interface RunRow {
