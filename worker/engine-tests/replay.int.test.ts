@@ -57,7 +57,9 @@ describe("replaying histories", () => {
     const step = Array.from({ length: 4 }, (_, i) => `tool search_notes {"query":"temporal ${i}"}`).join(" && ");
     const { runId } = await h.engine.startRun({
       graph: singleAgentGraph({ tools: ["search_notes"], maxIterations: 500 }, { continueAsNewAfterEvents: 200, tokenBudget: 100_000_000, followUpWindowSeconds: 0 }),
-      task: `${Array.from({ length: 60 }, () => step).join("\n")}\nanswer: done`,
+      // 61 inferences of at least 20 ms each: the run lasts over a second however fast the machine, so the
+      // queries every 100 ms below really do land while it works (without it, a quick run ended after 3).
+      task: `think 20\n${Array.from({ length: 60 }, () => step).join("\n")}\nanswer: done`,
     });
     expect(await queryUntilDone(runId), "queries answered by replaying the run's history").toEqual([]);
     expect(await replayAll([runId]), "the run continued as new").toBeGreaterThan(1);
