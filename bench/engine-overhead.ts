@@ -18,7 +18,7 @@ import { createDb, type Db } from "../lib/db/prisma";
 import { seedDatabase } from "../lib/seed/seed";
 import { createEngine } from "../lib/engine/client";
 import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
-import type { ChatMessage, RunEvent, RunSummary } from "../lib/engine/types";
+import type { ChatMessage, RunEvent, RunSummary } from "../lib/contract/types";
 import { agentSchema } from "../lib/agents/schemas";
 import { applyMigrations } from "../scripts/db/migrate";
 import { provisionTemporalCli } from "../scripts/lib/temporal-cli";

@@ -5,7 +5,7 @@ import { Client, Connection } from "@temporalio/client";
 import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
-import type { RunEvent } from "../lib/engine/types";
+import type { RunEvent } from "../lib/contract/types";
 import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { loadDotenv } from "./lib/dotenv";

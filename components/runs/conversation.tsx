@@ -6,7 +6,7 @@
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { ChatMessage, TokenUsage } from "@/lib/engine/types";
+import type { ChatMessage, TokenUsage } from "@/lib/contract/types";
 import { getJson } from "@/components/trace/use-run-tail";
 import { Payload } from "./payload";
 

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { RunStatus } from "@/lib/engine/types";
+import type { RunStatus } from "@/lib/contract/types";
 
 const TONES: Record<RunStatus, "neutral" | "success" | "warning" | "danger" | "info"> = {
   pending: "neutral",

@@ -1,4 +1,4 @@
-import type { SpanKind } from "@/lib/engine/types";
+import type { SpanKind } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 
 /** Bar colour by span kind; errors and running spans override it (see barClass). */

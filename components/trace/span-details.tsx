@@ -4,7 +4,7 @@
 // tool arguments and result, a sub-agent turn, an approval decision.
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import type { ChatMessage, RunEvent } from "@/lib/engine/types";
+import type { ChatMessage, RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { formatCost } from "@/lib/runs/pricing";
 import { Payload } from "@/components/runs/payload";

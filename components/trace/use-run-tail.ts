@@ -5,7 +5,7 @@
 // tail is drained; nothing the page already has is fetched again.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import type { RunEvent } from "@/lib/engine/types";
+import type { RunEvent } from "@/lib/contract/types";
 import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from "@/lib/runs/schemas";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 

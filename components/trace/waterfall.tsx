@@ -4,7 +4,7 @@
 // stretches are compressed, continue-as-new boundaries are drawn across, and
 // retried attempts are marked on their span.
 import { memo, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import type { RunEvent } from "@/lib/engine/types";
+import type { RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { timeScale, visibleRows, type SpanIndex, type TimelineRow, type TimelineState } from "@/lib/runs/timeline";
 import { formatDuration } from "@/components/runs/usage";

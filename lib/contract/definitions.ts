@@ -4,7 +4,7 @@
 // calls them, so both sides are checked against one declaration.
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ApprovalRequest, Conversation, RunSummary } from "./types";
-import type { AgentRunInput, CarriedState, DecideApprovalInput, SubAgentReplySignal, UserMessageSignal } from "./workflow-types";
+import type { AgentRunInput, CarriedState, DecideApprovalInput, SubAgentReplySignal, UserMessageSignal } from "./workflow";
 
 export const AGENT_WORKFLOW_TYPE = "agentRunWorkflow";
 

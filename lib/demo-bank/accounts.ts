@@ -1,4 +1,4 @@
-/** The demo ledger's accounts (amounts in cents), seeded on an empty database. */
+/** The demo bank's accounts (amounts in cents), seeded on an empty database. */
 export const DEMO_ACCOUNTS = [
   { id: "operating", name: "Operating account", balanceCents: 1_000_000 },
   { id: "refunds", name: "Customer refunds", balanceCents: 250_000 },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
 import { dedupePending, isRetryableUpdateError } from "./client";
-import type { ApprovalRequest } from "./types";
+import type { ApprovalRequest } from "../contract/types";
 
 const approval = (id: string, requestedAt: string, status: ApprovalRequest["status"] = "pending") => ({ id, requestedAt, status }) as ApprovalRequest;
 

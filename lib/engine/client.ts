@@ -26,17 +26,17 @@ import {
   snapshotQuery,
   summaryQuery,
   userMessageSignal,
-} from "./definitions";
-import { readEventPage, readMessages, readRunSummary, readSpans, spanTree, type EventPage } from "./ledger/read";
+} from "../contract/definitions";
+import { readEventPage, readMessages, readRunSummary, readSpans, spanTree, type EventPage } from "../run-ledger/read";
 import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
 import { AppError, ForbiddenError, ValidationError } from "../errors";
 import { readWorkspacePolicy } from "../policy/store";
 import { signedDecision } from "./decision-signature";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
-import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "./types";
-import { TERMINAL_STATUSES } from "./types";
+import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "../contract/types";
+import { TERMINAL_STATUSES } from "../contract/types";
 import { requireRegisteredServers } from "../agents/mcp-references";
-import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "./workflow-types";
+import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "../contract/workflow";
 
 export interface StartRunInput {
   /** A saved agent graph, by name (its newest version), or… */

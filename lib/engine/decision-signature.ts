@@ -4,7 +4,7 @@
 // holder of the server key can make one that is recorded and applied. Workflow
 // code never sees the key (it would be written into history).
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { DecideApprovalInput } from "./workflow-types";
+import type { DecideApprovalInput } from "../contract/workflow";
 
 /** How long a signed decision stays valid: enough for retries on a busy worker, too short to keep a captured one. */
 export const DECISION_SIGNATURE_WINDOW_MS = 10 * 60 * 1000;

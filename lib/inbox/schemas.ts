@@ -1,8 +1,8 @@
 // Browser-safe types and input schemas of the approval inbox and its audit.
 import { z } from "zod";
-import type { ApprovalRequest } from "../engine/types";
+import type { ApprovalRequest } from "../contract/types";
 import type { UsageCost } from "../runs/schemas";
-import { runIdSchema } from "../engine/schemas";
+import { runIdSchema } from "../contract/schemas";
 import { ARGUMENTS_MAX_BYTES, boundedJsonObject, REASON_MAX_CHARS } from "../http/limits";
 import { AUDIT_ACTIONS } from "../audit/actions";
 

@@ -12,7 +12,7 @@ import { writeWorkspacePolicy } from "../policy/store";
 import { AppError } from "../errors";
 import { discoverTools } from "./server/discover";
 import { createMcpConnections, McpError } from "../../worker/tools/mcp";
-import type { RunEvent } from "../engine/types";
+import type { RunEvent } from "../contract/types";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MARKER = path.join(os.tmpdir(), `zap-mcp-marker-${process.pid}-${Date.now()}`);

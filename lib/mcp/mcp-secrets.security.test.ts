@@ -12,7 +12,7 @@ import { createAgent, getVersion } from "../agents/server/store";
 import { writeWorkspacePolicy } from "../policy/store";
 import { getMcpServer, listMcpServers } from "./server/registry";
 import { resolveRegisteredServer } from "./stored";
-import type { RunEvent } from "../engine/types";
+import type { RunEvent } from "../contract/types";
 import { ValidationError } from "../errors";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

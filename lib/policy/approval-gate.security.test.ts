@@ -6,10 +6,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkflowUpdateFailedError } from "@temporalio/client";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { decideApprovalUpdate } from "../engine/definitions";
+import { decideApprovalUpdate } from "../contract/definitions";
 import { saveAgentVersion } from "../agents/repository";
 import { ForbiddenError, ValidationError } from "../errors";
-import type { RunEvent } from "../engine/types";
+import type { RunEvent } from "../contract/types";
 
 type Person = { id: string; email: string; role: string };
 let h: EngineHarness;

@@ -1,8 +1,8 @@
 // Reads from the run ledger: events, spans, messages and run rows. These work
 // for any run size, live or finished, and after Temporal has forgotten the run.
-import type { Db } from "../../db/prisma";
-import { dbProvider } from "../../db/transactions";
-import type { ChatMessage, FailureReason, RunEvent, RunStatus, RunSummary, TraceNode, TraceSpan } from "../types";
+import type { Db } from "../db/prisma";
+import { dbProvider } from "../db/transactions";
+import type { ChatMessage, FailureReason, RunEvent, RunStatus, RunSummary, TraceNode, TraceSpan } from "../contract/types";
 
 export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
 

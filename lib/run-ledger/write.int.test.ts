@@ -3,11 +3,11 @@
 // batch replayed after a crash, or two batches of one run rewriting a span)
 // still lands exactly once, in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "../../db/prisma";
-import { applyMigrations } from "../../../scripts/db/migrate";
-import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
-import type { LedgerBatch } from "../workflow-types";
-import type { RunEvent, TraceSpan } from "../types";
+import { createDb, type Db } from "../db/prisma";
+import { applyMigrations } from "../../scripts/db/migrate";
+import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
+import type { LedgerBatch } from "../contract/workflow";
+import type { RunEvent, TraceSpan } from "../contract/types";
 import { createLedgerWriter, writeLedgerGroup } from "./write";
 
 const providers = await testProviders();

@@ -1,12 +1,12 @@
 // Writes to the run ledger. Called by the worker's activities; every write is
 // idempotent (rows keyed by run id + sequence number or by id), so retries and
 // workflow replays never duplicate or lose a row.
-import type { Db } from "../../db/prisma";
-import { writeTransaction, type DbTransaction } from "../../db/transactions";
-import { retryReason } from "../../db/contention";
-import { appendAuditInTransaction } from "../../audit/write";
-import type { ApprovalRequest } from "../types";
-import type { ApprovalOutcomeRecord, LedgerBatch } from "../workflow-types";
+import type { Db } from "../db/prisma";
+import { writeTransaction, type DbTransaction } from "../db/transactions";
+import { retryReason } from "../db/contention";
+import { appendAuditInTransaction } from "../audit/write";
+import type { ApprovalRequest } from "../contract/types";
+import type { ApprovalOutcomeRecord, LedgerBatch } from "../contract/workflow";
 
 function spanData(span: LedgerBatch["spans"][number]): string {
   return JSON.stringify({ tokens: span.tokens, attempts: span.attempts, attributes: span.attributes });

@@ -1,6 +1,6 @@
 // Model prices per million tokens and the cost of token usage. Pure, so the
 // browser can format what the server computed and tests need no database.
-import type { TokenUsage } from "../engine/types";
+import type { TokenUsage } from "../contract/types";
 import type { ModelPrice, PriceTable } from "../config/price-table";
 
 export type { ModelPrice, PriceTable } from "../config/price-table";

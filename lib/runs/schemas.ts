@@ -2,9 +2,9 @@
 // the shapes the run pages render. Server code lives in ./server.
 import { z } from "zod";
 import { agentNameSchema, modelIdSchema } from "../agents/schemas";
-import { runIdSchema } from "../engine/schemas";
+import { runIdSchema } from "../contract/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
-import type { RunEvent, RunStatus, TokenUsage, TraceSpan } from "../engine/types";
+import type { RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 

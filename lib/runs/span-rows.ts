@@ -2,8 +2,8 @@
 // GET /api/runs/:runId/spans: a page of spans as rows rather than objects (a
 // 200,000-span trace is a third smaller without a key name per field), with
 // the price table the rows' model calls are costed from. The database writes
-// the rows (lib/engine/ledger/read.ts); the browser turns them into views here.
-import type { TraceSpan } from "../engine/types";
+// the rows (lib/run-ledger/read.ts); the browser turns them into views here.
+import type { TraceSpan } from "../contract/types";
 import { costOf, type PriceTable } from "./pricing";
 import type { TraceSpanView } from "./schemas";
 

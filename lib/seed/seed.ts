@@ -5,7 +5,7 @@ import { DEMO_USERS } from "../auth/demo-users";
 import { hashPassword } from "../auth/passwords";
 import { DEMO_AGENT_GRAPHS } from "../agents/demo";
 import { saveAgentVersion } from "../agents/repository";
-import { DEMO_ACCOUNTS } from "../ledger/demo-accounts";
+import { DEMO_ACCOUNTS } from "../demo-bank/accounts";
 import { DEMO_MCP_SERVERS } from "../mcp/demo";
 import { ensureWorkspacePolicy } from "../policy/store";
 import { SEED_WORKSPACE_POLICY } from "../policy/schemas";

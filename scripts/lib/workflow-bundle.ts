@@ -5,4 +5,4 @@ import { PROJECT_ROOT } from "./run";
 export const WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, ".next", "workflow-bundle.js");
 
 /** Files whose change makes the bundle stale. */
-export const WORKFLOW_BUNDLE_INPUTS = ["worker/workflows", "lib/agents", "lib/engine", "lib/temporal", "package-lock.json"];
+export const WORKFLOW_BUNDLE_INPUTS = ["worker/workflows", "lib/agents", "lib/engine", "lib/contract", "lib/temporal", "package-lock.json"];

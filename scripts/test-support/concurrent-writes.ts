@@ -8,7 +8,7 @@ import type { Db } from "../../lib/db/prisma";
 import { contentionStats, type ContentionStats } from "../../lib/db/contention";
 import { writeTransaction } from "../../lib/db/transactions";
 import { saveAgentVersion } from "../../lib/agents/repository";
-import { ledgerTransfer } from "../../worker/tools/ledger";
+import { ledgerTransfer } from "../../worker/tools/demo-bank";
 import type { ToolContext } from "../../worker/tools/types";
 
 export interface WorkloadSpec {

@@ -16,7 +16,7 @@ import { configuredKey } from "../../lib/crypto/keys";
 import { writeWorkspacePolicy } from "../../lib/policy/store";
 import { TEST_AUTH_SECRET } from "./test-keys";
 import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
-import type { RunStatus, RunSummary } from "../../lib/engine/types";
+import type { RunStatus, RunSummary } from "../../lib/contract/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
 import type { ModelRegistry } from "../../worker/models/registry";
 import { sqliteFilePath } from "../../lib/db/providers";

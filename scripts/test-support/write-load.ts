@@ -6,7 +6,7 @@
 import type { Db } from "../../lib/db/prisma";
 import type { Engine } from "../../lib/engine/client";
 import type { AgentGraphInput } from "../../lib/agents/schemas";
-import type { RunSummary } from "../../lib/engine/types";
+import type { RunSummary } from "../../lib/contract/types";
 
 export interface Approver {
   id: string;

@@ -4,10 +4,10 @@
 import { hostname } from "node:os";
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { TokenUsage } from "../../lib/engine/types";
-import { ACTIVITY_ERRORS } from "../../lib/engine/definitions";
+import type { TokenUsage } from "../../lib/contract/types";
+import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import type { Db } from "../../lib/db/prisma";
-import { readMessages } from "../../lib/engine/ledger/read";
+import { readMessages } from "../../lib/run-ledger/read";
 import type { ModelRegistry } from "../models/registry";
 import { ModelCallError, type FunctionTool, type ModelToolCall } from "../models/types";
 import type { SubAgentInfo, ToolExecutor } from "../tools/executor";

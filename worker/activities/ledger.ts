@@ -2,10 +2,10 @@
 // idempotent: a retry or a replay after a crash writes the same rows again.
 import { ApplicationFailure } from "@temporalio/common";
 import type { Db } from "../../lib/db/prisma";
-import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
+import { APPROVAL_ERRORS } from "../../lib/contract/definitions";
 import { decisionSignatureProblem } from "../../lib/engine/decision-signature";
-import { createLedgerWriter, recordApprovalOutcome } from "../../lib/engine/ledger/write";
-import type { ApprovalOutcomeRecord, LedgerBatch } from "../../lib/engine/workflow-types";
+import { createLedgerWriter, recordApprovalOutcome } from "../../lib/run-ledger/write";
+import type { ApprovalOutcomeRecord, LedgerBatch } from "../../lib/contract/workflow";
 
 /** Why a recorded outcome is not a genuine decision of the web server, or null (expiries come from the workflow's own timer). */
 export function outcomeSignatureProblem(key: Buffer | null, record: ApprovalOutcomeRecord, now = Date.now()): string | null {

@@ -10,8 +10,8 @@ import { DefaultLogger } from "@temporalio/worker";
 import { ApplicationFailure } from "@temporalio/activity";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../lib/config/env";
-import type { ApprovalNotification } from "../../lib/engine/workflow-types";
-import type { ApprovalRequest } from "../../lib/engine/types";
+import type { ApprovalNotification } from "../../lib/contract/workflow";
+import type { ApprovalRequest } from "../../lib/contract/types";
 import { createNotificationActivities, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhookSignature, type WebhookConfig } from "./notifications";
 
 const SECRET = "a-webhook-secret-of-some-length";

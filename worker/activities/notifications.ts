@@ -8,7 +8,7 @@
 // configuration does not retry. The body has a `text` field, so a Slack
 // incoming-webhook URL works as it is.
 import { ApplicationFailure, Context } from "@temporalio/activity";
-import type { ApprovalNotification } from "../../lib/engine/workflow-types";
+import type { ApprovalNotification } from "../../lib/contract/workflow";
 import { createGuardedFetch, EgressRefusedError } from "../../lib/net/egress";
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "../../lib/net/webhook-signature";
 

@@ -6,7 +6,7 @@ import { ApprovalAlreadyDecided, ApprovalNotFound } from "../../lib/engine/error
 import { ForbiddenError, ValidationError } from "../../lib/errors";
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
 import { WorkflowUpdateStage } from "@temporalio/client";
-import { decideApprovalUpdate } from "../../lib/engine/definitions";
+import { decideApprovalUpdate } from "../../lib/contract/definitions";
 import { signedDecision } from "../../lib/engine/decision-signature";
 import { configuredKey } from "../../lib/crypto/keys";
 

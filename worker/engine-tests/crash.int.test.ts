@@ -4,7 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import type { RunEvent } from "../../lib/engine/types";
+import type { RunEvent } from "../../lib/contract/types";
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 

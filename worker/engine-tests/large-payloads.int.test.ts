@@ -3,7 +3,7 @@
 // conversation read back completely from the run ledger, page by page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import type { RunEvent, TraceNode } from "../../lib/engine/types";
+import type { RunEvent, TraceNode } from "../../lib/contract/types";
 import { updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
 
 let h: EngineHarness;

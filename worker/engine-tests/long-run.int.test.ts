@@ -2,7 +2,7 @@
 // stay complete across the boundaries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import type { TraceNode } from "../../lib/engine/types";
+import type { TraceNode } from "../../lib/contract/types";
 
 let h: EngineHarness;
 beforeAll(async () => {

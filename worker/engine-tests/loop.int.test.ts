@@ -2,7 +2,7 @@
 // events and trace.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import type { RunEvent, TraceNode } from "../../lib/engine/types";
+import type { RunEvent, TraceNode } from "../../lib/contract/types";
 
 let h: EngineHarness;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { startChatCompletionsServer, type ChatCompletionsServer } from "../../scripts/test-support/chat-completions-server";
-import type { RunEvent } from "../../lib/engine/types";
+import type { RunEvent } from "../../lib/contract/types";
 
 let h: EngineHarness;
 let llm: ChatCompletionsServer;

@@ -2,7 +2,7 @@
 // multi-turn conversations, idle timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import type { SubAgentReply } from "../../lib/engine/types";
+import type { SubAgentReply } from "../../lib/contract/types";
 
 let h: EngineHarness;
 beforeAll(async () => {

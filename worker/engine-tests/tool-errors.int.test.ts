@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { freePort } from "../../scripts/test-support/ports";
-import type { RunEvent } from "../../lib/engine/types";
+import type { RunEvent } from "../../lib/contract/types";
 import { registerMcpServer, updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
 
 let h: EngineHarness;

@@ -3,7 +3,7 @@
 // execution inside the SDK): the engine runs tools as Temporal activities.
 import { APICallError, generateText, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import type { ChatMessage } from "../../lib/engine/types";
+import type { ChatMessage } from "../../lib/contract/types";
 import { ModelCallError, type InferenceRequest, type InferenceResponse, type ModelProvider } from "./types";
 
 function parseArguments(text: string): unknown {

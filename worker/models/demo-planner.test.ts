@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planFromText, recognise, summarise } from "./demo-planner";
 import type { FunctionTool } from "./types";
-import type { ChatMessage } from "../../lib/engine/types";
+import type { ChatMessage } from "../../lib/contract/types";
 
 const fn = (name: string, parameters: Record<string, unknown> = {}): FunctionTool => ({ name, description: name, parameters });
 const team = fn("message_agent", { properties: { agent_name: { enum: ["billing", "shipping"] } } });

@@ -3,7 +3,7 @@
 // plan tool calls from the agent's own tool list, conversations with its
 // sub-agents and (approval-gated) transfers. Deterministic and offline: the
 // same message and the same tool results always give the same plan.
-import type { ChatMessage } from "../../lib/engine/types";
+import type { ChatMessage } from "../../lib/contract/types";
 import type { DemoAction, DemoScript } from "./demo-script";
 import type { FunctionTool } from "./types";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDemoScript } from "./demo-script";
 import { createDemoModel } from "./demo";
-import type { ChatMessage } from "../../lib/engine/types";
+import type { ChatMessage } from "../../lib/contract/types";
 
 describe("demo script", () => {
   it("parses parallel steps, repeats and settings", () => {

@@ -3,7 +3,7 @@
 // with the agent's own tools (demo-planner.ts), so demos and tests drive the
 // real engine: tool calls (several at once), sub-agent conversations,
 // approvals (through the tools it calls), failures and token usage.
-import type { ChatMessage } from "../../lib/engine/types";
+import type { ChatMessage } from "../../lib/contract/types";
 import { parseDemoScript, type DemoAction } from "./demo-script";
 import { planFromText, summarise } from "./demo-planner";
 import { ModelCallError, type InferenceRequest, type InferenceResponse, type ModelProvider, type ModelToolCall } from "./types";

@@ -1,4 +1,4 @@
-import type { ChatMessage, TokenUsage } from "../../lib/engine/types";
+import type { ChatMessage, TokenUsage } from "../../lib/contract/types";
 
 /** A function the model may call: name, description and JSON-schema parameters. */
 export interface FunctionTool {

@@ -4,7 +4,7 @@
 import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/arguments";
 import { EgressRefusedError } from "../../lib/net/egress";
 import { evaluateExpression, CalculatorError } from "./calculator";
-import { ledgerBalance, ledgerTransfer } from "./ledger";
+import { ledgerBalance, ledgerTransfer } from "./demo-bank";
 import { ToolUserError, type BuiltinTool } from "./types";
 
 const currentTimeSchema = BUILTIN_TOOL_INPUTS.current_time;

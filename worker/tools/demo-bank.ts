@@ -1,5 +1,6 @@
-// Demo ledger tools. ledger_transfer is the side-effecting tool that makes
-// approvals and exactly-once execution visible.
+// The demo bank's tools (their ids keep the published names ledger_*).
+// ledger_transfer is the side-effecting tool that makes approvals and
+// exactly-once execution visible.
 import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/arguments";
 import { writeTransaction } from "../../lib/db/transactions";
 import { ToolUserError, type BuiltinTool, type ToolContext } from "./types";

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import type { RunEvent } from "../../lib/engine/types";
+import type { RunEvent } from "../../lib/contract/types";
 
 let server: Server;
 let host: string;

@@ -18,9 +18,9 @@ import {
 import type { AgentActivities, ToolActivityOutput } from "../activities/agent";
 import type { FunctionTool } from "../models/types";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { ToolCall, TraceSpan } from "../../lib/engine/types";
-import type { AgentRunInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import { ACTIVITY_ERRORS } from "../../lib/engine/definitions";
+import type { ToolCall, TraceSpan } from "../../lib/contract/types";
+import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
+import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import { Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
 import { SubAgentConversations, type CallOutcome } from "./sub-agents";
 import type { RunLedger } from "./run-ledger";

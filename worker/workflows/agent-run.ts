@@ -26,9 +26,9 @@ import {
   subAgentReplySignal,
   summaryQuery,
   userMessageSignal,
-} from "../../lib/engine/definitions";
-import type { AgentRunInput, LedgerRunSummary, RunOutcome, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import type { FailureReason, RunSummary, TokenUsage } from "../../lib/engine/types";
+} from "../../lib/contract/definitions";
+import type { AgentRunInput, LedgerRunSummary, RunOutcome, SubAgentReplySignal } from "../../lib/contract/workflow";
+import type { FailureReason, RunSummary, TokenUsage } from "../../lib/contract/types";
 import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
 import { renderPrompt } from "../../lib/agents/template";
 import { RunState } from "./run-state";

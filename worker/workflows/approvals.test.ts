@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentSchema } from "../../lib/agents/schemas";
 import { DEFAULT_WORKSPACE_POLICY } from "../../lib/policy/schemas";
-import type { AgentRunInput } from "../../lib/engine/workflow-types";
+import type { AgentRunInput } from "../../lib/contract/workflow";
 import { argumentProblems, gateFor } from "./approvals";
 
 describe("approval helpers", () => {

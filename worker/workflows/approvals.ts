@@ -7,10 +7,10 @@ import { ActivityFailure, ApplicationFailure, CancellationScope, condition, patc
 import { matchesGlob } from "../../lib/agents/glob";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { argumentProblems } from "../../lib/engine/argument-check";
-import { APPROVAL_ERRORS } from "../../lib/engine/definitions";
+import { APPROVAL_ERRORS } from "../../lib/contract/definitions";
 import { applicableRules, effectiveGate, FALLBACK_POLICY, roleMeets, type GateRequirement } from "../../lib/policy/gate";
-import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/engine/types";
-import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/engine/workflow-types";
+import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/contract/types";
+import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/contract/workflow";
 import type { LedgerActivities } from "../activities/ledger";
 import type { NotificationActivities } from "../activities/notifications";
 import type { RunState } from "./run-state";

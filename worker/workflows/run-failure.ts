@@ -1,4 +1,4 @@
-import type { FailureReason } from "../../lib/engine/types";
+import type { FailureReason } from "../../lib/contract/types";
 
 /** A run-ending failure with its typed reason. */
 export class RunFailure extends Error {

@@ -4,7 +4,7 @@
 // at a time and in order, so a newer state never lands before an older one.
 import { CancellationScope, condition, proxyLocalActivities } from "@temporalio/workflow";
 import type { LedgerActivities } from "../activities/ledger";
-import type { LedgerRunIdentity, LedgerRunSummary } from "../../lib/engine/workflow-types";
+import type { LedgerRunIdentity, LedgerRunSummary } from "../../lib/contract/workflow";
 import type { RunState } from "./run-state";
 
 // No attempt limit: a ledger write must land (a busy or restarting database

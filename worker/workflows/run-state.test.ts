@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../lib/engine/types";
+import type { ApprovalRequest } from "../../lib/contract/types";
 import { RunState } from "./run-state";
-import { spanTree } from "../../lib/engine/ledger/read";
+import { spanTree } from "../../lib/run-ledger/read";
 
 const approvalFixture: ApprovalRequest = {
   id: "a",

@@ -2,8 +2,8 @@
 // Deterministic (workflow time only) and bounded: events, spans and messages
 // go to an outbox that the run ledger writes to the database, so what the
 // workflow holds and carries across continue-as-new does not grow with the run.
-import type { CarriedState, LedgerBatch, UserMessageSignal } from "../../lib/engine/workflow-types";
-import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/engine/types";
+import type { CarriedState, LedgerBatch, UserMessageSignal } from "../../lib/contract/workflow";
+import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/contract/types";
 
 type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
 

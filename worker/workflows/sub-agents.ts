@@ -2,9 +2,9 @@
 // child workflow per conversation and exchanges one message per turn with it.
 import { ParentClosePolicy, condition, getExternalWorkflowHandle, isCancellation, startChild, uuid4, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { TraceSpan } from "../../lib/engine/types";
-import type { AgentRunInput, SubAgentReplySignal } from "../../lib/engine/workflow-types";
-import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, userMessageSignal } from "../../lib/engine/definitions";
+import type { TraceSpan } from "../../lib/contract/types";
+import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
+import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, userMessageSignal } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import type { RunState } from "./run-state";
 import { RunFailure } from "./run-failure";

@@ -5,7 +5,7 @@ import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";
 import { getEngine } from "@/lib/engine/server/engine";
-import { listRunsSchema } from "@/lib/engine/schemas";
+import { listRunsSchema } from "@/lib/contract/schemas";
 import { startRunOperation } from "@/lib/runs/server/run-operations";
 
 export const GET = apiRoute({

@@ -3,7 +3,7 @@ import "server-only";
 // (role, policy, already decided); this layer only names the person from the
 // session, never from what the browser sends.
 import type { Engine } from "../../engine/client";
-import type { ApprovalRequest } from "../../engine/types";
+import type { ApprovalRequest } from "../../contract/types";
 import { AppError } from "../../errors";
 import type { SessionUser } from "../../auth/server/session";
 import { bulkDecideInputSchema, decideInputSchema, type BulkDecideInput, type BulkOutcome, type DecideInput } from "../schemas";

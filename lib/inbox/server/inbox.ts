@@ -5,7 +5,7 @@ import "server-only";
 import type { Db } from "../../db/prisma";
 import { dedupePending, type Engine } from "../../engine/client";
 import { RunNotFound } from "../../engine/errors";
-import type { ApprovalRequest, ChatMessage } from "../../engine/types";
+import type { ApprovalRequest, ChatMessage } from "../../contract/types";
 import { getConfig } from "../../config/server/config";
 import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
 import { builtinToolParameters } from "../../tools/arguments";

@@ -6,10 +6,10 @@ import type { Prisma } from "../../db/generated/sqlite/client";
 import { getDb } from "../../db/server/db";
 import { getConfig } from "../../config/server/config";
 import { getTemporalClient } from "../../temporal/server/client";
-import { readEventPage, readSpanRowsJson, readSpans, spanFromRecord } from "../../engine/ledger/read";
+import { readEventPage, readSpanRowsJson, readSpans, spanFromRecord } from "../../run-ledger/read";
 import { toSpanView } from "../span-rows";
 import { RunNotFound } from "../../engine/errors";
-import type { ChatMessage, RunEvent, RunStatus } from "../../engine/types";
+import type { ChatMessage, RunEvent, RunStatus } from "../../contract/types";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
-import { readSpanRowsJson, readSpans } from "../../engine/ledger/read";
+import { readSpanRowsJson, readSpans } from "../../run-ledger/read";
 import { spansFromRows, toSpanView, type SpanRow, type SpanRowPage } from "../span-rows";
 
 const providers = await testProviders();

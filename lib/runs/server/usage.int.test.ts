@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
-import { readModelTokens } from "../../engine/ledger/read";
+import { readModelTokens } from "../../run-ledger/read";
 import { ownUsage } from "./usage";
 
 const providers = await testProviders();

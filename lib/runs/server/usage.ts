@@ -3,7 +3,7 @@ import "server-only";
 // inference spans (exact, priced per model); a run's total adds its sub-runs'
 // own usage, each counted once, so self + sub-runs = total by construction.
 import type { Db } from "../../db/prisma";
-import { readModelTokens } from "../../engine/ledger/read";
+import { readModelTokens } from "../../run-ledger/read";
 import { addCosts, costOf, type PriceTable } from "../pricing";
 import type { UsageCost } from "../schemas";
 

@@ -4,7 +4,7 @@
 // ledger, so it stays browsable after restarts and after Temporal's retention.
 import { useCallback, useMemo, useState } from "react";
 import { useQueries } from "@tanstack/react-query";
-import type { RunEvent, TokenUsage } from "@/lib/engine/types";
+import type { RunEvent, TokenUsage } from "@/lib/contract/types";
 import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
 import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
 import { Waterfall } from "@/components/trace/waterfall";

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
-import { runIdSchema } from "@/lib/engine/schemas";
+import { runIdSchema } from "@/lib/contract/schemas";
 
 export const GET = apiRoute<{ runId: string }>({
   permission: "read",

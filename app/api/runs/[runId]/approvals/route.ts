@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
 import { getDb } from "@/lib/db/server/db";
-import { runIdSchema } from "@/lib/engine/schemas";
+import { runIdSchema } from "@/lib/contract/schemas";
 import { loadRunApprovals } from "@/lib/inbox/server/inbox";
 
 export const GET = apiRoute<{ runId: string }>({

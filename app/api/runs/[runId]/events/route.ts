@@ -4,7 +4,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam, parseQuery } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
-import { eventPageQuerySchema, runIdSchema } from "@/lib/engine/schemas";
+import { eventPageQuerySchema, runIdSchema } from "@/lib/contract/schemas";
 
 export const GET = apiRoute<{ runId: string }>({
   permission: "read",

@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";
 import { followUpOperation } from "@/lib/runs/server/run-operations";
-import { runIdSchema } from "@/lib/engine/schemas";
+import { runIdSchema } from "@/lib/contract/schemas";
 import { runMessages } from "@/lib/runs/server/runs";
 import { z } from "zod";
 

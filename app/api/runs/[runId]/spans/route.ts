@@ -2,7 +2,7 @@
 // ledger in start order, as rows (lib/runs/span-rows.ts: SpanRowPage).
 import { z } from "zod";
 import { apiRoute, parseParam, parseQuery } from "@/lib/http/server/api-route";
-import { runIdSchema } from "@/lib/engine/schemas";
+import { runIdSchema } from "@/lib/contract/schemas";
 import { runSpanPageJson } from "@/lib/runs/server/runs";
 
 const querySchema = z.object({

@@ -2,7 +2,7 @@
 // events after sequence number N, the spans they may have changed, and the header.
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam, parseQuery } from "@/lib/http/server/api-route";
-import { eventPageQuerySchema, runIdSchema } from "@/lib/engine/schemas";
+import { eventPageQuerySchema, runIdSchema } from "@/lib/contract/schemas";
 import { runTail } from "@/lib/runs/server/runs";
 
 export const GET = apiRoute<{ runId: string }>({

@@ -3,7 +3,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
-import { runIdSchema } from "@/lib/engine/schemas";
+import { runIdSchema } from "@/lib/contract/schemas";
 import { spanDetails } from "@/lib/runs/server/details";
 
 export const GET = apiRoute<{ runId: string; spanId: string }>({
