@@ -82,18 +82,19 @@ test.describe("as an admin", () => {
     expect(viewer).toBeDefined();
     expect(JSON.stringify(users)).not.toContain("passwordHash");
 
-    const badRole = await request.patch(`/api/users/${viewer!.id}`, { data: { role: "root" } });
+    const badRole = await request.patch(`/api/users/${viewer!.id}/role`, { data: { role: "root" } });
     expect(badRole.status()).toBe(422);
     const body = await badRole.json();
     expect(body.error.code).toBe("validation_failed");
     expect(body.error.issues[0].path).toBe("role");
 
-    const badJson = await request.patch(`/api/users/${viewer!.id}`, { data: Buffer.from("{not json"), headers: { "content-type": "application/json" } });
+    const badJson = await request.patch(`/api/users/${viewer!.id}/role`, { data: Buffer.from("{not json"), headers: { "content-type": "application/json" } });
     expect(badJson.status()).toBe(400);
     expect((await badJson.json()).error.message).toBe("The request body is not valid JSON");
 
-    const missing = await request.patch("/api/users/does-not-exist", { data: { role: "viewer" } });
+    const missing = await request.patch("/api/users/does-not-exist/role", { data: { role: "viewer" } });
     expect(missing.status()).toBe(404);
+    expect((await missing.json()).error.message).toBe('There is no user with id "does-not-exist"');
   });
 });
 
@@ -118,14 +119,15 @@ test.describe("wrong roles", () => {
     test.use({ storageState: storageStateFor("builder") });
 
     test("cannot change roles through the API", async ({ request }) => {
-      const response = await request.patch("/api/users/anyone", { data: { role: "admin" } });
+      const response = await request.patch("/api/users/anyone/role", { data: { role: "admin" } });
       expect(response.status()).toBe(403);
     });
 
     test("cannot create, disable or reset users through the API", async ({ request }) => {
       const created = await request.post("/api/users", { data: { email: "backdoor@example.com", name: "Backdoor", role: "admin" } });
       expect(created.status()).toBe(403);
-      expect((await request.patch("/api/users/anyone", { data: { disabled: true } })).status()).toBe(403);
+      expect((await request.post("/api/users/anyone/disable")).status()).toBe(403);
+      expect((await request.post("/api/users/anyone/enable")).status()).toBe(403);
       expect((await request.post("/api/users/anyone/password-reset")).status()).toBe(403);
     });
   });

@@ -9,13 +9,13 @@ test("a builder starts a run, an approver decides its approval, roles are enforc
   const [viewer, builder, approver] = await Promise.all([as("viewer"), as("builder"), as("approver")]);
   const task = 'tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":10}\nanswer: transferred';
 
-  expect((await viewer.post("/api/runs", { data: { agent: "treasury", task } })).status()).toBe(403);
-  const empty = await builder.post("/api/runs", { data: { agent: "treasury", task: "  " } });
+  expect((await viewer.post("/api/runs", { data: { graph: "treasury", task } })).status()).toBe(403);
+  const empty = await builder.post("/api/runs", { data: { graph: "treasury", task: "  " } });
   expect(empty.status()).toBe(422);
   expect((await empty.json()).error.issues).toEqual([{ path: "task", message: "describe the task" }]);
-  expect((await builder.post("/api/runs", { data: { agent: "nobody", task } })).status()).toBe(404);
+  expect((await builder.post("/api/runs", { data: { graph: "nobody", task } })).status()).toBe(404);
 
-  const started = await builder.post("/api/runs", { data: { agent: "treasury", task } });
+  const started = await builder.post("/api/runs", { data: { graph: "treasury", task } });
   expect(started.status()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
   expect(runId).toMatch(/^treasurer-/);

@@ -33,7 +33,7 @@ async function createSubAgentGraph(name: string): Promise<void> {
 }
 
 async function startRun(builder: APIRequestContext, agent: string, task: string): Promise<string> {
-  const response = await builder.post("/api/runs", { data: { agent, task } });
+  const response = await builder.post("/api/runs", { data: { graph: agent, task } });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { runId: string }).runId;
 }

@@ -102,7 +102,7 @@ test.describe("a legacy version with an inline server", () => {
     const admin = await browser.newContext({ storageState: storageStateFor("admin"), viewport });
     try {
       const a = await builder.newPage();
-      const run = await a.request.post("/api/runs", { data: { agent, task: "hello" } });
+      const run = await a.request.post("/api/runs", { data: { graph: agent, task: "hello" } });
       expect(run.status()).toBe(422);
       expect((await run.json()).error.issues).toEqual([expect.objectContaining({ path: "agents[0].mcpServers[0].transport" })]);
       await a.goto(`/agents/${agent}`);

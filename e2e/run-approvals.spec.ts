@@ -7,7 +7,7 @@ const TASK = 'tool ledger_transfer {"from_account":"savings","to_account":"opera
 
 test("an approver approves a waiting call on the run page and the run completes", async ({ browser, playwright, baseURL }) => {
   const builder = await playwright.request.newContext({ baseURL, storageState: storageStateFor("builder") });
-  const started = await builder.post("/api/runs", { data: { agent: "treasury", task: TASK } });
+  const started = await builder.post("/api/runs", { data: { graph: "treasury", task: TASK } });
   expect(started.status(), await started.text()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
 

@@ -138,7 +138,7 @@ test.describe("runs list time range", () => {
   test("from and to are read in the browser's time zone", async ({ page, playwright, baseURL }) => {
     const builder = await apiAs(playwright, baseURL, "builder");
     const task = `Move $5 from savings to operating (range ${Date.now().toString(36)})`;
-    const started = await builder.post("/api/runs", { data: { agent: "treasury", task } });
+    const started = await builder.post("/api/runs", { data: { graph: "treasury", task } });
     expect(started.status()).toBe(201);
     const { runId } = (await started.json()) as { runId: string };
     const wallTime = (ms: number) => new Date(ms + 330 * 60_000).toISOString().slice(0, 16);
@@ -165,7 +165,7 @@ test.describe("runs as a viewer", () => {
 
   test("a viewer sees runs but no launch, cancel or follow-up controls, and the server refuses them", async ({ page, playwright, baseURL }) => {
     const builder = await apiAs(playwright, baseURL, "builder");
-    const started = await builder.post("/api/runs", { data: { agent: "treasury", task: "Move $5 from savings to operating" } });
+    const started = await builder.post("/api/runs", { data: { graph: "treasury", task: "Move $5 from savings to operating" } });
     expect(started.status()).toBe(201);
     const { runId } = (await started.json()) as { runId: string };
 
@@ -178,7 +178,7 @@ test.describe("runs as a viewer", () => {
     await expect(page.getByRole("button", { name: "Re-run" })).toHaveCount(0);
     await expect(page.getByLabel("Follow-up message")).toHaveCount(0);
 
-    expect((await page.request.post("/api/runs", { data: { agent: "treasury", task: "x" } })).status()).toBe(403);
+    expect((await page.request.post("/api/runs", { data: { graph: "treasury", task: "x" } })).status()).toBe(403);
     expect((await page.request.post(`/api/runs/${runId}/cancel`)).status()).toBe(403);
     expect((await page.request.post(`/api/runs/${runId}/messages`, { data: { content: "hi" } })).status()).toBe(403);
     expect((await builder.post(`/api/runs/${runId}/cancel`)).status()).toBe(202);
@@ -188,7 +188,7 @@ test.describe("runs as a viewer", () => {
   test("the events route returns only events after the given sequence number, paged by bytes", async ({ page, playwright, baseURL }) => {
     const builder = await apiAs(playwright, baseURL, "builder");
     const task = 'repeat 6 tool search_notes {"query":"temporal retries and durable execution"}\nanswer: done';
-    const { runId } = (await (await builder.post("/api/runs", { data: { agent: "research-loop", task } })).json()) as { runId: string };
+    const { runId } = (await (await builder.post("/api/runs", { data: { graph: "research-loop", task } })).json()) as { runId: string };
     await expect.poll(async () => (await (await page.request.get(`/api/runs/${runId}`)).json()).run.status, { timeout: 20_000 }).toBe("completed");
     type Page = { events: { seq: number }[]; nextSince: number; hasMore: boolean };
     const all = (await (await page.request.get(`/api/runs/${runId}/events?since=0`)).json()) as Page;
@@ -219,7 +219,7 @@ test.describe("untrusted text", () => {
   test("tool output and model text with <script>, <img onerror> and HTML render inert in every view", async ({ page }) => {
     const html = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"><b id=injected>bold</b>';
     const task = `tool search_notes {"query":${JSON.stringify(html)}}\nanswer: ${html}`;
-    const started = await page.request.post("/api/runs", { data: { agent: "research-loop", task } });
+    const started = await page.request.post("/api/runs", { data: { graph: "research-loop", task } });
     expect(started.status()).toBe(201);
     const { runId } = (await started.json()) as { runId: string };
     const inert = async () => {

@@ -46,7 +46,7 @@ test.describe("content security policy", () => {
 
     test("the main pages, a run, the designer with React Flow and CodeMirror, and the inbox raise no violation", async ({ page, playwright, baseURL }) => {
       const builder = await apiAs(playwright, baseURL, "builder");
-      const started = await builder.post("/api/runs", { data: { agent: "research-loop", task: `csp check ${Date.now()}` } });
+      const started = await builder.post("/api/runs", { data: { graph: "research-loop", task: `csp check ${Date.now()}` } });
       expect(started.status(), await started.text()).toBe(201);
       const { runId } = (await started.json()) as { runId: string };
 
@@ -76,12 +76,12 @@ test.describe("the JSON API refuses what a browser on another site could send", 
   test("a POST with Origin https://evil.example is refused 403 and starts no run; the app's own Origin is accepted", async ({ playwright, baseURL }) => {
     const builder = await apiAs(playwright, baseURL, "builder");
     const task = `cross-origin ${Date.now()}`;
-    const evil = await builder.post("/api/runs", { data: { agent: "research-loop", task }, headers: { Origin: "https://evil.example" } });
+    const evil = await builder.post("/api/runs", { data: { graph: "research-loop", task }, headers: { Origin: "https://evil.example" } });
     expect(evil.status()).toBe(403);
     expect((await evil.json()).error.message).toBe("Cross-origin requests are not accepted");
     const cancel = await builder.post("/api/runs/some-run/cancel", { headers: { Origin: "https://evil.example" } });
     expect(cancel.status(), "another mutating route").toBe(403);
-    const plain = await builder.post("/api/runs", { data: JSON.stringify({ agent: "research-loop", task }), headers: { "content-type": "text/plain" } });
+    const plain = await builder.post("/api/runs", { data: JSON.stringify({ graph: "research-loop", task }), headers: { "content-type": "text/plain" } });
     expect(plain.status()).toBe(415);
     const runs = (await (await builder.get("/api/runs/list?pageSize=200")).json()) as { rows: { task: string }[] };
     expect(runs.rows.filter((r) => r.task === task), "nothing was started").toEqual([]);
@@ -91,7 +91,7 @@ test.describe("the JSON API refuses what a browser on another site could send", 
   test("a body over the cap is refused 413, declared or streamed", async ({ playwright, baseURL }) => {
     const builder = await apiAs(playwright, baseURL, "builder");
     const task = `oversized ${Date.now()}`;
-    const big = await builder.post("/api/runs", { data: { agent: "research-loop", task, context: { blob: "x".repeat(400 * 1024) } } });
+    const big = await builder.post("/api/runs", { data: { graph: "research-loop", task, context: { blob: "x".repeat(400 * 1024) } } });
     expect(big.status(), "Content-Length over 256 KiB").toBe(413);
     await builder.dispose();
 
@@ -109,7 +109,7 @@ test.describe("the JSON API refuses what a browser on another site could send", 
       });
       req.on("error", reject);
     });
-    req.write(`{"agent":"research-loop","task":"${task}","context":{"blob":"`);
+    req.write(`{"graph":"research-loop","task":"${task}","context":{"blob":"`);
     const chunk = "x".repeat(64 * 1024);
     // 1 MiB in 16 chunks: four times the cap.
     for (let i = 0; i < 16; i++) if (!req.write(chunk)) await once(req, "drain");

@@ -84,7 +84,7 @@ describe("mutating requests from anywhere but the app are refused before anythin
   it("a page on https://evil.example POSTs a run with the victim's cookies: 403, no run, no audit row", async () => {
     const before = await counts();
     for (const origin of ["https://evil.example", ""]) {
-      const response = await startRunRoute(request("/api/runs", { body: JSON.stringify({ agent, task: "wire the money" }), headers: { origin } }), noParams);
+      const response = await startRunRoute(request("/api/runs", { body: JSON.stringify({ graph: agent, task: "wire the money" }), headers: { origin } }), noParams);
       expect(response.status, `Origin "${origin}"`).toBe(403);
       expect((await response.json()).error.message).toBe("Cross-origin requests are not accepted");
     }
@@ -103,7 +103,7 @@ describe("mutating requests from anywhere but the app are refused before anythin
 
   it("a form-style text/plain body (no CORS preflight) is refused with 415", async () => {
     const before = await counts();
-    const response = await startRunRoute(request("/api/runs", { body: JSON.stringify({ agent, task: "x" }), headers: { "content-type": "text/plain" } }), noParams);
+    const response = await startRunRoute(request("/api/runs", { body: JSON.stringify({ graph: agent, task: "x" }), headers: { "content-type": "text/plain" } }), noParams);
     expect(response.status).toBe(415);
     expect(await counts()).toEqual(before);
   });
@@ -117,7 +117,7 @@ describe("mutating requests from anywhere but the app are refused before anythin
 
   it("a chunked body without Content-Length that keeps growing is cut off at the cap with 413", async () => {
     const before = await counts();
-    const chunk = new TextEncoder().encode(`{"agent":"${agent}","task":"${"x".repeat(64 * 1024)}`);
+    const chunk = new TextEncoder().encode(`{"graph":"${agent}","task":"${"x".repeat(64 * 1024)}`);
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -135,10 +135,10 @@ describe("mutating requests from anywhere but the app are refused before anythin
 describe("inputs are strict and sized", () => {
   it("unknown keys are refused with 422 naming them; the dialog's model override is accepted", async () => {
     const agent = await freshAgent();
-    const refused = await startRunRoute(request("/api/runs", { body: JSON.stringify({ agent, task: "x", priority: "high" }) }), noParams);
+    const refused = await startRunRoute(request("/api/runs", { body: JSON.stringify({ graph: agent, task: "x", priority: "high" }) }), noParams);
     expect(refused.status).toBe(422);
     expect(JSON.stringify((await refused.json()).error.issues)).toContain("priority");
-    const accepted = await startRunRoute(request("/api/runs", { body: JSON.stringify({ agent, task: "x", model: "demo/fast" }) }), noParams);
+    const accepted = await startRunRoute(request("/api/runs", { body: JSON.stringify({ graph: agent, task: "x", model: "demo/fast" }) }), noParams);
     expect(accepted.status, JSON.stringify(await accepted.clone().json())).toBe(201);
   });
 
@@ -146,7 +146,7 @@ describe("inputs are strict and sized", () => {
     const agent = await freshAgent();
     const before = await counts();
     const context = { blob: "x".repeat(70 * 1024) };
-    const response = await startRunRoute(request("/api/runs", { body: JSON.stringify({ agent, task: "x", context }) }), noParams);
+    const response = await startRunRoute(request("/api/runs", { body: JSON.stringify({ graph: agent, task: "x", context }) }), noParams);
     expect(response.status).toBe(422);
     const body = await response.json();
     expect(body.error.issues).toEqual([{ path: "context", message: expect.stringContaining("the limit is 64 KiB") }]);
@@ -157,10 +157,10 @@ describe("inputs are strict and sized", () => {
 describe("every door writes exactly one audit row per mutation, with its actor", () => {
   it("runs: started, followed up and cancelled through the API and through the actions", async () => {
     const agent = await freshAgent();
-    const viaRoute = await startRunRoute(request("/api/runs", { body: JSON.stringify({ agent, task: "through the API" }) }), noParams);
+    const viaRoute = await startRunRoute(request("/api/runs", { body: JSON.stringify({ graph: agent, task: "through the API" }) }), noParams);
     expect(viaRoute.status).toBe(201);
     const { runId: apiRun } = (await viaRoute.json()) as { runId: string };
-    const viaAction = await startRunAction({ agent, task: "through the dialog" });
+    const viaAction = await startRunAction({ graph: agent, task: "through the dialog" });
     if (!viaAction.ok) throw new Error(JSON.stringify(viaAction.error));
     const actionRun = viaAction.data.runId;
 

@@ -51,7 +51,7 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
     queryKey: ["launch-options", agent],
     enabled: Boolean(agent),
     queryFn: async () => {
-      const result = await getLaunchOptionsAction({ agent });
+      const result = await getLaunchOptionsAction({ graph: agent });
       if (!result.ok) throw new Error(result.error.message);
       return result.data;
     },
@@ -65,7 +65,7 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
     if (!parsed.ok) return;
     setStarting(true);
     setError(null);
-    const result = await startRunAction({ agent, ...(version !== "" ? { version } : {}), task, context: parsed.value, model });
+    const result = await startRunAction({ graph: agent, ...(version !== "" ? { version } : {}), task, context: parsed.value, model });
     if (!result.ok) {
       setStarting(false);
       setError(result.error);

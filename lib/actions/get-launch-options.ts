@@ -3,10 +3,10 @@ import { defineAction } from "../http/server/action";
 import { launchOptionsInputSchema } from "../runs/schemas";
 import { launchOptions } from "../runs/server/launch";
 
-/** What the run dialog offers for an agent: its versions (with placeholders) and example tasks. */
+/** What the run dialog offers for a saved agent graph: its versions (with placeholders) and example tasks. */
 export const getLaunchOptionsAction = defineAction({
   name: "get-launch-options",
   permission: "runs:launch",
   input: launchOptionsInputSchema,
-  handler: ({ input }) => launchOptions(input.agent),
+  handler: ({ input }) => launchOptions(input.graph),
 });

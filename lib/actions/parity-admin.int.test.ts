@@ -33,7 +33,9 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 const versionsRoute = await import("@/app/api/agents/[name]/versions/route");
 const usersRoute = await import("@/app/api/users/route");
-const userRoute = await import("@/app/api/users/[id]/route");
+const userRoleRoute = await import("@/app/api/users/[id]/role/route");
+const userDisableRoute = await import("@/app/api/users/[id]/disable/route");
+const userEnableRoute = await import("@/app/api/users/[id]/enable/route");
 const resetRoute = await import("@/app/api/users/[id]/password-reset/route");
 const passwordRoute = await import("@/app/api/me/password/route");
 const mcpRoute = await import("@/app/api/mcp-servers/route");
@@ -141,39 +143,75 @@ describe("users", () => {
     expectSameRefusal(await routeOutcome(await usersRoute.POST(apiRequest("POST", "/api/users", body), params({}))), actionOutcome(await createUserAction(body)), "a builder");
   });
 
-  it("role change, disable and password reset: same result and audit row through PATCH / POST and the actions", async () => {
+  // One route per operation (PATCH …/role, POST …/disable, …/enable, …/password-reset), each the action's schema with the user from the path.
+  const roleViaRoute = (id: string, body: unknown) => async () => routeOutcome(await userRoleRoute.PATCH(apiRequest("PATCH", `/api/users/${id}/role`, body), params({ id })));
+  const disableViaRoute = (id: string) => async () => routeOutcome(await userDisableRoute.POST(apiRequest("POST", `/api/users/${id}/disable`), params({ id })));
+  const enableViaRoute = (id: string) => async () => routeOutcome(await userEnableRoute.POST(apiRequest("POST", `/api/users/${id}/enable`), params({ id })));
+  const resetViaRoute = (id: string) => async () => routeOutcome(await resetRoute.POST(apiRequest("POST", `/api/users/${id}/password-reset`), params({ id })));
+  const person = async () => (await h.db.user.create({ data: { email: `${unique("p")}@zap.local`, name: "Parity", role: "viewer", passwordHash: "x" } })).id;
+
+  it("role change, disable, enable and password reset: same result and audit row through each route and its action", async () => {
     as("admin");
-    const person = async () => (await h.db.user.create({ data: { email: `${unique("p")}@zap.local`, name: "Parity", role: "viewer", passwordHash: "x" } })).id;
     const [a, b] = [await person(), await person()];
-    const patch = (id: string, body: unknown) => userRoute.PATCH(apiRequest("PATCH", `/api/users/${id}`, body), params({ id }));
     const differing = ["id", "email", "createdAt", "oneTimePassword", "password"];
 
-    const steps: [string, (id: string) => Promise<Outcome>, (id: string) => Promise<Outcome>, string][] = [
-      ["role", async (id) => actionOutcome(await changeUserRoleAction({ userId: id, role: "builder" })), async (id) => routeOutcome(await patch(id, { role: "builder" }), "user"), "user.role_changed"],
-      ["disable", async (id) => actionOutcome(await setUserDisabledAction({ userId: id, disabled: true })), async (id) => routeOutcome(await patch(id, { disabled: true }), "user"), "user.disabled"],
-      ["enable", async (id) => actionOutcome(await setUserDisabledAction({ userId: id, disabled: false })), async (id) => routeOutcome(await patch(id, { disabled: false }), "user"), "user.enabled"],
-      [
-        "reset",
-        async (id) => actionOutcome(await resetUserPasswordAction({ userId: id })),
-        async (id) => routeOutcome(await resetRoute.POST(apiRequest("POST", `/api/users/${id}/password-reset`), params({ id }))),
-        "user.password_reset",
-      ],
+    const steps: [string, (id: string) => () => Promise<Outcome>, (id: string) => () => Promise<Outcome>, string][] = [
+      ["role", (id) => async () => actionOutcome(await changeUserRoleAction({ userId: id, role: "builder" })), (id) => roleViaRoute(id, { role: "builder" }), "user.role_changed"],
+      ["disable", (id) => async () => actionOutcome(await setUserDisabledAction({ userId: id, disabled: true })), disableViaRoute, "user.disabled"],
+      ["enable", (id) => async () => actionOutcome(await setUserDisabledAction({ userId: id, disabled: false })), enableViaRoute, "user.enabled"],
+      ["reset", (id) => async () => actionOutcome(await resetUserPasswordAction({ userId: id })), resetViaRoute, "user.password_reset"],
     ];
     for (const [what, action, route, auditAction] of steps) {
-      const viaAction = await audited(h.db, () => action(a));
-      const viaRoute = await audited(h.db, () => route(b));
+      const viaAction = await audited(h.db, action(a));
+      const viaRoute = await audited(h.db, route(b));
       expect(viaAction.outcome.ok, `${what}: ${JSON.stringify(viaAction.outcome)}`).toBe(true);
       expect(normalized(viaAction.outcome, differing), what).toEqual(normalized(viaRoute.outcome, differing));
       expect(viaAction.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: a }]);
       expect(viaRoute.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: b }]);
     }
+    const [rowA, rowB] = await Promise.all([a, b].map((id) => h.db.user.findUniqueOrThrow({ where: { id } })));
+    expect([rowA?.role, rowB?.role], "both doors changed the role").toEqual(["builder", "builder"]);
+    expect([rowA?.disabledAt, rowB?.disabledAt], "both doors disabled, then enabled").toEqual([null, null]);
+  });
 
-    expectSameRefusal(await routeOutcome(await patch(a, { role: "owner" })), actionOutcome(await changeUserRoleAction({ userId: a, role: "owner" })), "a role that does not exist");
-    expectSameRefusal(await routeOutcome(await patch(a, { role: "viewer", extra: 1 })), actionOutcome(await changeUserRoleAction({ userId: a, role: "viewer", extra: 1 })), "an unknown key");
+  it("refuses the same way for each operation, and no refusal is audited", async () => {
+    as("admin");
+    const a = await person();
     const admin = ids.admin ?? "";
-    expectSameRefusal(await routeOutcome(await patch(admin, { role: "viewer" })), actionOutcome(await changeUserRoleAction({ userId: admin, role: "viewer" })), "the last admin");
+    const missing = "no-such-user";
+    const cases: [string, () => Promise<Outcome>, () => Promise<Outcome>][] = [
+      ["role: a role that does not exist", roleViaRoute(a, { role: "owner" }), async () => actionOutcome(await changeUserRoleAction({ userId: a, role: "owner" }))],
+      ["role: an unknown key", roleViaRoute(a, { role: "viewer", extra: 1 }), async () => actionOutcome(await changeUserRoleAction({ userId: a, role: "viewer", extra: 1 }))],
+      ["role: a field of another operation", roleViaRoute(a, { role: "viewer", disabled: true }), async () => actionOutcome(await changeUserRoleAction({ userId: a, role: "viewer", disabled: true }))],
+      ["role: the last admin", roleViaRoute(admin, { role: "viewer" }), async () => actionOutcome(await changeUserRoleAction({ userId: admin, role: "viewer" }))],
+      ["role: no such user", roleViaRoute(missing, { role: "viewer" }), async () => actionOutcome(await changeUserRoleAction({ userId: missing, role: "viewer" }))],
+      ["role: a malformed id", roleViaRoute("x".repeat(65), { role: "viewer" }), async () => actionOutcome(await changeUserRoleAction({ userId: "x".repeat(65), role: "viewer" }))],
+      ["disable: yourself", disableViaRoute(admin), async () => actionOutcome(await setUserDisabledAction({ userId: admin, disabled: true }))],
+      ["disable: no such user", disableViaRoute(missing), async () => actionOutcome(await setUserDisabledAction({ userId: missing, disabled: true }))],
+      ["enable: no such user", enableViaRoute(missing), async () => actionOutcome(await setUserDisabledAction({ userId: missing, disabled: false }))],
+      ["reset: your own password", resetViaRoute(admin), async () => actionOutcome(await resetUserPasswordAction({ userId: admin }))],
+      ["reset: no such user", resetViaRoute(missing), async () => actionOutcome(await resetUserPasswordAction({ userId: missing }))],
+    ];
+    for (const [what, route, action] of cases) {
+      const viaRoute = await audited(h.db, route);
+      const viaAction = await audited(h.db, action);
+      expectSameRefusal(viaRoute.outcome, viaAction.outcome, what);
+      expect([...viaRoute.audit, ...viaAction.audit], `${what}: nothing audited`).toEqual([]);
+    }
+    // A not-found is one sentence naming the user, from every door.
+    expect(await roleViaRoute(missing, { role: "viewer" })()).toMatchObject({ status: 404, error: { message: `There is no user with id "${missing}"` } });
+    // The path is the only source of the user: a body naming another is refused, not obeyed.
+    expect(await roleViaRoute(a, { userId: admin, role: "viewer" })()).toMatchObject({ status: 422, error: { issues: [{ path: "userId", message: "given in the path; leave it out of the body" }] } });
+
     as("builder");
-    expectSameRefusal(await routeOutcome(await patch(a, { role: "viewer" })), actionOutcome(await changeUserRoleAction({ userId: a, role: "viewer" })), "a builder");
+    for (const [what, route, action] of [
+      ["role", roleViaRoute(a, { role: "admin" }), async () => actionOutcome(await changeUserRoleAction({ userId: a, role: "admin" }))],
+      ["disable", disableViaRoute(a), async () => actionOutcome(await setUserDisabledAction({ userId: a, disabled: true }))],
+      ["enable", enableViaRoute(a), async () => actionOutcome(await setUserDisabledAction({ userId: a, disabled: false }))],
+      ["reset", resetViaRoute(a), async () => actionOutcome(await resetUserPasswordAction({ userId: a }))],
+    ] as const) {
+      expectSameRefusal(await route(), await action(), `a builder: ${what}`);
+    }
   });
 });
 
@@ -218,7 +256,7 @@ describe("the MCP registry", () => {
   const transport = { type: "stdio", command: "node", args: ["--import", "tsx", "worker/tools/mcp-demo-server.ts"] };
   const create = (name: string) => ({ name, description: "parity", transport, secrets: { KB_TOKEN: "sealed" } });
 
-  it("create, update and delete: same result and audit row through both doors", async () => {
+  it("create and update: same result and audit row through both doors", async () => {
     as("admin");
     const [a, b] = [unique("pa"), unique("pb")];
     const differing = ["name", "updatedAt"];
@@ -235,21 +273,47 @@ describe("the MCP registry", () => {
         async (name) => routeOutcome(await mcpServerRoute.PATCH(apiRequest("PATCH", `/api/mcp-servers/${name}`, { description: "changed", secrets: { KB_TOKEN: null } }), params({ name })), "server"),
         "mcp_server.updated",
       ],
-      [
-        "delete",
-        async (name) => actionOutcome(await deleteMcpServerAction({ name })),
-        async (name) => routeOutcome(await mcpServerRoute.DELETE(apiRequest("DELETE", `/api/mcp-servers/${name}`), params({ name }))),
-        "mcp_server.deleted",
-      ],
     ];
     for (const [what, action, route, auditAction] of steps) {
       const viaAction = await audited(h.db, () => action(a));
       const viaRoute = await audited(h.db, () => route(b));
       expect(viaAction.outcome.ok, `${what}: ${JSON.stringify(viaAction.outcome)}`).toBe(true);
-      if (what !== "delete") expect(normalized(viaAction.outcome, differing), what).toEqual(normalized(viaRoute.outcome, differing));
+      expect(normalized(viaAction.outcome, differing), what).toEqual(normalized(viaRoute.outcome, differing));
       expect(viaAction.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: a }]);
       expect(viaRoute.audit, what).toEqual([{ action: auditAction, actorId: ids.admin, target: b }]);
     }
+  });
+
+  it("delete: the route answers the operation's result as the action does (not an empty 204), and refuses the same way", async () => {
+    as("admin");
+    const [a, b] = [unique("da"), unique("db")];
+    for (const name of [a, b]) expect((await createMcpServerAction(create(name))).ok, `${name} registered`).toBe(true);
+    const viaAction = async (name: string) => actionOutcome(await deleteMcpServerAction({ name }));
+    const viaRoute = async (name: string) => {
+      const response = await mcpServerRoute.DELETE(apiRequest("DELETE", `/api/mcp-servers/${name}`), params({ name }));
+      if (response.ok) expect(response.status, "a deletion answers 200 with a body").toBe(200);
+      return routeOutcome(response);
+    };
+    const action = await audited(h.db, () => viaAction(a));
+    const route = await audited(h.db, () => viaRoute(b));
+    expect(action.outcome).toEqual({ ok: true, data: { deleted: a } });
+    expect(route.outcome).toEqual({ ok: true, data: { deleted: b } });
+    expect(action.audit).toEqual([{ action: "mcp_server.deleted", actorId: ids.admin, target: a }]);
+    expect(route.audit).toEqual([{ action: "mcp_server.deleted", actorId: ids.admin, target: b }]);
+
+    // Deleted once: the second time both doors say it is gone, in the same sentence, and audit nothing.
+    const again = await audited(h.db, () => viaRoute(a));
+    expectSameRefusal(again.outcome, await viaAction(a), "a server already deleted");
+    expect(again.outcome).toMatchObject({ status: 404, error: { message: `There is no MCP server named "${a}"` } });
+    expect(again.audit).toEqual([]);
+    expectSameRefusal(await viaRoute("Not_Valid"), await viaAction("Not_Valid"), "a name with capitals");
+    const kept = unique("dk");
+    expect((await createMcpServerAction(create(kept))).ok).toBe(true);
+    as("builder");
+    const refused = await audited(h.db, () => viaRoute(kept));
+    expectSameRefusal(refused.outcome, await viaAction(kept), "a builder");
+    expect(refused.audit, "a builder's attempt audits nothing").toEqual([]);
+    expect(await h.db.mcpServer.count({ where: { name: kept } }), "the builder deleted nothing").toBe(1);
   });
 
   it("refuses the same way: a command off the allowlist, an unknown key, an unknown server, a builder", async () => {

@@ -83,24 +83,29 @@ let runs: { action: string; route: string };
 describe("start a run", () => {
   it("the same input gives a run through either door, and the same run.started row", async () => {
     as("builder");
-    const action = await audited(h.db, () => startViaAction({ agent, ...launch }));
-    const route = await audited(h.db, () => startViaRoute({ agent, ...launch }));
+    const action = await audited(h.db, () => startViaAction({ graph: agent, ...launch }));
+    const route = await audited(h.db, () => startViaRoute({ graph: agent, ...launch }));
     runs = { action: runIdOf(action.outcome), route: runIdOf(route.outcome) };
     for (const runId of Object.values(runs)) expect(runId).toMatch(/^main-/);
     expect(action.audit).toEqual([{ action: "run.started", actorId: ids.builder, target: runs.action }]);
     expect(route.audit).toEqual([{ action: "run.started", actorId: ids.builder, target: runs.route }]);
+    for (const runId of Object.values(runs)) {
+      const row = await h.db.auditEvent.findFirstOrThrow({ where: { action: "run.started", target: runId }, select: { details: true } });
+      expect(JSON.parse(row.details), "the audit row names the graph as such").toEqual({ graph: agent, version: 1 });
+    }
   });
 
   it("refuses the same way, and neither door starts or audits anything", async () => {
     as("builder");
     const cases: [string, Record<string, unknown>][] = [
-      ["an empty task", { agent, ...launch, task: "  " }],
-      ["an unknown key", { agent, ...launch, priority: "high" }],
-      ["a missing placeholder", { agent, task: transfer }],
-      ["a model that does not exist", { agent, ...launch, model: "gpt-4" }],
-      ["an agent name with a dot", { agent: "support.triage", ...launch }],
-      ["no such saved agent", { agent: "nobody-here", ...launch }],
-      ["no such version", { agent, ...launch, version: 9 }],
+      ["an empty task", { graph: agent, ...launch, task: "  " }],
+      ["an unknown key", { graph: agent, ...launch, priority: "high" }],
+      ["a missing placeholder", { graph: agent, task: transfer }],
+      ["a model that does not exist", { graph: agent, ...launch, model: "gpt-4" }],
+      ["a graph name with a dot", { graph: "support.triage", ...launch }],
+      ["no such saved agent", { graph: "nobody-here", ...launch }],
+      ["the old key agent for the graph", { agent, ...launch }],
+      ["no such version", { graph: agent, ...launch, version: 9 }],
     ];
     for (const [what, input] of cases) {
       const runsBefore = await h.db.run.count();
@@ -110,12 +115,16 @@ describe("start a run", () => {
       expect([...action.audit, ...route.audit], `${what}: nothing audited`).toEqual([]);
       expect(await h.db.run.count(), `${what}: no run created`).toBe(runsBefore);
     }
-    const missing = await startViaRoute({ agent: "nobody-here", ...launch });
+    // A caller still sending the graph as `agent` is told so by name, not given a run of something else.
+    const renamed = await startViaRoute({ agent, ...launch });
+    expect(renamed).toMatchObject({ ok: false, status: 422 });
+    expect(renamed.ok ? [] : renamed.error.issues).toEqual(expect.arrayContaining([{ path: "(root)", message: 'Unrecognized key: "agent"' }]));
+    const missing = await startViaRoute({ graph: "nobody-here", ...launch });
     expect(missing.ok ? null : missing.error.message, "a not-found error is one sentence").toBe('There is no saved agent named "nobody-here"');
     await expect(h.engine.startRun({ graphName: "nobody-here", task: "x" }), "the TypeScript client says the same").rejects.toThrow('There is no saved agent named "nobody-here"');
     await expect(h.engine.startRun({ graphName: agent, version: 9, task: "x" })).rejects.toThrow(`The saved agent "${agent}" has no version 9`);
     as("viewer");
-    expectSameRefusal(await startViaRoute({ agent, ...launch }), await startViaAction({ agent, ...launch }), "a viewer");
+    expectSameRefusal(await startViaRoute({ graph: agent, ...launch }), await startViaAction({ graph: agent, ...launch }), "a viewer");
   });
 });
 

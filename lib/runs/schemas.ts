@@ -10,8 +10,8 @@ export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_a
 
 /** A run's launch input, the same through the dialog's action and `POST /api/runs`; unknown keys are refused. */
 export const launchRunSchema = z.strictObject({
-  /** The saved agent graph to run (named as the designer saves it). */
-  agent: agentNameSchema,
+  /** The saved agent graph to run (named as the designer saves it; the entry agent is the graph's). */
+  graph: agentNameSchema,
   /** Omitted: the newest version. */
   version: z.coerce.number().int().min(1).optional(),
   task: boundedText("task", "describe the task"),
@@ -21,8 +21,8 @@ export const launchRunSchema = z.strictObject({
 });
 export type LaunchRunInput = z.input<typeof launchRunSchema>;
 
-/** What the run dialog asks before it launches (`getLaunchOptionsAction`). */
-export const launchOptionsInputSchema = z.strictObject({ agent: agentNameSchema });
+/** What the run dialog asks before it launches (`getLaunchOptionsAction`): the saved graph's versions. */
+export const launchOptionsInputSchema = z.strictObject({ graph: agentNameSchema });
 
 /** Cancel: the run, named in the action's input or in the route's path. */
 export const runIdInputSchema = z.strictObject({ runId: runIdSchema });

@@ -4,6 +4,7 @@ import { ROLES } from "../auth/roles";
 const userId = z.string().min(1, "userId is required").max(64);
 const role = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });
 
+/** The admin page's change-role action; `PATCH /api/users/:id/role` takes the user from its path. */
 export const changeRoleSchema = z.strictObject({ userId, role });
 export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
 
@@ -23,16 +24,13 @@ export const createUserSchema = z.strictObject({
 });
 export type CreateUserInput = z.input<typeof createUserSchema>;
 
+/** The admin page's disable/enable action; `POST /api/users/:id/disable|enable` take the user and the state from their path. */
 export const setUserDisabledSchema = z.strictObject({ userId, disabled: z.boolean({ error: "disabled must be true or false" }) });
 export type SetUserDisabledInput = z.infer<typeof setUserDisabledSchema>;
 
+/** The admin page's reset action and `POST /api/users/:id/password-reset`. */
 export const resetPasswordSchema = z.strictObject({ userId });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
-
-/** PATCH /api/users/:id: a new role, enabled/disabled, or both. */
-export const updateUserBodySchema = z
-  .strictObject({ role: role.optional(), disabled: z.boolean({ error: "disabled must be true or false" }).optional() })
-  .refine((body) => body.role !== undefined || body.disabled !== undefined, { message: "Send role, disabled, or both" });
 
 /** A user changes their own password; the rules on the new one (length, not the email) are checked on the server with the email at hand. */
 export const changeOwnPasswordSchema = z.strictObject({

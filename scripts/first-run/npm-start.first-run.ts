@@ -54,7 +54,7 @@ function pidOf(npm: NpmStart, part: StackPart): Promise<number> {
 /** SIGKILLs one part of the stack mid-run; the run must still complete, with no action from the user. */
 async function killDuringRun(part: StackPart): Promise<void> {
   const npm = up();
-  const started = await api<{ runId: string }>("POST", "/api/runs", { agent: "research-loop", task: `think 3000\nanswer: survived a ${part} crash` });
+  const started = await api<{ runId: string }>("POST", "/api/runs", { graph: "research-loop", task: `think 3000\nanswer: survived a ${part} crash` });
   expect(started.status, "POST /api/runs").toBe(201);
   const runId = started.json?.runId ?? "";
   await until("the run is thinking", async () => ((await run(runId))?.status === "thinking" ? true : undefined), { timeoutMs: 30_000, intervalMs: 50, abort: npm.gone });

@@ -157,7 +157,7 @@ describe.skipIf(!pgUp)("two web servers and two workers on one database and task
         Array.from({ length: half }, (_, i) => offset + i),
         CONCURRENCY,
         async (i) => {
-          const answer = await side(i).builder.post("/api/runs", { agent, task: transferTask(i) });
+          const answer = await side(i).builder.post("/api/runs", { graph: agent, task: transferTask(i) });
           const parsed = startedSchema.safeParse(answer.body);
           if (answer.status === 201 && parsed.success) into.push(parsed.data.runId);
           else errors.push(`start ${agent} #${i} on ${side(i).web.origin}: ${answer.status} ${JSON.stringify(answer.body)}`);

@@ -1,6 +1,7 @@
 // GET /api/runs – top-level runs, newest first (?graph=<saved agent graph>&entryAgent=<its entry agent>&limit=N).
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
-//   { agent, task, context?, version?, model? } → 201 { runId }; unknown keys → 422.
+//   { graph, task, context?, version?, model? } → 201 { runId } (graph: the saved agent graph);
+//   unknown keys (the old `agent` too) → 422 naming them.
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";

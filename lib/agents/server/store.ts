@@ -6,7 +6,9 @@ import type { Db } from "../../db/prisma";
 import { writeTransaction } from "../../db/transactions";
 import { appendAuditInTransaction } from "../../audit/write";
 import type { AuditAction } from "../../audit/actions";
-import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { ConflictError, ValidationError } from "../../errors";
+// The launcher and the engine client say the same sentence for a missing saved agent.
+import { AgentNotFound } from "../../engine/errors";
 import { DEMO_AGENT_GRAPHS } from "../demo";
 import { requireValidGraph } from "../repository";
 import { loadableLegacyGraph, validateAgentGraph } from "../validate";
@@ -113,7 +115,7 @@ export async function listAgents(db: Db): Promise<AgentSummary[]> {
 
 async function agentOrThrow(db: Db, name: string) {
   const agent = await db.agent.findUnique({ where: { name } });
-  if (!agent) throw new NotFoundError(`Agent "${name}"`);
+  if (!agent) throw new AgentNotFound(name);
   return agent;
 }
 
@@ -141,7 +143,7 @@ export async function getVersion(db: Db, name: string, version?: number): Promis
     orderBy: { version: "desc" },
     include: versionInclude,
   });
-  if (!row) throw new NotFoundError(version === undefined ? `A version of "${name}"` : `Version ${version} of "${name}"`);
+  if (!row) throw new AgentNotFound(name, version);
   const runs = await db.run.count({ where: { agentVersionId: row.id } });
   return {
     version: row.version,
@@ -174,7 +176,7 @@ export async function appendVersion(
     db,
     async (tx) => {
       const agent = await tx.agent.findUnique({ where: { name } });
-      if (!agent) throw new NotFoundError(`Agent "${name}"`);
+      if (!agent) throw new AgentNotFound(name);
       const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" }, include: versionInclude });
       const newest = last?.version ?? 0;
       if (newest !== input.baseVersion) {
@@ -250,7 +252,7 @@ export async function duplicateAgent(db: Db, name: string, newName: string, auth
 export async function setArchived(db: Db, name: string, archived: boolean, actor: Author): Promise<void> {
   await writeTransaction(db, async (tx) => {
     const agent = await tx.agent.findUnique({ where: { name } });
-    if (!agent) throw new NotFoundError(`Agent "${name}"`);
+    if (!agent) throw new AgentNotFound(name);
     await tx.agent.update({ where: { id: agent.id }, data: { archivedAt: archived ? new Date() : null } });
     await appendAuditInTransaction(tx, { actorId: actor.id, action: archived ? "agent.archived" : "agent.unarchived", target: name });
   });

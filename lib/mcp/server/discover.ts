@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { WorkflowFailedError, type Client } from "@temporalio/client";
 import type { Db } from "../../db/prisma";
 import { appendAudit } from "../../audit/write";
-import { NotFoundError } from "../../errors";
+import { McpServerNotFound } from "../errors";
 import { can } from "../../auth/roles";
 import { z } from "zod";
 import type { McpDiscoverResult } from "../schemas";
@@ -28,7 +28,7 @@ export interface DiscoverDeps {
  */
 export async function discoverTools(deps: DiscoverDeps, name: string, actor: { id: string; role?: string } | null): Promise<McpDiscoverResult> {
   const registered = await deps.db.mcpServer.findUnique({ where: { name }, select: { id: true, allowTools: true } });
-  if (!registered) throw new NotFoundError(`MCP server "${name}"`);
+  if (!registered) throw new McpServerNotFound(name);
   let result: McpDiscoverResult;
   try {
     result = await deps.temporal.workflow.execute(DISCOVER_WORKFLOW_TYPE, {

@@ -6,7 +6,8 @@ import type { Db } from "../../db/prisma";
 import type { AppConfig } from "../../config/env";
 import { writeTransaction } from "../../db/transactions";
 import { appendAuditInTransaction } from "../../audit/write";
-import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { ConflictError, ValidationError } from "../../errors";
+import { McpServerNotFound } from "../errors";
 import { assertPublicUrl, EgressRefusedError } from "../../net/egress";
 import { stdioCommandAllowed, STDIO_NOT_ALLOWED_MESSAGE } from "../allowlist";
 import {
@@ -34,7 +35,7 @@ export async function listMcpServers(db: Db): Promise<McpServerView[]> {
 
 export async function getMcpServer(db: Db, name: string): Promise<McpServerView> {
   const row = await db.mcpServer.findUnique({ where: { name } });
-  if (!row) throw new NotFoundError(`MCP server "${name}"`);
+  if (!row) throw new McpServerNotFound(name);
   return toView(row);
 }
 
@@ -140,7 +141,7 @@ export async function updateMcpServer(db: Db, config: RegistryConfig, name: stri
   if (patch.transport) await checkTransport(config, patch.transport);
   const row = await writeTransaction(db, async (tx) => {
     const current = await tx.mcpServer.findUnique({ where: { name } });
-    if (!current) throw new NotFoundError(`MCP server "${name}"`);
+    if (!current) throw new McpServerNotFound(name);
     const view = toView(current);
     const stored = unsealSecrets(config, current.secrets);
     const { transport, headers } = withoutCredentials(patch.transport ?? view.transport);
@@ -175,7 +176,7 @@ export async function updateMcpServer(db: Db, config: RegistryConfig, name: stri
 export async function deleteMcpServer(db: Db, name: string, actor: Actor): Promise<void> {
   await writeTransaction(db, async (tx) => {
     const current = await tx.mcpServer.findUnique({ where: { name } });
-    if (!current) throw new NotFoundError(`MCP server "${name}"`);
+    if (!current) throw new McpServerNotFound(name);
     await tx.mcpServer.delete({ where: { name } });
     await appendAuditInTransaction(tx, { actorId: actor.id, action: "mcp_server.deleted", target: name, details: { transport: current.transport } });
   });

@@ -4,7 +4,7 @@ import "server-only";
 // call, the messages of a sub-agent turn, the decision of an approval wait.
 import { getDb } from "../../db/server/db";
 import { RunNotFound } from "../../engine/errors";
-import { NotFoundError } from "../../errors";
+import { AppError } from "../../errors";
 import type { ChatMessage, RunEvent } from "../../contract/types";
 import { spanFromRecord } from "../../run-ledger/read";
 import { toSpanView } from "../span-rows";
@@ -35,7 +35,7 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
   const row = await db.runSpan.findUnique({ where: { runId_spanId: { runId, spanId } } });
   if (!row) {
     if (!(await db.run.findUnique({ where: { id: runId }, select: { id: true } }))) throw new RunNotFound(runId);
-    throw new NotFoundError(`Span ${spanId} of run ${runId}`);
+    throw new AppError("not_found", 404, `There is no span "${spanId}" in run "${runId}"`);
   }
   const span = toSpanView(runId, spanFromRecord(row), getConfig().models.prices);
   const attrs = span.attributes ?? {};

@@ -26,22 +26,23 @@ export interface LaunchVersion {
 }
 
 export interface LaunchOptions {
-  agent: string;
+  /** The saved agent graph. */
+  graph: string;
   versions: LaunchVersion[];
   examples: readonly ExampleTask[];
 }
 
-/** The newest 50 versions of a saved agent with their placeholders, and example tasks. */
-export async function launchOptions(agent: string): Promise<LaunchOptions> {
-  const rows = await getDb().agentVersion.findMany({ where: { agent: { name: agent } }, orderBy: { version: "desc" }, take: 50 });
-  if (!rows.length) throw new AgentNotFound(agent);
+/** The newest 50 versions of a saved agent graph with their placeholders, and example tasks. */
+export async function launchOptions(graphName: string): Promise<LaunchOptions> {
+  const rows = await getDb().agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50 });
+  if (!rows.length) throw new AgentNotFound(graphName);
   const versions = rows.map((row) => {
     const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
     const agents = graph.success ? graph.data.agents : [];
     const entry = graph.success ? agents.find((a) => a.name === graph.data.entryAgent) : undefined;
     return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model: entry?.model ?? "" };
   });
-  return { agent, versions, examples: examplesFor(agent) };
+  return { graph: graphName, versions, examples: examplesFor(graphName) };
 }
 
 /** Saved agents, for the launcher on the runs page. */
@@ -53,18 +54,18 @@ export async function launchableAgents(): Promise<string[]> {
 /** Checks the context against the version's prompts, starts the run and writes its "run.started" audit row. */
 export async function launchRun(input: z.output<typeof launchRunSchema>, user: SessionUser): Promise<{ runId: string }> {
   const row = await getDb().agentVersion.findFirst({
-    where: { agent: { name: input.agent }, ...(input.version ? { version: input.version } : {}) },
+    where: { agent: { name: input.graph }, ...(input.version ? { version: input.version } : {}) },
     orderBy: { version: "desc" },
   });
   // The engine's error, so a script starting the same run through the client reads the same sentence.
-  if (!row) throw new AgentNotFound(input.agent, input.version);
+  if (!row) throw new AgentNotFound(input.graph, input.version);
   const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
   if (graph.success) {
     const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
     if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: "the prompts use this placeholder; give it a value" })), `The context is missing ${missing.join(", ")}`);
   }
   const started = await getEngine().startRun({
-    graphName: input.agent,
+    graphName: input.graph,
     version: row.version,
     ...(input.model ? { modelOverride: input.model } : {}),
     task: input.task,
@@ -75,7 +76,7 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
     actorId: user.id,
     action: "run.started",
     target: started.runId,
-    details: { agent: input.agent, version: row.version, ...(input.model ? { model: input.model } : {}) },
+    details: { graph: input.graph, version: row.version, ...(input.model ? { model: input.model } : {}) },
   });
   return started;
 }

@@ -6,7 +6,7 @@ import { appendAuditInTransaction } from "../../audit/write";
 import { isRole } from "../../auth/roles";
 import { hashPassword, oneTimePassword, passwordProblem, verifyPassword } from "../../auth/passwords";
 import { recordSignInFailure, recordSignInSuccess, signInBlockedFor } from "../../auth/server/throttle";
-import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from "../../errors";
+import { AppError, ConflictError, RateLimitedError, ValidationError } from "../../errors";
 import type { ChangeOwnPasswordInput, ChangeRoleInput, CreateUserInput, IssuedPassword, ResetPasswordInput, SetUserDisabledInput, UserSummary } from "../schemas";
 import { createUserSchema } from "../schemas";
 
@@ -50,9 +50,17 @@ export async function listUsers(db: Db = getDb()): Promise<UserSummary[]> {
   return users.map((u) => summary(u, u.passwordHash !== null));
 }
 
+/** A missing account, said as one sentence naming it (every door answers the same). */
+export class UserNotFound extends AppError {
+  constructor(userId: string) {
+    super("not_found", 404, `There is no user with id "${userId}"`);
+    this.name = "UserNotFound";
+  }
+}
+
 async function findUser(tx: DbTransaction, userId: string) {
   const user = await tx.user.findUnique({ where: { id: userId }, omit: { passwordHash: false } });
-  if (!user) throw new NotFoundError("That user");
+  if (!user) throw new UserNotFound(userId);
   return user;
 }
 
@@ -134,7 +142,7 @@ export async function changeOwnPassword(user: { id: string; email: string }, inp
   const wait = await signInBlockedFor(db, attempt);
   if (wait > 0) throw new RateLimitedError(wait, `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minutes`);
   const row = await db.user.findUnique({ where: { id: user.id }, omit: { passwordHash: false } });
-  if (!row) throw new NotFoundError("Your account");
+  if (!row) throw new UserNotFound(user.id);
   if (!row.passwordHash || !(await verifyPassword(input.currentPassword, row.passwordHash))) {
     await recordSignInFailure(db, attempt);
     throw new ValidationError([{ path: "currentPassword", message: "The current password is wrong" }], "The current password is wrong");

@@ -1,6 +1,6 @@
 // GET    /api/mcp-servers/:name – one registered server, without secret values (admins).
 // PATCH  /api/mcp-servers/:name – change it; omitted secrets keep their values, null removes one (admins).
-// DELETE /api/mcp-servers/:name – remove it (admins).
+// DELETE /api/mcp-servers/:name – remove it (admins) → 200 { deleted: name }, as the admin page's action answers.
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";
 import { mcpServerNameSchema } from "@/lib/mcp/schemas";
@@ -18,4 +18,4 @@ const byName = (params: { name: string }) => ({ name: params.name });
 
 export const PATCH = operationRoute(updateMcpServerOperation, { path: byName, bodyAs: "patch", respond: (server) => ({ server }) });
 
-export const DELETE = operationRoute(deleteMcpServerOperation, { path: byName, body: false, status: 204 });
+export const DELETE = operationRoute(deleteMcpServerOperation, { path: byName, body: false });

@@ -1,0 +1,6 @@
+// POST /api/users/:id/disable – disable a user (admins only; no body) → the user (as the action answers); their sessions
+//   end on the next request. The admin page's set-disabled operation, with `disabled` fixed by the path.
+import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { setUserDisabledOperation } from "@/lib/users/server/operations";
+
+export const POST = operationRoute(setUserDisabledOperation, { path: (params: { id: string }) => ({ userId: params.id, disabled: true }), body: false });
