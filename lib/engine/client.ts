@@ -27,12 +27,14 @@ import {
   summaryQuery,
   userMessageSignal,
 } from "../contract/definitions";
-import { readEventPage, readMessages, readRunSummary, readSpans, spanTree, type EventPage } from "../run-ledger/read";
+import { readEventPage, readMessages, readRunRows, readRunSummary, readSpans, runExists, spanTree, type EventPage } from "../run-ledger/read";
+import { createRunRow, deleteRunRow } from "../run-ledger/write";
+import { readVisibility } from "./visibility";
 import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
 import { AppError, ForbiddenError, ValidationError } from "../errors";
 import { readWorkspacePolicy } from "../policy/store";
 import { signedDecision } from "./decision-signature";
-import { SA_AGENT_NAME, SA_PARENT_RUN_ID, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
+import { SA_AGENT_NAME, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "../contract/types";
 import { TERMINAL_STATUSES } from "../contract/types";
 import { requireRegisteredServers } from "../agents/mcp-references";
@@ -57,6 +59,7 @@ export interface RunListItem {
   /** The agent the run starts with (not the saved graph's name). */
   entryAgent: string | null;
   status: string;
+  /** Temporal's execution status; UNKNOWN while visibility has not listed the run (just started, or past retention). */
   temporalStatus: string;
   pendingApprovals: number;
   parentRunId: string | null;
@@ -131,8 +134,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
    * queried, signalled, decided or cancelled through this client.
    */
   async function requireKnownRun(runId: string): Promise<void> {
-    const known = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
-    if (!known) throw new RunNotFound(runId);
+    if (!(await runExists(db, runId))) throw new RunNotFound(runId);
   }
 
   async function describe(runId: string): Promise<WorkflowExecutionDescription> {
@@ -204,9 +206,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
       const gate = await runGate(agentVersionId, input.startedBy ? { id: input.startedBy.id, email: input.startedBy.email } : null);
       // The row first, so the run is listed (with its version and who started it) from the start;
       // removed again when Temporal refuses the start, so nothing is half-created.
-      await db.run.create({
-        data: { id: runId, rootRunId: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context: JSON.stringify(context) },
-      });
+      await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context });
       try {
         await startWorkflow(runId, {
           graph,
@@ -223,7 +223,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
           gate,
         });
       } catch (error) {
-        await db.run.delete({ where: { id: runId } }).catch(() => undefined);
+        await deleteRunRow(db, runId).catch(() => undefined);
         throw error;
       }
       return { runId };
@@ -348,52 +348,44 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
     },
 
     /**
-     * Runs, newest first, from Temporal's visibility store. `graph` is the saved
-     * agent graph (visibility does not carry it: the runs table says which runs
-     * started from it), `entryAgent` the agent the run starts with.
+     * Runs, newest first, from the run ledger (the runs table every door reads),
+     * with Temporal's execution status from visibility. `graph` is the saved
+     * agent graph, `entryAgent` the agent the run starts with. Fails when
+     * visibility does not answer.
      */
     async listRuns(options: { graph?: string; entryAgent?: string; includeSubRuns?: boolean; pendingApprovalsOnly?: boolean; limit?: number } = {}): Promise<RunListItem[]> {
-      const clauses = [`WorkflowType = '${AGENT_WORKFLOW_TYPE}'`];
-      if (options.entryAgent) clauses.push(`ZapAgentName = '${options.entryAgent.replace(/'/g, "")}'`);
-      if (options.graph) {
-        const rows = await db.run.findMany({ where: { graphName: options.graph, parentRunId: null }, orderBy: { startedAt: "desc" }, take: options.limit ?? 100, select: { id: true } });
-        if (!rows.length) return [];
-        clauses.push(`WorkflowId IN (${rows.map((r) => `'${r.id.replace(/'/g, "")}'`).join(", ")})`);
-      }
-      if (options.pendingApprovalsOnly) clauses.push("ZapPendingApprovals > 0", "ExecutionStatus = 'Running'");
-      const items: RunListItem[] = [];
-      for await (const wf of temporal.workflow.list({ query: clauses.join(" AND "), pageSize: 100 })) {
-        const attrs = wf.typedSearchAttributes;
-        const parentRunId = attrs.get(SA_PARENT_RUN_ID) ?? null;
-        if (parentRunId && !options.includeSubRuns && !options.pendingApprovalsOnly) continue;
-        items.push({
-          runId: wf.workflowId,
-          entryAgent: attrs.get(SA_AGENT_NAME) ?? null,
-          status: attrs.get(SA_RUN_STATUS) ?? "pending",
-          temporalStatus: wf.status.name,
-          pendingApprovals: attrs.get(SA_PENDING_APPROVALS) ?? 0,
-          parentRunId,
-          startedAt: wf.startTime.toISOString(),
-          closedAt: wf.closeTime?.toISOString() ?? null,
-        });
-        if (items.length >= (options.limit ?? 100)) break;
-      }
-      return items;
+      const { rows } = await readRunRows(
+        db,
+        { topLevel: !options.includeSubRuns && !options.pendingApprovalsOnly, graph: options.graph, entryAgent: options.entryAgent, awaitingApproval: options.pendingApprovalsOnly },
+        { take: options.limit ?? 100 },
+      );
+      const visibility = await readVisibility(temporal, rows.map((r) => r.id));
+      return rows.map((run) => {
+        const seen = visibility.get(run.id);
+        return {
+          runId: run.id,
+          entryAgent: run.agentName,
+          status: run.status,
+          temporalStatus: seen?.status ?? "UNKNOWN",
+          pendingApprovals: run.pendingApprovals,
+          parentRunId: run.parentRunId,
+          startedAt: run.startedAt.toISOString(),
+          closedAt: seen ? seen.closedAt : (run.endedAt?.toISOString() ?? null),
+        };
+      });
     },
 
     /**
-     * Every pending approval across runs and sub-runs, oldest first. Visibility
-     * only says which runs to ask (it is eventually consistent: it may list a run
-     * twice across continue-as-new, or a run that was just decided); the run's own
+     * Every pending approval across runs and sub-runs, oldest first. The run
+     * ledger only says which runs to ask (its pending count trails the workflow:
+     * a run may be listed just after its approval was decided); the run's own
      * query is the truth, so entries are kept only while their run holds them
      * pending, and each approval id appears once.
      */
     async listPendingApprovals(): Promise<ApprovalRequest[]> {
-      const runs = await this.listRuns({ pendingApprovalsOnly: true, limit: 500 });
-      const listed = [...new Set(runs.map((r) => r.runId))];
-      // Only runs of the runs table (one read for all): a foreign workflow of the same type is not asked.
-      const known = await db.run.findMany({ where: { id: { in: listed } }, select: { id: true } });
-      const runIds = known.map((r) => r.id);
+      // Runs of the runs table only, so a foreign workflow of the same type is never asked.
+      const { rows } = await readRunRows(db, { awaitingApproval: true }, { take: 500 });
+      const runIds = rows.map((r) => r.id);
       const lists = await Promise.all(runIds.map((id) => handle(id).query(pendingApprovalsQuery).catch((): ApprovalRequest[] => [])));
       return dedupePending(lists.flat());
     },

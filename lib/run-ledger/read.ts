@@ -165,3 +165,122 @@ export async function readRunSummary(db: Db, runId: string): Promise<RunSummary 
     endedAt: row.endedAt?.toISOString() ?? null,
   };
 }
+
+/** A run's ledger row as Prisma reads it. */
+export type RunRow = NonNullable<Awaited<ReturnType<Db["run"]["findUnique"]>>>;
+
+/** Whether the runs table has this run: every door checks it before it names a run to Temporal. */
+export async function runExists(db: Db, runId: string): Promise<boolean> {
+  return (await db.run.findUnique({ where: { id: runId }, select: { id: true } })) !== null;
+}
+
+/** A run's row, or null when the run is unknown. */
+export function readRunRow(db: Db, runId: string): Promise<RunRow | null> {
+  return db.run.findUnique({ where: { id: runId } });
+}
+
+/** Which rows of the runs table a list shows; every field narrows it. */
+export interface RunRowFilter {
+  /** Only runs without a parent (the runs list groups sub-runs under them). */
+  topLevel?: boolean;
+  runIds?: string[];
+  status?: string;
+  /** The saved agent graph the run was started from. */
+  graph?: string;
+  /** The agent the run starts with. */
+  entryAgent?: string;
+  agentVersionIds?: string[];
+  /** Part of the starter's email. */
+  startedBy?: string;
+  /** Only runs of these trees (root run ids). */
+  rootRunIds?: string[];
+  /** Runs waiting for a decision: pending approvals and not ended. */
+  awaitingApproval?: boolean;
+  startedFrom?: Date;
+  startedTo?: Date;
+}
+
+const ENDED = ["completed", "failed", "cancelled"];
+
+function runWhere(filter: RunRowFilter) {
+  return {
+    ...(filter.topLevel ? { parentRunId: null } : {}),
+    ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.graph ? { graphName: filter.graph } : {}),
+    ...(filter.entryAgent ? { agentName: filter.entryAgent } : {}),
+    ...(filter.agentVersionIds ? { agentVersionId: { in: filter.agentVersionIds } } : {}),
+    ...(filter.startedBy ? { startedBy: { contains: filter.startedBy } } : {}),
+    ...(filter.rootRunIds ? { rootRunId: { in: filter.rootRunIds } } : {}),
+    ...(filter.awaitingApproval ? { pendingApprovals: { gt: 0 }, status: filter.status ?? { notIn: ENDED } } : {}),
+    ...(filter.startedFrom || filter.startedTo ? { startedAt: { ...(filter.startedFrom ? { gte: filter.startedFrom } : {}), ...(filter.startedTo ? { lte: filter.startedTo } : {}) } } : {}),
+  };
+}
+
+/** Runs matching `filter`, newest first, one page of them, and how many match in all. */
+export async function readRunRows(db: Db, filter: RunRowFilter, page: { skip?: number; take: number }): Promise<{ rows: RunRow[]; total: number }> {
+  const where = runWhere(filter);
+  const [total, rows] = await Promise.all([db.run.count({ where }), db.run.findMany({ where, orderBy: { startedAt: "desc" }, skip: page.skip ?? 0, take: page.take })]);
+  return { rows, total };
+}
+
+/** The root run ids of the trees where some run waits for a decision. */
+export async function readAwaitingRoots(db: Db): Promise<string[]> {
+  const waiting = await db.run.findMany({ where: runWhere({ awaitingApproval: true }), select: { rootRunId: true }, distinct: ["rootRunId"] });
+  return waiting.map((w) => w.rootRunId);
+}
+
+/** The sub-runs of the given trees (every run below their roots), oldest first. */
+export function readSubRuns(db: Db, rootRunIds: string[]): Promise<RunRow[]> {
+  if (rootRunIds.length === 0) return Promise.resolve([]);
+  return db.run.findMany({ where: { rootRunId: { in: rootRunIds }, parentRunId: { not: null } }, orderBy: { startedAt: "asc" } });
+}
+
+/** Every run of one tree, as id and parent. */
+export function readRunTree(db: Db, rootRunId: string): Promise<{ id: string; parentRunId: string | null }[]> {
+  return db.run.findMany({ where: { rootRunId }, select: { id: true, parentRunId: true } });
+}
+
+/** The conversation from message `from` on, at most `take` messages, each with its index. */
+export async function readMessagesFrom(db: Db, runId: string, from: number, take: number): Promise<{ index: number; message: ChatMessage }[]> {
+  const rows = await db.runMessage.findMany({ where: { runId, index: { gte: from } }, orderBy: { index: "asc" }, take, select: { index: true, data: true } });
+  return rows.map((r) => ({ index: r.index, message: JSON.parse(r.data) as ChatMessage }));
+}
+
+/** Events of the given types in order, at most `take`; with `mentioning`, only those whose JSON contains it. */
+export async function readEventsOfTypes(db: Db, runId: string, types: readonly RunEvent["type"][], options: { take: number; mentioning?: string }): Promise<RunEvent[]> {
+  const rows = await db.runEvent.findMany({
+    where: { runId, type: { in: [...types] }, ...(options.mentioning ? { data: { contains: options.mentioning } } : {}) },
+    orderBy: { seq: "asc" },
+    take: options.take,
+    select: { data: true },
+  });
+  return rows.map((r) => JSON.parse(r.data) as RunEvent);
+}
+
+/** Spans that are open, or started or ended at `since` or later, in start order. */
+export async function readSpansChangedSince(db: Db, runId: string, since: Date): Promise<TraceSpan[]> {
+  const rows = await db.runSpan.findMany({ where: { runId, OR: [{ endedAt: null }, { startedAt: { gte: since } }, { endedAt: { gte: since } }] }, orderBy: { startedAt: "asc" } });
+  return rows.map(spanFromRecord);
+}
+
+/** One span of a run, or null. */
+export async function readSpan(db: Db, runId: string, spanId: string): Promise<TraceSpan | null> {
+  const row = await db.runSpan.findUnique({ where: { runId_spanId: { runId, spanId } } });
+  return row ? spanFromRecord(row) : null;
+}
+
+/**
+ * What a successful model call saw and said: the k-th successful inference (by
+ * start time) produced the k-th assistant message, and its input is every
+ * message before that one (the last `cap` of them). Null when the message is
+ * not written yet.
+ */
+export async function readInferenceExchange(db: Db, runId: string, startedAt: Date, cap: number): Promise<{ input: ChatMessage[]; output: ChatMessage; inputOmitted: number } | null> {
+  const k = await db.runSpan.count({ where: { runId, kind: "inference", status: "ok", startedAt: { lt: startedAt } } });
+  const [produced] = await db.runMessage.findMany({ where: { runId, role: "assistant" }, orderBy: { index: "asc" }, skip: k, take: 1, select: { index: true, data: true } });
+  if (!produced) return null;
+  const inputOmitted = Math.max(0, produced.index - cap);
+  const before = await db.runMessage.findMany({ where: { runId, index: { lt: produced.index, gte: inputOmitted } }, orderBy: { index: "asc" }, select: { data: true } });
+  return { input: before.map((m) => JSON.parse(m.data) as ChatMessage), output: JSON.parse(produced.data) as ChatMessage, inputOmitted };
+}

@@ -1,6 +1,7 @@
-// Writes to the run ledger. Called by the worker's activities; every write is
-// idempotent (rows keyed by run id + sequence number or by id), so retries and
-// workflow replays never duplicate or lose a row.
+// Writes to the run ledger: a run's row as it starts (the engine client), then
+// everything the run does (the worker's activities). Every write after the start
+// is idempotent (rows keyed by run id + sequence number or by id), so retries
+// and workflow replays never duplicate or lose a row.
 import type { Db } from "../db/prisma";
 import { writeTransaction, type DbTransaction } from "../db/transactions";
 import { retryReason } from "../db/contention";
@@ -278,4 +279,17 @@ export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecor
       details: auditDetails(record),
     });
   }, AUDIT_TRANSACTION);
+}
+
+/** The row of a run about to start, so every list shows it (with its version and starter) from the start. */
+export async function createRunRow(
+  db: Db,
+  run: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; startedBy: string | null; task: string; context: Record<string, unknown> },
+): Promise<void> {
+  await db.run.create({ data: { ...run, rootRunId: run.id, context: JSON.stringify(run.context) } });
+}
+
+/** Removes the row of a run Temporal refused to start, so nothing is half-created. */
+export async function deleteRunRow(db: Db, runId: string): Promise<void> {
+  await db.run.delete({ where: { id: runId } });
 }

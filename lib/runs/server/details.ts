@@ -6,7 +6,7 @@ import { getDb } from "../../db/server/db";
 import { RunNotFound } from "../../engine/errors";
 import { AppError } from "../../errors";
 import type { ChatMessage, RunEvent } from "../../contract/types";
-import { spanFromRecord } from "../../run-ledger/read";
+import { readEventsOfTypes, readInferenceExchange, readSpan, runExists } from "../../run-ledger/read";
 import { toSpanView } from "../span-rows";
 import { getConfig } from "../../config/server/config";
 import type { TraceSpanView } from "../schemas";
@@ -25,19 +25,18 @@ export interface SpanDetails {
 const INPUT_CAP = 200;
 
 /** Events whose JSON mentions `needle` (a call, conversation or approval id), of the given types. */
-async function eventsMentioning(runId: string, types: string[], needle: string): Promise<RunEvent[]> {
-  const rows = await getDb().runEvent.findMany({ where: { runId, type: { in: types }, data: { contains: needle } }, orderBy: { seq: "asc" }, take: 50, select: { data: true } });
-  return rows.map((r) => JSON.parse(r.data) as RunEvent);
+function eventsMentioning(runId: string, types: RunEvent["type"][], needle: string): Promise<RunEvent[]> {
+  return readEventsOfTypes(getDb(), runId, types, { take: 50, mentioning: needle });
 }
 
 export async function spanDetails(runId: string, spanId: string): Promise<SpanDetails> {
   const db = getDb();
-  const row = await db.runSpan.findUnique({ where: { runId_spanId: { runId, spanId } } });
-  if (!row) {
-    if (!(await db.run.findUnique({ where: { id: runId }, select: { id: true } }))) throw new RunNotFound(runId);
+  const found = await readSpan(db, runId, spanId);
+  if (!found) {
+    if (!(await runExists(db, runId))) throw new RunNotFound(runId);
     throw new AppError("not_found", 404, `There is no span "${spanId}" in run "${runId}"`);
   }
-  const span = toSpanView(runId, spanFromRecord(row), getConfig().models.prices);
+  const span = toSpanView(runId, found, getConfig().models.prices);
   const attrs = span.attributes ?? {};
   let events: RunEvent[] = [];
   let input: ChatMessage[] | null = null;
@@ -51,16 +50,8 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
   } else if (span.kind === "approval_wait" && typeof attrs.approvalId === "string") {
     events = await eventsMentioning(runId, ["approval_requested", "approval_decided"], `"${attrs.approvalId}"`);
   } else if (span.kind === "inference" && span.status === "ok") {
-    // The k-th successful inference produced the k-th assistant message; its input is everything before it.
-    const k = await db.runSpan.count({ where: { runId, kind: "inference", status: "ok", startedAt: { lt: row.startedAt } } });
-    const assistants = await db.runMessage.findMany({ where: { runId, role: "assistant" }, orderBy: { index: "asc" }, skip: k, take: 1, select: { index: true, data: true } });
-    const produced = assistants[0];
-    if (produced) {
-      output = JSON.parse(produced.data) as ChatMessage;
-      inputOmitted = Math.max(0, produced.index - INPUT_CAP);
-      const before = await db.runMessage.findMany({ where: { runId, index: { lt: produced.index, gte: inputOmitted } }, orderBy: { index: "asc" }, select: { data: true } });
-      input = before.map((m) => JSON.parse(m.data) as ChatMessage);
-    }
+    const exchange = await readInferenceExchange(db, runId, new Date(found.startedAt), INPUT_CAP);
+    if (exchange) ({ input, output, inputOmitted } = exchange);
   }
   return { span, events, input, output, inputOmitted };
 }

@@ -2,18 +2,29 @@ import "server-only";
 // Reads behind the runs list and the run page: the ledger's run rows (which
 // outlive Temporal's retention) joined with Temporal's visibility for the live
 // execution status, and usage rolled up from inference spans.
-import type { Prisma } from "../../db/generated/sqlite/client";
 import { getDb } from "../../db/server/db";
 import { getConfig } from "../../config/server/config";
 import { getTemporalClient } from "../../temporal/server/client";
-import { readEventPage, readSpanRowsJson, readSpans, spanFromRecord } from "../../run-ledger/read";
+import {
+  readAwaitingRoots,
+  readEventPage,
+  readEventsOfTypes,
+  readMessagesFrom,
+  readRunRow,
+  readRunRows,
+  readRunTree,
+  readSpanRowsJson,
+  readSpans,
+  readSpansChangedSince,
+  readSubRuns,
+  type RunRow,
+} from "../../run-ledger/read";
 import { toSpanView } from "../span-rows";
 import { RunNotFound } from "../../engine/errors";
+import { readVisibility } from "../../engine/visibility";
 import type { ChatMessage, RunEvent, RunStatus } from "../../contract/types";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
-
-type RunRow = Prisma.RunGetPayload<object>;
 
 async function versionNumbers(ids: (string | null)[]): Promise<Map<string, number>> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
@@ -24,31 +35,12 @@ async function versionNumbers(ids: (string | null)[]): Promise<Map<string, numbe
 
 /** Temporal's status of each run on the page; an unreachable Temporal is a note, not a failure (the ledger still answers). */
 async function temporalStatuses(runIds: string[]): Promise<{ statuses: Map<string, string>; note: string | null }> {
-  const statuses = new Map<string, string>();
-  if (!runIds.length) return { statuses, note: null };
   try {
-    const ids = runIds.map((id) => `'${id.replace(/'/g, "")}'`).join(", ");
-    const list = getTemporalClient().workflow.list({ query: `WorkflowId IN (${ids})`, pageSize: 500 });
-    const read = (async () => {
-      for await (const wf of list) if (!statuses.has(wf.workflowId)) statuses.set(wf.workflowId, wf.status.name);
-    })();
-    await Promise.race([read, new Promise((_, reject) => setTimeout(() => reject(new Error("visibility timed out")), 3000))]);
-    return { statuses, note: null };
+    const visibility = await readVisibility(getTemporalClient(), runIds);
+    return { statuses: new Map([...visibility].map(([id, seen]) => [id, seen.status])), note: null };
   } catch {
-    return { statuses, note: "Temporal's visibility is not answering: statuses come from the run ledger." };
+    return { statuses: new Map(), note: "Temporal's visibility is not answering: statuses come from the run ledger." };
   }
-}
-
-function whereFor(filters: RunFilters, versionIds: string[] | null, awaitingRoots: string[] | null): Prisma.RunWhereInput {
-  return {
-    parentRunId: null,
-    ...(filters.status ? { status: filters.status } : {}),
-    ...(filters.graph ? { graphName: filters.graph } : {}),
-    ...(versionIds ? { agentVersionId: { in: versionIds } } : {}),
-    ...(filters.startedBy ? { startedBy: { contains: filters.startedBy } } : {}),
-    ...(awaitingRoots ? { id: { in: awaitingRoots } } : {}),
-    ...(filters.from || filters.to ? { startedAt: { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lte: new Date(filters.to) } : {}) } } : {}),
-  };
 }
 
 /** One page of top-level runs, newest first, each with its sub-runs grouped under it. */
@@ -59,17 +51,23 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     const versions = await db.agentVersion.findMany({ where: { version: filters.version, ...(filters.graph ? { agent: { name: filters.graph } } : {}) }, select: { id: true } });
     versionIds = versions.map((v) => v.id);
   }
-  let awaitingRoots: string[] | null = null;
-  if (filters.awaitingApproval) {
-    const waiting = await db.run.findMany({ where: { pendingApprovals: { gt: 0 }, status: { notIn: ["completed", "failed", "cancelled"] } }, select: { rootRunId: true }, distinct: ["rootRunId"] });
-    awaitingRoots = waiting.map((w) => w.rootRunId);
-  }
-  const where = whereFor(filters, versionIds, awaitingRoots);
-  const [total, roots] = await Promise.all([
-    db.run.count({ where }),
-    db.run.findMany({ where, orderBy: { startedAt: "desc" }, skip: (filters.page - 1) * filters.pageSize, take: filters.pageSize }),
-  ]);
-  const family = roots.length ? await db.run.findMany({ where: { rootRunId: { in: roots.map((r) => r.id) }, parentRunId: { not: null } }, orderBy: { startedAt: "asc" } }) : [];
+  // A tree is listed when any of its runs waits for a decision, sub-runs included.
+  const awaitingRoots = filters.awaitingApproval ? await readAwaitingRoots(db) : undefined;
+  const { rows: roots, total } = await readRunRows(
+    db,
+    {
+      topLevel: true,
+      status: filters.status,
+      graph: filters.graph,
+      agentVersionIds: versionIds ?? undefined,
+      startedBy: filters.startedBy,
+      runIds: awaitingRoots,
+      startedFrom: filters.from ? new Date(filters.from) : undefined,
+      startedTo: filters.to ? new Date(filters.to) : undefined,
+    },
+    { skip: (filters.page - 1) * filters.pageSize, take: filters.pageSize },
+  );
+  const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
   const [versions, own, temporal] = await Promise.all([
     versionNumbers(all.map((r) => r.agentVersionId)),
@@ -98,7 +96,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
 }
 
 async function requireRun(runId: string): Promise<RunRow> {
-  const run = await getDb().run.findUnique({ where: { id: runId } });
+  const run = await readRunRow(getDb(), runId);
   if (!run) throw new RunNotFound(runId);
   return run;
 }
@@ -117,7 +115,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   const db = getDb();
   const run = await requireRun(runId);
   // Descendants share the root; filtering by the parent chain keeps only this run's subtree.
-  const family = await db.run.findMany({ where: { rootRunId: run.rootRunId }, select: { id: true, parentRunId: true } });
+  const family = await readRunTree(db, run.rootRunId);
   const inSubtree = new Set([run.id]);
   for (let grew = true; grew; ) {
     grew = false;
@@ -192,12 +190,8 @@ export async function runTail(runId: string, since: number, options: { limit?: n
   if (first) {
     const cursor = new Date(new Date(first.at).getTime() - 2000);
     spanCursor = cursor.toISOString();
-    const rows = await db.runSpan.findMany({
-      where: { runId, OR: [{ endedAt: null }, { startedAt: { gte: cursor } }, { endedAt: { gte: cursor } }] },
-      orderBy: { startedAt: "asc" },
-    });
     const prices = getConfig().models.prices;
-    spans = rows.map((row) => toSpanView(runId, spanFromRecord(row), prices));
+    spans = (await readSpansChangedSince(db, runId, cursor)).map((span) => toSpanView(runId, span, prices));
   }
   return { ...page, spans, spanCursor, header: await runHeader(runId) };
 }
@@ -205,12 +199,10 @@ export async function runTail(runId: string, since: number, options: { limit?: n
 /** The conversation from message `from` on, at most 2,000 messages per call. */
 export async function runMessages(runId: string, from: number): Promise<{ index: number; message: ChatMessage }[]> {
   await requireRun(runId);
-  const rows = await getDb().runMessage.findMany({ where: { runId, index: { gte: from } }, orderBy: { index: "asc" }, take: 2000, select: { index: true, data: true } });
-  return rows.map((r) => ({ index: r.index, message: JSON.parse(r.data) as ChatMessage }));
+  return readMessagesFrom(getDb(), runId, from, 2000);
 }
 
 /** Run-level moments drawn across the timeline: continue-as-new boundaries and follow-ups. */
 export async function runMarkers(runId: string): Promise<RunEvent[]> {
-  const rows = await getDb().runEvent.findMany({ where: { runId, type: { in: ["continued_as_new", "user_message"] } }, orderBy: { seq: "asc" }, take: 500, select: { data: true } });
-  return rows.map((r) => JSON.parse(r.data) as RunEvent);
+  return readEventsOfTypes(getDb(), runId, ["continued_as_new", "user_message"], { take: 500 });
 }
