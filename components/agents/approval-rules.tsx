@@ -10,12 +10,13 @@ import { matchesGlob } from "@/lib/agents/glob";
 import type { GraphIssue } from "@/lib/agents/validate";
 import { effectiveGate, type GateRequirement } from "@/lib/policy/gate";
 import { DEFAULT_WORKSPACE_POLICY, workspacePolicySchema, type WorkspacePolicy } from "@/lib/policy/schemas";
+import { getJson } from "@/lib/http/client";
 
 // One read of the workspace policy per page load, shared by every agent's rules.
 let policyRequest: Promise<WorkspacePolicy | null> | null = null;
 function loadWorkspacePolicy(): Promise<WorkspacePolicy | null> {
-  policyRequest ??= fetch("/api/policy")
-    .then(async (response) => (response.ok ? workspacePolicySchema.parse(((await response.json()) as { policy: unknown }).policy) : null))
+  policyRequest ??= getJson<{ policy: unknown }>("/api/policy", { what: "the workspace policy" })
+    .then((body) => workspacePolicySchema.parse(body.policy))
     .catch(() => null);
   return policyRequest;
 }

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import type { InboxItem } from "@/lib/inbox/schemas";
+import { getJson } from "@/lib/http/client";
 import { PendingApprovalCard } from "./pending-approval-card";
 
 /**
@@ -14,11 +15,7 @@ export function RunPendingApprovals({ runId, canDecide }: { runId: string; canDe
   const [status, setStatus] = useState<string | null>(null);
   const query = useQuery({
     queryKey: ["inbox", "run", runId],
-    queryFn: async (): Promise<{ approvals: InboxItem[]; serverTime: string }> => {
-      const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/approvals`, { cache: "no-store" });
-      if (!response.ok) throw new Error(`pending approvals could not load (${response.status})`);
-      return (await response.json()) as { approvals: InboxItem[]; serverTime: string };
-    },
+    queryFn: () => getJson<{ approvals: InboxItem[]; serverTime: string }>(`/api/runs/${encodeURIComponent(runId)}/approvals`, { what: "pending approvals" }),
     refetchInterval: (q) => ((q.state.data?.approvals.length ?? 0) > 0 ? 1_000 : 5_000),
   });
   const approvals = query.data?.approvals ?? [];

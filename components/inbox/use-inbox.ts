@@ -1,25 +1,18 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import type { InboxSnapshot } from "@/lib/inbox/schemas";
+import { getJson } from "@/lib/http/client";
 
 export const INBOX_QUERY_KEY = ["inbox"] as const;
 export const INBOX_COUNT_QUERY_KEY = ["inbox", "count"] as const;
 
-async function fetchJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { cache: "no-store" });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Error(body?.error?.message ?? `the inbox could not load (${response.status})`);
-  }
-  return (await response.json()) as T;
-}
 
 /** The pending approvals, refreshed about every second while the tab is visible. */
 export function useInbox(initial?: InboxSnapshot) {
   return useQuery({
     queryKey: INBOX_QUERY_KEY,
     queryFn: async (): Promise<InboxSnapshot> => {
-      const body = await fetchJson<{ approvals: InboxSnapshot["items"]; serverTime: string }>("/api/approvals");
+      const body = await getJson<{ approvals: InboxSnapshot["items"]; serverTime: string }>("/api/approvals", { what: "the inbox" });
       return { items: body.approvals, serverTime: body.serverTime };
     },
     refetchInterval: 1_000,
@@ -32,7 +25,7 @@ export function useInbox(initial?: InboxSnapshot) {
 export function useInboxCount() {
   return useQuery({
     queryKey: INBOX_COUNT_QUERY_KEY,
-    queryFn: async () => (await fetchJson<{ count: number }>("/api/approvals/count")).count,
+    queryFn: async () => (await getJson<{ count: number }>("/api/approvals/count", { what: "the inbox count" })).count,
     refetchInterval: 2_000,
     staleTime: 0,
   });

@@ -7,7 +7,7 @@ import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ChatMessage, TokenUsage } from "@/lib/contract/types";
-import { getJson } from "@/components/trace/use-run-tail";
+import { getJson } from "@/lib/http/client";
 import { Payload } from "./payload";
 
 interface Turn {

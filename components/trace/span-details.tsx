@@ -11,7 +11,7 @@ import { Payload } from "@/components/runs/payload";
 import { formatDuration } from "@/components/runs/usage";
 import { KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
-import { getJson } from "./use-run-tail";
+import { getJson } from "@/lib/http/client";
 
 interface SpanDetailsBody {
   span: TraceSpanView;

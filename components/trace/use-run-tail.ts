@@ -8,6 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { RunEvent } from "@/lib/contract/types";
 import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from "@/lib/runs/schemas";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
+import { getJson } from "@/lib/http/client";
 
 const FIRST_PAGE = 2000;
 // Each page costs the server a pass over the run's spans (sorted, then offset), so later pages are as large as the route allows.
@@ -19,13 +20,6 @@ const PUBLISH_EVERY_MS = 1500;
 
 /** Recent events kept for the activity feed (the ledger holds them all). */
 const RECENT_EVENTS = 300;
-
-export async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { cache: "no-store" });
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((body as { error?: { message?: string } } | null)?.error?.message ?? `Request failed (${response.status})`);
-  return body as T;
-}
 
 /**
  * The pages after the first, in order, with up to `PAGES_AHEAD` requests in

@@ -14,6 +14,7 @@ import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
 import { RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
+import { getJson } from "@/lib/http/client";
 
 type Filter = "status" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
 
@@ -77,12 +78,7 @@ export function RunsClient() {
   const query = params.toString();
   const runs = useQuery({
     queryKey: ["runs", query],
-    queryFn: async (): Promise<RunListPage> => {
-      const response = await fetch(`/api/runs/list?${normalizeRangeQuery(params)}`);
-      const body: unknown = await response.json();
-      if (!response.ok) throw new Error((body as { error?: { message?: string } }).error?.message ?? "Could not load runs");
-      return body as RunListPage;
-    },
+    queryFn: () => getJson<RunListPage>(`/api/runs/list?${normalizeRangeQuery(params)}`, { what: "runs" }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? 2000 : 15_000),
   });

@@ -9,7 +9,8 @@ import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/s
 import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
-import { getJson, useRunTail } from "@/components/trace/use-run-tail";
+import { useRunTail } from "@/components/trace/use-run-tail";
+import { getJson } from "@/lib/http/client";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
 import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
