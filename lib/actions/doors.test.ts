@@ -14,6 +14,11 @@ const NOT_OPERATIONS: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts POST": "Auth.js's own endpoints (sign-in passes the throttle first)",
 };
 
+/** Operations with a server action and, on purpose, no route, and why. */
+const ACTION_ONLY: Record<string, string> = {
+  discoverMcpToolsOperation: "the designer's look-up of a registered server's tools through a worker: it reads, it changes nothing",
+};
+
 function files(dir: string, match: (name: string) => boolean): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true }).flatMap((entry) => {
     if (!entry.isFile() || !match(entry.name)) return [];
@@ -43,6 +48,14 @@ describe("every door of an operation is built from it", () => {
     }
     expect(problems).toEqual([]);
     expect(checked, "the scan found the mutating routes").toBeGreaterThanOrEqual(12);
+  });
+
+  it("each operation a server action serves has a route too (a script can do what the pages do)", () => {
+    const servedByRoutes = new Set(routes.flatMap((file) => [...read(file).matchAll(/operationRoute\((\w+)/g)].map((m) => m[1])));
+    const missing = [...servedByActions].filter((op) => op !== undefined && !servedByRoutes.has(op) && !(op in ACTION_ONLY));
+    expect(missing, "operations reachable only through a server action").toEqual([]);
+    for (const op of Object.keys(ACTION_ONLY)) expect(servedByActions.has(op), `${op} is still an operation with an action`).toBe(true);
+    expect(servedByActions.size, "the scan found the operations").toBeGreaterThanOrEqual(20);
   });
 
   it("the exceptions still exist (a stale entry hides nothing)", () => {

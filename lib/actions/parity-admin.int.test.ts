@@ -1,5 +1,6 @@
 // Route/action parity for the operations that need no worker (issue 15 §1):
-// saving a version, managing users, the MCP registry and the workspace policy.
+// managing users, the MCP registry and the workspace policy (saved agents are
+// in parity-agents.int.test.ts).
 // Each goes through its server action and its route handler with the same
 // input, over the real session check and a real database: same result, same
 // audit row (action, actor, target), same refusal for bad input, unknown keys
@@ -31,7 +32,6 @@ vi.mock("@/lib/config/server/config", () => ({
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
-const versionsRoute = await import("@/app/api/agents/[name]/versions/route");
 const usersRoute = await import("@/app/api/users/route");
 const userRoleRoute = await import("@/app/api/users/[id]/role/route");
 const userDisableRoute = await import("@/app/api/users/[id]/disable/route");
@@ -41,8 +41,6 @@ const passwordRoute = await import("@/app/api/me/password/route");
 const mcpRoute = await import("@/app/api/mcp-servers/route");
 const mcpServerRoute = await import("@/app/api/mcp-servers/[name]/route");
 const policyRoute = await import("@/app/api/policy/route");
-const { createAgentAction } = await import("./create-agent");
-const { saveAgentVersionAction } = await import("./save-agent-version");
 const { createUserAction } = await import("./create-user");
 const { changeUserRoleAction } = await import("./change-user-role");
 const { setUserDisabledAction } = await import("./set-user-disabled");
@@ -72,50 +70,6 @@ const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
 function normalized(outcome: Outcome, differing: readonly string[]): unknown {
   return JSON.parse(JSON.stringify(outcome), (key: string, value: unknown) => (differing.includes(key) ? "<differs>" : value));
 }
-
-describe("save a version", () => {
-  const graph = { entryAgent: "main", agents: [{ name: "main", model: "demo/test", systemPrompt: "Saved through both doors." }] };
-  const newAgent = async () => {
-    const name = unique("parity-save").replace(/_/g, "-");
-    const created = await createAgentAction({ name, template: "blank" });
-    expect(created.ok, JSON.stringify(created)).toBe(true);
-    return name;
-  };
-  const viaAction = (name: string, body: Record<string, unknown>) => async () => actionOutcome(await saveAgentVersionAction({ name, ...body }));
-  const viaRoute = (name: string, body: Record<string, unknown>) => async () =>
-    routeOutcome(await versionsRoute.POST(apiRequest("POST", `/api/agents/${name}/versions`, body), params({ name })), "version");
-
-  it("the same graph gives the same new version and the same audit row", async () => {
-    as("builder");
-    const [a, b] = [await newAgent(), await newAgent()];
-    const body = { baseVersion: 1, message: "through both doors", graph };
-    const action = await audited(h.db, viaAction(a, body));
-    const route = await audited(h.db, viaRoute(b, body));
-    expect(action.outcome.ok, JSON.stringify(action.outcome)).toBe(true);
-    expect(normalized(action.outcome, ["id", "createdAt"])).toEqual(normalized(route.outcome, ["id", "createdAt"]));
-    expect(action.audit).toEqual([{ action: "agent.version_saved", actorId: ids.builder, target: a }]);
-    expect(route.audit).toEqual([{ action: "agent.version_saved", actorId: ids.builder, target: b }]);
-  });
-
-  it("refuses the same way: invalid graph, stale base, unknown key, a viewer", async () => {
-    as("builder");
-    const [a, b] = [await newAgent(), await newAgent()];
-    const cases: [string, Record<string, unknown>][] = [
-      ["an invalid graph", { baseVersion: 1, graph: { entryAgent: "nobody", agents: [{ name: "main" }] } }],
-      ["a stale base", { baseVersion: 7, graph }],
-      ["a base that is not a number", { baseVersion: "one", graph }],
-      ["an unknown key", { baseVersion: 1, graph, publish: true }],
-    ];
-    for (const [what, body] of cases) {
-      const action = await audited(h.db, viaAction(a, body));
-      const route = await audited(h.db, viaRoute(b, body));
-      expectSameRefusal(route.outcome, action.outcome, what);
-      expect([...action.audit, ...route.audit], `${what}: nothing audited`).toEqual([]);
-    }
-    as("viewer");
-    expectSameRefusal(await viaRoute(b, { baseVersion: 1, graph })(), await viaAction(a, { baseVersion: 1, graph })(), "a viewer");
-  });
-});
 
 describe("users", () => {
   it("create: the same account (password shown once either way) and the same audit row; the same refusals", async () => {

@@ -39,8 +39,10 @@ const runsRoute = await import("@/app/api/runs/route");
 const decideRoute = await import("@/app/api/runs/[runId]/approvals/[approvalId]/route");
 const messagesRoute = await import("@/app/api/runs/[runId]/messages/route");
 const cancelRoute = await import("@/app/api/runs/[runId]/cancel/route");
+const bulkRoute = await import("@/app/api/approvals/decisions/route");
 const { startRunAction } = await import("./start-run");
 const { decideApprovalAction } = await import("./decide-approval");
+const { bulkDecideApprovalsAction } = await import("./bulk-decide-approvals");
 const { sendFollowUpAction } = await import("./send-follow-up");
 const { cancelRunAction } = await import("./cancel-run");
 
@@ -201,6 +203,56 @@ describe("decide an approval", () => {
     expect(rows).toHaveLength(2);
     // Again on the same approval through both doors (the refusal names it and its decider).
     expectSameRefusal(await decideViaRoute(runs.route, b, body), await decideViaAction(runs.route, b, body), "a decision already made");
+  });
+});
+
+describe("decide several approvals at once", () => {
+  const bulkViaAction = async (body: Record<string, unknown>) => actionOutcome(await bulkDecideApprovalsAction(body));
+  const bulkViaRoute = async (body: Record<string, unknown>) => routeOutcome(await bulkRoute.POST(apiRequest("POST", "/api/approvals/decisions", body), params({})));
+  /** Two fresh runs per door, each waiting on its transfer's approval. */
+  const waiting = async () => {
+    as("builder");
+    const started = await Promise.all([1, 2].map(async () => runIdOf(await startViaAction({ graph: agent, ...launch }))));
+    return Promise.all(
+      started.map(async (runId) => {
+        await waitForStatus(h.engine, runId, ["awaiting_approval"]);
+        const [approval] = await h.engine.getPendingApprovals(runId);
+        if (!approval) throw new Error(`run ${runId} has no pending approval`);
+        return { runId, approvalId: approval.id };
+      }),
+    );
+  };
+
+  it("the same selection gives the same outcomes and one approval row each; refusals match", async () => {
+    const [a, b] = [await waiting(), await waiting()];
+    as("approver");
+    for (const [what, body] of [
+      ["no selection", { items: [], approved: true }],
+      ["a rejection without a reason", { items: a, approved: false }],
+      ["an unknown key", { items: a, approved: true, decidedBy: "someone else" }],
+      ["a malformed run id", { items: [{ runId: "not a run", approvalId: "x" }], approved: true }],
+    ] as const) {
+      const head = await auditHead(h.db);
+      expectSameRefusal(await bulkViaRoute({ ...body }), await bulkViaAction({ ...body }), what);
+      expect(await auditSince(h.db, head), `${what}: nothing audited`).toEqual([]);
+    }
+    as("builder");
+    expectSameRefusal(await bulkViaRoute({ items: b, approved: true }), await bulkViaAction({ items: a, approved: true }), "a builder");
+
+    as("approver");
+    const head = await auditHead(h.db);
+    const action = await bulkViaAction({ items: a, approved: true, reason: "batch checked" });
+    const route = await bulkViaRoute({ items: b, approved: true, reason: "batch checked" });
+    expect(action).toEqual({ ok: true, data: a.map(({ approvalId }) => ({ approvalId, ok: true, status: "approved" })) });
+    expect(route).toEqual({ ok: true, data: b.map(({ approvalId }) => ({ approvalId, ok: true, status: "approved" })) });
+    const rows = await eventually(() => auditSince(h.db, head), (r) => r.length >= 4, 20_000, "each decision audited");
+    expect(rows).toHaveLength(4);
+    expect(rows).toEqual(expect.arrayContaining([...a, ...b].map(({ runId, approvalId }) => ({ action: "approval.approved", actorId: ids.approver, target: `${runId}/${approvalId}` }))));
+
+    // Again: each item fails on its own (not the whole request), in the same words through both doors.
+    const again = [await bulkViaAction({ items: [a[0]], approved: true }), await bulkViaRoute({ items: [a[0]], approved: true })];
+    expect(again[0]).toMatchObject({ ok: true, data: [{ ok: false }] });
+    expect(again[1]).toEqual(again[0]);
   });
 });
 

@@ -42,7 +42,7 @@ export const decideOperation = operation({
   run: ({ input, user }) => decideOne(getEngine(), user, input),
 });
 
-/** Decide a selection at once (the inbox's action; no route). */
+/** Decide a selection at once: the inbox's action and `POST /api/approvals/decisions`. */
 export const bulkDecideOperation = operation({
   name: "bulk-decide-approvals",
   permission: "approvals:decide",
