@@ -6,7 +6,7 @@ import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { absoluteSqliteUrl, prismaPaths, providerOf } from "./lib/db/providers";
+import { absoluteSqliteUrl, prismaPaths, providerOf } from "./lib/config/database";
 
 const projectRoot = import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname);
 const rawUrl = process.env.DATABASE_URL ?? "file:.data/zap.db";

@@ -22,7 +22,7 @@ import { seedDatabase } from "../lib/seed/seed";
 import { createEngine, type Engine } from "../lib/engine/client";
 import { pendingApprovalsQuery } from "../lib/contract/definitions";
 import type { ApprovalRequest } from "../lib/contract/types";
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/access/roles";
 import { loadInbox } from "../lib/inbox/server/inbox";
 import { decideMany } from "../lib/inbox/server/decide";
 import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ROLES } from "../lib/auth/roles";
+import { ROLES } from "../lib/access/roles";
 import { demoUser, signInAs, signInThroughForm, storageStateFor } from "./support";
 
 test.describe("signed out", () => {

@@ -1,7 +1,7 @@
 // The engine's HTTP API end to end: a real run on the live worker, with roles
 // enforced at every step and the approval recorded with who and why.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";
 
 test("a builder starts a run, an approver decides its approval, roles are enforced", async ({ playwright, baseURL }) => {

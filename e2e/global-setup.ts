@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type FullConfig } from "@playwright/test";
-import { ROLES } from "../lib/auth/roles";
+import { ROLES } from "../lib/access/roles";
 import { demoUser, signInThroughForm, storageStateFor } from "./support";
 
 export default async function globalSetup(config: FullConfig) {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createDb } from "../lib/db/prisma";
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";
 
 type Pending = { id: string; runId: string; rootRunId: string; chain: { agentName: string }[] };

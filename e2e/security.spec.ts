@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/access/roles";
 
 const apiAs = (playwright: { request: { newContext: (o: object) => Promise<APIRequestContext> } }, baseURL: string | undefined, role: Role) =>
   playwright.request.newContext({ baseURL, storageState: storageStateFor(role) });

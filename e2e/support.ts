@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { DEMO_USERS } from "../lib/auth/demo-users";
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/access/roles";
 
 /** Where the signed-in browser state of each demo role is saved (once per run, by global-setup). */
 export function storageStateFor(role: Role): string {

@@ -1,7 +1,8 @@
-// The layering of lib/, read from the source: no folder imports a folder that
-// imports it back, no file cycles, and lib never imports worker/ (the worker
-// builds on lib, not the reverse). ESLint keeps the per-import rules
-// (eslint.config.mjs); a cycle only shows across files, so it is checked here.
+// The layering of lib/, read from the source: no domain (lib/<domain>, server
+// half included) imports a domain that imports it back, no folder or file
+// cycles, lib never imports worker/ (the worker builds on lib, not the reverse),
+// and the workflow contract stays browser-safe. ESLint keeps the per-import
+// rules (eslint.config.mjs); a cycle only shows across files, so it is checked here.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,6 +69,12 @@ function folderOf(file: string): string {
   const parts = file.split("/");
   if (parts.length <= 2) return parts[0] ?? file;
   return parts[2] === "server" && parts.length > 3 ? parts.slice(0, 3).join("/") : parts.slice(0, 2).join("/");
+}
+
+/** The domain a file belongs to: `lib/<domain>` with its server half, or `lib` for files directly in lib/. */
+function domainOf(file: string): string {
+  const parts = file.split("/");
+  return parts.length <= 2 ? (parts[0] ?? file) : parts.slice(0, 2).join("/");
 }
 
 function graphOf(imports: { file: string; specifier: string; target: string }[], nodeOf: (file: string) => string): Edge[] {
@@ -140,6 +147,22 @@ describe("the layering of lib/", () => {
     expect(cycles.map((c) => c.nodes)).toEqual([["lib/a", "lib/b", "lib/c"]]);
   });
 
+  it("has no domain cycles: lib/<domain> and its server half count as one (move the shared piece down a layer to break one)", () => {
+    expect(cyclesOf(graphOf(imports, domainOf)), "domains that import each other, with one import line per edge").toEqual([]);
+  });
+
+  it("counts a domain's server half with the domain (a cycle through lib/x/server is a cycle of lib/x)", () => {
+    const edges = graphOf(
+      [
+        { file: "lib/a/server/store.ts", specifier: "../../b/read", target: "lib/b/read.ts" },
+        { file: "lib/b/read.ts", specifier: "../a/schemas", target: "lib/a/schemas.ts" },
+      ],
+      domainOf,
+    );
+    expect(cyclesOf(edges).map((c) => c.nodes)).toEqual([["lib/a", "lib/b"]]);
+    expect(cyclesOf(graphOf([{ file: "lib/a/server/store.ts", specifier: "../schemas", target: "lib/a/schemas.ts" }], domainOf))).toEqual([]);
+  });
+
   it("has no folder cycles (move the shared piece down a layer to break one)", () => {
     expect(cyclesOf(graphOf(imports, folderOf)), "folders that import each other, with one import line per edge").toEqual([]);
   });
@@ -151,6 +174,16 @@ describe("the layering of lib/", () => {
   it("never imports worker/ from lib/", () => {
     const intoWorker = imports.filter((i) => i.target.startsWith("worker/")).map((i) => `${i.file} -> ${i.specifier}`);
     expect(intoWorker, "lib files importing worker/: move the shared piece into lib").toEqual([]);
+  });
+
+  it("keeps lib/contract browser-safe: the web, the browser and the worker all import it", () => {
+    const contract = libSources().filter((file) => file.startsWith("lib/contract/"));
+    expect(contract.length, "the contract's files").toBeGreaterThanOrEqual(3);
+    const serverOnly = /^(server-only|node:|fs$|path$|crypto$|@prisma\/|@temporalio\/(client|worker|activity)$)|\/server\/|\/db\//;
+    const offending = contract.flatMap((file) =>
+      [...fs.readFileSync(path.join(ROOT, file), "utf8").matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? "").filter((specifier) => serverOnly.test(specifier)).map((specifier) => `${file} -> ${specifier}`),
+    );
+    expect(offending, "server-only imports in lib/contract").toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { loadDotenv } from "./lib/dotenv";
 import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
-import { ROLES, isRole } from "../lib/auth/roles";
+import { ROLES, isRole } from "../lib/access/roles";
 import { AppError } from "../lib/errors";
 import { createUser, setUserDisabled } from "../lib/users/server/users";
 import { enabledDemoAccounts } from "../lib/auth/production-mode";

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/server/session";
-import { can } from "@/lib/auth/roles";
+import { can } from "@/lib/access/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { UserMenu } from "@/components/shell/user-menu";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/server/session";
-import { can } from "@/lib/auth/roles";
+import { can } from "@/lib/access/roles";
 import { checkHealth } from "@/lib/health/server/health";
 import { getConfig } from "@/lib/config/server/config";
 import { PageHeader } from "@/components/ui/page-header";

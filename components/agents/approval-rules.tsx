@@ -5,7 +5,7 @@
 // workspace policy's floors and deny-by-default (graph rules can only add).
 import { useEffect, useState } from "react";
 import { approvalRuleSchema, type AgentConfig, type ApprovalRule } from "@/lib/agents/schemas";
-import { ROLES } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/access/roles";
 import { matchesGlob } from "@/lib/agents/glob";
 import type { GraphIssue } from "@/lib/agents/validate";
 import { effectiveGate, type GateRequirement } from "@/lib/policy/gate";

@@ -1,7 +1,7 @@
 "use server";
 import { z } from "zod";
 import { defineAction } from "../http/server/action";
-import { can } from "../auth/roles";
+import { can } from "../access/roles";
 import { mcpServers } from "../mcp/server/web";
 
 /** The registered MCP servers (no secret values) and whether this user may register more: what the designer offers. */

@@ -1,7 +1,7 @@
 // The agent graph: the unit the designer saves and a run executes. Pure and
 // browser-safe; the worker validates the same way before it runs anything.
 import { z } from "zod";
-import { ROLES } from "../auth/roles";
+import { ROLES } from "../access/roles";
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -1,4 +1,4 @@
-import type { Role } from "./roles";
+import type { Role } from "../access/roles";
 
 /** One demo account per role, created on an empty database (see lib/seed/seed.ts). */
 export const DEMO_USERS: readonly { email: string; name: string; role: Role; password: string }[] = [

@@ -5,7 +5,7 @@
 // scripts run it under tsx.
 import type { Db } from "../db/prisma";
 import { DEMO_USERS, PRODUCTION_FIX_COMMAND } from "./demo-users";
-import type { Role } from "./roles";
+import type { Role } from "../access/roles";
 
 /** Enabled demo accounts (seeded with `isDemo`), oldest first. */
 export async function enabledDemoAccounts(db: Db): Promise<{ email: string; role: string }[]> {

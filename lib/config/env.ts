@@ -2,8 +2,8 @@
 // scripts) parses it with zod at boot; a bad value names its variable.
 import path from "node:path";
 import { z } from "zod";
-import { ROLES } from "../auth/roles";
-import { absoluteSqliteUrl, providerOf } from "../db/providers";
+import { ROLES } from "../access/roles";
+import { absoluteSqliteUrl, providerOf } from "./database";
 import { parsePriceTable, type PriceTable } from "./price-table";
 
 type RawEnv = Record<string, string | undefined>;

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
-import { providerOf } from "./providers";
+import { providerOf } from "../config/database";
 import { createSqliteAdapter } from "./sqlite-driver";
 import { registerDbProvider, TRANSACTION_LIMITS } from "./transactions";
 import { omitSecrets, type Db } from "./db-type";

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "./db-type";
 import type { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
-import type { DatabaseProvider } from "./providers";
+import type { DatabaseProvider } from "../config/database";
 import { backoffDelay, countTransactionGivenUp, countTransactionRetry, DatabaseBusyError, retryReason, sleep } from "./contention";
 
 /** The client handed to an interactive transaction's callback. */

@@ -30,7 +30,8 @@ import {
 import { readEventPage, readMessages, readRunRows, readRunSummary, readSpans, runExists, spanTree, type EventPage } from "../run-ledger/read";
 import { createRunRow, deleteRunRow } from "../run-ledger/write";
 import { readVisibility } from "./visibility";
-import { AgentNotFound, ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
+import { ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
+import { AgentNotFound } from "../agents/errors";
 import { AppError, ForbiddenError, ValidationError } from "../errors";
 import { readWorkspacePolicy } from "../policy/store";
 import { signedDecision } from "./decision-signature";

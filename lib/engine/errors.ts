@@ -1,12 +1,7 @@
-// Typed engine errors, in the AppError family so routes and actions map them to HTTP codes.
+// Typed engine errors, in the AppError family so routes and actions map them to
+// HTTP codes. A missing saved agent is the agents domain's (lib/agents/errors.ts);
+// Temporal being unreachable is the HTTP error mapper's (lib/http/server/error-mapper.ts).
 import { AppError } from "../errors";
-
-export class AgentNotFound extends AppError {
-  constructor(name: string, version?: number) {
-    super("not_found", 404, version === undefined ? `There is no saved agent named "${name}"` : `The saved agent "${name}" has no version ${version}`);
-    this.name = "AgentNotFound";
-  }
-}
 
 export class RunNotFound extends AppError {
   constructor(runId: string) {
@@ -33,12 +28,5 @@ export class RunNotActive extends AppError {
   constructor(runId: string, status: string) {
     super("conflict", 409, `Run "${runId}" has ended (${status}) and cannot take this action`);
     this.name = "RunNotActive";
-  }
-}
-
-export class EngineUnavailable extends AppError {
-  constructor() {
-    super("unavailable", 503, "The engine (Temporal) is not reachable; check /api/health");
-    this.name = "EngineUnavailable";
   }
 }

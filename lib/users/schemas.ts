@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "../auth/roles";
+import { ROLES } from "../access/roles";
 
 const userId = z.string().min(1, "userId is required").max(64);
 const role = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });

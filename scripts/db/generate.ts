@@ -1,7 +1,7 @@
 // Generates the Prisma client for both providers from the one schema.
 import { bin, runOrThrow } from "../lib/run";
 import { writeDerivedSchemas } from "./schemas";
-import { DATABASE_PROVIDERS } from "../../lib/db/providers";
+import { DATABASE_PROVIDERS } from "../../lib/config/database";
 
 export async function generatePrismaClients(): Promise<void> {
   const schemas = await writeDerivedSchemas();

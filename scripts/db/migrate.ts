@@ -11,7 +11,7 @@ import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import { bin, PROJECT_ROOT, runOrThrow } from "../lib/run";
-import { prismaPaths, providerOf, sqliteFilePath } from "../../lib/db/providers";
+import { prismaPaths, providerOf, sqliteFilePath } from "../../lib/config/database";
 
 export interface MigrationReport {
   provider: "sqlite" | "postgresql";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { bin, PROJECT_ROOT, runOrThrow } from "../lib/run";
 import { readCanonicalSchema, schemaTextFor } from "./schemas";
-import { DATABASE_PROVIDERS, prismaPaths, type DatabaseProvider } from "../../lib/db/providers";
+import { DATABASE_PROVIDERS, prismaPaths, type DatabaseProvider } from "../../lib/config/database";
 
 export const SNAPSHOT_PATH = path.join(PROJECT_ROOT, "prisma/migrations/schema.snapshot.prisma");
 

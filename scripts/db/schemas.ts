@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PROJECT_ROOT } from "../lib/run";
-import { prismaPaths, type DatabaseProvider } from "../../lib/db/providers";
+import { prismaPaths, type DatabaseProvider } from "../../lib/config/database";
 
 /** Reads the canonical (SQLite) schema. */
 export async function readCanonicalSchema(): Promise<string> {

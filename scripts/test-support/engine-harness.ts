@@ -19,7 +19,7 @@ import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
 import type { RunStatus, RunSummary } from "../../lib/contract/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
 import type { ModelRegistry } from "../../worker/models/registry";
-import { sqliteFilePath } from "../../lib/db/providers";
+import { sqliteFilePath } from "../../lib/config/database";
 import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
 

@@ -1,8 +1,8 @@
 // Follow-ups, cancel, budgets and typed failures.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { InvalidConfig } from "../../lib/agents/errors";
-import { AgentNotFound, RunNotFound } from "../../lib/engine/errors";
+import { AgentNotFound, InvalidConfig } from "../../lib/agents/errors";
+import { RunNotFound } from "../../lib/engine/errors";
 
 let h: EngineHarness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/server/session";
-import { can } from "@/lib/auth/roles";
+import { can } from "@/lib/access/roles";
 import { getDb } from "@/lib/db/server/db";
 import { listAgents } from "@/lib/agents/server/store";
 import { DEMO_AGENT_GRAPHS } from "@/lib/agents/demo";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/server/session";
-import { can } from "@/lib/auth/roles";
+import { can } from "@/lib/access/roles";
 import { PageHeader } from "@/components/ui/page-header";
 import { InboxClient } from "./inbox-client";
 

@@ -8,7 +8,7 @@ import { appendAuditInTransaction } from "../../audit/write";
 import type { AuditAction } from "../../audit/actions";
 import { ConflictError, ValidationError } from "../../errors";
 // The launcher and the engine client say the same sentence for a missing saved agent.
-import { AgentNotFound } from "../../engine/errors";
+import { AgentNotFound } from "../errors";
 import { DEMO_AGENT_GRAPHS } from "../demo";
 import { requireValidGraph } from "../repository";
 import { loadableLegacyGraph, validateAgentGraph } from "../validate";

@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import { auth } from "./auth";
-import { can, isRole, type Permission, type Role } from "../roles";
+import { can, isRole, type Permission, type Role } from "../../access/roles";
 import { getDb } from "../../db/server/db";
 import { ForbiddenError, UnauthenticatedError } from "../../errors";
 import { SIGN_IN_PATH } from "../auth-config";

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { ValidationError, zodIssues, type ErrorBody } from "../../errors";
 import { mapError } from "./error-mapper";
 import { requireUser, type SessionUser } from "../../auth/server/session";
-import type { Permission } from "../../auth/roles";
+import type { Permission } from "../../access/roles";
 
 /** What every server action returns: data, or an error safe to show. */
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };

@@ -6,7 +6,7 @@ import { AppError, RateLimitedError, ValidationError, zodIssues } from "../../er
 import { requireUser, type SessionUser } from "../../auth/server/session";
 import { mapError } from "./error-mapper";
 import { DEFAULT_MAX_BODY_BYTES, guardMutatingRequest, isMutating, readBodyText } from "./request-guard";
-import type { Permission } from "../../auth/roles";
+import type { Permission } from "../../access/roles";
 
 type RouteContext<P> = { params: Promise<P> };
 

@@ -1,7 +1,14 @@
 import "server-only";
 import { isGrpcServiceError } from "@temporalio/client";
 import { AppError, toErrorBody, type ErrorBody } from "../../errors";
-import { EngineUnavailable } from "../../engine/errors";
+
+/** What any door answers while Temporal cannot be reached (503). */
+export class EngineUnavailable extends AppError {
+  constructor() {
+    super("unavailable", 503, "The engine (Temporal) is not reachable; check /api/health");
+    this.name = "EngineUnavailable";
+  }
+}
 
 const GRPC_UNAVAILABLE = 14;
 // The lazy connection's own failure, raised before any gRPC call is made.

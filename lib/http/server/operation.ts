@@ -7,7 +7,7 @@ import "server-only";
 // The adapters are in operation-adapters.ts: this module stays light, so a
 // domain module that declares operations does not load the session layer.
 import type { z } from "zod";
-import type { Permission } from "../../auth/roles";
+import type { Permission } from "../../access/roles";
 import type { SessionUser } from "../../auth/server/session";
 
 export interface Operation<S extends z.ZodType, T> {

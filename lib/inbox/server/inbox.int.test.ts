@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../../scripts/test-support/engine-harness";
 import type { SessionUser } from "../../auth/server/session";
-import type { Role } from "../../auth/roles";
+import type { Role } from "../../access/roles";
 import { listAudit } from "./audit";
 import { decideMany, decideOne } from "./decide";
 import { loadInbox, loadRunApprovals } from "./inbox";

@@ -7,7 +7,7 @@ import { WorkflowFailedError, type Client } from "@temporalio/client";
 import type { Db } from "../../db/prisma";
 import { appendAudit } from "../../audit/write";
 import { McpServerNotFound } from "../errors";
-import { can } from "../../auth/roles";
+import { can } from "../../access/roles";
 import { z } from "zod";
 import type { McpDiscoverResult } from "../schemas";
 

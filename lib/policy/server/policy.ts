@@ -3,7 +3,7 @@ import "server-only";
 // by admins only (the route and the action check "policy:manage"; this checks
 // again so no future door can skip it).
 import { getDb } from "../../db/server/db";
-import { can } from "../../auth/roles";
+import { can } from "../../access/roles";
 import { ForbiddenError } from "../../errors";
 import type { SessionUser } from "../../auth/server/session";
 import type { Db } from "../../db/prisma";

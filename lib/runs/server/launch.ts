@@ -8,7 +8,7 @@ import { getEngine } from "../../engine/server/engine";
 import { appendAudit } from "../../audit/write";
 import { agentGraphSchema } from "../../agents/schemas";
 import { ValidationError } from "../../errors";
-import { AgentNotFound } from "../../engine/errors";
+import { AgentNotFound } from "../../agents/errors";
 import type { SessionUser } from "../../auth/server/session";
 import { missingPlaceholders, placeholdersOf } from "../placeholders";
 import { examplesFor, type ExampleTask } from "../examples";

@@ -3,7 +3,7 @@ import { getDb } from "../../db/server/db";
 import type { Db } from "../../db/prisma";
 import { writeTransaction, type DbTransaction } from "../../db/transactions";
 import { appendAuditInTransaction } from "../../audit/write";
-import { isRole } from "../../auth/roles";
+import { isRole } from "../../access/roles";
 import { hashPassword, oneTimePassword, passwordProblem, verifyPassword } from "../../auth/passwords";
 import { recordSignInFailure, recordSignInSuccess, signInBlockedFor } from "../../auth/server/throttle";
 import { AppError, ConflictError, RateLimitedError, ValidationError } from "../../errors";

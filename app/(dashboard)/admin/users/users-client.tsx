@@ -4,7 +4,7 @@ import { changeUserRoleAction } from "@/lib/actions/change-user-role";
 import { createUserAction } from "@/lib/actions/create-user";
 import { setUserDisabledAction } from "@/lib/actions/set-user-disabled";
 import { resetUserPasswordAction } from "@/lib/actions/reset-user-password";
-import { ROLES, ROLE_DESCRIPTIONS, isRole, type Role } from "@/lib/auth/roles";
+import { ROLES, ROLE_DESCRIPTIONS, isRole, type Role } from "@/lib/access/roles";
 import type { IssuedPassword, UserSummary } from "@/lib/users/schemas";
 import { Input, Label, Select } from "@/components/ui/input";
 import { Alert } from "@/components/ui/alert";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/server/session";
-import { can } from "@/lib/auth/roles";
+import { can } from "@/lib/access/roles";
 import { RunNotFound } from "@/lib/engine/errors";
 import { runHeader, runMarkers } from "@/lib/runs/server/runs";
 import { RunClient } from "./run-client";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { absoluteSqliteUrl, providerOf, sqliteFilePath } from "./providers";
+import { absoluteSqliteUrl, providerOf, sqliteFilePath } from "./database";
 import { schemaTextFor } from "../../scripts/db/schemas";
 import { isEmptyMigration } from "../../scripts/db/new-migration";
 
