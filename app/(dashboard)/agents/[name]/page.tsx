@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
 import { getVersion, listVersions } from "@/lib/agents/server/store";
 import { AGENT_NAME_PATTERN } from "@/lib/agents/schemas";
-import { NotFoundError } from "@/lib/errors";
+import { AgentNotFound } from "@/lib/engine/errors";
 import type { ProviderOption } from "@/components/agents/model-picker";
 import { EditorLoader } from "./editor-loader";
 
@@ -25,7 +25,7 @@ export default async function AgentEditorPage({ params }: Params) {
   try {
     latest = await getVersion(db, name);
   } catch (error) {
-    if (error instanceof NotFoundError) notFound();
+    if (error instanceof AgentNotFound) notFound();
     throw error;
   }
   const versions = await listVersions(db, name);
