@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
 import { getVersion, listVersions } from "@/lib/agents/server/store";
 import { AGENT_NAME_PATTERN } from "@/lib/agents/schemas";
-import { AgentNotFound } from "@/lib/engine/errors";
+import { AgentNotFound } from "@/lib/agents/errors";
 import type { ProviderOption } from "@/components/agents/model-picker";
 import { EditorLoader } from "./editor-loader";
 
