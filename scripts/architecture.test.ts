@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { WORKFLOW_BUNDLE_INPUTS } from "./lib/workflow-bundle";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -190,23 +191,35 @@ describe("the layering of lib/", () => {
 /** Runtime imports only (`import type` is erased and costs nothing at run time). */
 const RUNTIME_IMPORT = /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^"'`;]*?\sfrom\s*)?["']([^"'\n]+)["']/g;
 
-describe("workflow code", () => {
-  it("never loads zod: every module a workflow imports is instantiated once per cached workflow (zod cost the worker ~1.5 MB per run)", () => {
-    const seen = new Set<string>();
-    const packages = new Map<string, string>();
-    const queue = ["worker/workflows/index.ts"];
-    while (queue.length > 0) {
-      const file = queue.pop()!;
-      if (seen.has(file) || !fs.existsSync(path.join(ROOT, file))) continue;
-      seen.add(file);
-      const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-      for (const match of text.matchAll(RUNTIME_IMPORT)) {
-        const specifier = match[1] ?? "";
-        const target = resolveImport(file, specifier);
-        if (target) queue.push(target);
-        else if (!packages.has(specifier)) packages.set(specifier, file);
-      }
+/** Every project file workflow code loads at run time, and the packages it loads (with the first file that does). */
+function workflowRuntimeImports(): { files: Set<string>; packages: Map<string, string> } {
+  const files = new Set<string>();
+  const packages = new Map<string, string>();
+  const queue = ["worker/workflows/index.ts"];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file) || !fs.existsSync(path.join(ROOT, file))) continue;
+    files.add(file);
+    const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+    for (const match of text.matchAll(RUNTIME_IMPORT)) {
+      const specifier = match[1] ?? "";
+      const target = resolveImport(file, specifier);
+      if (target) queue.push(target);
+      else if (!packages.has(specifier)) packages.set(specifier, file);
     }
+  }
+  return { files, packages };
+}
+
+describe("workflow code", () => {
+  it("is covered by the workflow bundle's fingerprint: a change in any folder it loads rebuilds the bundle npm start serves", () => {
+    const { files } = workflowRuntimeImports();
+    const uncovered = [...files].filter((file) => !WORKFLOW_BUNDLE_INPUTS.some((input) => file === input || file.startsWith(`${input}/`)));
+    expect(uncovered, "add their folders to WORKFLOW_BUNDLE_INPUTS (scripts/lib/workflow-bundle.ts)").toEqual([]);
+  });
+
+  it("never loads zod: every module a workflow imports is instantiated once per cached workflow (zod cost the worker ~1.5 MB per run)", () => {
+    const { files: seen, packages } = workflowRuntimeImports();
     expect(seen.size, "the walk reached the workflow modules").toBeGreaterThan(5);
     const heavy = [...packages].filter(([name]) => name === "zod" || name.startsWith("zod/")).map(([name, file]) => `${file} -> ${name}`);
     expect(heavy, "keep zod schemas out of modules workflow code imports (see lib/tools/catalog.ts)").toEqual([]);

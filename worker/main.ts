@@ -1,7 +1,7 @@
 // The worker process: `npm run worker` (npm start runs it for you).
 // Temporal's runtime turns SIGINT/SIGTERM into a graceful shutdown: it stops
 // polling, lets running activities finish, then `run()` resolves.
-import { parseEnv } from "../lib/config/env";
+import { debugRequested, parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { connectWorker, createZapWorker } from "./worker";
 
@@ -23,6 +23,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(`worker: ${error instanceof Error ? error.message : String(error)}`);
-  if (error instanceof Error && error.stack && process.env.ZAP_DEBUG) console.error(error.stack);
+  if (error instanceof Error && error.stack && debugRequested()) console.error(error.stack);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env";
+import { debugRequested, EnvError, parseEnv } from "./env";
 
 const ROOT = "/srv/zap";
 
@@ -27,6 +27,19 @@ describe("parseEnv", () => {
   it("reads the prebuilt workflow bundle the worker loads (set by npm start), none by default", () => {
     expect(parseEnv({}, ROOT).temporal.workflowBundlePath).toBeNull();
     expect(parseEnv({ ZAP_WORKFLOW_BUNDLE: "/srv/zap/.data/workflow-bundle.js" }, ROOT).temporal.workflowBundlePath).toBe("/srv/zap/.data/workflow-bundle.js");
+  });
+
+  it("reads ZAP_DEBUG as a yes/no switch, off by default, and names it when it is neither", () => {
+    expect(parseEnv({}, ROOT).debug).toBe(false);
+    expect(parseEnv({ ZAP_DEBUG: "1" }, ROOT).debug).toBe(true);
+    expect(errorOf({ ZAP_DEBUG: "loud" }).issues.map((i) => i.variable)).toEqual(["ZAP_DEBUG"]);
+  });
+
+  it("reads ZAP_DEBUG on its own for failure reports, even when another variable is invalid", () => {
+    expect(debugRequested({ ZAP_DEBUG: "1", TEMPORAL_ADDRESS: "nope" })).toBe(true);
+    expect(debugRequested({ ZAP_DEBUG: "false" })).toBe(false);
+    expect(debugRequested({ ZAP_DEBUG: "loud" })).toBe(false);
+    expect(debugRequested({})).toBe(false);
   });
 
   it("selects PostgreSQL from a postgres:// or postgresql:// URL", () => {

@@ -127,6 +127,8 @@ const envSchema = z
       .default(256 * 1024),
     // A workflow bundle built ahead (npm start, npm run build): the worker loads it instead of bundling at start-up.
     ZAP_WORKFLOW_BUNDLE: z.string().optional(),
+    // Stack traces after failures (npm start's steps, the worker).
+    ZAP_DEBUG: booleanText.default(false),
   })
   .superRefine((env, ctx) => {
     // Deliveries are always signed: a webhook without its secret would be forgeable by anyone who learns the URL.
@@ -207,6 +209,8 @@ export interface AppConfig {
   /** Where approval requests, decisions and expiries are posted (signed with the secret), if anywhere. */
   /** allowHosts: ZAP_EGRESS_ALLOW_HOSTS, so the operator's own webhook may live on a private host. */
   webhook: { url: string; secret: string | null; allowHosts: string[] } | null;
+  /** Print stack traces after failures (ZAP_DEBUG). */
+  debug: boolean;
   models: {
     /** Latency the demo model adds to each inference (simulates a provider). */
     demoLatencyMs: number;
@@ -301,6 +305,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     server: { port: env.PORT, host: env.HOST },
     seedDemo: env.ZAP_SEED_DEMO,
     tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },
+    debug: env.ZAP_DEBUG,
     webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,
     models: {
       demoLatencyMs: env.ZAP_DEMO_LATENCY_MS,
@@ -315,6 +320,16 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       },
     },
   };
+}
+
+/**
+ * Whether ZAP_DEBUG asks for stack traces, read on its own with the schema's
+ * rule: failure reports need it most when the rest of the environment is what
+ * failed to parse. A value the schema refuses counts as no.
+ */
+export function debugRequested(rawEnv: RawEnv = process.env): boolean {
+  const parsed = booleanText.safeParse(rawEnv.ZAP_DEBUG?.trim());
+  return parsed.success && parsed.data;
 }
 
 /** The database URL alone, for scripts that need nothing else. */

@@ -4,14 +4,15 @@
 // every door; this file holds what only the engine's read routes take.
 import { z } from "zod";
 import { agentNameSchema } from "../agents/schemas";
+import { EVENT_PAGE_DEFAULTS } from "./types";
 
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id");
 
 /** `?since=N&limit=&maxBytes=`: events after sequence number N, paged by count and by bytes. */
 export const eventPageQuerySchema = z.object({
   since: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(2000).default(500),
-  maxBytes: z.coerce.number().int().min(1024).max(4_000_000).default(1_000_000),
+  limit: z.coerce.number().int().min(1).max(2000).default(EVENT_PAGE_DEFAULTS.limit),
+  maxBytes: z.coerce.number().int().min(1024).max(4_000_000).default(EVENT_PAGE_DEFAULTS.maxBytes),
 });
 
 /**

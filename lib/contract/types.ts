@@ -2,6 +2,9 @@
 // events, approvals, conversations and trace spans. Pure types, shared by the
 // workflow, the worker, the server and the browser.
 
+/** A page of run events when the caller names no limits: up to 500 events, about 1 MB of JSON. */
+export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
+
 export type RunStatus = "pending" | "thinking" | "awaiting_tool" | "awaiting_approval" | "completed" | "failed" | "cancelled";
 
 export const TERMINAL_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];

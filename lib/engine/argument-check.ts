@@ -21,7 +21,7 @@ export interface ArgumentSchema {
 }
 
 /** JSON Schema's name for a value's type (whole numbers are "integer"). */
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";

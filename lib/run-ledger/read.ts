@@ -2,9 +2,7 @@
 // for any run size, live or finished, and after Temporal has forgotten the run.
 import type { Db } from "../db/prisma";
 import { dbProvider } from "../db/transactions";
-import type { ChatMessage, FailureReason, RunEvent, RunStatus, RunSummary, TraceNode, TraceSpan } from "../contract/types";
-
-export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
+import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
 
 export interface EventPage {
   events: RunEvent[];
@@ -38,7 +36,7 @@ export async function readEventPage(db: Db, runId: string, since: number, option
 }
 
 /** A run_spans row as Prisma reads it. */
-export interface SpanRecord {
+interface SpanRecord {
   spanId: string;
   parentId: string | null;
   kind: string;
@@ -50,7 +48,7 @@ export interface SpanRecord {
   data: string;
 }
 
-export function spanFromRecord(row: SpanRecord): TraceSpan {
+function spanFromRecord(row: SpanRecord): TraceSpan {
   const extra = JSON.parse(row.data) as Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
   return {
     id: row.spanId,

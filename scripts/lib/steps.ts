@@ -1,4 +1,5 @@
 // Visible, timed start-up steps with one clear line on failure.
+import { debugRequested } from "../../lib/config/env";
 import { CommandFailedError } from "./run";
 
 /** A failure whose message says what went wrong and `hint` says what to do. */
@@ -57,7 +58,7 @@ export function reportFailure(error: unknown): void {
     console.error(`✗ ${stepName}: ${message.split("\n")[0]}`);
     const rest = message.split("\n").slice(1).join("\n");
     if (rest) console.error(indent(rest));
-    if (process.env.ZAP_DEBUG && cause instanceof Error && cause.stack) console.error(indent(cause.stack));
+    if (debugRequested() && cause instanceof Error && cause.stack) console.error(indent(cause.stack));
   }
 }
 

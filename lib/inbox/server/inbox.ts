@@ -117,7 +117,7 @@ export function loadInbox(engine: Engine, db: Db): Promise<InboxSnapshot> {
   return inFlight;
 }
 
-/** How many approvals wait, from visibility alone (no query to any run): the navigation badge. */
+/** How many approvals wait, from the run ledger's counts (no query to any run): the navigation badge. */
 export async function pendingCount(engine: Engine): Promise<number> {
   const runs = await engine.listRuns({ pendingApprovalsOnly: true, limit: 500 });
   const seen = new Map<string, number>();

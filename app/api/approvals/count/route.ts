@@ -1,4 +1,4 @@
-// GET /api/approvals/count – how many approvals wait (visibility only; the navigation badge).
+// GET /api/approvals/count – how many approvals wait (the run ledger's counts; the navigation badge).
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";
