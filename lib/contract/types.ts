@@ -98,7 +98,17 @@ type EventBody =
   | { type: "user_message"; content: string }
   | { type: "iteration_started"; iteration: number }
   | { type: "inference_started"; iteration: number; model: string }
-  | { type: "inference_completed"; iteration: number; model: string; usage: TokenUsage; latencyMs: number; toolCalls: number; attempts: number }
+  | {
+      type: "inference_completed";
+      iteration: number;
+      model: string;
+      usage: TokenUsage;
+      latencyMs: number;
+      toolCalls: number;
+      attempts: number;
+      /** When the model call started by the worker's clock (the event's own time is workflow time, which stands still while local activities run). */
+      startedAt?: string;
+    }
   | { type: "tool_call_started"; iteration: number; callId: string; tool: string; arguments: string }
   | { type: "tool_call_completed"; iteration: number; callId: string; tool: string; outcome: "ok" | "error" | "rejected"; durationMs: number; attempts: number; result: string }
   | { type: "approval_requested"; approval: ApprovalRequest }

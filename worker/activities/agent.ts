@@ -4,7 +4,8 @@
 import { hostname } from "node:os";
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { TokenUsage } from "../../lib/contract/types";
+import type { ChatMessage, TokenUsage } from "../../lib/contract/types";
+import type { LedgerBatch } from "../../lib/contract/workflow";
 import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import type { Db } from "../../lib/db/prisma";
 import { readMessages } from "../../lib/run-ledger/read";
@@ -13,17 +14,34 @@ import { ModelCallError, type FunctionTool, type ModelToolCall } from "../models
 import type { SubAgentInfo, ToolExecutor } from "../tools/executor";
 import type { ToolOutcome } from "../tools/types";
 import { McpError } from "../tools/mcp";
+import { ConversationCache } from "./conversation-cache";
 
 export interface InferenceInput {
   runId: string;
   iteration: number;
   agentName: string;
   model: string;
-  /** The conversation is read from the run ledger: its first `messageCount` messages. */
+  /** The conversation: its first `messageCount` messages, read from the run ledger and, past what it holds, from `ledger`. */
   messageCount: number;
+  /** What the run emitted since its last write, written by this activity while the model works (null: nothing pending). */
+  ledger: LedgerBatch | null;
   tools: FunctionTool[];
   temperature: number;
   maxOutputTokens: number;
+  /**
+   * Ungated, side-effect-free built-in tools this activity runs itself when the
+   * model calls them, as the plain loop would: the iteration then costs one
+   * round trip to the workflow instead of two. A call that fails on an internal
+   * problem is left out and runs as its own activity, with its retries.
+   */
+  eagerTools?: EagerTools;
+}
+
+export interface EagerTools {
+  names: string[];
+  agent: AgentConfig;
+  rootRunId: string;
+  runContext: Record<string, unknown>;
 }
 
 export interface InferenceOutput {
@@ -34,6 +52,10 @@ export interface InferenceOutput {
   attempt: number;
   /** Why earlier attempts failed (for the trace), when this is a retry. */
   retryReason?: string;
+  /** When the model call started (the worker's clock; workflow time does not move while local activities run). */
+  startedAt: string;
+  /** Outcomes of the eager tool calls, by call id. */
+  toolOutcomes?: Record<string, ToolActivityOutput>;
 }
 
 export interface ToolActivityInput {
@@ -104,6 +126,7 @@ export class AttemptFailures {
 
 export interface AgentActivityDeps {
   db: Db;
+  ledger: { write(batch: LedgerBatch): Promise<void> };
   models: ModelRegistry;
   tools: ToolExecutor;
 }
@@ -149,8 +172,111 @@ function reasonForRetry(failures: AttemptFailures, key: string): string | undefi
   return info.isLocal ? failures.take(key, info.attempt) : retryReason(info.attempt, info.heartbeatDetails);
 }
 
-export function createAgentActivities({ db, models, tools }: AgentActivityDeps) {
+/**
+ * The conversation a model call sees: the messages the ledger already holds,
+ * then those the call carries (its batch is being written at the same time).
+ */
+async function conversationOf(db: Db, cache: ConversationCache, input: InferenceInput): Promise<ChatMessage[]> {
+  const execution = Context.current().info.workflowExecution?.runId ?? input.runId;
+  const carried = input.ledger?.messages ?? [];
+  const firstCarried = carried[0]?.index ?? input.messageCount;
+  const held = cache.get(execution, firstCarried) ?? (await readMessages(db, input.runId, firstCarried));
+  const messages = [...held, ...carried.map((m) => m.message)];
+  if (messages.length !== input.messageCount) throw new Error(`ledger holds ${messages.length} of ${input.messageCount} messages`);
+  cache.set(execution, messages);
+  return messages;
+}
+
+export function createAgentActivities({ db, ledger, models, tools }: AgentActivityDeps) {
   const failures = new AttemptFailures();
+  const conversations = new ConversationCache();
+
+  /** Reads the conversation and asks the model. */
+  async function answer(input: InferenceInput, key: string, why: string | undefined, started: number): Promise<InferenceOutput> {
+    const context = Context.current();
+    const attempt = context.info.attempt;
+    let messages;
+    try {
+      messages = await conversationOf(db, conversations, input);
+    } catch (error) {
+      throw remembered(failures, key, infrastructureFailure(error, "reading the conversation", input.runId, attempt));
+    }
+    try {
+      const { provider, modelName } = models.resolve(input.model);
+      const response = await withHeartbeat(() =>
+        provider.generate(
+          {
+            model: input.model,
+            agentName: input.agentName,
+            messages,
+            tools: input.tools,
+            temperature: input.temperature,
+            maxOutputTokens: input.maxOutputTokens,
+            attempt,
+            signal: context.cancellationSignal,
+          },
+          modelName,
+        ),
+      );
+      return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt, startedAt: new Date(started).toISOString(), ...(why ? { retryReason: why } : {}) };
+    } catch (error) {
+      // Cancelled (the run was cancelled, timed out or is gone): nobody waits for this result. The SDK's own
+      // CancelledFailure ends the activity as cancelled; the provider's abort error would be logged as a failure.
+      if (context.cancellationSignal.aborted) {
+        const reason: unknown = context.cancellationSignal.reason;
+        throw reason instanceof CancelledFailure ? reason : error;
+      }
+      if (error instanceof ModelCallError) {
+        throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable }));
+      }
+      throw remembered(failures, key, infrastructureFailure(error, "the model call", input.runId, attempt));
+    }
+  }
+
+  /** Runs one tool call in the current activity (heartbeating when it is a regular one). */
+  async function runTool(input: ToolActivityInput): Promise<ToolActivityOutput> {
+    const context = Context.current();
+    const started = Date.now();
+    const outcome = await withHeartbeat(() =>
+      tools.execute({
+        agent: input.agent,
+        toolName: input.toolName,
+        rawArguments: input.rawArguments,
+        context: {
+          runId: input.runId,
+          rootRunId: input.rootRunId,
+          agentName: input.agent.name,
+          iteration: input.iteration,
+          callId: input.callId,
+          idempotencyKey: `${input.runId}:${input.iteration}:${input.callId}`,
+          runContext: input.runContext,
+          signal: context.cancellationSignal,
+          heartbeat: () => {
+            if (!context.info.isLocal) context.heartbeat({ worker: WORKER_ID, attempt: context.info.attempt } satisfies HeartbeatMark);
+          },
+        },
+      }),
+    );
+    return { ...outcome, durationMs: Date.now() - started, attempt: context.info.attempt };
+  }
+
+  /** Runs the model's calls of eager tools in parallel; one that throws is left to the workflow (it retries it as an activity). */
+  async function withEagerTools(input: InferenceInput, output: InferenceOutput): Promise<InferenceOutput> {
+    const eager = input.eagerTools;
+    if (!eager) return output;
+    const calls = output.toolCalls.filter((call) => eager.names.includes(call.name));
+    if (calls.length === 0) return output;
+    const settled = await Promise.all(
+      calls.map((call) =>
+        runTool({ agent: eager.agent, toolName: call.name, rawArguments: call.arguments, runId: input.runId, rootRunId: eager.rootRunId, iteration: input.iteration, callId: call.id, runContext: eager.runContext }).then(
+          (outcome) => [call.id, outcome] as const,
+          () => null,
+        ),
+      ),
+    );
+    return { ...output, toolOutcomes: Object.fromEntries(settled.filter((entry) => entry !== null)) };
+  }
+
   return {
     async runInference(input: InferenceInput): Promise<InferenceOutput> {
       const context = Context.current();
@@ -158,45 +284,14 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
       const key = `${context.info.workflowExecution?.runId ?? input.runId}:inference:${input.iteration}`;
       const why = reasonForRetry(failures, key);
       const started = Date.now();
-      let messages;
-      try {
-        messages = await readMessages(db, input.runId, input.messageCount);
-      } catch (error) {
-        throw remembered(failures, key, infrastructureFailure(error, "reading the conversation", input.runId, attempt));
-      }
-      if (messages.length !== input.messageCount) {
-        throw remembered(failures, key, infrastructureFailure(new Error(`ledger holds ${messages.length} of ${input.messageCount} messages`), "reading the conversation", input.runId, attempt));
-      }
-      try {
-        const { provider, modelName } = models.resolve(input.model);
-        const response = await withHeartbeat(() =>
-          provider.generate(
-            {
-              model: input.model,
-              agentName: input.agentName,
-              messages,
-              tools: input.tools,
-              temperature: input.temperature,
-              maxOutputTokens: input.maxOutputTokens,
-              attempt,
-              signal: context.cancellationSignal,
-            },
-            modelName,
-          ),
-        );
-        return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt, ...(why ? { retryReason: why } : {}) };
-      } catch (error) {
-        // Cancelled (the run was cancelled, timed out or is gone): nobody waits for this result. The SDK's own
-        // CancelledFailure ends the activity as cancelled; the provider's abort error would be logged as a failure.
-        if (context.cancellationSignal.aborted) {
-          const reason: unknown = context.cancellationSignal.reason;
-          throw reason instanceof CancelledFailure ? reason : error;
-        }
-        if (error instanceof ModelCallError) {
-          throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable }));
-        }
-        throw remembered(failures, key, infrastructureFailure(error, "the model call", input.runId, attempt));
-      }
+      // The carried batch is written while the model works; the call ends only once both are done,
+      // and a cancelled call still finishes its write (the workflow waits for it, see agent-loop.ts).
+      const written = input.ledger ? ledger.write(input.ledger) : Promise.resolve();
+      const answered = answer(input, key, why, started).then((output) => withEagerTools(input, output));
+      const [writeResult, answerResult] = await Promise.allSettled([written, answered]);
+      if (writeResult.status === "rejected") throw remembered(failures, key, infrastructureFailure(writeResult.reason, "writing the run ledger", input.runId, attempt));
+      if (answerResult.status === "rejected") throw answerResult.reason;
+      return answerResult.value;
     },
 
     async describeTools(input: { agent: AgentConfig; subAgents: SubAgentInfo[] }): Promise<{ tools: FunctionTool[]; errors: string[] }> {
@@ -205,29 +300,9 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
 
     async executeTool(input: ToolActivityInput): Promise<ToolActivityOutput> {
       const context = Context.current();
-      const started = Date.now();
       const key = `${context.info.workflowExecution?.runId ?? input.runId}:tool:${input.iteration}:${input.callId}`;
       const why = reasonForRetry(failures, key);
-      const outcome = await withHeartbeat(() =>
-        tools.execute({
-          agent: input.agent,
-          toolName: input.toolName,
-          rawArguments: input.rawArguments,
-          context: {
-            runId: input.runId,
-            rootRunId: input.rootRunId,
-            agentName: input.agent.name,
-            iteration: input.iteration,
-            callId: input.callId,
-            idempotencyKey: `${input.runId}:${input.iteration}:${input.callId}`,
-            runContext: input.runContext,
-            signal: context.cancellationSignal,
-            heartbeat: () => {
-              if (!context.info.isLocal) context.heartbeat({ worker: WORKER_ID, attempt: context.info.attempt } satisfies HeartbeatMark);
-            },
-          },
-        }),
-      ).catch((error: unknown) => {
+      const output = await runTool(input).catch((error: unknown) => {
         if (error instanceof ApplicationFailure) throw remembered(failures, key, error);
         const attempt = context.info.attempt;
         if (error instanceof McpError) {
@@ -237,7 +312,7 @@ export function createAgentActivities({ db, models, tools }: AgentActivityDeps) 
         }
         throw remembered(failures, key, infrastructureFailure(error, input.toolName, input.runId, attempt));
       });
-      return { ...outcome, durationMs: Date.now() - started, attempt: context.info.attempt, ...(why ? { retryReason: why } : {}) };
+      return { ...output, ...(why ? { retryReason: why } : {}) };
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ToolExecutor } from "../tools/executor";
 import { createSmokeActivities } from "./smoke";
 import { createAgentActivities } from "./agent";
 import { createLedgerActivities } from "./ledger";
+import { createLedgerWriter } from "../../lib/run-ledger/write";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
@@ -21,10 +22,13 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  // One ledger writer per worker process: batches of concurrent runs share a transaction,
+  // whether a model call carries them or the run's background writer sends them.
+  const ledger = createLedgerWriter(deps.db);
   return {
     ...createSmokeActivities(deps),
-    ...createAgentActivities(deps),
-    ...createLedgerActivities(deps),
+    ...createAgentActivities({ ...deps, ledger }),
+    ...createLedgerActivities({ ...deps, ledger }),
     ...createNotificationActivities({ webhook: deps.webhook ?? null }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
   };

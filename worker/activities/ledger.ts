@@ -4,7 +4,7 @@ import { ApplicationFailure } from "@temporalio/common";
 import type { Db } from "../../lib/db/prisma";
 import { APPROVAL_ERRORS } from "../../lib/contract/definitions";
 import { decisionSignatureProblem } from "../../lib/engine/decision-signature";
-import { createLedgerWriter, recordApprovalOutcome } from "../../lib/run-ledger/write";
+import { recordApprovalOutcome, type createLedgerWriter } from "../../lib/run-ledger/write";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../../lib/contract/workflow";
 
 /** Why a recorded outcome is not a genuine decision of the web server, or null (expiries come from the workflow's own timer). */
@@ -27,9 +27,10 @@ export function outcomeSignatureProblem(key: Buffer | null, record: ApprovalOutc
   );
 }
 
-export function createLedgerActivities({ db, decisionKey = null }: { db: Db; decisionKey?: Buffer | null }) {
-  // One writer per worker process: batches of concurrent runs share a transaction.
-  const writer = createLedgerWriter(db);
+export type LedgerWriter = ReturnType<typeof createLedgerWriter>;
+
+export function createLedgerActivities({ db, ledger, decisionKey = null }: { db: Db; ledger: LedgerWriter; decisionKey?: Buffer | null }) {
+  const writer = ledger;
   return {
     async recordLedger(batch: LedgerBatch): Promise<void> {
       await writer.write(batch);

@@ -1,6 +1,7 @@
 // One agent's turn inside the workflow: iterations of inference and parallel
 // tool calls, with approvals, sub-agent conversations, budgets and timeouts.
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -15,11 +16,11 @@ import {
   workflowInfo,
   type LocalActivityOptions,
 } from "@temporalio/workflow";
-import type { AgentActivities, ToolActivityOutput } from "../activities/agent";
+import type { AgentActivities, EagerTools, ToolActivityOutput } from "../activities/agent";
 import type { FunctionTool } from "../models/types";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import type { ToolCall, TraceSpan } from "../../lib/contract/types";
-import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
+import type { AgentRunInput, LedgerBatch, SubAgentReplySignal } from "../../lib/contract/workflow";
 import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import { Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
 import { SubAgentConversations, type CallOutcome } from "./sub-agents";
@@ -39,6 +40,9 @@ const INFERENCE_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: "5 minutes",
   localRetryThreshold: "1 minute",
   retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
+  // A cancelled call still finishes writing the ledger batch it carries; waiting for it keeps the
+  // run's writes in order (a later write never lands before it).
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 };
 
 /**
@@ -149,6 +153,26 @@ export class AgentLoop {
     for (const message of errors) this.state.emit({ type: "error", kind: "mcp", message });
   }
 
+  /** Outcomes of the calls the last model call ran itself (see eagerTools), by call id. */
+  private eagerOutcomes = new Map<string, ToolActivityOutput>();
+  private eager: EagerTools | null = null;
+
+  /**
+   * The tools a model call may run itself: side-effect-free built-ins the
+   * agent holds that no approval gates. Only runs that carry their gate decide
+   * this up front (an older run's gate is decided call by call, in its history).
+   */
+  private eagerTools(): EagerTools | undefined {
+    if (!this.input.gate) return undefined;
+    this.eager ??= {
+      names: this.agent.tools.filter((name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(this.input, this.agent, name)),
+      agent: this.agent,
+      rootRunId: this.input.rootRunId,
+      runContext: this.input.context,
+    };
+    return this.eager;
+  }
+
   schemaOf(toolName: string): Record<string, unknown> | undefined {
     return this.tools.find((t) => t.name === toolName)?.parameters;
   }
@@ -244,22 +268,26 @@ export class AgentLoop {
     let output;
     try {
       const inference = runInferenceWithin(agent.model, this.deadline);
-      const call = () =>
+      const call = (ledger: LedgerBatch | null) =>
         inference.run({
           runId: workflowInfo().workflowId,
           iteration: state.iteration,
           agentName: agent.name,
           model: agent.model,
           messageCount: state.messageCount,
+          ledger,
           tools: this.tools,
           temperature: agent.temperature,
           maxOutputTokens: agent.maxOutputTokens,
+          ...(inference.local && this.ledger.carrying ? { eagerTools: this.eagerTools() } : {}),
         });
-      // The model call reads the conversation from the ledger: it is written first.
-      if (inference.local) output = await this.ledger.exclusive(call, { writeFirst: true });
+      // A local model call carries the pending ledger batch and writes it while the model works. A regular
+      // activity (a real provider) reads the whole conversation from the ledger: it is written first, and
+      // not carried, so conversations stay out of the workflow's history.
+      if (inference.local) output = await this.ledger.exclusive(call, { carry: true });
       else {
         await this.ledger.written();
-        output = await call();
+        output = await call(null);
       }
     } catch (error) {
       state.endSpan(span, "error");
@@ -267,6 +295,7 @@ export class AgentLoop {
       if (isScheduleToCloseTimeout(error)) throw this.timeoutFailure();
       throw new RunFailure("model_error", failureMessage(error));
     }
+    this.eagerOutcomes = new Map(Object.entries(output.toolOutcomes ?? {}));
     state.addUsage(output.usage);
     state.emit({
       type: "inference_completed",
@@ -276,6 +305,7 @@ export class AgentLoop {
       latencyMs: output.latencyMs,
       toolCalls: output.toolCalls.length,
       attempts: output.attempt,
+      ...(output.startedAt ? { startedAt: output.startedAt } : {}),
     });
     state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(output.retryReason ? { attributes: { retryReason: output.retryReason } } : {}) });
     this.checkBudget();
@@ -362,7 +392,9 @@ export class AgentLoop {
         runContext: this.input.context,
       };
       const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
-      const output: ToolActivityOutput = local ? await this.ledger.exclusive(() => executeLocalTool(input), { writeFirst: false }) : await executeTool(input);
+      const ran = this.eagerOutcomes.get(call.id);
+      this.eagerOutcomes.delete(call.id);
+      const output: ToolActivityOutput = ran && rawArguments === call.function.arguments ? ran : local ? await this.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input);
       return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
     } catch (error) {
       if (isCancellation(error)) throw error;

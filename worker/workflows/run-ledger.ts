@@ -1,15 +1,26 @@
-// The run ledger's writer inside the workflow: a background coroutine that
-// writes what the run's outbox collected (events, spans, messages, approvals,
-// the run row's summary) to the database through a local activity, one batch
-// at a time and in order, so a newer state never lands before an older one.
-import { CancellationScope, condition, proxyLocalActivities } from "@temporalio/workflow";
+// The run ledger's writer inside the workflow. What the run's outbox collects
+// (events, spans, messages, approvals, the run row's summary) reaches the
+// database in order, one batch at a time, so a newer state never lands before
+// an older one, by one of two carriers:
+//  - the next model call: the inference local activity writes the batch while
+//    the model works, so the write costs an iteration nothing;
+//  - a background writer, when the run has no local activity in line (it waits
+//    for a person, a sub-agent or a regular activity, or it closes down).
+import { CancellationScope, condition, patched, proxyLocalActivities } from "@temporalio/workflow";
 import type { LedgerActivities } from "../activities/ledger";
-import type { LedgerRunIdentity, LedgerRunSummary } from "../../lib/contract/workflow";
+import type { LedgerBatch, LedgerRunIdentity, LedgerRunSummary } from "../../lib/contract/workflow";
 import type { RunState } from "./run-state";
 
 // No attempt limit: a ledger write must land (a busy or restarting database
 // delays the run; it never drops a record). Writes are idempotent, so replays
 // after a worker crash rewrite the same rows.
+/**
+ * Marks runs whose model calls carry the ledger (and run eager tools). A run
+ * started by an older worker wrote the ledger before each model call and ran
+ * every tool as its own activity: replayed, it must schedule the same.
+ */
+const CARRIED_LEDGER_PATCH = "ledger-carried-by-model-calls";
+
 const { recordLedger } = proxyLocalActivities<LedgerActivities>({
   startToCloseTimeout: "30 seconds",
   localRetryThreshold: "10 seconds",
@@ -27,9 +38,14 @@ const { recordLedger } = proxyLocalActivities<LedgerActivities>({
  * (worker/engine-tests/replay.int.test.ts replays such runs).
  */
 export class RunLedger {
+  /** A batch is on its way to the database (a carrier holds it). */
   private writing = false;
+  /** Local activities waiting for or holding the turn. */
+  private inLine = 0;
   /** Settles when the local activity holding the turn is done. */
   private turn: Promise<unknown> = Promise.resolve();
+  /** Model calls carry the ledger (false only while replaying a run of an older worker). */
+  carrying = true;
 
   constructor(
     private readonly state: RunState,
@@ -37,44 +53,60 @@ export class RunLedger {
     private readonly summary: () => LedgerRunSummary,
   ) {}
 
-  /** Starts the writer; it outlives cancellation of the run so the final events land too. */
+  /** Starts the background writer; it outlives cancellation of the run so the final events land too. */
   start(): void {
+    this.carrying = patched(CARRIED_LEDGER_PATCH);
     void CancellationScope.nonCancellable(() => this.pump());
   }
 
   /**
-   * Runs `call`, a local activity, in its turn; with `writeFirst`, after
-   * writing what the run has emitted so far (a model call reads the
-   * conversation from the ledger, and the trace shows it while it runs).
-   * Without, the writer's next batch waits its turn: the parallel built-in
-   * tool calls of an iteration run back to back and share one write.
+   * Runs `call`, a local activity, in its turn. With `carry`, the activity
+   * also writes what the run has emitted so far and returns only once it is
+   * written (`call` receives the batch, or null when nothing is pending).
    */
-  exclusive<T>(call: () => Promise<T>, options: { writeFirst: boolean }): Promise<T> {
+  exclusive<T>(call: (batch: LedgerBatch | null) => Promise<T>, options: { carry: boolean }): Promise<T> {
     return this.inTurn(async () => {
-      if (options.writeFirst) await this.writePending();
-      return call();
+      if (!this.carrying && options.carry) await this.writePending();
+      if (!this.carrying || !options.carry || !this.state.outbox.hasWork()) return call(null);
+      this.writing = true;
+      const batch = this.take();
+      try {
+        return await call(batch);
+      } catch (error) {
+        // Written or not, it is written again with what follows (idempotently, in order).
+        this.state.outbox.restore(batch);
+        throw error;
+      } finally {
+        this.writing = false;
+      }
     });
   }
 
-  /** Resolves once everything emitted so far is written, in turn with the local activities. */
+  /** Resolves once everything emitted so far is written, in turn with the local activities (a regular activity reads the ledger). */
   written(): Promise<void> {
     return this.inTurn(() => this.writePending());
   }
 
   /** Resolves once everything emitted so far is in the database. */
   flushed(): Promise<void> {
-    return CancellationScope.nonCancellable(() => condition(() => !this.writing && !this.state.outbox.hasWork()));
+    return CancellationScope.nonCancellable(() => condition(() => !this.writing && this.inLine === 0 && !this.state.outbox.hasWork()));
+  }
+
+  private take(): LedgerBatch {
+    return { run: this.identity, summary: this.summary(), ...this.state.outbox.take() };
   }
 
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.turn.then(work);
+    this.inLine++;
+    const result = this.turn.then(work).finally(() => this.inLine--);
     this.turn = result.catch(() => undefined);
     return result;
   }
 
+  /** Writes only when no local activity is in line: the next one would carry the batch anyway, for free. */
   private async pump(): Promise<void> {
     for (;;) {
-      await condition(() => this.state.outbox.hasWork());
+      await condition(() => (this.inLine === 0 || !this.carrying) && this.state.outbox.hasWork());
       await this.written();
     }
   }
@@ -84,7 +116,8 @@ export class RunLedger {
     this.writing = true;
     try {
       // Not cancellable: what the outbox handed over must land even when the run is being cancelled.
-      await CancellationScope.nonCancellable(() => recordLedger({ run: this.identity, summary: this.summary(), ...this.state.outbox.take() }));
+      const batch = this.take();
+      await CancellationScope.nonCancellable(() => recordLedger(batch));
     } finally {
       this.writing = false;
     }

@@ -86,4 +86,25 @@ describe("RunState", () => {
     // New spans keep unique ids after the restore.
     expect(restored.startSpan("iteration", "iteration 2", run.id).id).not.toBe(iteration.id);
   });
+
+  it("puts a failed carrier's batch back before newer work, never over a newer span state", () => {
+    const state = new RunState();
+    state.emit({ type: "iteration_started", iteration: 1 });
+    state.pushMessage({ role: "user", content: "first" });
+    const span = state.startSpan("tool", "calculator", null);
+    const carried = state.outbox.take();
+
+    state.emit({ type: "iteration_started", iteration: 2 });
+    state.pushMessage({ role: "user", content: "second" });
+    state.endSpan(span, "ok");
+    state.outbox.restore(carried);
+
+    const again = state.outbox.take();
+    expect(again.events.map((e) => e.seq)).toEqual([1, 2]);
+    expect(again.messages.map((m) => m.index)).toEqual([0, 1]);
+    expect(again.spans).toHaveLength(1);
+    expect(again.spans[0]?.status, "the ended span, not the running one the carrier held").toBe("ok");
+    expect(state.outbox.hasWork()).toBe(false);
+  });
 });
+

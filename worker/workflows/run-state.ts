@@ -34,6 +34,23 @@ export class LedgerOutbox {
     this.summaryChanged = false;
     return taken;
   }
+
+  /**
+   * Puts back a batch whose carrier failed or was cancelled (it may have been
+   * written or not: writes are idempotent). It goes before what was emitted
+   * since, and never replaces a newer state of the same span or approval.
+   */
+  restore(batch: Pick<LedgerBatch, "events" | "spans" | "messages" | "approvals">): void {
+    this.events = [...batch.events, ...this.events];
+    this.messages = [...batch.messages, ...this.messages];
+    const spans = new Map(batch.spans.map((s) => [s.id, s]));
+    for (const [id, span] of this.spans) spans.set(id, span);
+    this.spans = spans;
+    const approvals = new Map(batch.approvals.map((a) => [a.id, a]));
+    for (const [id, approval] of this.approvals) approvals.set(id, approval);
+    this.approvals = approvals;
+    this.summaryChanged = true;
+  }
 }
 
 export class RunState {
