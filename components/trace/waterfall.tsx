@@ -1,9 +1,10 @@
 "use client";
-// The trace waterfall: one row per span on a shared time axis, windowed (only
-// the rows in view are in the DOM, so 200,000 spans scroll like 20). Long idle
-// stretches are compressed, continue-as-new boundaries are drawn across, and
-// retried attempts are marked on their span.
+// The trace waterfall: one row per span on a shared time axis, windowed with
+// @tanstack/react-virtual (only the rows in view are in the DOM, so 200,000
+// spans scroll like 20). Long idle stretches are compressed, continue-as-new
+// boundaries are drawn across, and retried attempts are marked on their span.
 import { memo, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import type { RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { timeScale, visibleRows, type SpanIndex, type TimelineRow, type TimelineState } from "@/lib/runs/timeline";
@@ -117,9 +118,9 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
 export function Waterfall(props: WaterfallProps) {
   const { indexes, state, zoom } = props;
   const height = props.height ?? 560;
-  const [scrollTop, setScrollTop] = useState(0);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   const axis = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
   const now = useNow();
   const hasRunning = useMemo(() => props.allSpans.some((s) => s.endMs === null), [props.allSpans]);
   // Only a live trace needs the clock in its range; a finished one stays put.
@@ -140,8 +141,20 @@ export function Waterfall(props: WaterfallProps) {
   const [z0, z1] = zoom;
   const toView = (t: number) => (scale.toFraction(t) - z0) / (z1 - z0);
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  // Rows have one fixed height, so nothing is measured: the default index keys
+  // keep the 200,000-row offset table from being rebuilt on every scroll frame
+  // (it is rebuilt only when the row count changes). initialRect lets the first
+  // render (and the server's) show rows before the grid has been measured.
+  // The project does not use the React Compiler, and only plain numbers from the
+  // virtualizer reach the memoised rows, so its compiler warning does not apply.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => grid.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    initialRect: { width: 0, height },
+  });
   const fractionAt = (clientX: number) => {
     const box = axis.current?.getBoundingClientRect();
     if (!box || box.width === 0) return 0;
@@ -180,8 +193,8 @@ export function Waterfall(props: WaterfallProps) {
           {drag ? <span className="absolute inset-y-0 bg-indigo-200/60" style={{ left: `${((Math.min(drag.from, drag.to) - z0) / (z1 - z0)) * 100}%`, width: `${(Math.abs(drag.to - drag.from) / (z1 - z0)) * 100}%` }} /> : null}
         </div>
       </div>
-      <div role="grid" aria-label="Trace timeline" aria-rowcount={rows.length} className="relative overflow-auto" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
-        <div style={{ height: rows.length * ROW_HEIGHT, position: "relative" }}>
+      <div ref={grid} role="grid" aria-label="Trace timeline" aria-rowcount={rows.length} className="relative overflow-auto" style={{ height }}>
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           <div className="pointer-events-none absolute inset-y-0 right-0" style={{ left: LABEL_WIDTH }}>
             {scale.gaps.map((gap) => {
               const l = toView(gap.start);
@@ -200,7 +213,9 @@ export function Waterfall(props: WaterfallProps) {
               return <div key={m.seq} data-testid={`marker-${m.type}`} title={text} className={`absolute inset-y-0 border-l ${m.type === "continued_as_new" ? "border-dashed border-fuchsia-500" : "border-dotted border-indigo-400"}`} style={{ left: `${x * 100}%` }} />;
             })}
           </div>
-          {rows.slice(first, last).map((row, i) => {
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
             const s = row.span.startMs;
             const e = row.span.endMs ?? now;
             const left = toView(s);
@@ -211,7 +226,7 @@ export function Waterfall(props: WaterfallProps) {
                 key={row.key}
                 row={row}
                 now={row.span.endMs !== null ? 0 : now}
-                top={(first + i) * ROW_HEIGHT}
+                top={item.start}
                 left={Math.max(0, left)}
                 width={visible ? Math.min(1, right) - Math.max(0, left) : 0}
                 selected={props.selectedKey === row.key}

@@ -1,0 +1,60 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { TraceSpanView } from "@/lib/runs/schemas";
+import { indexSpans, type SpanIndex, type TimelineState } from "@/lib/runs/timeline";
+import { Waterfall, type WaterfallProps } from "./waterfall";
+
+const RUN = "run-1";
+const STATE: TimelineState = { collapsed: new Set(), expandedSubRuns: new Set(), foldedAgents: new Set(), search: "" };
+
+/** A finished run span with `tools - 1` tool calls under it, 10 ms apart. */
+function spans(tools: number): TraceSpanView[] {
+  const t0 = Date.parse("2026-01-01T00:00:00Z");
+  const root: TraceSpanView = { id: "s0", parentId: null, kind: "run", name: "bench", status: "ok", runId: RUN, startMs: t0, endMs: t0 + tools * 10 };
+  const children = Array.from({ length: tools - 1 }, (_, i): TraceSpanView => ({ id: `s${i + 1}`, parentId: "s0", kind: "tool", name: `tool_${i + 1}`, status: "ok", runId: RUN, startMs: t0 + i * 10, endMs: t0 + i * 10 + 5 }));
+  return [root, ...children];
+}
+
+/** The waterfall's first render (what the server sends, before any scroll). */
+function render(all: TraceSpanView[], height?: number): string {
+  const indexes = new Map<string, SpanIndex>([[RUN, indexSpans(all)]]);
+  const props: WaterfallProps = {
+    rootRunId: RUN,
+    rootAgent: "bench",
+    indexes,
+    allSpans: all,
+    state: STATE,
+    onToggleCollapse: () => {},
+    onToggleSubRun: () => {},
+    selectedKey: null,
+    onSelect: () => {},
+    markers: [],
+    zoom: [0, 1],
+    onZoom: () => {},
+    loadingSubRuns: new Set(),
+    height,
+  };
+  return renderToStaticMarkup(createElement(Waterfall, props));
+}
+
+const rowTops = (html: string) => [...html.matchAll(/data-testid="span-row"[^>]*style="top:(\d+)(?:px)?;height:26px"/g)].map((m) => Number(m[1]));
+
+describe("Waterfall windowing", () => {
+  it("puts only the rows in view (plus a margin) in the DOM, on the first render, for a 20,000-span trace", () => {
+    const html = render(spans(20_000));
+    const tops = rowTops(html);
+    // 560 px / 26 px rows = 22 rows in view, plus 12 overscan below: all 20,000 would freeze the tab.
+    expect(tops.length, "rows rendered for a 560 px grid").toBeGreaterThanOrEqual(22);
+    expect(tops.length, "rows rendered for a 560 px grid").toBeLessThanOrEqual(40);
+    expect(tops, "rows stacked from the top, 26 px apart").toEqual(tops.map((_, i) => i * 26));
+    expect(html, "the scroll area is as tall as every row").toContain(`height:${20_000 * 26}px`);
+    expect(html).toContain('aria-rowcount="20000"');
+    expect(html).toContain('data-span-count="20000"');
+  });
+
+  it("renders more rows for a taller grid, and every row of a short trace", () => {
+    expect(rowTops(render(spans(20_000), 1300)).length).toBeGreaterThan(rowTops(render(spans(20_000))).length + 20);
+    expect(rowTops(render(spans(5))).length).toBe(5);
+  });
+});
