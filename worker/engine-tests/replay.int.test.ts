@@ -5,7 +5,10 @@
 // approval and queries all along are replayed here, every execution of every
 // workflow involved, from the server's history.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { Worker } from "@temporalio/worker";
+import { temporal } from "@temporalio/proto";
 import { singleAgentGraph, sharedWorkflowBundle, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import { isTerminal } from "../../lib/runs/schemas";
@@ -100,4 +103,17 @@ describe("replaying histories", () => {
     expect(subRuns.length).toBeGreaterThan(0);
     expect(await replayAll([runId, ...subRuns.map((r) => r.id)])).toBeGreaterThanOrEqual(2);
   });
+
+  it("replays runs recorded by a worker from before model calls carried the ledger (a worker upgraded mid-run)", async () => {
+    // Recorded from the engine as of commit c1f4a74 (a lead with parallel built-in calls, an approval and a
+    // sub-agent, and the sub-agent's run): that worker wrote the ledger ahead of each model call and ran
+    // every tool call as its own activity. The patch "ledger-carried-by-model-calls" keeps that schedule.
+    const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", "pre-carried-ledger.histories.json"), "utf8")) as { workflowId: string; history: string }[];
+    expect(recorded.length).toBeGreaterThanOrEqual(2);
+    for (const { workflowId, history } of recorded) {
+      const decoded = temporal.api.history.v1.History.decode(Buffer.from(history, "base64"));
+      await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, decoded, workflowId), workflowId).resolves.toBeUndefined();
+    }
+  });
 });
+
