@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 
 export class RunNotFound extends AppError {
   constructor(runId: string) {
-    super("not_found", 404, `No run "${runId}"`);
+    super("not_found", 404, `There is no run "${runId}"`);
     this.name = "RunNotFound";
   }
 }

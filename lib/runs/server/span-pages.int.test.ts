@@ -107,7 +107,7 @@ describe("GET /api/runs/:runId/spans body", () => {
       }
       expect(nextOffsets).toEqual([50, 100, null]);
       expect(new Set(seen).size).toBe(120);
-      await expect(runSpanPageJson("no-such-run", 0, 50)).rejects.toThrow(/No run "no-such-run"/);
+      await expect(runSpanPageJson("no-such-run", 0, 50)).rejects.toThrow(/There is no run "no-such-run"/);
     } finally {
       await database.drop();
     }
