@@ -61,9 +61,14 @@ export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name:
   return parsed.data;
 }
 
+/** The request's body text (capped), read once whoever asks first. */
+export async function bodyText(request: Request): Promise<string> {
+  return readBodies.get(request) ?? (await readBodyText(request, DEFAULT_MAX_BODY_BYTES));
+}
+
 /** Reads (capped) and validates a JSON body: malformed JSON → 400, schema mismatch → 422 with paths. */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
-  const text = readBodies.get(request) ?? (await readBodyText(request, DEFAULT_MAX_BODY_BYTES));
+  const text = await bodyText(request);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

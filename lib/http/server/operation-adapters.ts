@@ -3,7 +3,7 @@ import "server-only";
 // route handler, with the same schema, permission and function.
 import { z } from "zod";
 import { ValidationError, zodIssues } from "../../errors";
-import { apiRoute, parseJsonBody } from "./api-route";
+import { apiRoute, bodyText, parseJsonBody } from "./api-route";
 import { defineAction, type ActionResult } from "./action";
 import type { Operation } from "./operation";
 
@@ -23,6 +23,21 @@ export function operationAction<S extends z.ZodType, T>(op: Operation<S, T>, aft
 }
 
 const jsonObject = z.record(z.string(), z.unknown(), { error: "send a JSON object" });
+
+/** A route without a body refuses one that says anything (an empty object is nothing), naming each key it ignores. */
+async function noBody(request: Request): Promise<Record<string, never>> {
+  const text = (await bodyText(request)).trim();
+  if (!text) return {};
+  let sent: unknown;
+  try {
+    sent = JSON.parse(text);
+  } catch {
+    throw new ValidationError([{ path: "", message: "this route takes no body" }]);
+  }
+  const keys = sent && typeof sent === "object" && !Array.isArray(sent) ? Object.keys(sent) : null;
+  if (keys?.length === 0) return {};
+  throw new ValidationError(keys ? keys.map((key) => ({ path: key, message: `Unrecognized key: "${key}" (this route takes no body)` })) : [{ path: "", message: "this route takes no body" }]);
+}
 
 /**
  * The operation as a route handler. `path` maps the route's parameters to
@@ -51,7 +66,7 @@ export function operationRoute<P = Record<string, never>, S extends z.ZodType = 
     allowMustChangePassword: op.allowMustChangePassword,
     maxBodyBytes,
     async handler({ request, user, params }) {
-      const sent = body ? await parseJsonBody(request, jsonObject) : {};
+      const sent = body ? await parseJsonBody(request, jsonObject) : await noBody(request);
       const fromBody = bodyAs ? { [bodyAs]: sent } : sent;
       const fromPath = path?.(params) ?? {};
       const twice = Object.keys(fromPath).filter((key) => key in fromBody);
