@@ -11,7 +11,8 @@
 //   Prints the core count and load average: the figures are only comparable
 //   between runs on equally quiet machines.
 //
-//   npm run bench:engine        (BENCH_ITERATIONS, BENCH_RUNS, BENCH_LATENCY_MS override)
+//   npm run bench:engine        (BENCH_ITERATIONS, BENCH_RUNS, BENCH_LATENCY_MS override;
+//                                BENCH_PROFILE_DIR=dir writes the worker's CPU profiles there)
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { bundleWorkflowCode } from "@temporalio/worker";
@@ -132,7 +133,7 @@ async function main(): Promise<void> {
     const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, "worker", "workflows", "index.ts"), logger: quietLogger });
     const bundlePath = path.join(dir, "workflows.js");
     writeFileSync(bundlePath, code);
-    const worker = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
+    const worker = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), "--import", "tsx", "worker/main.ts"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(LATENCY_MS), ZAP_WORKFLOW_BUNDLE: bundlePath },
