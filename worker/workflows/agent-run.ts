@@ -10,109 +10,24 @@ import {
   ContinueAsNew,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
   isCancellation,
-  setHandler,
   allHandlersFinished,
   upsertSearchAttributes,
   workflowInfo,
 } from "@temporalio/workflow";
-import {
-  conversationsQuery,
-  decideApprovalUpdate,
-  inputQuery,
-  pendingApprovalsQuery,
-  snapshotQuery,
-  subAgentReplySignal,
-  summaryQuery,
-  userMessageSignal,
-} from "../../lib/contract/definitions";
-import type { AgentRunInput, LedgerRunSummary, RunOutcome, SubAgentReplySignal } from "../../lib/contract/workflow";
-import type { FailureReason, RunSummary, TokenUsage } from "../../lib/contract/types";
+import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
+import type { FailureReason } from "../../lib/contract/types";
 import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
 import { renderPrompt } from "../../lib/agents/template";
 import { RunState } from "./run-state";
 import { AgentLoop } from "./agent-loop";
+import { closeDown } from "./close-down";
 import { RunFailure } from "./run-failure";
 import { RunLedger } from "./run-ledger";
+import { ledgerSummary, registerHandlers } from "./run-handlers";
+import { notifyParent } from "./sub-agents";
 
 const nowIso = () => new Date(Date.now()).toISOString();
-
-function ledgerSummary(state: RunState): LedgerRunSummary {
-  return {
-    status: state.status(),
-    iteration: state.iteration,
-    usage: state.usage,
-    pendingApprovals: state.pendingApprovals().length,
-    lastEventSeq: state.lastSeq,
-    messageCount: state.messageCount,
-    generation: state.generation,
-    output: state.lastOutput,
-    error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
-    startedAt: state.startedAt,
-    endedAt: state.endedAt,
-  };
-}
-
-function summarize(state: RunState, input: AgentRunInput): RunSummary {
-  const summary = ledgerSummary(state);
-  return {
-    runId: workflowInfo().workflowId,
-    rootRunId: input.rootRunId,
-    parentRunId: input.parentRunId,
-    agentName: input.agentName,
-    status: summary.status,
-    iteration: summary.iteration,
-    usage: summary.usage,
-    output: summary.output,
-    error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
-    pendingApprovals: summary.pendingApprovals,
-    lastEventSeq: summary.lastEventSeq,
-    generation: summary.generation,
-    startedAt: summary.startedAt,
-    endedAt: summary.endedAt,
-  };
-}
-
-function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput): void {
-  setHandler(userMessageSignal, (message) => {
-    state.inbox.push({ content: message.content, turn: message.turn });
-  });
-  setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
-  setHandler(summaryQuery, () => summarize(state, input));
-  setHandler(pendingApprovalsQuery, () => state.pendingApprovals());
-  setHandler(conversationsQuery, () => [...state.conversations.values()]);
-  setHandler(snapshotQuery, () => state.snapshot());
-  setHandler(inputQuery, () => ({ ...input, carried: undefined }));
-  setHandler(decideApprovalUpdate, (decision) => loop.approvals.decide(decision), { validator: (decision) => loop.approvals.validate(decision) });
-}
-
-/** Ends every live sub-agent conversation (they were started with an ABANDON close policy). */
-async function cancelConversations(state: RunState): Promise<void> {
-  await CancellationScope.nonCancellable(async () => {
-    for (const conversation of state.conversations.values()) {
-      if (!conversation.isActive) continue;
-      conversation.isActive = false;
-      await getExternalWorkflowHandle(conversation.conversationId).cancel().catch(() => undefined);
-    }
-  });
-}
-
-/** Tells the parent (if any) how the current turn ended. */
-async function notifyParent(input: AgentRunInput, state: RunState, reply: Omit<SubAgentReplySignal, "conversationId" | "turn" | "usage">, usageBefore: TokenUsage): Promise<void> {
-  if (!input.conversation) return;
-  const { parentWorkflowId, conversationId } = input.conversation;
-  await CancellationScope.nonCancellable(() =>
-    getExternalWorkflowHandle(parentWorkflowId)
-      .signal(subAgentReplySignal, {
-        conversationId,
-        turn: state.turn,
-        usage: { inputTokens: state.usage.inputTokens - usageBefore.inputTokens, outputTokens: state.usage.outputTokens - usageBefore.outputTokens },
-        ...reply,
-      })
-      .catch(() => undefined),
-  );
-}
 
 /**
  * Waits on a durable timer for the next message (a follow-up for a root run,
@@ -175,6 +90,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     ]);
   };
   loop.onStatusChange = publishStatus;
+  const closing = { input, state, approvals: loop.approvals, ledger };
 
   let turnUsageStart = state.usage;
   try {
@@ -226,11 +142,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     // Idle long enough: the run (or conversation) closes.
     const runSpan = state.runSpan();
     if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
-    await notifyParent(input, state, { response: state.lastOutput ?? "", isComplete: true, failed: false }, state.usage);
-    await cancelConversations(state);
-    await condition(allHandlersFinished);
-    await loop.approvals.delivered();
-    await ledger.flushed();
+    await closeDown(closing, { parentReply: { reply: { response: state.lastOutput ?? "", isComplete: true, failed: false }, usageBefore: state.usage }, awaitHandlers: true });
     return { status: "completed", output: state.lastOutput, usage: state.usage, iterations: state.iteration };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
@@ -240,9 +152,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         const runSpan = state.runSpan();
         if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
         publishStatus();
-        await cancelConversations(state);
-        await loop.approvals.delivered();
-        await ledger.flushed();
+        await closeDown(closing, { awaitHandlers: false });
         return { status: "completed" as const, output: state.lastOutput, usage: state.usage, iterations: state.iteration };
       });
     }
@@ -253,9 +163,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       state.emit({ type: "run_cancelled", message: "the run was cancelled" });
       if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: "cancelled" } });
       await CancellationScope.nonCancellable(async () => publishStatus());
-      await cancelConversations(state);
-      await loop.approvals.delivered();
-      await ledger.flushed();
+      await closeDown(closing, { awaitHandlers: false });
       throw error;
     }
     const reason: FailureReason = error instanceof RunFailure ? error.reason : "model_error";
@@ -264,10 +172,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     state.emit({ type: "run_failed", reason, message });
     if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: reason } });
     publishStatus();
-    await notifyParent(input, state, { response: `${input.agentName} failed (${reason}): ${message}`, isComplete: true, failed: true }, turnUsageStart);
-    await cancelConversations(state);
-    await loop.approvals.delivered();
-    await ledger.flushed();
+    await closeDown(closing, { parentReply: { reply: { response: `${input.agentName} failed (${reason}): ${message}`, isComplete: true, failed: true }, usageBefore: turnUsageStart }, awaitHandlers: false });
     throw ApplicationFailure.create({ type: reason, message, nonRetryable: true });
   }
 }

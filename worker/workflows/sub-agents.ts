@@ -1,10 +1,11 @@
 // Sub-agent conversations inside the workflow: the message_agent tool starts a
-// child workflow per conversation and exchanges one message per turn with it.
-import { ParentClosePolicy, condition, getExternalWorkflowHandle, isCancellation, startChild, uuid4, workflowInfo } from "@temporalio/workflow";
+// child workflow per conversation and exchanges one message per turn with it;
+// the conversation's own run answers each turn with notifyParent.
+import { CancellationScope, ParentClosePolicy, condition, getExternalWorkflowHandle, isCancellation, startChild, uuid4, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { TraceSpan } from "../../lib/contract/types";
+import type { TokenUsage, TraceSpan } from "../../lib/contract/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
-import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, userMessageSignal } from "../../lib/contract/definitions";
+import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, subAgentReplySignal, userMessageSignal } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import type { RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
@@ -123,4 +124,23 @@ export class SubAgentConversations {
     const payload = { conversation_id: current.conversationId, agent_name: current.agentName, response: reply.response, is_complete: reply.isComplete };
     return reply.failed ? { ok: false, errorKind: "execution", attempts: 1, content: JSON.stringify(payload) } : { ok: true, attempts: 1, content: JSON.stringify(payload) };
   }
+}
+
+/** How a turn of a conversation ended, as its run tells the parent. */
+export type ParentReply = Omit<SubAgentReplySignal, "conversationId" | "turn" | "usage">;
+
+/** Tells the parent (if any) how the current turn ended. */
+export async function notifyParent(input: AgentRunInput, state: RunState, reply: ParentReply, usageBefore: TokenUsage): Promise<void> {
+  if (!input.conversation) return;
+  const { parentWorkflowId, conversationId } = input.conversation;
+  await CancellationScope.nonCancellable(() =>
+    getExternalWorkflowHandle(parentWorkflowId)
+      .signal(subAgentReplySignal, {
+        conversationId,
+        turn: state.turn,
+        usage: { inputTokens: state.usage.inputTokens - usageBefore.inputTokens, outputTokens: state.usage.outputTokens - usageBefore.outputTokens },
+        ...reply,
+      })
+      .catch(() => undefined),
+  );
 }

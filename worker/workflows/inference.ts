@@ -1,0 +1,146 @@
+// The model call of one iteration: where it runs (a local activity for the
+// demo model, a regular one with heartbeats for a real provider), how it
+// carries the run ledger, the deadline it gets from the run timeout, and the
+// events, span and token usage it leaves behind.
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  TimeoutFailure,
+  workflowInfo,
+  type LocalActivityOptions,
+} from "@temporalio/workflow";
+import type { AgentActivities, EagerTools, InferenceOutput } from "../activities/agent";
+import type { FunctionTool } from "../models/types";
+import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
+import type { TraceSpan } from "../../lib/contract/types";
+import type { LedgerBatch } from "../../lib/contract/workflow";
+import { checkTokenBudget, runTimeoutFailure } from "./budget";
+import type { RunLedger } from "./run-ledger";
+import { RunFailure } from "./run-failure";
+import type { RunState } from "./run-state";
+
+// Demo-model calls and side-effect-free built-in tools run as local activities:
+// they execute inside the worker that holds the workflow task, so an
+// iteration costs one round trip to Temporal instead of several, and their
+// inputs (the growing conversation) are not copied into history each time.
+// Side-effecting and MCP tools run as regular activities with heartbeats, so a
+// dead worker is noticed within seconds and the call resumes elsewhere.
+const INFERENCE_OPTIONS: LocalActivityOptions = {
+  startToCloseTimeout: "5 minutes",
+  localRetryThreshold: "1 minute",
+  retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
+  // A cancelled call still finishes writing the ledger batch it carries; waiting for it keeps the
+  // run's writes in order (a later write never lands before it).
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+};
+
+/**
+ * The model call, bounded by what is left of the run timeout.
+ *
+ * The built-in demo model answers in milliseconds: a local activity. A real
+ * provider can take a minute, and a local activity holds the workflow task
+ * while it runs, so a cancel, a timer or a query would reach the run only when
+ * the task is heartbeated (8 s into it, see AGENT_WORKFLOW_TASK_TIMEOUT).
+ * Real providers therefore run as regular activities with heartbeats: one more
+ * round trip per call (tens of ms against seconds of generation) buys an
+ * immediate cancel and a dead worker noticed within the heartbeat timeout.
+ * Either way the schedule-to-close deadline ends the call at the run timeout.
+ */
+function runInferenceWithin(model: string, deadline: number): { local: boolean; run: AgentActivities["runInference"] } {
+  // Measured when the call is scheduled (a local one may wait for its turn first).
+  const scheduleToCloseTimeout = () => Math.max(1, deadline - Date.now());
+  if (model.startsWith("demo/")) return { local: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
+  return {
+    local: false,
+    run: (input) =>
+      proxyActivities<AgentActivities>({
+        startToCloseTimeout: INFERENCE_OPTIONS.startToCloseTimeout,
+        heartbeatTimeout: "10 seconds",
+        retry: INFERENCE_OPTIONS.retry,
+        scheduleToCloseTimeout: scheduleToCloseTimeout(),
+      }).runInference(input),
+  };
+}
+
+/** A local activity that ran out of its schedule-to-close time fails with the TimeoutFailure itself (a regular one wraps it). */
+function isScheduleToCloseTimeout(error: unknown): boolean {
+  const timeout = error instanceof ActivityFailure ? error.cause : error;
+  return timeout instanceof TimeoutFailure && timeout.timeoutType === "SCHEDULE_TO_CLOSE";
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause instanceof Error) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What one model call needs from the turn. */
+export interface ModelCall {
+  state: RunState;
+  agent: AgentConfig;
+  limits: RunLimits;
+  ledger: RunLedger;
+  /** The tools described for the agent. */
+  tools: FunctionTool[];
+  /** When the turn must have its final answer (workflow time, ms). */
+  deadline: number;
+  /** The tools the call may run itself (asked only when a local call carries the ledger). */
+  eagerTools: () => EagerTools | undefined;
+}
+
+/**
+ * Calls the model under an inference span, records its usage and events, and
+ * checks the token budget; a failed call fails the run (model_error, or
+ * timeout when the run timeout ended it).
+ */
+export async function infer(call: ModelCall, parent: TraceSpan): Promise<InferenceOutput> {
+  const { state, agent, ledger } = call;
+  const span = state.startSpan("inference", agent.model, parent.id);
+  state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
+  let output;
+  try {
+    const inference = runInferenceWithin(agent.model, call.deadline);
+    const run = (batch: LedgerBatch | null) =>
+      inference.run({
+        runId: workflowInfo().workflowId,
+        iteration: state.iteration,
+        agentName: agent.name,
+        model: agent.model,
+        messageCount: state.messageCount,
+        ledger: batch,
+        tools: call.tools,
+        temperature: agent.temperature,
+        maxOutputTokens: agent.maxOutputTokens,
+        ...(inference.local && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
+      });
+    // A local model call carries the pending ledger batch and writes it while the model works. A regular
+    // activity (a real provider) reads the whole conversation from the ledger: it is written first, and
+    // not carried, so conversations stay out of the workflow's history.
+    if (inference.local) output = await ledger.exclusive(run, { carry: true });
+    else {
+      await ledger.written();
+      output = await run(null);
+    }
+  } catch (error) {
+    state.endSpan(span, "error");
+    if (isCancellation(error)) throw error;
+    if (isScheduleToCloseTimeout(error)) throw runTimeoutFailure(call.limits);
+    throw new RunFailure("model_error", failureMessage(error));
+  }
+  state.addUsage(output.usage);
+  state.emit({
+    type: "inference_completed",
+    iteration: state.iteration,
+    model: agent.model,
+    usage: output.usage,
+    latencyMs: output.latencyMs,
+    toolCalls: output.toolCalls.length,
+    attempts: output.attempt,
+    ...(output.startedAt ? { startedAt: output.startedAt } : {}),
+  });
+  state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(output.retryReason ? { attributes: { retryReason: output.retryReason } } : {}) });
+  checkTokenBudget(state, call.limits);
+  return output;
+}

@@ -1,0 +1,197 @@
+// The tool calls of one iteration: the tools the agent holds, the gate (an
+// approval when a rule demands one, and the checks that make a gated call
+// invalid before anyone sees it), sub-agent messages, and where each call
+// runs — done already by the model call (eager), a local activity
+// (side-effect-free built-ins) or a regular one with heartbeats.
+import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
+import type { AgentActivities, EagerTools, ToolActivityOutput } from "../activities/agent";
+import type { FunctionTool } from "../models/types";
+import type { AgentConfig } from "../../lib/agents/schemas";
+import type { ToolCall, TraceSpan } from "../../lib/contract/types";
+import type { AgentRunInput } from "../../lib/contract/workflow";
+import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
+import { BUILTIN_TOOLS } from "../../lib/tools/catalog";
+import { type Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
+import type { CallOutcome, SubAgentConversations } from "./sub-agents";
+import type { RunLedger } from "./run-ledger";
+import type { RunState } from "./run-state";
+
+// Tools fail by returning an error outcome (the model sees it); a thrown error
+// is an infrastructure problem (database busy, network), retried for about a
+// minute before the model hears that the tool is unavailable.
+const TOOL_RETRY = { initialInterval: "500 milliseconds", backoffCoefficient: 2, maximumInterval: "8 seconds", maximumAttempts: 6 };
+
+const { executeTool: executeLocalTool } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: "2 minutes",
+  retry: TOOL_RETRY,
+});
+
+const { executeTool } = proxyActivities<AgentActivities>({
+  startToCloseTimeout: "2 minutes",
+  // Short, so a worker that died mid-call is noticed and the call retried quickly.
+  heartbeatTimeout: "5 seconds",
+  retry: TOOL_RETRY,
+});
+
+/** Attempts the activity makes before reporting an unavailable tool (see worker/activities/agent.ts). */
+const MCP_ATTEMPTS_SEEN = 3;
+
+const LOCAL_TOOLS = new Set<string>(BUILTIN_TOOLS.filter((t) => !t.sideEffect).map((t) => t.id));
+
+const { describeTools } = proxyActivities<AgentActivities>({
+  startToCloseTimeout: "1 minute",
+  heartbeatTimeout: "20 seconds",
+  retry: { initialInterval: "1 second", maximumAttempts: 2 },
+});
+
+/** What tool calls need from the turn: the run, the agent, and the approval and conversation machinery. */
+export interface ToolCallsContext {
+  state: RunState;
+  input: AgentRunInput;
+  ledger: RunLedger;
+  approvals: Approvals;
+  conversations: SubAgentConversations;
+  /** The agent whose turn it is (a RunFailure when the graph lacks it). */
+  agent: () => AgentConfig;
+  /** Publishes the run's status after tools start or end. */
+  onStatusChange: () => void;
+}
+
+export class ToolCalls {
+  /** The tools described for the agent (see prepare). */
+  tools: FunctionTool[] = [];
+  /** Outcomes of the calls the last model call ran itself (see eagerTools), by call id. */
+  private eagerOutcomes = new Map<string, ToolActivityOutput>();
+  private eager: EagerTools | null = null;
+
+  constructor(private readonly turn: ToolCallsContext) {}
+
+  private get agent(): AgentConfig {
+    return this.turn.agent();
+  }
+
+  /** Describes the agent's tools (built-ins, MCP servers, message_agent); a server that fails to answer is an error event. */
+  async prepare(): Promise<void> {
+    const { input, state } = this.turn;
+    const subAgents = this.agent.subAgents.map((name) => ({ name, description: input.graph.agents.find((a) => a.name === name)?.description ?? "" }));
+    const { tools, errors } = await describeTools({ agent: this.agent, subAgents });
+    this.tools = tools;
+    for (const message of errors) state.emit({ type: "error", kind: "mcp", message });
+  }
+
+  schemaOf(toolName: string): Record<string, unknown> | undefined {
+    return this.tools.find((t) => t.name === toolName)?.parameters;
+  }
+
+  /**
+   * The tools a model call may run itself: side-effect-free built-ins the
+   * agent holds that no approval gates. Only runs that carry their gate decide
+   * this up front (an older run's gate is decided call by call, in its history).
+   */
+  eagerTools(): EagerTools | undefined {
+    const { input } = this.turn;
+    if (!input.gate) return undefined;
+    this.eager ??= {
+      names: this.agent.tools.filter((name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name)),
+      agent: this.agent,
+      rootRunId: input.rootRunId,
+      runContext: input.context,
+    };
+    return this.eager;
+  }
+
+  /** Keeps what the last model call ran itself, for the calls of its response. */
+  useEagerOutcomes(outcomes: Record<string, ToolActivityOutput> | undefined): void {
+    this.eagerOutcomes = new Map(Object.entries(outcomes ?? {}));
+  }
+
+  /** A problem that makes a gated call invalid before any human sees it, or null. */
+  private callProblem(name: string, rawArguments: string): { problem: string; kind: string; args: Record<string, unknown> } | { problem: null; args: Record<string, unknown> } {
+    const parsed = parseCallArguments(rawArguments);
+    if ("problem" in parsed) return { problem: `The arguments for ${name} are invalid: ${parsed.problem}. Send a JSON object.`, kind: "invalid_arguments", args: {} };
+    if (!this.tools.some((t) => t.name === name)) {
+      return { problem: `There is no tool named "${name}". Available tools: ${this.tools.map((t) => t.name).join(", ") || "none"}.`, kind: "unknown_tool", args: parsed.args };
+    }
+    const problems = argumentProblems(parsed.args, this.schemaOf(name));
+    if (problems.length) return { problem: `Invalid arguments for ${name}: ${problems.join("; ")}`, kind: "invalid_arguments", args: parsed.args };
+    return { problem: null, args: parsed.args };
+  }
+
+  /** Runs one call of the model's response under a tool span, with its events and the status while it runs. */
+  async run(call: ToolCall, parent: TraceSpan): Promise<CallOutcome> {
+    const { state } = this.turn;
+    const name = call.function.name;
+    const span = state.startSpan("tool", name, parent.id, { callId: call.id });
+    const started = Date.now();
+    state.emit({ type: "tool_call_started", iteration: state.iteration, callId: call.id, tool: name, arguments: call.function.arguments });
+    state.toolsInFlight++;
+    this.turn.onStatusChange();
+    let outcome: CallOutcome;
+    try {
+      outcome = await this.gatedCall(call, span);
+    } finally {
+      state.toolsInFlight--;
+      this.turn.onStatusChange();
+    }
+    const result = outcome.ok ? "ok" : outcome.errorKind === "rejected" ? "rejected" : "error";
+    state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content });
+    if (!outcome.ok && outcome.errorKind !== "rejected") state.emit({ type: "error", kind: outcome.errorKind ?? "tool", message: outcome.content, callId: call.id });
+    state.endSpan(span, outcome.ok ? "ok" : "error", { attempts: outcome.attempts, attributes: { outcome: result, ...(outcome.retryReason ? { retryReason: outcome.retryReason } : {}) } });
+    return outcome;
+  }
+
+  /**
+   * Runs a call, through an approval when the gate demands one (the workspace
+   * policy's deny-by-default and floors, plus graph rules — own and inherited);
+   * an invalid call is a tool error, never an approval request.
+   */
+  private async gatedCall(call: ToolCall, span: TraceSpan): Promise<CallOutcome> {
+    const name = call.function.name;
+    let rawArguments = call.function.arguments;
+    const rule = gateFor(this.turn.input, this.agent, name);
+    if (rule) {
+      const checked = this.callProblem(name, rawArguments);
+      if (checked.problem !== null) return { ok: false, errorKind: checked.kind, attempts: 0, content: checked.problem };
+      const approval = await this.turn.approvals.request(call, checked.args, rule, this.agent.name, span);
+      if (!mayRun(approval)) {
+        const reason = approval.decision?.reason ?? (approval.status === "expired" ? "nobody decided before the approval expired" : "no reason given");
+        return { ok: false, errorKind: "rejected", attempts: 0, content: `The call to ${name} was not approved (${approval.status}): ${reason}` };
+      }
+      if (approval.decision?.editedArguments) rawArguments = JSON.stringify(approval.decision.editedArguments);
+    }
+    if (name === "message_agent" && this.agent.subAgents.length > 0) return this.turn.conversations.message(this.agent, rawArguments, span);
+    return this.callTool(call, rawArguments);
+  }
+
+  private async callTool(call: ToolCall, rawArguments: string): Promise<CallOutcome> {
+    try {
+      const input = {
+        agent: this.agent,
+        toolName: call.function.name,
+        rawArguments,
+        runId: workflowInfo().workflowId,
+        rootRunId: this.turn.input.rootRunId,
+        iteration: this.turn.state.iteration,
+        callId: call.id,
+        runContext: this.turn.input.context,
+      };
+      const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
+      const ran = this.eagerOutcomes.get(call.id);
+      this.eagerOutcomes.delete(call.id);
+      const output: ToolActivityOutput = ran && rawArguments === call.function.arguments ? ran : local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input);
+      return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === ACTIVITY_ERRORS.toolUnavailable) {
+        return { ok: false, errorKind: "unavailable", attempts: MCP_ATTEMPTS_SEEN, content: `${call.function.name} failed: ${error.cause.message}` };
+      }
+      // The activity logged the details with the run id; the model (and the trace) get a plain sentence.
+      return {
+        ok: false,
+        errorKind: "unavailable",
+        attempts: TOOL_RETRY.maximumAttempts,
+        content: `${call.function.name} is temporarily unavailable (it failed ${TOOL_RETRY.maximumAttempts} times on an internal problem); try again later or continue without it.`,
+      };
+    }
+  }
+}
