@@ -13,7 +13,7 @@ export interface BuiltinToolInfo {
    * Side-effecting tools need an approval unless the workspace policy exempts them
    * (lib/policy/gate.ts), run as regular activities and record each call's key so
    * a retry does not repeat the effect (worker/tools/demo-bank.ts); the others run as
-   * local activities (worker/workflows/agent-loop.ts).
+   * local activities, or inside the model call when no approval gates them (worker/workflows/tool-calls.ts).
    */
   sideEffect: boolean;
 }

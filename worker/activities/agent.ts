@@ -285,7 +285,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
       const why = reasonForRetry(failures, key);
       const started = Date.now();
       // The carried batch is written while the model works; the call ends only once both are done,
-      // and a cancelled call still finishes its write (the workflow waits for it, see agent-loop.ts).
+      // and a cancelled call still finishes its write (the workflow waits for it, see worker/workflows/inference.ts).
       const written = input.ledger ? ledger.write(input.ledger) : Promise.resolve();
       const answered = answer(input, key, why, started).then((output) => withEagerTools(input, output));
       const [writeResult, answerResult] = await Promise.allSettled([written, answered]);
