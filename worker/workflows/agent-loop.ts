@@ -136,7 +136,7 @@ export class AgentLoop {
       }
       const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
       state.pushMessage({ role: "assistant", content: response.content, tool_calls: calls });
-      const outcomes = await Promise.all(calls.map((call) => this.toolCalls.run(call, iterationSpan)));
+      const outcomes = await this.toolCalls.runAll(calls, iterationSpan);
       calls.forEach((call, i) => state.pushMessage({ role: "tool", tool_call_id: call.id, name: call.function.name, content: outcomes[i]?.content ?? "" }));
       const failed = outcomes.filter((o) => !o.ok && o.errorKind !== "rejected");
       state.endSpan(iterationSpan, failed.length ? "error" : "ok");

@@ -89,7 +89,8 @@ export class RunLedger {
 
   /** Resolves once everything emitted so far is in the database. */
   flushed(): Promise<void> {
-    return CancellationScope.nonCancellable(() => condition(() => !this.writing && this.inLine === 0 && !this.state.outbox.hasWork()));
+    // A run of an older worker waited for the write alone (its replay must decide at the same moment).
+    return CancellationScope.nonCancellable(() => condition(() => !this.writing && (this.inLine === 0 || !this.carrying) && !this.state.outbox.hasWork()));
   }
 
   private take(): LedgerBatch {

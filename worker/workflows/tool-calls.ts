@@ -44,6 +44,17 @@ const { describeTools } = proxyActivities<AgentActivities>({
   retry: { initialInterval: "1 second", maximumAttempts: 2 },
 });
 
+/** A call that has started: its span and start time. */
+interface Begun {
+  call: ToolCall;
+  span: TraceSpan;
+  started: number;
+}
+
+function outcomeOf(output: ToolActivityOutput): CallOutcome {
+  return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
+}
+
 /** What tool calls need from the turn: the run, the agent, and the approval and conversation machinery. */
 export interface ToolCallsContext {
   state: RunState;
@@ -117,27 +128,52 @@ export class ToolCalls {
     return { problem: null, args: parsed.args };
   }
 
-  /** Runs one call of the model's response under a tool span, with its events and the status while it runs. */
-  async run(call: ToolCall, parent: TraceSpan): Promise<CallOutcome> {
+  /**
+   * Runs the calls of one response, each under a tool span with its events and
+   * the status while it runs. Every call starts in order (its gate and activity
+   * scheduled as it starts); the calls the model call already ran then end at
+   * once, in order, without another await (each await in workflow code costs:
+   * the SDK records a stack trace per promise), and the others as they finish.
+   */
+  runAll(calls: ToolCall[], parent: TraceSpan): CallOutcome[] | Promise<CallOutcome[]> {
+    const started = calls.map((call) => {
+      const begun = this.begin(call, parent);
+      const ran = this.eagerOutcomes.get(call.id);
+      this.eagerOutcomes.delete(call.id);
+      return { begun, ran, work: ran ? null : this.gatedCall(call, begun.span) };
+    });
+    const ended = started.map(({ begun, ran, work }) =>
+      ran ? this.end(begun, outcomeOf(ran)) : work!.then((outcome) => this.end(begun, outcome), (error: unknown) => this.abandon(error)),
+    );
+    return ended.every((e): e is CallOutcome => !(e instanceof Promise)) ? ended : Promise.all(ended);
+  }
+
+  private begin(call: ToolCall, parent: TraceSpan): Begun {
     const { state } = this.turn;
-    const name = call.function.name;
-    const span = state.startSpan("tool", name, parent.id, { callId: call.id });
-    const started = Date.now();
-    state.emit({ type: "tool_call_started", iteration: state.iteration, callId: call.id, tool: name, arguments: call.function.arguments });
+    const span = state.startSpan("tool", call.function.name, parent.id, { callId: call.id });
+    state.emit({ type: "tool_call_started", iteration: state.iteration, callId: call.id, tool: call.function.name, arguments: call.function.arguments });
     state.toolsInFlight++;
     this.turn.onStatusChange();
-    let outcome: CallOutcome;
-    try {
-      outcome = await this.gatedCall(call, span);
-    } finally {
-      state.toolsInFlight--;
-      this.turn.onStatusChange();
-    }
+    return { call, span, started: Date.now() };
+  }
+
+  private end({ call, span, started }: Begun, outcome: CallOutcome): CallOutcome {
+    const { state } = this.turn;
+    const name = call.function.name;
+    state.toolsInFlight--;
+    this.turn.onStatusChange();
     const result = outcome.ok ? "ok" : outcome.errorKind === "rejected" ? "rejected" : "error";
     state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content });
     if (!outcome.ok && outcome.errorKind !== "rejected") state.emit({ type: "error", kind: outcome.errorKind ?? "tool", message: outcome.content, callId: call.id });
     state.endSpan(span, outcome.ok ? "ok" : "error", { attempts: outcome.attempts, attributes: { outcome: result, ...(outcome.retryReason ? { retryReason: outcome.retryReason } : {}) } });
     return outcome;
+  }
+
+  /** A call that threw (cancellation): no longer in flight, and the error goes on. */
+  private abandon(error: unknown): never {
+    this.turn.state.toolsInFlight--;
+    this.turn.onStatusChange();
+    throw error;
   }
 
   /**
@@ -176,10 +212,7 @@ export class ToolCalls {
         runContext: this.turn.input.context,
       };
       const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
-      const ran = this.eagerOutcomes.get(call.id);
-      this.eagerOutcomes.delete(call.id);
-      const output: ToolActivityOutput = ran && rawArguments === call.function.arguments ? ran : local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input);
-      return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
+      return outcomeOf(local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input));
     } catch (error) {
       if (isCancellation(error)) throw error;
       if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === ACTIVITY_ERRORS.toolUnavailable) {
