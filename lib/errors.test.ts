@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError, ForbiddenError, formatPath, NotFoundError, toErrorBody, UnauthenticatedError, ValidationError, zodIssues } from "./errors";
+import { AppError, ConflictError, ForbiddenError, formatPath, toErrorBody, UnauthenticatedError, ValidationError, zodIssues } from "./errors";
 import { z } from "zod";
 
 describe("toErrorBody", () => {
   it.each([
     [new UnauthenticatedError(), 401, "unauthenticated"],
     [new ForbiddenError(), 403, "forbidden"],
-    [new NotFoundError("That user"), 404, "not_found"],
+    [new AppError("not_found", 404, 'There is no user with id "u"'), 404, "not_found"],
     [new ConflictError("taken"), 409, "conflict"],
     [new ValidationError([{ path: "role", message: "bad" }]), 422, "validation_failed"],
   ])("maps %s to its status and code", (error, status, code) => {

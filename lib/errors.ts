@@ -49,11 +49,6 @@ export class ForbiddenError extends AppError {
     super("forbidden", 403, message);
   }
 }
-export class NotFoundError extends AppError {
-  constructor(what: string) {
-    super("not_found", 404, `${what} was not found`);
-  }
-}
 export class ConflictError extends AppError {
   constructor(message: string) {
     super("conflict", 409, message);

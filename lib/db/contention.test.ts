@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Prisma } from "./generated/sqlite/client";
 import { backoffDelay, isSqliteBusy, retryReason } from "./contention";
-import { NotFoundError } from "../errors";
+import { AppError } from "../errors";
 
 /** Prisma's error for a driver failure: the adapter's error rides in meta.driverAdapterError. */
 function prismaError(code: string, message: string, cause?: Record<string, unknown>) {
@@ -67,7 +67,7 @@ describe("retryReason", () => {
     ["a foreign key violation", prismaError("P2003", "Foreign key constraint violated", { originalCode: "787", kind: "ForeignKeyConstraintViolation" })],
     ["a missing record", prismaError("P2025", "No record was found for an update.")],
     ["a full disk", libsqlError("SQLITE_FULL", 13)],
-    ["an application error", new NotFoundError("That user")],
+    ["an application error", new AppError("not_found", 404, 'There is no user with id "u"')],
     ["a plain error", new Error("boom")],
     ["a thrown string", "boom"],
     ["undefined", undefined],

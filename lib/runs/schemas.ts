@@ -19,7 +19,6 @@ export const launchRunSchema = z.strictObject({
   /** Overrides the entry agent's model for this run; "" keeps the graph's. */
   model: z.union([modelIdSchema, z.literal("")]).optional(),
 });
-export type LaunchRunInput = z.input<typeof launchRunSchema>;
 
 /** What the run dialog asks before it launches (`getLaunchOptionsAction`): the saved graph's versions. */
 export const launchOptionsInputSchema = z.strictObject({ graph: agentNameSchema });

@@ -3,7 +3,7 @@ import { Connection, ServiceError } from "@temporalio/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { mapError, isTemporalUnavailable } from "./error-mapper";
-import { NotFoundError, ValidationError, zodIssues } from "../../errors";
+import { AppError, ValidationError, zodIssues } from "../../errors";
 
 /** What @temporalio/client throws for a call while the server is down: a ServiceError around gRPC UNAVAILABLE. */
 function temporalDownError(): ServiceError {
@@ -70,7 +70,7 @@ describe("mapError", () => {
   });
 
   it("passes other AppErrors through unlogged", () => {
-    expect(mapError(new NotFoundError("That run"), "x")).toEqual({ status: 404, body: { code: "not_found", message: "That run was not found" } });
+    expect(mapError(new AppError("not_found", 404, 'There is no run "r"'), "x")).toEqual({ status: 404, body: { code: "not_found", message: 'There is no run "r"' } });
     expect(logged).not.toHaveBeenCalled();
   });
 });
