@@ -8,29 +8,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
-import type { AppConfig } from "../config/env";
-import type { Db } from "../db/prisma";
 
-const state = vi.hoisted(() => ({ db: null as Db | null, config: null as AppConfig | null, userId: null as string | null }));
-vi.mock("@/lib/auth/server/auth", () => ({
-  auth: async () => (state.userId ? { user: { id: state.userId }, signedInAt: Date.now() } : null),
-  // After a password change both doors sign this browser in again (a new cookie); there is no browser here.
-  signIn: async () => undefined,
-}));
-vi.mock("@/lib/db/server/db", () => ({
-  getDb: () => {
-    if (!state.db) throw new Error("no test database");
-    return state.db;
-  },
-}));
-vi.mock("@/lib/config/server/config", () => ({
-  getConfig: () => {
-    if (!state.config) throw new Error("no test configuration");
-    return state.config;
-  },
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
+vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
+vi.mock("@/lib/config/server/config", async () => (await import("../../scripts/test-support/parity-doors")).configModule);
+vi.mock("next/cache", async () => (await import("../../scripts/test-support/parity-doors")).cacheModule);
 
 const usersRoute = await import("@/app/api/users/route");
 const userRoleRoute = await import("@/app/api/users/[id]/role/route");
@@ -55,14 +39,14 @@ let h: EngineHarness;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
   h = await startEngineHarness({ worker: false });
-  state.db = h.db;
-  state.config = h.config;
+  doors.db = h.db;
+  doors.config = h.config;
   for (const role of ["admin", "builder", "approver", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
 });
 afterAll(async () => h?.stop());
 
 const as = (role: string) => {
-  state.userId = ids[role] ?? null;
+  doors.userId = ids[role] ?? null;
 };
 const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
 
@@ -188,16 +172,16 @@ describe("your own password", () => {
       ["an unknown key", (who) => ({ currentPassword: who.password, newPassword: "a long new passphrase 42", userId: ids.admin })],
     ];
     for (const [what, body] of cases) {
-      state.userId = a.id;
+      doors.userId = a.id;
       const action = await viaAction(body(a));
-      state.userId = b.id;
+      doors.userId = b.id;
       expectSameRefusal(await viaRoute(body(b)), action, what);
     }
 
     const newPassword = "a long new passphrase 42";
-    state.userId = a.id;
+    doors.userId = a.id;
     const action = await audited(h.db, () => viaAction({ currentPassword: a.password, newPassword }));
-    state.userId = b.id;
+    doors.userId = b.id;
     const route = await audited(h.db, () => viaRoute({ currentPassword: b.password, newPassword }));
     expect(action.outcome).toEqual({ ok: true, data: { changed: true } });
     expect(route.outcome).toEqual(action.outcome);

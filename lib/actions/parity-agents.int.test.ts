@@ -8,25 +8,13 @@ import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
-import type { AppConfig } from "../config/env";
-import type { Db } from "../db/prisma";
 
-const state = vi.hoisted(() => ({ db: null as Db | null, config: null as AppConfig | null, userId: null as string | null }));
-vi.mock("@/lib/auth/server/auth", () => ({ auth: async () => (state.userId ? { user: { id: state.userId }, signedInAt: Date.now() } : null) }));
-vi.mock("@/lib/db/server/db", () => ({
-  getDb: () => {
-    if (!state.db) throw new Error("no test database");
-    return state.db;
-  },
-}));
-vi.mock("@/lib/config/server/config", () => ({
-  getConfig: () => {
-    if (!state.config) throw new Error("no test configuration");
-    return state.config;
-  },
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
+vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
+vi.mock("@/lib/config/server/config", async () => (await import("../../scripts/test-support/parity-doors")).configModule);
+vi.mock("next/cache", async () => (await import("../../scripts/test-support/parity-doors")).cacheModule);
 
 const versionsRoute = await import("@/app/api/agents/[name]/versions/route");
 const agentsRoute = await import("@/app/api/agents/route");
@@ -46,14 +34,14 @@ let h: EngineHarness;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
   h = await startEngineHarness({ worker: false });
-  state.db = h.db;
-  state.config = h.config;
+  doors.db = h.db;
+  doors.config = h.config;
   for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
 });
 afterAll(async () => h?.stop());
 
 const as = (role: string) => {
-  state.userId = ids[role] ?? null;
+  doors.userId = ids[role] ?? null;
 };
 const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
 

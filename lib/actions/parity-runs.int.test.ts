@@ -7,33 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, auditHead, auditSince, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 import { saveAgentVersion } from "../agents/repository";
-import type { AppConfig } from "../config/env";
-import type { Db } from "../db/prisma";
-import type { Engine } from "../engine/client";
 
-const state = vi.hoisted(() => ({ db: null as Db | null, engine: null as Engine | null, config: null as AppConfig | null, userId: null as string | null }));
-vi.mock("@/lib/auth/server/auth", () => ({ auth: async () => (state.userId ? { user: { id: state.userId }, signedInAt: Date.now() } : null) }));
-vi.mock("@/lib/db/server/db", () => ({
-  getDb: () => {
-    if (!state.db) throw new Error("no test database");
-    return state.db;
-  },
-}));
-vi.mock("@/lib/engine/server/engine", () => ({
-  getEngine: () => {
-    if (!state.engine) throw new Error("no test engine");
-    return state.engine;
-  },
-}));
-vi.mock("@/lib/config/server/config", () => ({
-  getConfig: () => {
-    if (!state.config) throw new Error("no test configuration");
-    return state.config;
-  },
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
+vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
+vi.mock("@/lib/engine/server/engine", async () => (await import("../../scripts/test-support/parity-doors")).engineModule);
+vi.mock("@/lib/config/server/config", async () => (await import("../../scripts/test-support/parity-doors")).configModule);
+vi.mock("next/cache", async () => (await import("../../scripts/test-support/parity-doors")).cacheModule);
 
 const runsRoute = await import("@/app/api/runs/route");
 const decideRoute = await import("@/app/api/runs/[runId]/approvals/[approvalId]/route");
@@ -52,9 +34,9 @@ const ids: Record<string, string> = {};
 let agent: string;
 beforeAll(async () => {
   h = await startEngineHarness();
-  state.db = h.db;
-  state.engine = h.engine;
-  state.config = h.config;
+  doors.db = h.db;
+  doors.engine = h.engine;
+  doors.config = h.config;
   for (const role of ["admin", "builder", "approver", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
   agent = `parity-${randomUUID().slice(0, 8)}`;
   const graph = {
@@ -67,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => h?.stop());
 
 const as = (role: string) => {
-  state.userId = ids[role] ?? null;
+  doors.userId = ids[role] ?? null;
 };
 const transfer = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":1}\nanswer: done';
 const launch = { task: transfer, context: { customer: "Ada" } };
