@@ -37,6 +37,23 @@ function libSources(): string[] {
   return found.sort();
 }
 
+/** Non-test TypeScript sources under a folder (generated code left out). */
+function sourcesUnder(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (folder: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, folder), { withFileTypes: true })) {
+      const relative = path.posix.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (relative !== "lib/db/generated" && entry.name !== "node_modules") visit(relative);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
+        found.push(relative);
+      }
+    }
+  };
+  visit(dir);
+  return found.sort();
+}
+
 /** The project file an import names (relative to the root), or null for a package. */
 function resolveImport(fromFile: string, specifier: string): string | null {
   let base: string;
@@ -170,6 +187,17 @@ describe("the layering of lib/", () => {
 
   it("has no file cycles", () => {
     expect(cyclesOf(graphOf(imports, (file) => file.replace(/\.tsx?$/, ""))), "files that import each other").toEqual([]);
+  });
+
+  it("reads and writes the run ledger's tables only in lib/run-ledger (one reader, one writer)", () => {
+    const LEDGER_CALL = /\.(run|runEvent|runSpan|runMessage)\.(find\w*|count|create\w*|update\w*|upsert|delete\w*|groupBy|aggregate)\(/;
+    const sources = ["lib", "app", "components", "worker"].flatMap((dir) => sourcesUnder(dir)).filter((file) => !file.startsWith("lib/run-ledger/"));
+    expect(sources.length, "the scan reads files").toBeGreaterThan(100);
+    // The one exception: the saved-agents store counts runs per version and reads a graph's last run
+    // status; lib/agents sits below the contract the run ledger builds on, so importing it would be a cycle.
+    const exempt = new Set(["lib/agents/server/store.ts"]);
+    const offenders = sources.filter((file) => !exempt.has(file) && LEDGER_CALL.test(fs.readFileSync(path.join(ROOT, file), "utf8")));
+    expect(offenders, "call lib/run-ledger/read.ts or write.ts instead").toEqual([]);
   });
 
   it("never imports worker/ from lib/", () => {

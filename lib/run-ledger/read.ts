@@ -282,3 +282,13 @@ export async function readInferenceExchange(db: Db, runId: string, startedAt: Da
   const before = await db.runMessage.findMany({ where: { runId, index: { lt: produced.index, gte: inputOmitted } }, orderBy: { index: "asc" }, select: { data: true } });
   return { input: before.map((m) => JSON.parse(m.data) as ChatMessage), output: JSON.parse(produced.data) as ChatMessage, inputOmitted };
 }
+
+/** The runs of the given trees (roots and sub-runs): who ran what under which parent. */
+export function readRunTreesOf(db: Db, rootRunIds: string[]): Promise<{ id: string; rootRunId: string; parentRunId: string | null; agentName: string }[]> {
+  return db.run.findMany({ where: { rootRunId: { in: rootRunIds } }, select: { id: true, rootRunId: true, parentRunId: true, agentName: true } });
+}
+
+/** A run's newest assistant messages (raw JSON), newest first. */
+export function readLatestAssistantMessages(db: Db, runId: string, take: number): Promise<{ data: string }[]> {
+  return db.runMessage.findMany({ where: { runId, role: "assistant" }, orderBy: { index: "desc" }, take, select: { data: true } });
+}

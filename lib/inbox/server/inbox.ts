@@ -10,6 +10,7 @@ import { getConfig } from "../../config/server/config";
 import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
 import { builtinToolParameters } from "../../tools/arguments";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
+import { readLatestAssistantMessages, readRunTreesOf } from "../../run-ledger/read";
 
 interface RunRow {
   id: string;
@@ -59,7 +60,7 @@ export function precedingText(messages: { data: string }[], toolCallId: string):
 async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<string | null> {
   const cached = precedingCache.get(approval.id);
   if (cached !== undefined) return cached;
-  const messages = await db.runMessage.findMany({ where: { runId: approval.runId, role: "assistant" }, orderBy: { index: "desc" }, take: 10, select: { data: true } });
+  const messages = await readLatestAssistantMessages(db, approval.runId, 10);
   const { found, text } = precedingText(messages, approval.toolCallId);
   // Not found yet means the ledger has not caught up: ask again next refresh.
   if (found) {
@@ -79,7 +80,7 @@ export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<Inbo
   if (approvals.length === 0) return [];
   const rootIds = [...new Set(approvals.map((a) => a.rootRunId))];
   const [rows, messages] = await Promise.all([
-    db.run.findMany({ where: { rootRunId: { in: rootIds } }, select: { id: true, rootRunId: true, parentRunId: true, agentName: true } }),
+    readRunTreesOf(db, rootIds),
     Promise.all(approvals.map((a) => precedingMessage(db, a))),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
