@@ -32,7 +32,11 @@ if (!dependenciesUpToDate(root)) {
   console.log("✓ dependencies up to date");
 }
 
-const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", `${mode}.ts`), ...process.argv.slice(3)], {
+// Node with tsx's loader, not the tsx CLI: the CLI relays Ctrl-C to its child and,
+// when the child does not confirm receipt within 30 ms (a busy event loop, as
+// while processes restart), SIGKILLs it, so the orchestrator died mid-shutdown,
+// never printed "✓ stopped" and could leave its children behind.
+const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", `${mode}.ts`), ...process.argv.slice(3)], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
