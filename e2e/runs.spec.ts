@@ -160,6 +160,36 @@ test.describe("runs list time range", () => {
   });
 });
 
+test.describe("runs that failed", () => {
+  test.use({ storageState: storageStateFor("viewer") });
+
+  test("the runs list shows why a run failed and filters by the typed failure", async ({ page, playwright, baseURL }) => {
+    const builder = await apiAs(playwright, baseURL, "builder");
+    const tag = `reason-${Date.now()}`;
+    const start = async (task: string) => ((await (await builder.post("/api/runs", { data: { graph: "research-loop", task } })).json()) as { runId: string }).runId;
+    const failing = await start(`fail model\n${tag} failing`);
+    const fine = await start(`answer: ${tag} fine`);
+    for (const [runId, status] of [[failing, "failed"], [fine, "completed"]] as const) {
+      await expect.poll(async () => (await (await page.request.get(`/api/runs/${runId}`)).json()).run.status, { timeout: 20_000 }).toBe(status);
+    }
+
+    await page.goto("/runs");
+    await page.getByRole("combobox", { name: "Failure" }).selectOption("model_error");
+    await expect(page).toHaveURL(/reason=model_error/);
+    const failed = page.getByTestId("run-row").filter({ hasText: `${tag} failing` });
+    await expect(failed).toBeVisible();
+    await expect(failed.getByTestId("failure-reason")).toHaveText("model error");
+    await expect(page.getByTestId("run-row").filter({ hasText: `${tag} fine` })).toHaveCount(0);
+
+    const listed = (await (await page.request.get(`/api/runs/list?reason=model_error&pageSize=200`)).json()) as RunListPage;
+    expect(listed.rows.map((r) => r.runId)).toContain(failing);
+    expect(listed.rows.every((r) => r.error?.reason === "model_error")).toBe(true);
+    const bad = await page.request.get("/api/runs/list?reason=bored");
+    expect(bad.status()).toBe(422);
+    await builder.dispose();
+  });
+});
+
 test.describe("runs as a viewer", () => {
   test.use({ storageState: storageStateFor("viewer") });
 

@@ -183,6 +183,8 @@ export interface RunRowFilter {
   topLevel?: boolean;
   runIds?: string[];
   status?: string;
+  /** Runs that ended with this typed failure. */
+  errorReason?: string;
   /** The saved agent graph the run was started from. */
   graph?: string;
   /** The agent the run starts with. */
@@ -205,6 +207,7 @@ function runWhere(filter: RunRowFilter) {
     ...(filter.topLevel ? { parentRunId: null } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
     ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.errorReason ? { errorReason: filter.errorReason } : {}),
     ...(filter.graph ? { graphName: filter.graph } : {}),
     ...(filter.entryAgent ? { agentName: filter.entryAgent } : {}),
     ...(filter.agentVersionIds ? { agentVersionId: { in: filter.agentVersionIds } } : {}),

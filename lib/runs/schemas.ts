@@ -4,9 +4,12 @@ import { z } from "zod";
 import { agentNameSchema, modelIdSchema } from "../agents/schemas";
 import { runIdSchema } from "../contract/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
-import type { RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
+import type { FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
+
+/** Why a run ended without its answer (the typed failures; the runs list filters by them). */
+export const FAILURE_REASONS = ["step_limit_exceeded", "budget_exceeded", "timeout", "tool_error", "model_error", "cancelled", "invalid_config"] as const satisfies readonly FailureReason[];
 
 /** A run's launch input, the same through the dialog's action and `POST /api/runs`; unknown keys are refused. */
 export const launchRunSchema = z.strictObject({
@@ -32,6 +35,8 @@ export const followUpSchema = runIdInputSchema.extend({ content: boundedText("me
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({
   status: z.enum(RUN_STATUSES).optional(),
+  /** Runs that ended with this typed failure. */
+  reason: z.enum(FAILURE_REASONS).optional(),
   graph: z.string().max(100).optional(),
   version: z.coerce.number().int().min(1).optional(),
   startedBy: z.string().max(200).optional(),
@@ -62,6 +67,8 @@ export interface RunListRow {
   /** Temporal's view (Running, Completed, …); null when Temporal no longer has the run or is unreachable. */
   temporalStatus: string | null;
   pendingApprovals: number;
+  /** How a failed or cancelled run ended (its typed reason and one-line message). */
+  error: { reason: string; message: string } | null;
   startedAt: string;
   endedAt: string | null;
   self: UsageCost;

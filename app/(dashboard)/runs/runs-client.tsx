@@ -12,11 +12,11 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
-import { RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
+import { FAILURE_REASONS, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
 
-type Filter = "status" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
+type Filter = "status" | "reason" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
 
 function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
   const now = useNow();
@@ -46,6 +46,11 @@ function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; o
         <StatusBadge status={row.status} />
         {row.pendingApprovals ? <span className="ml-1 text-xs text-amber-700">{row.pendingApprovals} waiting</span> : null}
         {row.temporalStatus && row.temporalStatus !== "RUNNING" && !isTerminal(row.status) ? <span className="ml-1 text-xs text-zinc-500">({row.temporalStatus.toLowerCase()})</span> : null}
+        {row.error ? (
+          <p className="mt-0.5 max-w-xs truncate text-xs text-red-700" data-testid="failure-reason" title={row.error.message}>
+            {row.error.reason.replaceAll("_", " ")}
+          </p>
+        ) : null}
       </td>
       <td className="px-3 text-xs text-zinc-600">{row.version ? `v${row.version}` : "—"}</td>
       <td className="px-3 text-xs text-zinc-600">{row.startedBy ?? "—"}</td>
@@ -102,6 +107,17 @@ export function RunsClient() {
             {RUN_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s.replace("_", " ")}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Failure</span>
+          <Select aria-label="Failure" value={params.get("reason") ?? ""} onChange={(e) => set("reason", e.target.value)}>
+            <option value="">any</option>
+            {FAILURE_REASONS.map((r) => (
+              <option key={r} value={r}>
+                {r.replaceAll("_", " ")}
               </option>
             ))}
           </Select>

@@ -58,6 +58,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     {
       topLevel: true,
       status: filters.status,
+      errorReason: filters.reason,
       graph: filters.graph,
       agentVersionIds: versionIds ?? undefined,
       startedBy: filters.startedBy,
@@ -86,6 +87,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     status: run.status as RunStatus,
     temporalStatus: temporal.statuses.get(run.id) ?? null,
     pendingApprovals: run.pendingApprovals,
+    error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "" } : null,
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
     self: own.get(run.id) ?? ZERO_USAGE,
