@@ -13,28 +13,18 @@
 //
 //   npm run bench:engine        (BENCH_ITERATIONS, BENCH_RUNS, BENCH_LATENCY_MS override;
 //                                BENCH_PROFILE_DIR=dir writes the worker's CPU profiles there)
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { bundleWorkflowCode } from "@temporalio/worker";
+import { readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { Client, Connection } from "@temporalio/client";
-import { parseEnv } from "../lib/config/env";
-import { createDb, type Db } from "../lib/db/prisma";
-import { seedDatabase } from "../lib/seed/seed";
-import { createEngine } from "../lib/engine/client";
-import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
+import type { Client } from "@temporalio/client";
+import type { Db } from "../lib/db/prisma";
+import type { createEngine } from "../lib/engine/client";
 import type { ChatMessage, RunEvent, RunSummary } from "../lib/contract/types";
 import { agentSchema } from "../lib/agents/schemas";
-import { applyMigrations } from "../scripts/db/migrate";
-import { provisionTemporalCli } from "../scripts/lib/temporal-cli";
-import { spawnDevServer, waitForTemporal } from "../scripts/lib/temporal-server";
-import { freePort } from "../scripts/test-support/ports";
 import { createDemoModel } from "../worker/models/demo";
 import { createToolExecutor } from "../worker/tools/executor";
 import { createMcpConnections } from "../worker/tools/mcp";
+import { startEngineStack } from "./lib/engine-stack";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
@@ -43,7 +33,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
-const quietLogger = { info() {}, warn: console.warn, error: console.error, debug() {}, trace() {}, log() {} };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 const agent = agentSchema.parse({ name: "bench", model: "demo/bench", tools: ["calculator"], maxIterations: 500 });
@@ -114,37 +103,9 @@ async function waitAll(client: Client, engine: ReturnType<typeof createEngine>, 
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "zap-bench-engine-"));
-  const children: ChildProcess[] = [];
+  const stack = await startEngineStack({ latencyMs: LATENCY_MS, name: "engine", workerArgs: process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] });
   try {
-    const [port, uiPort, httpPort] = [await freePort(), await freePort(), await freePort()];
-    const temporal = spawnDevServer({ cli: await provisionTemporalCli(), host: "127.0.0.1", port, uiPort, httpPort, headless: true, dbFile: path.join(dir, "t.db"), namespace: "default", logFile: path.join(dir, "t.log") });
-    children.push(temporal);
-    const address = `127.0.0.1:${port}`;
-    await waitForTemporal({ address }, temporal, 60_000);
-    const databaseUrl = `file:${path.join(dir, "zap.db")}`;
-    await applyMigrations(databaseUrl);
-    const db = createDb(databaseUrl);
-    await seedDatabase(db, { demo: true });
-    const taskQueue = "bench";
-    const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue });
-
-    // The worker loads a prebuilt workflow bundle, as `npm start` and a deployment do (no webpack in its memory).
-    const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, "worker", "workflows", "index.ts"), logger: quietLogger });
-    const bundlePath = path.join(dir, "workflows.js");
-    writeFileSync(bundlePath, code);
-    const worker = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), "--import", "tsx", "worker/main.ts"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(LATENCY_MS), ZAP_WORKFLOW_BUNDLE: bundlePath },
-    });
-    children.push(worker);
-    await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
-    const connection = await Connection.connect({ address });
-    // The worker (worker/main.ts) offloads large payloads; the client must read them back the same way.
-    const payloadCodecs = [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })];
-    const client = new Client({ connection, dataConverter: { payloadCodecs } });
-    const engine = createEngine({ temporal: client, db, taskQueue: config.temporal.taskQueue });
+    const { engine, client, db, worker } = stack;
     const graph = { entryAgent: "bench", agents: [agent], limits: { followUpWindowSeconds: 0, tokenBudget: 100_000_000 } };
 
     // Warm-up (bundle caches, JIT, connections), not measured.
@@ -199,12 +160,8 @@ async function main(): Promise<void> {
     const failed = Math.max(errors.length, finished.filter((s) => s.status !== "completed").length);
     console.log(`   wall time ${wall.toFixed(1)} s (${(RUNS / wall).toFixed(1)} runs/s); ${RUNS - failed} completed, ${failed} with errors`);
     console.log(`   worker peak resident memory ${peak.toFixed(0)} MB (target ≤ 1024 MB)`);
-    await connection.close();
-    await db.$disconnect();
   } finally {
-    for (const child of children.reverse()) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(dir, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 

@@ -31,10 +31,22 @@ function describeEvent(e: RunEvent): string {
       return `  ⇢ ${e.agentName} (turn ${e.turn}): ${e.message}`;
     case "sub_agent_reply":
       return `  ⇠ ${e.agentName}: ${e.response.slice(0, 160)}`;
+    case "routing_decided": {
+      const d = e.decision;
+      return `  ⤳ ${d.router} routes to ${d.chosen} (target ${d.target}, confidence ${d.confidence} vs ${d.threshold}${d.fallbackTaken ? ", fallback taken" : ""}): ${d.reason}`;
+    }
+    case "routed_agent_failed":
+      return `  ✗ ${e.agentName} failed (attempt ${e.attempt}): ${e.reason}`;
+    case "handoff":
+      return `  ⇒ handoff ${e.from} → ${e.to}: ${e.reason}`;
+    case "output_invalid":
+      return `  ✗ answer failed its schema (${e.errors.join("; ")})${e.repairing ? ", asking for a repair" : ""}`;
+    case "budget_extension_requested":
+      return `  ⏸ token budget reached (${e.used} of ${e.limit}): asking an approver for ${e.requested} more`;
     case "run_completed":
       return `completed: ${e.output}`;
     case "run_failed":
-      return `failed (${e.reason}): ${e.message}`;
+      return `failed (${e.reason}): ${e.message}${e.details?.errors ? `\n  errors: ${e.details.errors.join("; ")}` : ""}`;
     default:
       return `  ${e.type}`;
   }
@@ -44,7 +56,7 @@ async function main(): Promise<void> {
   const [agentName, task] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
   const contextFlag = process.argv.indexOf("--context");
   if (!agentName || !task) {
-    console.error('usage: npm run agent -- <agent> "<task>" [--context \'{"key":"value"}\']   (agents: support-triage, research-loop, treasury)');
+    console.error('usage: npm run agent -- <agent> "<task>" [--context \'{"key":"value"}\']   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk)');
     process.exit(2);
   }
   loadDotenv();

@@ -1,17 +1,21 @@
 "use client";
 // The inspector edits what is selected: an agent (every field), an MCP server,
-// a tool, or — with nothing selected — the graph's entry agent and run limits.
+// a tool, an agent → agent link, or — with nothing selected — the graph's entry
+// agent and run limits.
 import { useMemo } from "react";
 import type { AgentConfig, AgentGraph, McpServerConfig, RunLimits } from "@/lib/agents/schemas";
 import { BUILTIN_TOOLS, MCP_TOOL_SEPARATOR } from "@/lib/tools/catalog";
 import { knownToolNames, type GraphIssue } from "@/lib/agents/validate";
-import { agentNodeId, parseNodeId, updateAgent } from "@/lib/agents/graph-edit";
+import { agentNodeId, parseNodeId, updateAgent, type AgentLinkKind } from "@/lib/agents/graph-edit";
 import type { DiscoveredTool } from "@/lib/agents/designer-schemas";
-import { Field, INPUT, NumberInput } from "./fields";
+import { Field, FieldIssues, INPUT, NumberInput } from "./fields";
 import { PromptEditor, contextPaths } from "./prompt-editor";
 import { ApprovalRules } from "./approval-rules";
 import { McpSettings } from "./mcp-settings";
 import { ModelPicker, type ProviderOption } from "./model-picker";
+import { HandoffSettings, KindSettings, LINK_MEANING, LinkInspector } from "./orchestration-settings";
+import { OutputSchemaEditor } from "./output-schema-editor";
+import { PlanSettingsGroup } from "./plan-settings";
 
 type Issues = { errors: readonly GraphIssue[]; warnings: readonly GraphIssue[] };
 type Edit = (change: (graph: AgentGraph) => AgentGraph, key: string) => void;
@@ -19,12 +23,14 @@ type Edit = (change: (graph: AgentGraph) => AgentGraph, key: string) => void;
 interface InspectorProps {
   graph: AgentGraph;
   selectedId: string | null;
+  /** A selected agent → agent link (shown when no node is selected). */
+  selectedLink?: { from: string; to: string; kind: AgentLinkKind } | null;
   issues: Issues;
   readOnly: boolean;
   providers: readonly ProviderOption[];
   discovered: ReadonlyMap<string, readonly DiscoveredTool[]>;
   onDiscovered: (nodeId: string, tools: DiscoveredTool[]) => void;
-  /** Keeps a renamed agent selected. */
+  /** Keeps a renamed agent (or a link whose kind changed) selected. */
   onRenamed: (nodeId: string) => void;
   edit: Edit;
 }
@@ -54,6 +60,7 @@ function AgentInspector({ graph, index, props }: { graph: AgentGraph; index: num
         <input type="checkbox" checked={graph.entryAgent === agent.name} disabled={readOnly || graph.entryAgent === agent.name} onChange={() => edit((g) => ({ ...g, entryAgent: agent.name }), "entry")} />
         Entry agent (runs start here)
       </label>
+      <KindSettings agent={agent} base={base} issues={issues} readOnly={readOnly} set={set} />
       <Field id="agent-description" label="Discovery description (shown to parent agents)" path={`${base}.description`} issues={issues}>
         <textarea id="agent-description" rows={2} className={INPUT} value={agent.description} disabled={readOnly} onChange={(e) => set({ description: e.target.value }, "description")} />
       </Field>
@@ -84,7 +91,8 @@ function AgentInspector({ graph, index, props }: { graph: AgentGraph; index: num
         ))}
       </fieldset>
       <fieldset>
-        <legend className="text-xs font-medium text-zinc-700">Sub-agents</legend>
+        <legend className="text-xs font-medium text-zinc-700">{agent.kind === "router" ? "Children (the router passes tasks to one)" : "Sub-agents (answer back)"}</legend>
+        {agent.kind === "router" ? null : <p className="text-[11px] text-zinc-500">{LINK_MEANING.sub}</p>}
         {others.length === 0 ? <p className="text-xs text-zinc-500">Add another agent to link it.</p> : null}
         {others.map((o) => (
           <label key={o.name} className="flex items-center gap-1 text-xs">
@@ -92,7 +100,21 @@ function AgentInspector({ graph, index, props }: { graph: AgentGraph; index: num
             {o.name}
           </label>
         ))}
+        <FieldIssues issues={issues} path={`${base}.subAgents`} />
       </fieldset>
+      <HandoffSettings graph={graph} agent={agent} base={base} issues={issues} readOnly={readOnly} set={set} />
+      {agent.kind === "router" ? (
+        agent.outputSchema ? (
+          <section className="space-y-1">
+            <FieldIssues issues={issues} path={`${base}.outputSchema`} />
+            <button type="button" className="text-xs text-red-700 hover:underline" disabled={readOnly} onClick={() => set({ outputSchema: undefined }, "outputSchema:remove")}>
+              Remove output schema
+            </button>
+          </section>
+        ) : null
+      ) : (
+        <OutputSchemaEditor value={agent.outputSchema} base={base} issues={issues} readOnly={readOnly} onChange={(next, key) => set({ outputSchema: next }, key)} />
+      )}
       <section className="space-y-2">
         <h3 className="text-xs font-medium text-zinc-700">MCP servers</h3>
         {agent.mcpServers.map((server, s) => (
@@ -124,6 +146,8 @@ const LIMIT_FIELDS: { key: keyof RunLimits; label: string }[] = [
   { key: "subAgentIdleTimeoutSeconds", label: "Sub-agent idle timeout (s)" },
   { key: "followUpWindowSeconds", label: "Follow-up window (s)" },
   { key: "continueAsNewAfterEvents", label: "Continue as new after events" },
+  { key: "maxSteps", label: "Max steps (all agents)" },
+  { key: "maxHandoffs", label: "Max handoffs" },
 ];
 
 function GraphInspector({ graph, props }: { graph: AgentGraph; props: InspectorProps }) {
@@ -140,7 +164,8 @@ function GraphInspector({ graph, props }: { graph: AgentGraph; props: InspectorP
           ))}
         </select>
       </Field>
-      <div className="grid grid-cols-2 gap-2">
+      <h3 className="text-xs font-semibold text-zinc-800">Run limits</h3>
+      <div className="grid grid-cols-2 gap-2" role="group" aria-label="Run limits">
         {LIMIT_FIELDS.map(({ key, label }) => (
           <Field key={key} id={`limit-${key}`} label={label} path={`limits.${key}`} issues={issues}>
             <NumberInput id={`limit-${key}`} value={graph.limits[key] as number} disabled={readOnly} onChange={(v) => setLimit({ [key]: v }, key)} />
@@ -152,7 +177,15 @@ function GraphInspector({ graph, props }: { graph: AgentGraph; props: InspectorP
             <option value="fail">fail the run</option>
           </select>
         </Field>
+        <Field id="limit-onBudget" label="At the token budget" path="limits.onBudget" issues={issues}>
+          <select id="limit-onBudget" className={INPUT} value={graph.limits.onBudget} disabled={readOnly} onChange={(e) => setLimit({ onBudget: e.target.value as RunLimits["onBudget"] }, "onBudget")}>
+            <option value="fail">fail the run</option>
+            <option value="ask">ask an approver for more</option>
+          </select>
+        </Field>
       </div>
+      <p className="text-[11px] text-zinc-500">Max steps counts iterations across every agent of a run (handoffs and repairs included); each agent also keeps its own max iterations.</p>
+      <PlanSettingsGroup graph={graph} issues={issues} readOnly={readOnly} edit={edit} />
     </div>
   );
 }
@@ -163,6 +196,10 @@ export function Inspector(props: InspectorProps) {
   if (parsed?.kind === "agent" || parsed?.kind === "mcp") {
     const index = graph.agents.findIndex((a) => a.name === parsed.agent);
     if (index >= 0) return <AgentInspector key={index} graph={graph} index={index} props={props} />;
+  }
+  if (!parsed && props.selectedLink) {
+    const { from, to, kind } = props.selectedLink;
+    return <LinkInspector graph={graph} from={from} to={to} kind={kind} issues={props.issues} readOnly={props.readOnly} edit={props.edit} onKindChanged={props.onRenamed} />;
   }
   if (parsed?.kind === "tool") {
     const info = BUILTIN_TOOLS.find((t) => t.id === parsed.tool);

@@ -2,6 +2,7 @@
 // Model = provider + model name. Providers configured in the server's
 // environment are offered; the others are listed as unavailable.
 import { INPUT } from "./fields";
+import { INHERIT_MODEL } from "@/lib/agents/model-inheritance";
 
 export interface ProviderOption {
   /** `demo`, `openai`, `anthropic` or `openai-compatible/<name>`. */
@@ -18,10 +19,19 @@ export function splitModel(model: string): { provider: string; name: string } {
 
 export function ModelPicker({ id, value, providers, disabled, onChange }: { id: string; value: string; providers: readonly ProviderOption[]; disabled: boolean; onChange: (model: string) => void }) {
   const { provider, name } = splitModel(value);
-  const known = providers.some((p) => p.id === provider);
+  const inherits = value === INHERIT_MODEL;
+  const known = inherits || providers.some((p) => p.id === provider);
   return (
     <div className="flex gap-2">
-      <select aria-label="Model provider" className={`${INPUT} w-44`} value={provider} disabled={disabled} onChange={(e) => onChange(`${e.target.value}/${name || "assistant"}`)}>
+      <select
+        aria-label="Model provider"
+        className={`${INPUT} w-44`}
+        value={provider}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value === INHERIT_MODEL ? INHERIT_MODEL : `${e.target.value}/${name || "assistant"}`)}
+      >
+        {/* DD-7: the model of the agent that asks this one (its parent, router or handoff sender). */}
+        <option value={INHERIT_MODEL}>inherit (caller&apos;s model)</option>
         {known ? null : <option value={provider}>{provider || "(none)"}</option>}
         {providers.map((p) => (
           <option key={p.id} value={p.id} disabled={!p.available}>
@@ -30,7 +40,7 @@ export function ModelPicker({ id, value, providers, disabled, onChange }: { id: 
           </option>
         ))}
       </select>
-      <input id={id} aria-label="Model name" className={INPUT} value={name} disabled={disabled} onChange={(e) => onChange(`${provider}/${e.target.value}`)} />
+      {inherits ? null : <input id={id} aria-label="Model name" className={INPUT} value={name} disabled={disabled} onChange={(e) => onChange(`${provider}/${e.target.value}`)} />}
     </div>
   );
 }

@@ -39,7 +39,12 @@ export interface CanvasProps {
   onMove?: (positions: Record<NodeId, Point>, phase: "start" | "move" | "end") => void;
   onConnect?: (source: NodeId, target: NodeId) => void;
   onDelete?: (nodes: NodeId[], edges: string[]) => void;
-  onSelect?: (ids: ReadonlySet<string>) => void;
+  /**
+   * Receives an update of the selection, not the selection: React Flow reports
+   * node and edge selection changes in separate calls within one click, and each
+   * must apply on top of the other (a state setter does exactly that).
+   */
+  onSelect?: (update: (previous: ReadonlySet<string>) => ReadonlySet<string>) => void;
   onDropItem?: (item: string, at: Point, onAgent: string | null) => void;
 }
 
@@ -69,11 +74,20 @@ export function DesignerCanvas(props: CanvasProps) {
     [build, graph, issues, selected, marks, edgeMarks, discovered, measured],
   );
 
-  /** The selection without ids that no longer exist (renamed or deleted since). */
-  const current = useCallback(() => {
-    const ids = new Set<string>([...nodes.map((n) => n.id), ...edges.map((e) => e.id)]);
-    return new Set([...selected].filter((id) => ids.has(id)));
-  }, [nodes, edges, selected]);
+  /** Applies select changes to a selection, dropping ids that no longer exist (renamed or deleted since). */
+  const applySelection = useCallback(
+    (changes: readonly { id: string; selected: boolean }[]) =>
+      onSelect?.((previous) => {
+        const ids = new Set<string>([...nodes.map((n) => n.id), ...edges.map((e) => e.id)]);
+        const next = new Set([...previous].filter((id) => ids.has(id)));
+        for (const change of changes) {
+          if (change.selected) next.add(change.id);
+          else next.delete(change.id);
+        }
+        return next;
+      }),
+    [nodes, edges, onSelect],
+  );
 
   const onNodesChange = useCallback(
     (changes: NodeChange<DesignerNode>[]) => {
@@ -81,7 +95,7 @@ export function DesignerCanvas(props: CanvasProps) {
       let moved = false;
       let ended = false;
       let sizes: Map<string, { width: number; height: number }> | null = null;
-      let selection: Set<string> | null = null;
+      const selection: { id: string; selected: boolean }[] = [];
       for (const change of changes) {
         if (change.type === "dimensions" && change.dimensions) {
           sizes ??= new Map();
@@ -91,9 +105,7 @@ export function DesignerCanvas(props: CanvasProps) {
           moved = true;
           if (change.dragging === false) ended = true;
         } else if (change.type === "select") {
-          selection ??= current();
-          if (change.selected) selection.add(change.id);
-          else selection.delete(change.id);
+          selection.push({ id: change.id, selected: change.selected });
         }
       }
       if (sizes) {
@@ -107,23 +119,17 @@ export function DesignerCanvas(props: CanvasProps) {
         } else onMove?.(positions, ended ? "end" : "move");
         if (ended) dragging.current = false;
       }
-      if (selection) onSelect?.(selection);
+      if (selection.length) applySelection(selection);
     },
-    [onMove, onSelect, readOnly, current],
+    [onMove, readOnly, applySelection],
   );
 
   const onEdgesChange = useCallback(
     (changes: EdgeChange<Edge>[]) => {
-      let selection: Set<string> | null = null;
-      for (const change of changes) {
-        if (change.type !== "select") continue;
-        selection ??= current();
-        if (change.selected) selection.add(change.id);
-        else selection.delete(change.id);
-      }
-      if (selection) onSelect?.(selection);
+      const selection = changes.flatMap((change) => (change.type === "select" ? [{ id: change.id, selected: change.selected }] : []));
+      if (selection.length) applySelection(selection);
     },
-    [onSelect, current],
+    [applySelection],
   );
 
   const handleDelete: OnDelete<DesignerNode, Edge> = useCallback(({ nodes: n, edges: e }) => onDelete?.(n.map((x) => x.id), e.map((x) => x.id)), [onDelete]);

@@ -4,6 +4,7 @@ import { moveNodes } from "@/lib/agents/graph-edit";
 import { benchGraph } from "@/bench/designer/graph";
 import { validateDraft } from "@/components/agents/use-designer";
 import { issuesByNode } from "@/lib/agents/graph-issues";
+import { agentGraphSchema } from "@/lib/agents/schemas";
 
 describe("the flow builder", () => {
   const graph = benchGraph(300);
@@ -34,6 +35,27 @@ describe("the flow builder", () => {
     const small = benchGraph(30);
     const placed = withFullLayout({ ...small, layout: { nodes: { "agent:main": { x: 7, y: 9 } } } });
     expect(placed.layout?.nodes["agent:main"]).toEqual({ x: 7, y: 9 });
-    expect(Object.keys(placed.layout?.nodes ?? {})).toHaveLength(30 + 7);
+    const tools = new Set(small.agents.flatMap((a) => a.tools));
+    expect(Object.keys(placed.layout?.nodes ?? {})).toHaveLength(30 + tools.size);
+  });
+
+  it("draws handoffs as their own labelled kind of edge and marks routers and typed agents", () => {
+    const graph = agentGraphSchema.parse({
+      entryAgent: "front",
+      agents: [
+        { name: "front", kind: "router", subAgents: ["billing", "tech"], router: { defaultAgent: "tech" } },
+        { name: "billing", handoffs: ["tech"], outputSchema: { schema: { type: "object" } } },
+        { name: "tech" },
+      ],
+    });
+    const { nodes, edges } = createFlowBuilder()({ graph, issues: new Map(), selected: new Set(), measured: new Map() });
+    expect(edges.map((e) => [e.id, e.className, e.label])).toEqual([
+      ["sub:front>billing", "link-sub", undefined],
+      ["sub:front>tech", "link-sub", undefined],
+      ["handoff:billing>tech", "link-handoff", "handoff"],
+    ]);
+    expect(nodes.find((n) => n.id === "agent:front")?.data).toMatchObject({ router: true, typed: false, subAgents: 2 });
+    expect(nodes.find((n) => n.id === "agent:billing")?.data).toMatchObject({ router: false, typed: true, handoffs: 1 });
+    expect(Object.keys(withFullLayout(graph).layout?.nodes ?? {}).sort()).toEqual(["agent:billing", "agent:front", "agent:tech"]);
   });
 });

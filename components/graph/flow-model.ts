@@ -4,7 +4,7 @@
 import type { Edge, Node } from "@xyflow/react";
 import type { AgentGraph } from "@/lib/agents/schemas";
 import { BUILTIN_TOOLS } from "@/lib/tools/catalog";
-import { agentNodeId, mcpEdgeId, mcpNodeId, subAgentEdgeId, toolEdgeId, toolNodeId, type Point } from "@/lib/agents/graph-edit";
+import { agentNodeId, handoffEdgeId, mcpEdgeId, mcpNodeId, subAgentEdgeId, toolEdgeId, toolNodeId, type Point } from "@/lib/agents/graph-edit";
 import type { NodeIssues } from "@/lib/agents/graph-issues";
 import type { DiffMark } from "@/lib/agents/graph-diff";
 import { layoutPositions, type LayoutNode } from "./auto-layout";
@@ -14,7 +14,12 @@ export interface AgentNodeData extends Record<string, unknown> {
   model: string;
   tools: number;
   subAgents: number;
+  handoffs: number;
   mcpServers: number;
+  /** A router answers with a routing decision; its sub-agents are its children. */
+  router: boolean;
+  /** The agent's answer must match a JSON Schema. */
+  typed: boolean;
   entry: boolean;
   errors: number;
   warnings: number;
@@ -56,10 +61,11 @@ export interface FlowInputs {
 const TOOL_INFO = new Map<string, string>(BUILTIN_TOOLS.map((t) => [t.id, t.description]));
 
 type Described = { id: string; kind: LayoutNode["kind"]; type: DesignerNode["type"]; data: DesignerNode["data"] };
+type Link = { id: string; source: string; target: string; kind: "sub" | "handoff" | "tool" | "mcp" };
 
-function describe({ graph, issues, marks, discovered }: FlowInputs): { nodes: Described[]; links: { id: string; source: string; target: string; kind: "sub" | "tool" | "mcp" }[] } {
+function describe({ graph, issues, marks, discovered }: FlowInputs): { nodes: Described[]; links: Link[] } {
   const nodes: Described[] = [];
-  const links: { id: string; source: string; target: string; kind: "sub" | "tool" | "mcp" }[] = [];
+  const links: Link[] = [];
   const tools = new Set<string>();
   const count = (id: string) => issues.get(id);
   for (const agent of graph.agents) {
@@ -74,7 +80,10 @@ function describe({ graph, issues, marks, discovered }: FlowInputs): { nodes: De
         model: agent.model,
         tools: agent.tools.length,
         subAgents: agent.subAgents.length,
+        handoffs: agent.handoffs.length,
         mcpServers: agent.mcpServers.length,
+        router: agent.kind === "router",
+        typed: agent.outputSchema !== undefined,
         entry: graph.entryAgent === agent.name,
         errors: found?.errors.length ?? 0,
         warnings: found?.warnings.length ?? 0,
@@ -83,6 +92,7 @@ function describe({ graph, issues, marks, discovered }: FlowInputs): { nodes: De
       } satisfies AgentNodeData,
     });
     for (const child of new Set(agent.subAgents)) links.push({ id: subAgentEdgeId(agent.name, child), source: id, target: agentNodeId(child), kind: "sub" });
+    for (const target of new Set(agent.handoffs)) links.push({ id: handoffEdgeId(agent.name, target), source: id, target: agentNodeId(target), kind: "handoff" });
     for (const tool of new Set(agent.tools)) {
       tools.add(tool);
       links.push({ id: toolEdgeId(agent.name, tool), source: id, target: toolNodeId(tool), kind: "tool" });
@@ -143,6 +153,14 @@ const placedTools = (graph: AgentGraph) =>
     .filter((id) => id.startsWith("tool:"))
     .join(",");
 
+const LINK_CLASS: Record<Link["kind"], string> = { sub: "link-sub", handoff: "link-handoff", tool: "link-tool", mcp: "link-tool" };
+
+/** Handoffs read differently from sub-agent links without relying on colour alone: dashed and labelled. */
+const LINK_LOOK: Partial<Record<Link["kind"], Partial<Edge>>> = {
+  sub: { ariaLabel: "sub-agent link (answers back)" },
+  handoff: { label: "handoff", ariaLabel: "handoff link (takes over)", labelStyle: { fill: "#c2410c", fontWeight: 600 }, labelBgStyle: { fill: "#fff7ed" } },
+};
+
 /**
  * A builder that remembers what it made last time. What nodes show is described
  * again only when the agents, issues or marks change; while a node is dragged
@@ -189,9 +207,9 @@ export function createFlowBuilder() {
     const edges: Edge[] = links.map((l) => {
       const mark = inputs.edgeMarks?.get(l.id) ?? undefined;
       const selected = inputs.selected.has(l.id);
-      const className = mark ? `diff-${mark}` : l.kind === "sub" ? "link-sub" : "link-tool";
+      const className = mark ? `diff-${mark}` : LINK_CLASS[l.kind];
       const old = previousEdges.get(l.id);
-      const edge = old && old.selected === selected && old.className === className ? old : { id: l.id, source: l.source, target: l.target, selected, className };
+      const edge = old && old.selected === selected && old.className === className ? old : { id: l.id, source: l.source, target: l.target, selected, className, ...LINK_LOOK[l.kind] };
       nextEdges.set(l.id, edge);
       return edge;
     });

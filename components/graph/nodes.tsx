@@ -35,6 +35,16 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<A
       <div className="flex items-center justify-between gap-2">
         <span className="truncate text-sm font-semibold text-zinc-900">{data.name}</span>
         <span className="flex items-center gap-1">
+          {data.router ? (
+            <span className="rounded bg-sky-600 px-1.5 text-[10px] font-semibold text-white" data-testid="router-marker">
+              router
+            </span>
+          ) : null}
+          {data.typed ? (
+            <span className="rounded bg-zinc-200 px-1.5 text-[10px] font-semibold text-zinc-700" title="Its answer must match an output schema" data-testid="typed-marker">
+              schema
+            </span>
+          ) : null}
           {data.entry ? (
             <span className="rounded bg-indigo-600 px-1.5 text-[10px] font-semibold text-white" data-testid="entry-marker">
               entry
@@ -51,7 +61,8 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<A
       </div>
       <p className="truncate font-mono text-zinc-600">{data.model}</p>
       <p className="text-zinc-500">
-        {data.tools} tools · {data.mcpServers} MCP · {data.subAgents} sub-agents
+        {data.tools} tools · {data.mcpServers} MCP · {data.subAgents} {data.router ? "children" : "sub-agents"}
+        {data.handoffs > 0 ? ` · ${data.handoffs} handoffs` : ""}
       </p>
       {data.errors > 0 && data.firstProblem ? <p className="mt-1 line-clamp-2 text-red-700" data-testid="node-problem">{data.firstProblem}</p> : null}
       <Handle type="source" position={Position.Bottom} />

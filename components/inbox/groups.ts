@@ -1,4 +1,6 @@
 import { callKey } from "@/lib/inbox/arguments";
+import { isBudgetApproval } from "@/lib/contract/budget-approval";
+import { isPlanApproval } from "@/lib/contract/plan-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
 
 export interface CallGroup {
@@ -7,11 +9,14 @@ export interface CallGroup {
   items: InboxItem[];
 }
 
-/** Identical pending calls (same tool, same arguments) together, groups in order of their oldest request. */
+/**
+ * Identical pending calls (same tool, same arguments) together, groups in order
+ * of their oldest request. Requests for tokens and plans stay apart: each is about its own run.
+ */
 export function groupIdentical(items: InboxItem[]): CallGroup[] {
   const groups = new Map<string, CallGroup>();
   for (const item of items) {
-    const key = callKey(item.toolName, item.arguments);
+    const key = isBudgetApproval(item) || isPlanApproval(item) ? `own\u0000${item.id}` : callKey(item.toolName, item.arguments);
     const group = groups.get(key) ?? { key, toolName: item.toolName, items: [] };
     group.items.push(item);
     groups.set(key, group);

@@ -6,10 +6,14 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
+import { approvalSubject, isBudgetApproval, requestedTokens } from "@/lib/contract/budget-approval";
+import { isPlanApproval } from "@/lib/contract/plan-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
 import { formatCost, formatTokens } from "@/lib/runs/pricing";
 import type { UsageCost } from "@/lib/runs/schemas";
 import { Countdown } from "./countdown";
+import { BudgetRequestSummary, GrantTokensForm } from "./budget-request";
+import { EditPlanForm, PlanRequestSummary } from "./plan-request";
 import { EditArguments } from "./edit-arguments";
 import { INBOX_QUERY_KEY } from "./use-inbox";
 
@@ -41,30 +45,50 @@ export function useDecide(item: InboxItem, onDecided?: (message: string) => void
     },
     onSuccess: (approval) => {
       const what = approval.status === "pending" ? `approval ${approval.endorsements.length} of ${approval.requiredApprovals} recorded` : approval.status;
-      onDecided?.(`${item.toolName} (${item.agentName}): ${what}`);
+      onDecided?.(`${approvalSubject(item)} (${item.agentName}): ${what}`);
       void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
     },
   });
 }
 
-/** One pending tool call with everything needed to decide it: for the inbox and the run page. */
+/** How the card words its title, buttons and reason for each kind of approval. */
+function wordingOf(item: InboxItem) {
+  if (isBudgetApproval(item)) {
+    return { label: `more tokens requested by ${item.agentName}`, select: `Select token request ${item.id}`, approve: `Grant ${requestedTokens(item).toLocaleString("en")} tokens`, edit: "Grant another amount", reject: "Stop the run", reason: "Reason (the run's failure says it)" };
+  }
+  if (isPlanApproval(item)) {
+    return { label: `plan proposed by ${item.agentName}`, select: `Select plan ${item.id}`, approve: "Approve plan", edit: "Edit plan", reject: "Reject plan", reason: "Reason (the planner reads it and plans again)" };
+  }
+  return { label: `${item.toolName} requested by ${item.agentName}`, select: `Select ${item.toolName} call ${item.id}`, approve: "Approve", edit: "Edit and approve", reject: "Reject", reason: "Reason (the model reads it)" };
+}
+
+/**
+ * One pending approval with everything needed to decide it, for the inbox and
+ * the run page: a tool call, a run at its token budget asking for more, or a
+ * planner's plan waiting to run.
+ */
 export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, selected, onToggleSelect, clockSkewMs, onDecided }: ApprovalCardProps) {
   const id = useId();
   const [reason, setReason] = useState("");
   const decide = useDecide(item, onDecided);
   const busy = decide.isPending || decide.isSuccess;
+  const budget = isBudgetApproval(item);
+  const plan = isPlanApproval(item);
+  const words = wordingOf(item);
 
   return (
     <article
-      aria-label={`${item.toolName} requested by ${item.agentName}`}
+      aria-label={words.label}
       data-testid="approval-card"
       data-approval-id={item.id}
       aria-current={focused ? "true" : undefined}
       className={cn("space-y-3 rounded-lg border bg-white p-4 shadow-sm", focused ? "border-indigo-500 ring-2 ring-indigo-200" : "border-zinc-200")}
     >
       <header className="flex flex-wrap items-center gap-2">
-        {onToggleSelect && canDecide && <input type="checkbox" aria-label={`Select ${item.toolName} call ${item.id}`} checked={selected ?? false} onChange={onToggleSelect} />}
-        <h3 className="font-mono text-sm font-semibold">{item.toolName}</h3>
+        {onToggleSelect && canDecide && (
+          <input type="checkbox" aria-label={words.select} checked={selected ?? false} onChange={onToggleSelect} />
+        )}
+        {budget ? <h3 className="text-sm font-semibold">Token budget</h3> : plan ? <h3 className="text-sm font-semibold">Plan</h3> : <h3 className="font-mono text-sm font-semibold">{item.toolName}</h3>}
         <Badge>{item.agentName}</Badge>
         {item.requiredRole && <Badge tone="warning">needs {item.requiredRole}</Badge>}
         {item.requiredApprovals > 1 && (
@@ -93,9 +117,15 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           {item.precedingMessage}
         </blockquote>
       )}
-      <pre className="max-h-60 overflow-auto rounded-md bg-zinc-950 p-3 text-xs text-zinc-100" data-testid="approval-arguments">
-        {JSON.stringify(item.arguments, null, 2)}
-      </pre>
+      {budget ? (
+        <BudgetRequestSummary item={item} />
+      ) : plan ? (
+        <PlanRequestSummary item={item} />
+      ) : (
+        <pre className="max-h-60 overflow-auto rounded-md bg-zinc-950 p-3 text-xs text-zinc-100" data-testid="approval-arguments">
+          {JSON.stringify(item.arguments, null, 2)}
+        </pre>
+      )}
 
       <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
         <div>
@@ -128,13 +158,13 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
       {canDecide && mode === "idle" && (
         <div className="flex flex-wrap gap-2">
           <Button disabled={busy} onClick={() => decide.mutate({ approved: true })}>
-            Approve
+            {words.approve}
           </Button>
           <Button variant="secondary" disabled={busy} onClick={() => onModeChange("edit")}>
-            Edit and approve
+            {words.edit}
           </Button>
           <Button variant="danger" disabled={busy} onClick={() => onModeChange("reject")}>
-            Reject…
+            {`${words.reject}…`}
           </Button>
         </div>
       )}
@@ -148,7 +178,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           }}
         >
           <label htmlFor={`${id}-reason`} className="block text-xs font-medium text-zinc-700">
-            Reason (the model reads it)
+            {words.reason}
           </label>
           <textarea
             id={`${id}-reason`}
@@ -163,7 +193,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           />
           <div className="flex gap-2">
             <Button type="submit" variant="danger" disabled={busy || !reason.trim()}>
-              Reject
+              {words.reject}
             </Button>
             <Button type="button" variant="ghost" onClick={() => onModeChange("idle")}>
               Cancel
@@ -171,7 +201,13 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           </div>
         </form>
       )}
-      {canDecide && mode === "edit" && (
+      {canDecide && mode === "edit" && budget && (
+        <GrantTokensForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(grant) => decide.mutate({ approved: true, editedArguments: grant })} />
+      )}
+      {canDecide && mode === "edit" && plan && (
+        <EditPlanForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited) => decide.mutate({ approved: true, editedArguments: edited })} />
+      )}
+      {canDecide && mode === "edit" && !budget && !plan && (
         <EditArguments schema={item.toolSchema} original={item.arguments} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited) => decide.mutate({ approved: true, editedArguments: edited })} />
       )}
     </article>

@@ -1,31 +1,19 @@
 "use client";
 // The conversation as turns: the user's message, then the assistant's messages,
 // each tool call with its result beneath it. Sub-agent replies link to the
-// sub-run. Tokens per turn come from the run's model calls (the k-th successful
+// sub-run. After a handoff a divider names who took over and why, and the
+// answers after it carry the receiving agent's name; the engine's own messages
+// (repair requests, handoff briefs) read as the engine's, not the user's.
+// Tokens per turn come from the run's model calls (the k-th successful
 // inference produced the k-th assistant message). Everything renders as text.
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ChatMessage, TokenUsage } from "@/lib/contract/types";
 import { getJson } from "@/lib/http/client";
+import { ENGINE_PURPOSE_LABELS, toTurns, type HandoffMark, type TurnItem } from "@/lib/runs/conversation-turns";
+import { handoffLine } from "@/lib/runs/orchestration-view";
 import { Payload } from "./payload";
-
-interface Turn {
-  user: ChatMessage | null;
-  messages: { message: ChatMessage; assistantIndex: number | null }[];
-}
-
-function toTurns(messages: ChatMessage[]): Turn[] {
-  const turns: Turn[] = [];
-  let assistants = 0;
-  for (const message of messages) {
-    if (message.role === "system") continue;
-    if (message.role === "user" || turns.length === 0) turns.push({ user: message.role === "user" ? message : null, messages: [] });
-    if (message.role === "user") continue;
-    turns.at(-1)?.messages.push({ message, assistantIndex: message.role === "assistant" ? assistants++ : null });
-  }
-  return turns;
-}
 
 function subRunOf(content: string): { id: string; agent: string } | null {
   try {
@@ -44,7 +32,22 @@ function subRunOf(content: string): { id: string; agent: string } | null {
  * half-shown. Fetches may finish out of order; one that would shorten the
  * conversation is dropped.
  */
-export function Conversation({ runId, live, eventSeq, inferenceTokens }: { runId: string; live: boolean; eventSeq: number; inferenceTokens: readonly TokenUsage[] }) {
+export function Conversation({
+  runId,
+  live,
+  eventSeq,
+  inferenceTokens,
+  entryAgent,
+  handoffs,
+}: {
+  runId: string;
+  live: boolean;
+  eventSeq: number;
+  inferenceTokens: readonly TokenUsage[];
+  /** Who answers until the first handoff. */
+  entryAgent: string;
+  handoffs: readonly HandoffMark[];
+}) {
   const [textOnly, setTextOnly] = useState(false);
   const held = useRef(0);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -64,7 +67,9 @@ export function Conversation({ runId, live, eventSeq, inferenceTokens }: { runId
     placeholderData: keepPreviousData,
     refetchInterval: live ? 1500 : false,
   });
-  const turns = useMemo(() => toTurns(messages), [messages]);
+  const turns = useMemo(() => toTurns(messages, entryAgent, handoffs), [messages, entryAgent, handoffs]);
+  // Answers are named by agent only where more than one agent speaks.
+  const nameSpeakers = handoffs.length > 0;
   const results = useMemo(() => {
     const map = new Map<string, Extract<ChatMessage, { role: "tool" }>>();
     for (const m of messages) if (m.role === "tool") map.set(m.tool_call_id, m);
@@ -78,9 +83,9 @@ export function Conversation({ runId, live, eventSeq, inferenceTokens }: { runId
       </label>
       {query.error ? <p className="text-sm text-red-600">{query.error.message}</p> : null}
       {turns.map((turn, i) => {
-        const tokens = turn.messages.reduce(
-          (sum, { assistantIndex }) => {
-            const t = assistantIndex !== null ? inferenceTokens[assistantIndex] : undefined;
+        const tokens = turn.items.reduce(
+          (sum, item) => {
+            const t = item.kind === "message" && item.assistantIndex !== null ? inferenceTokens[item.assistantIndex] : undefined;
             return t ? { inputTokens: sum.inputTokens + t.inputTokens, outputTokens: sum.outputTokens + t.outputTokens } : sum;
           },
           { inputTokens: 0, outputTokens: 0 },
@@ -93,48 +98,73 @@ export function Conversation({ runId, live, eventSeq, inferenceTokens }: { runId
                 {(tokens.inputTokens + tokens.outputTokens).toLocaleString("en-US")} tokens ({tokens.inputTokens.toLocaleString("en-US")} in · {tokens.outputTokens.toLocaleString("en-US")} out)
               </span>
             </header>
-            {turn.user?.role === "user" ? (
-              <div className="rounded-md bg-indigo-50 p-2">
+            {turn.user ? (
+              <div className="rounded-md bg-indigo-50 p-2" data-testid="user-message">
                 <p className="text-[11px] font-semibold uppercase text-indigo-700">user</p>
                 <p className="whitespace-pre-wrap text-sm text-zinc-900">{turn.user.content}</p>
               </div>
             ) : null}
-            {turn.messages.map(({ message }, j) => {
-              if (message.role === "tool") return null; // shown under its call
-              if (message.role !== "assistant") return null;
-              return (
-                <div key={j} className="space-y-2">
-                  {message.content ? (
-                    <div data-testid="assistant-text">
-                      <p className="text-[11px] font-semibold uppercase text-zinc-500">assistant</p>
-                      <p className="whitespace-pre-wrap text-sm text-zinc-900">{message.content}</p>
-                    </div>
-                  ) : null}
-                  {!textOnly
-                    ? message.tool_calls?.map((call) => {
-                        const result = results.get(call.id);
-                        const sub = result && call.function.name === "message_agent" ? subRunOf(result.content) : null;
-                        return (
-                          <div key={call.id} data-testid="tool-call" className="ml-4 space-y-1 border-l-2 border-sky-200 pl-3">
-                            <p className="text-xs font-medium text-sky-800">→ {call.function.name}</p>
-                            <Payload text={call.function.arguments} label="arguments" />
-                            {result ? <Payload text={result.content} label="result" /> : <p className="text-xs text-zinc-500">waiting for the result…</p>}
-                            {sub ? (
-                              <Link className="text-xs text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(sub.id)}`}>
-                                Open {sub.agent}’s conversation
-                              </Link>
-                            ) : null}
-                          </div>
-                        );
-                      })
-                    : null}
-                </div>
-              );
-            })}
+            {turn.items.map((item) => (
+              <TurnItemView key={item.kind === "handoff" ? `handoff-${item.index}-${item.handoff.to}` : item.index} item={item} results={results} textOnly={textOnly} nameSpeakers={nameSpeakers} />
+            ))}
           </article>
         );
       })}
       {!query.isPending && turns.length === 0 ? <p className="text-sm text-zinc-500">No messages yet.</p> : null}
     </section>
+  );
+}
+
+type ToolResults = ReadonlyMap<string, Extract<ChatMessage, { role: "tool" }>>;
+
+function TurnItemView({ item, results, textOnly, nameSpeakers }: { item: TurnItem; results: ToolResults; textOnly: boolean; nameSpeakers: boolean }) {
+  if (item.kind === "handoff") {
+    return (
+      <div role="separator" aria-label={`handoff ${handoffLine(item.handoff)}`} data-testid="handoff-divider" className="flex items-center gap-2 py-1 text-xs text-orange-800">
+        <span className="h-px flex-1 bg-orange-200" />
+        <span className="max-w-[80%] break-words text-center">{handoffLine(item.handoff)}</span>
+        <span className="h-px flex-1 bg-orange-200" />
+      </div>
+    );
+  }
+  if (item.kind === "engine") {
+    return (
+      <details data-testid="engine-message" data-purpose={item.purpose} className="rounded-md border border-dashed border-zinc-300 bg-zinc-50 p-2">
+        <summary className="cursor-pointer text-[11px] font-semibold uppercase text-zinc-600">engine · {ENGINE_PURPOSE_LABELS[item.purpose]}</summary>
+        <p className="mt-1 whitespace-pre-wrap text-xs text-zinc-800">{item.content}</p>
+      </details>
+    );
+  }
+  const { message } = item;
+  if (message.role !== "assistant") return null; // tool results show under their call
+  return (
+    <div className="space-y-2" data-testid="assistant-message" data-speaker={item.speaker}>
+      {message.content ? (
+        <div data-testid="assistant-text">
+          <p className="text-[11px] font-semibold uppercase text-zinc-500">{nameSpeakers ? `assistant · ${item.speaker}` : "assistant"}</p>
+          <p className="whitespace-pre-wrap text-sm text-zinc-900">{message.content}</p>
+        </div>
+      ) : nameSpeakers && message.tool_calls?.length ? (
+        <p className="text-[11px] font-semibold uppercase text-zinc-500">assistant · {item.speaker}</p>
+      ) : null}
+      {!textOnly
+        ? message.tool_calls?.map((call) => {
+            const result = results.get(call.id);
+            const sub = result && call.function.name === "message_agent" ? subRunOf(result.content) : null;
+            return (
+              <div key={call.id} data-testid="tool-call" className="ml-4 space-y-1 border-l-2 border-sky-200 pl-3">
+                <p className="text-xs font-medium text-sky-800">→ {call.function.name}</p>
+                <Payload text={call.function.arguments} label="arguments" />
+                {result ? <Payload text={result.content} label="result" /> : <p className="text-xs text-zinc-500">waiting for the result…</p>}
+                {sub ? (
+                  <Link className="text-xs text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(sub.id)}`}>
+                    Open {sub.agent}’s conversation
+                  </Link>
+                ) : null}
+              </div>
+            );
+          })
+        : null}
+    </div>
   );
 }

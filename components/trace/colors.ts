@@ -10,6 +10,9 @@ export const KIND_COLORS: Record<SpanKind, string> = {
   sub_agent: "bg-teal-500",
   approval_wait: "bg-amber-300",
   timer: "bg-slate-200",
+  routing: "bg-fuchsia-500",
+  handoff: "bg-orange-400",
+  plan: "bg-emerald-500",
 };
 
 export const KIND_LABELS: Record<SpanKind, string> = {
@@ -20,6 +23,9 @@ export const KIND_LABELS: Record<SpanKind, string> = {
   sub_agent: "sub-agent",
   approval_wait: "approval wait",
   timer: "timer",
+  routing: "routing decision",
+  handoff: "handoff",
+  plan: "plan",
 };
 
 export function barClass(kind: SpanKind, status: string): string {

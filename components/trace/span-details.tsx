@@ -1,15 +1,18 @@
 "use client";
 // Details of the selected span, fetched on demand: timing, tokens, cost and
 // attempts, then what it did — the messages sent to the model and its output,
-// tool arguments and result, a sub-agent turn, an approval decision.
+// tool arguments and result, a sub-agent turn, an approval decision, a routing
+// decision, a handoff, an answer its schema rejected.
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import type { ChatMessage, RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
+import { subRunIdOf } from "@/lib/runs/timeline";
 import { formatCost } from "@/lib/runs/pricing";
 import { Payload } from "@/components/runs/payload";
 import { formatDuration } from "@/components/runs/usage";
 import { KIND_LABELS, waitNote } from "./colors";
+import { handoffFacts, outputInvalidOutcome, repeatsEvent, routingFacts, validationNote, type Fact } from "@/lib/runs/orchestration-view";
 import { useNow } from "@/components/runs/use-now";
 import { getJson } from "@/lib/http/client";
 
@@ -37,8 +40,60 @@ function MessageView({ message }: { message: ChatMessage }) {
   );
 }
 
+function Facts({ facts, testId, title }: { facts: Fact[]; testId: string; title: string }) {
+  return (
+    <div data-testid={testId} className="rounded-md border border-zinc-200 p-2">
+      <p className="mb-1 text-xs font-medium text-zinc-700">{title}</p>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+        {facts.map((fact) => (
+          <FactRow key={fact.label} fact={fact} />
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function FactRow({ fact }: { fact: Fact }) {
+  return (
+    <>
+      <dt className="text-zinc-500">{fact.label}</dt>
+      <dd data-fact={fact.label} className={`break-words ${fact.emphasis ? "font-medium text-amber-800" : ""}`}>
+        {fact.value}
+      </dd>
+    </>
+  );
+}
+
 function EventView({ event }: { event: RunEvent }) {
   switch (event.type) {
+    case "routing_decided":
+      return <Facts testId="routing-decision" title={`routing decision by ${event.decision.router}`} facts={routingFacts(event.decision)} />;
+    case "routed_agent_failed":
+      return (
+        <div data-testid="routed-agent-failed">
+          <Payload text={event.reason} label={`${event.agentName} failed (attempt ${event.attempt}); the router decides again`} />
+        </div>
+      );
+    case "handoff":
+      return <Facts testId="handoff" title={`handoff ${event.from} → ${event.to}`} facts={handoffFacts(event)} />;
+    case "output_invalid":
+      return (
+        <div data-testid="output-invalid" className="rounded-md border border-red-200 bg-red-50/50 p-2 text-xs">
+          <p className="font-medium text-red-800">
+            Answer failed its schema (iteration {event.iteration}, attempt {event.attempt})
+          </p>
+          <ul className="mt-1 list-disc pl-4 text-red-900">
+            {event.errors.map((error, i) => (
+              <li key={i} className="break-words">
+                {error}
+              </li>
+            ))}
+          </ul>
+          <p data-testid="output-invalid-outcome" className="mt-1 text-zinc-700">
+            {outputInvalidOutcome(event)}
+          </p>
+        </div>
+      );
     case "tool_call_started":
       return <Payload text={event.arguments} label="arguments" />;
     case "tool_call_completed":
@@ -67,6 +122,8 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
   });
   const data = details.data;
   const span = data?.span;
+  const validation = span ? validationNote(span.attributes) : null;
+  const subRun = span ? subRunIdOf(span) : null;
   return (
     <aside aria-label="Span details" data-testid="span-details" className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm">
       <div className="flex items-start justify-between gap-2">
@@ -131,16 +188,24 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
               </dd>
             </>
           ) : null}
+          {validation ? (
+            <>
+              <dt className="text-zinc-500">validation</dt>
+              <dd data-testid="span-validation" className={validation.ok ? "text-emerald-700" : "text-red-700"}>
+                {validation.text}
+              </dd>
+            </>
+          ) : null}
           {Object.entries(span.attributes ?? {})
-            .filter(([key]) => key !== "retryReason")
+            .filter(([key]) => key !== "retryReason" && key !== "validation_ok" && !repeatsEvent(key, span.kind, data?.events ?? []))
             .map(([key, value]) => (
               <FragmentRow key={key} name={key} value={String(value)} />
             ))}
         </dl>
       ) : null}
-      {span?.kind === "sub_agent" && typeof span.attributes?.conversationId === "string" ? (
-        <Link className="text-xs text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(span.attributes.conversationId)}`}>
-          Open the sub-run {span.attributes.conversationId}
+      {subRun ? (
+        <Link className="text-xs text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(subRun)}`}>
+          Open the sub-run {subRun}
         </Link>
       ) : null}
       {data?.events.map((event) => (

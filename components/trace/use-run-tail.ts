@@ -9,6 +9,7 @@ import type { RunEvent } from "@/lib/contract/types";
 import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from "@/lib/runs/schemas";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { getJson } from "@/lib/http/client";
+import { isMarkerEvent, type MarkerEvent } from "@/lib/runs/orchestration-view";
 
 const FIRST_PAGE = 2000;
 // Each page costs the server a pass over the run's spans (sorted, then offset), so later pages are as large as the route allows.
@@ -82,6 +83,8 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
   const [loaded, setLoaded] = useState(0);
   const [header, setHeader] = useState(initialHeader);
   const [events, setEvents] = useState<RunEvent[]>([]);
+  // Marker events (handoffs, routing decisions, …) are few and all kept: the conversation places its dividers by them.
+  const [markers, setMarkers] = useState<MarkerEvent[]>([]);
   const [seq, setSeq] = useState(initialHeader.lastEventSeq);
 
   // The first page renders at once; later pages (large traces) arrive in the background.
@@ -131,6 +134,8 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
       since.current = page.nextSince;
       if (mergeSpans(store.current, page.spans)) setSpans((prev) => ({ list: store.current.list, version: prev.version + 1 }));
       if (page.events.length) setEvents((prev) => [...prev, ...page.events].slice(-RECENT_EVENTS));
+      const newMarkers = page.events.filter(isMarkerEvent);
+      if (newMarkers.length) setMarkers((prev) => [...prev, ...newMarkers]);
       setHeader(page.header);
       setSeq(page.nextSince);
       drained.current = isTerminal(page.header.status) && !page.hasMore && page.header.lastEventSeq <= page.nextSince;
@@ -147,5 +152,5 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
 
   const refresh = useCallback(() => void refetch(), [refetch]);
 
-  return { spans: spans.list, spanVersion: spans.version, header, events, loading: spans.version === 0, loaded, complete: initial.isSuccess, error: initial.error ?? tail.error, refresh, since: seq };
+  return { spans: spans.list, spanVersion: spans.version, header, events, markers, loading: spans.version === 0, loaded, complete: initial.isSuccess, error: initial.error ?? tail.error, refresh, since: seq };
 }

@@ -2,13 +2,14 @@
 // The trace waterfall: one row per span on a shared time axis, windowed with
 // @tanstack/react-virtual (only the rows in view are in the DOM, so 200,000
 // spans scroll like 20). Long idle stretches are compressed, continue-as-new
-// boundaries are drawn across, and retried attempts are marked on their span.
+// boundaries, follow-ups, handoffs, routing decisions and rejected answers are
+// drawn across, and retried attempts are marked on their span.
 import { memo, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { timeScale, visibleRows, type SpanIndex, type TimelineRow, type TimelineState } from "@/lib/runs/timeline";
 import { formatDuration } from "@/components/runs/usage";
+import { MARKER_STYLES, markerTitle, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
 
@@ -27,7 +28,7 @@ export interface WaterfallProps {
   onToggleSubRun: (runId: string) => void;
   selectedKey: string | null;
   onSelect: (row: TimelineRow) => void;
-  markers: readonly RunEvent[];
+  markers: readonly MarkerEvent[];
   /** Zoom window as fractions of the full axis. */
   zoom: [number, number];
   onZoom: (zoom: [number, number]) => void;
@@ -209,8 +210,7 @@ export function Waterfall(props: WaterfallProps) {
             {props.markers.map((m) => {
               const x = toView(Date.parse(m.at));
               if (x < 0 || x > 1) return null;
-              const text = m.type === "continued_as_new" ? `continued as new (generation ${m.generation}, history ${m.historyLength} events)` : "follow-up message";
-              return <div key={m.seq} data-testid={`marker-${m.type}`} title={text} className={`absolute inset-y-0 border-l ${m.type === "continued_as_new" ? "border-dashed border-fuchsia-500" : "border-dotted border-indigo-400"}`} style={{ left: `${x * 100}%` }} />;
+              return <div key={m.seq} data-testid={`marker-${m.type}`} title={markerTitle(m)} className={`absolute inset-y-0 border-l ${MARKER_STYLES[m.type]}`} style={{ left: `${x * 100}%` }} />;
             })}
           </div>
           {virtualizer.getVirtualItems().map((item) => {

@@ -37,4 +37,11 @@ describe("diffGraphs", () => {
   it("finds nothing between a graph and itself", () => {
     expect(diffGraphs(v2, v2)).toEqual({ nodes: new Map(), edges: new Map(), fields: [] });
   });
+
+  it("marks handoff edges apart from sub-agent edges", () => {
+    const before = agentGraphSchema.parse({ entryAgent: "a", agents: [{ name: "a", subAgents: ["b"] }, { name: "b" }] });
+    const after = agentGraphSchema.parse({ entryAgent: "a", agents: [{ name: "a", handoffs: ["b"] }, { name: "b" }] });
+    expect(Object.fromEntries(diffGraphs(before, after).edges)).toEqual({ "handoff:a>b": "added", "sub:a>b": "removed" });
+    expect(unionGraph(before, after).agents[0]).toMatchObject({ subAgents: ["b"], handoffs: ["b"] });
+  });
 });

@@ -2,7 +2,7 @@
 // highlighting) and per field (for the list). Positions are left out: moving
 // a node is not a change of the agent.
 import type { AgentGraph } from "./schemas";
-import { agentNodeId, mcpEdgeId, mcpNodeId, subAgentEdgeId, toolEdgeId, toolNodeId, type NodeId } from "./graph-edit";
+import { agentNodeId, handoffEdgeId, mcpEdgeId, mcpNodeId, subAgentEdgeId, toolEdgeId, toolNodeId, type NodeId } from "./graph-edit";
 import { formatPath } from "../errors";
 
 export type DiffMark = "added" | "removed" | "changed";
@@ -27,6 +27,7 @@ export function graphElements(graph: AgentGraph): { nodes: Map<NodeId, string>; 
     const { mcpServers, ...rest } = agent;
     nodes.set(agentNodeId(agent.name), JSON.stringify({ ...rest, entry: graph.entryAgent === agent.name }));
     for (const child of agent.subAgents) edges.add(subAgentEdgeId(agent.name, child));
+    for (const target of agent.handoffs) edges.add(handoffEdgeId(agent.name, target));
     for (const tool of agent.tools) {
       nodes.set(toolNodeId(tool), tool);
       edges.add(toolEdgeId(agent.name, tool));
@@ -108,6 +109,7 @@ export function unionGraph(from: AgentGraph, to: AgentGraph): AgentGraph {
       ...agent,
       tools: merge(agent.tools, old.tools, (t) => t),
       subAgents: merge(agent.subAgents, old.subAgents, (s) => s),
+      handoffs: merge(agent.handoffs, old.handoffs, (h) => h),
       mcpServers: merge(agent.mcpServers, old.mcpServers, (s) => s.name),
     };
   });

@@ -57,13 +57,26 @@ export function addAgent(graph: AgentGraph, at: Point, base = "agent"): { graph:
   return { graph: withPositions({ ...graph, agents: [...graph.agents, blankAgent(name)] }, { [agentNodeId(name)]: at }), name };
 }
 
+/**
+ * The agent with every name it links to (sub-agents, handoffs, a router's
+ * default agent) passed through `rename`; the same object when none changes.
+ */
+function renameLinks(agent: AgentConfig, rename: (name: string) => string): AgentConfig {
+  const subAgents = agent.subAgents.map(rename);
+  const handoffs = agent.handoffs.map(rename);
+  const defaultAgent = agent.router?.defaultAgent === undefined ? undefined : rename(agent.router.defaultAgent);
+  const same = subAgents.every((s, i) => s === agent.subAgents[i]) && handoffs.every((h, i) => h === agent.handoffs[i]) && defaultAgent === agent.router?.defaultAgent;
+  if (same) return agent;
+  return { ...agent, subAgents, handoffs, ...(agent.router ? { router: { ...agent.router, defaultAgent } } : {}) };
+}
+
 /** Replaces one agent's configuration; a new name is carried into links, the entry agent and positions. */
 export function updateAgent(graph: AgentGraph, index: number, next: AgentConfig): AgentGraph {
   const previous = graph.agents[index];
   if (!previous) return graph;
   const agents = graph.agents.map((a, i) => (i === index ? next : a));
   if (previous.name === next.name) return { ...graph, agents };
-  const renamed = agents.map((a) => (a.subAgents.includes(previous.name) ? { ...a, subAgents: a.subAgents.map((s) => (s === previous.name ? next.name : s)) } : a));
+  const renamed = agents.map((a) => renameLinks(a, (s) => (s === previous.name ? next.name : s)));
   const layout = graph.layout
     ? {
         nodes: Object.fromEntries(
@@ -109,27 +122,67 @@ export function canConnect(graph: AgentGraph, source: NodeId, target: NodeId): b
   return graph.agents.some((a) => a.name === from.agent);
 }
 
-/** Adds the link an edge stands for: agent → agent is a sub-agent, agent → tool a built-in tool. */
-export function connect(graph: AgentGraph, source: NodeId, target: NodeId): AgentGraph {
+/** What an agent → agent link means: a sub-agent answers back to its caller; a handoff transfers control for good. */
+export type AgentLinkKind = "sub" | "handoff";
+
+/**
+ * Adds the link an edge stands for: agent → tool a built-in tool; agent → agent
+ * a sub-agent or a handoff (`kind`). Two agents already linked either way stay
+ * as they are (setLinkKind changes the kind).
+ */
+export function connect(graph: AgentGraph, source: NodeId, target: NodeId, kind: AgentLinkKind = "sub"): AgentGraph {
   if (!canConnect(graph, source, target)) return graph;
   const from = parseNodeId(source);
   const to = parseNodeId(target);
   const index = graph.agents.findIndex((a) => from?.kind === "agent" && a.name === from.agent);
   const agent = graph.agents[index];
   if (!agent || !to) return graph;
-  if (to.kind === "agent" && !agent.subAgents.includes(to.agent)) return updateAgent(graph, index, { ...agent, subAgents: [...agent.subAgents, to.agent] });
+  if (to.kind === "agent") return agent.subAgents.includes(to.agent) || agent.handoffs.includes(to.agent) ? graph : setLinkKind(graph, agent.name, to.agent, kind);
   if (to.kind === "tool" && !agent.tools.includes(to.tool)) return updateAgent(graph, index, { ...agent, tools: [...agent.tools, to.tool] });
   return graph;
+}
+
+/** Links `from` → `to` as `kind`, removing a link of the other kind between them (and nothing else). */
+export function setLinkKind(graph: AgentGraph, from: string, to: string, kind: AgentLinkKind): AgentGraph {
+  const index = graph.agents.findIndex((a) => a.name === from);
+  const agent = graph.agents[index];
+  if (!agent || from === to) return graph;
+  const subAgents = kind === "sub" ? (agent.subAgents.includes(to) ? agent.subAgents : [...agent.subAgents, to]) : agent.subAgents.filter((s) => s !== to);
+  const handoffs = kind === "handoff" ? (agent.handoffs.includes(to) ? agent.handoffs : [...agent.handoffs, to]) : agent.handoffs.filter((h) => h !== to);
+  // Links are only added or removed here, so equal lengths mean nothing changed.
+  if (subAgents.length === agent.subAgents.length && handoffs.length === agent.handoffs.length) return graph;
+  return updateAgent(graph, index, withoutStaleDefault({ ...agent, subAgents, handoffs }));
+}
+
+/** A router whose default agent is no longer one of its children forgets it (the validator would refuse it). */
+function withoutStaleDefault(agent: AgentConfig): AgentConfig {
+  const fallback = agent.router?.defaultAgent;
+  if (!agent.router || fallback === undefined || agent.subAgents.includes(fallback)) return agent;
+  return { ...agent, router: { threshold: agent.router.threshold, maxAttempts: agent.router.maxAttempts } };
 }
 
 export const subAgentEdgeId = (parent: string, child: string) => `sub:${parent}>${child}`;
 export const toolEdgeId = (agent: string, tool: string) => `tool:${agent}>${tool}`;
 export const mcpEdgeId = (agent: string, server: string) => `mcp:${agent}>${server}`;
+export const handoffEdgeId = (from: string, to: string) => `handoff:${from}>${to}`;
+
+export type ParsedEdgeId = { kind: AgentLinkKind; from: string; to: string } | { kind: "tool"; agent: string; tool: string } | { kind: "mcp"; agent: string; server: string };
+
+/** Splits an edge id back into what it links (names contain neither ":" nor ">"). */
+export function parseEdgeId(id: string): ParsedEdgeId | null {
+  const match = /^(sub|handoff|tool|mcp):([^:>]+)>(.+)$/.exec(id);
+  if (!match) return null;
+  const [, kind, a = "", b = ""] = match;
+  if (kind === "sub" || kind === "handoff") return { kind, from: a, to: b };
+  if (kind === "tool") return { kind, agent: a, tool: b };
+  return { kind: "mcp", agent: a, server: b };
+}
 
 /**
  * Deletes nodes and edges as one edit. An agent takes its MCP servers and the
  * links to it with it (the entry role passes to the first agent left); a tool
- * node is detached from every agent; an edge removes the link it stands for.
+ * node is detached from every agent; an edge removes the link it stands for
+ * (a router whose default agent goes with it forgets it).
  */
 export function deleteElements(graph: AgentGraph, nodeIds: readonly NodeId[], edgeIds: readonly string[]): AgentGraph {
   const agentsGone = new Set<string>();
@@ -147,9 +200,11 @@ export function deleteElements(graph: AgentGraph, nodeIds: readonly NodeId[], ed
   if (remaining.length === 0) return graph;
   const agents = remaining.map((a) => {
     const subAgents = a.subAgents.filter((s) => !agentsGone.has(s) && !edges.has(subAgentEdgeId(a.name, s)));
+    const handoffs = a.handoffs.filter((h) => !agentsGone.has(h) && !edges.has(handoffEdgeId(a.name, h)));
     const tools = a.tools.filter((t) => !toolsGone.has(t) && !edges.has(toolEdgeId(a.name, t)));
     const mcpServers = a.mcpServers.filter((s) => !mcpGone.has(`${a.name}>${s.name}`) && !edges.has(mcpEdgeId(a.name, s.name)));
-    return subAgents.length === a.subAgents.length && tools.length === a.tools.length && mcpServers.length === a.mcpServers.length ? a : { ...a, subAgents, tools, mcpServers };
+    const unchanged = subAgents.length === a.subAgents.length && handoffs.length === a.handoffs.length && tools.length === a.tools.length && mcpServers.length === a.mcpServers.length;
+    return unchanged ? a : withoutStaleDefault({ ...a, subAgents, handoffs, tools, mcpServers });
   });
   const entryAgent = agentsGone.has(graph.entryAgent) ? (agents[0]?.name ?? graph.entryAgent) : graph.entryAgent;
   const next = { ...graph, agents, entryAgent };
@@ -175,7 +230,7 @@ export function pasteAgents(graph: AgentGraph, copied: readonly { agent: AgentCo
     next = { ...next, agents: [...next.agents, { ...agent, name }] };
   }
   const copies = new Set(renames.values());
-  const remapped = next.agents.map((a) => (copies.has(a.name) ? { ...a, subAgents: a.subAgents.map((s) => renames.get(s) ?? s) } : a));
+  const remapped = next.agents.map((a) => (copies.has(a.name) ? renameLinks(a, (s) => renames.get(s) ?? s) : a));
   const positions: Record<NodeId, Point> = {};
   for (const { agent, position } of copied) {
     const name = renames.get(agent.name);

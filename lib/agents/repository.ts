@@ -4,6 +4,7 @@ import { writeTransaction } from "../db/transactions";
 import type { AgentGraph, AgentGraphInput } from "./schemas";
 import { validateAgentGraph } from "./validate";
 import { InvalidConfig } from "./errors";
+import { checkJsonSchema } from "../json-schema/validator";
 
 export interface StoredAgentVersion {
   /** The version row's id (runs record it). */
@@ -21,9 +22,9 @@ export async function latestAgentVersion(db: Db, name: string): Promise<StoredAg
   return { id: row.id, agentName: row.agent.name, version: row.version, graph: requireValidGraph(JSON.parse(row.graph)), createdAt: row.createdAt };
 }
 
-/** Validates a graph, or throws InvalidConfig listing every problem with its path. */
+/** Validates a graph (output schemas with a real JSON Schema compiler), or throws InvalidConfig listing every problem with its path. */
 export function requireValidGraph(input: unknown): AgentGraph {
-  const validation = validateAgentGraph(input);
+  const validation = validateAgentGraph(input, { jsonSchemaProblems: checkJsonSchema });
   if (!validation.ok) throw new InvalidConfig(validation.errors.map((e) => ({ path: e.path, message: e.message })));
   return validation.graph;
 }

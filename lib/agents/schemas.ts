@@ -2,6 +2,7 @@
 // browser-safe; the worker validates the same way before it runs anything.
 import { z } from "zod";
 import { ROLES } from "../access/roles";
+import { INHERIT_MODEL } from "./model-inheritance";
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -15,6 +16,15 @@ export const MODEL_ID_PATTERN =
 export const modelIdSchema = z
   .string()
   .regex(MODEL_ID_PATTERN, "use demo/<name>, openai/<model>, anthropic/<model> or openai-compatible/<provider>/<model>");
+
+/**
+ * An agent's model may be `inherit` (DD-7): it then uses the model of the agent
+ * that asked it — its parent for a sub-agent, its router for a routed task, the
+ * sender for a handoff. The entry agent has nobody to inherit from.
+ */
+export const agentModelSchema = z
+  .string()
+  .refine((id) => id === INHERIT_MODEL || MODEL_ID_PATTERN.test(id), "use demo/<name>, openai/<model>, anthropic/<model>, openai-compatible/<provider>/<model>, or inherit");
 
 export const mcpServerNameSchema = z.string().regex(/^[a-z0-9_]{1,32}$/, "use 1–32 lowercase letters, digits or _");
 
@@ -54,13 +64,39 @@ export const approvalRuleSchema = z.object({
   allowSelfApproval: z.boolean().default(false),
 });
 
+/** An output schema may be this large (its JSON text, in UTF-16 code units as the browser counts them). */
+export const MAX_OUTPUT_SCHEMA_BYTES = 64 * 1024;
+
+/**
+ * The JSON Schema an agent's final answer must match. Lenient by default: an
+ * object may carry fields the schema does not name (models add them); strict
+ * refuses them everywhere the schema does not say otherwise.
+ */
+export const outputSchemaSchema = z.object({
+  schema: z.record(z.string(), z.unknown()),
+  strict: z.boolean().default(false),
+});
+
+/** How a router picks and falls back (its children are its sub-agents). */
+export const routerSettingsSchema = z.object({
+  /** A decision less confident than this goes to the decision's fallback, else to the default agent. */
+  threshold: z.number().min(0).max(1).default(0.7),
+  /** Takes low-confidence tasks the decision names no fallback for; one of the router's children. */
+  defaultAgent: agentNameSchema.optional(),
+  /** Children the router may try for one task before the run fails with routing_exhausted. */
+  maxAttempts: z.number().int().min(1).max(10).default(3),
+});
+
+/** What the receiving agent of a handoff sees of the conversation so far. */
+export const HANDOFF_CONTEXTS = ["summary", "recent", "full"] as const;
+
 export const agentSchema = z.object({
   name: agentNameSchema,
   /** Shown to parent agents in the message_agent tool so they know when to ask this agent. */
   description: z.string().max(1000).default(""),
   /** Plain text or a template with {{context.some.path}} placeholders. */
   systemPrompt: z.string().max(20_000).default("You are a helpful assistant."),
-  model: modelIdSchema.default("demo/assistant"),
+  model: agentModelSchema.default("demo/assistant"),
   temperature: z.number().min(0).max(2).default(0.2),
   maxOutputTokens: z.number().int().min(1).max(200_000).default(1024),
   maxIterations: z.number().int().min(1).max(500).default(20),
@@ -68,6 +104,16 @@ export const agentSchema = z.object({
   mcpServers: z.array(mcpServerSchema).default([]),
   subAgents: z.array(z.string().min(1)).default([]),
   approvalRules: z.array(approvalRuleSchema).default([]),
+  /** `router`: the agent answers with a routing decision over its sub-agents, and the chosen one answers the task. */
+  kind: z.enum(["agent", "router"]).default("agent"),
+  router: routerSettingsSchema.optional(),
+  /** With a schema, the run's answer is JSON that matches it (the agent ends by calling `return`). */
+  outputSchema: outputSchemaSchema.optional(),
+  /** Agents this one may hand the conversation to for good (unlike sub-agents, which answer back). */
+  handoffs: z.array(z.string().min(1)).default([]),
+  /** What the receiving agent of this agent's handoffs sees: a summary, the last `handoffRecentMessages` messages, or the full transcript. */
+  handoffContext: z.enum(HANDOFF_CONTEXTS).default("summary"),
+  handoffRecentMessages: z.number().int().min(1).max(100).default(6),
 });
 
 export const runLimitsSchema = z.object({
@@ -84,6 +130,17 @@ export const runLimitsSchema = z.object({
   toolErrorPolicy: z.enum(["continue", "fail"]).default("continue"),
   /** Continue-as-new once the workflow history holds this many events. */
   continueAsNewAfterEvents: z.number().int().min(200).max(40_000).default(4000),
+  /**
+   * Iterations one task (the run's task, or a follow-up) may take across all the
+   * run's agents, handoffs, repairs and re-routes included; each agent also has
+   * its own maxIterations. The default equals the largest maxIterations, so a
+   * single agent's own cap is never cut short by it.
+   */
+  maxSteps: z.number().int().min(1).max(10_000).default(500),
+  /** Handoffs one run may make before it fails with handoff_depth_exceeded. */
+  maxHandoffs: z.number().int().min(0).max(50).default(5),
+  /** At the token budget: `fail` ends the run; `ask` waits in the approval inbox for an approver to grant more tokens or stop it. */
+  onBudget: z.enum(["fail", "ask"]).default("fail"),
 });
 
 const coordinate = z.number().finite().min(-1_000_000).max(1_000_000);
@@ -100,13 +157,36 @@ export const graphLayoutSchema = z.object({
 /** Large enough for the designer's 500-node benchmark graphs; the engine has no smaller limit of its own. */
 export const MAX_AGENTS = 1000;
 
+/**
+ * Plan-and-execute: the entry agent plans a DAG of tasks for the graph's
+ * other agents (its cards), and the run executes it, independent nodes in parallel.
+ */
+export const planSettingsSchema = z.object({
+  /** Nodes a plan may hold. */
+  maxNodes: z.number().int().min(1).max(1000).default(50),
+  /** Nodes that run at once. */
+  concurrency: z.number().int().min(1).max(100).default(4),
+  /** Writes the answer from the sink nodes' results; without one, the answer lists them. */
+  synthesisAgent: agentNameSchema.optional(),
+  /** The plan waits in the approval inbox before it runs. */
+  approval: z.boolean().default(false),
+  /** Extra attempts of a node that failed. */
+  nodeRetries: z.number().int().min(0).max(5).default(1),
+});
+
 export const agentGraphSchema = z.object({
   entryAgent: agentNameSchema,
+  /** Absent or `agents`: the entry agent's loop (sub-agents, routers, handoffs); `plan-and-execute`: the entry agent plans, the run executes the plan. */
+  mode: z.enum(["agents", "plan-and-execute"]).optional(),
+  plan: planSettingsSchema.optional(),
   agents: z.array(agentSchema).min(1, "add at least one agent").max(MAX_AGENTS),
   limits: runLimitsSchema.default(runLimitsSchema.parse({})),
   layout: graphLayoutSchema.optional(),
 });
 
+export type OutputSchemaConfig = z.infer<typeof outputSchemaSchema>;
+export type RouterSettings = z.infer<typeof routerSettingsSchema>;
+export type PlanSettings = z.infer<typeof planSettingsSchema>;
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type AgentConfig = z.infer<typeof agentSchema>;

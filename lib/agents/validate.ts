@@ -1,6 +1,7 @@
 // Validates an agent graph and reports every problem with its path
 // (e.g. `agents[2].subAgents[0]`), so the designer can point at it.
-import { agentGraphSchema, type AgentGraph } from "./schemas";
+import { agentGraphSchema, MAX_OUTPUT_SCHEMA_BYTES, type AgentGraph } from "./schemas";
+import { INHERIT_MODEL } from "./model-inheritance";
 import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "../tools/catalog";
 import { matchesGlob } from "./glob";
 import { formatPath } from "../errors";
@@ -20,7 +21,14 @@ export interface GraphIssue {
     | "duplicate_mcp_server"
     | "inline_mcp_server"
     | "pattern_matches_nothing"
-    | "unreachable_agent";
+    | "unreachable_agent"
+    | "router_without_children"
+    | "invalid_router"
+    | "unknown_handoff_target"
+    | "handoff_loop"
+    | "invalid_output_schema"
+    | "schema_too_large"
+    | "invalid_plan_settings";
   /** The agents the problem concerns beyond its path (a cycle names every agent on it), so the designer marks each. */
   agents?: string[];
 }
@@ -72,15 +80,23 @@ function findCycles(graph: AgentGraph): string[][] {
 /** Names the model could call for an agent, known before any MCP server is contacted. */
 export function knownToolNames(agent: AgentGraph["agents"][number]): string[] {
   const names = [...agent.tools];
-  if (agent.subAgents.length > 0) names.push("message_agent");
+  if (agent.subAgents.length > 0 && agent.kind !== "router") names.push("message_agent");
+  if (agent.outputSchema || agent.kind === "router") names.push("return", "fail");
+  if (agent.handoffs.length > 0) names.push("handoff");
   for (const server of agent.mcpServers) {
     for (const tool of server.allowTools ?? []) names.push(`${server.name}${MCP_TOOL_SEPARATOR}${tool}`);
   }
   return names;
 }
 
-/** Validates structure (zod) then meaning (see checkAgentGraph). */
-export function validateAgentGraph(input: unknown): GraphValidation {
+/** Extra checks only the server can make (a real JSON Schema compiler; see lib/json-schema/validator.ts). */
+export interface ServerChecks {
+  /** Problems that make a JSON Schema unusable; empty when it compiles. */
+  jsonSchemaProblems: (schema: unknown) => string[];
+}
+
+/** Validates structure (zod) then meaning (see checkAgentGraph); the server adds its JSON Schema compiler. */
+export function validateAgentGraph(input: unknown, server?: ServerChecks): GraphValidation {
   const parsed = agentGraphSchema.safeParse(input);
   if (!parsed.success) {
     return {
@@ -91,6 +107,14 @@ export function validateAgentGraph(input: unknown): GraphValidation {
     };
   }
   const { errors, warnings } = checkAgentGraph(parsed.data);
+  if (server) {
+    parsed.data.agents.forEach((agent, i) => {
+      if (!agent.outputSchema || errors.some((e) => e.path === `agents[${i}].outputSchema.schema`)) return;
+      for (const problem of server.jsonSchemaProblems(agent.outputSchema.schema)) {
+        errors.push({ path: `agents[${i}].outputSchema.schema`, message: `not a valid JSON Schema: ${problem}`, code: "invalid_output_schema" });
+      }
+    });
+  }
   return errors.length === 0 ? { ok: true, graph: parsed.data, errors: [], warnings } : { ok: false, errors, warnings, parsed: parsed.data };
 }
 
@@ -112,6 +136,11 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
       firstIndex.set(agent.name, i);
     }
   });
+
+  const entry = graph.agents.findIndex((a) => a.name === graph.entryAgent);
+  if (entry >= 0 && graph.agents[entry]?.model === INHERIT_MODEL) {
+    errors.push({ path: `agents[${entry}].model`, message: `the entry agent "${graph.entryAgent}" has no parent to inherit a model from: choose a model`, code: "invalid" });
+  }
 
   if (!firstIndex.has(graph.entryAgent)) {
     errors.push({ path: "entryAgent", message: `no agent is named "${graph.entryAgent}"`, code: "unknown_entry_agent" });
@@ -136,7 +165,7 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
     });
     agent.tools.forEach((tool, k) => {
       if ((RESERVED_TOOL_NAMES as readonly string[]).includes(tool)) {
-        errors.push({ path: `agents[${i}].tools[${k}]`, message: `"${tool}" is reserved: the engine adds it for agents with sub-agents`, code: "reserved_tool_name" });
+        errors.push({ path: `agents[${i}].tools[${k}]`, message: `"${tool}" is reserved: the engine provides it (message_agent, return, fail, handoff)`, code: "reserved_tool_name" });
       } else if (!BUILTIN_TOOL_IDS.includes(tool)) {
         errors.push({ path: `agents[${i}].tools[${k}]`, message: `unknown built-in tool "${tool}"`, code: "unknown_tool" });
       }
@@ -173,6 +202,18 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
     });
   });
 
+  graph.agents.forEach((agent, i) => checkOrchestration(graph, agent, i, firstIndex, errors));
+  checkPlanSettings(graph, firstIndex, errors);
+  for (const loop of findHandoffLoops(graph)) {
+    const index = firstIndex.get(loop[0] ?? "") ?? 0;
+    warnings.push({
+      path: `agents[${index}].handoffs`,
+      message: `handoffs can go round in a loop (${loop.join(" → ")}); a run stops it at its maxHandoffs (${graph.limits.maxHandoffs}) — consider a sub-agent instead`,
+      code: "handoff_loop",
+      agents: [...new Set(loop)],
+    });
+  }
+
   for (const cycle of findCycles(graph)) {
     const start = cycle[0] ?? "";
     const index = firstIndex.get(start) ?? 0;
@@ -181,15 +222,96 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
     errors.push({ path: `agents[${index}].subAgents[${linkIndex}]`, message: `sub-agent cycle: ${cycle.join(" → ")}`, code: "cycle", agents: [...new Set(cycle)] });
   }
 
-  for (const index of unreachableAgents(graph, firstIndex)) {
+  // In plan-and-execute every agent is a card the planner may use.
+  for (const index of graph.mode === "plan-and-execute" ? [] : unreachableAgents(graph, firstIndex)) {
     warnings.push({
       path: `agents[${index}]`,
-      message: `"${graph.agents[index]?.name ?? ""}" is not reachable from the entry agent "${graph.entryAgent}" through sub-agent links, so no run will use it`,
+      message: `"${graph.agents[index]?.name ?? ""}" is not reachable from the entry agent "${graph.entryAgent}" through sub-agent or handoff links, so no run will use it`,
       code: "unreachable_agent",
     });
   }
 
   return { errors, warnings };
+}
+
+/** Routers, handoffs and output schemas: what each needs to run. */
+function checkOrchestration(graph: AgentGraph, agent: AgentGraph["agents"][number], i: number, firstIndex: ReadonlyMap<string, number>, errors: GraphIssue[]): void {
+  if (agent.kind === "router") {
+    if (agent.subAgents.length === 0) {
+      errors.push({ path: `agents[${i}].subAgents`, message: `router "${agent.name}" has no children to route to: connect at least one sub-agent`, code: "router_without_children" });
+    }
+    const fallback = agent.router?.defaultAgent;
+    if (fallback !== undefined && !agent.subAgents.includes(fallback)) {
+      errors.push({ path: `agents[${i}].router.defaultAgent`, message: `the default agent "${fallback}" is not one of the router's children (${agent.subAgents.join(", ") || "none"})`, code: "invalid_router" });
+    }
+    if (agent.outputSchema) {
+      errors.push({ path: `agents[${i}].outputSchema`, message: "a router answers with its routing decision: give the output schema to its children instead", code: "invalid_router" });
+    }
+    if (agent.handoffs.length > 0) {
+      errors.push({ path: `agents[${i}].handoffs`, message: "a router passes tasks to its children: remove its handoffs", code: "invalid_router" });
+    }
+  } else if (agent.router) {
+    errors.push({ path: `agents[${i}].router`, message: `router settings need kind "router"`, code: "invalid_router" });
+  }
+  const seen = new Map<string, number>();
+  agent.handoffs.forEach((target, k) => {
+    const path = `agents[${i}].handoffs[${k}]`;
+    const earlier = seen.get(target);
+    if (earlier !== undefined) errors.push({ path, message: `handoff to "${target}" is listed twice (also agents[${i}].handoffs[${earlier}])`, code: "unknown_handoff_target" });
+    else if (target === agent.name) errors.push({ path, message: `"${agent.name}" cannot hand off to itself`, code: "unknown_handoff_target" });
+    else if (!firstIndex.has(target)) errors.push({ path, message: `handoff to a missing agent "${target}"`, code: "unknown_handoff_target" });
+    seen.set(target, k);
+  });
+  if (agent.outputSchema) {
+    const path = `agents[${i}].outputSchema.schema`;
+    const size = JSON.stringify(agent.outputSchema.schema).length;
+    if (size > MAX_OUTPUT_SCHEMA_BYTES) {
+      errors.push({ path, message: `the schema is ${Math.ceil(size / 1024)} KB; at most ${MAX_OUTPUT_SCHEMA_BYTES / 1024} KB`, code: "schema_too_large" });
+    } else if (agent.outputSchema.schema.type !== "object") {
+      errors.push({ path, message: `an output schema describes an object: set "type": "object" at its root`, code: "invalid_output_schema" });
+    }
+  }
+}
+
+/** Plan-and-execute: the entry agent plans (its answer is the plan), the others are its cards. */
+function checkPlanSettings(graph: AgentGraph, firstIndex: ReadonlyMap<string, number>, errors: GraphIssue[]): void {
+  if (graph.mode !== "plan-and-execute") {
+    if (graph.plan) errors.push({ path: "plan", message: 'plan settings need mode "plan-and-execute"', code: "invalid_plan_settings" });
+    return;
+  }
+  const entry = firstIndex.get(graph.entryAgent);
+  const planner = entry === undefined ? undefined : graph.agents[entry];
+  if (planner && entry !== undefined) {
+    if (planner.kind === "router") errors.push({ path: `agents[${entry}].kind`, message: "the planner (the entry agent) plans; it cannot also route", code: "invalid_plan_settings" });
+    if (planner.outputSchema) errors.push({ path: `agents[${entry}].outputSchema`, message: "the planner's answer is the plan: give output schemas to the agents it plans for", code: "invalid_plan_settings" });
+    if (planner.handoffs.length > 0) errors.push({ path: `agents[${entry}].handoffs`, message: "the planner cannot hand off: its answer is the plan", code: "invalid_plan_settings" });
+  }
+  if (graph.agents.length < 2) errors.push({ path: "agents", message: "a plan needs agents to plan for: add at least one agent beside the planner", code: "invalid_plan_settings" });
+  const synthesis = graph.plan?.synthesisAgent;
+  if (synthesis !== undefined && (!firstIndex.has(synthesis) || synthesis === graph.entryAgent)) {
+    errors.push({ path: "plan.synthesisAgent", message: synthesis === graph.entryAgent ? "the planner cannot also write the synthesis: choose another agent" : `no agent is named "${synthesis}"`, code: "invalid_plan_settings" });
+  }
+}
+
+/** Loops through handoff links (A → B → A), one per link that closes one. */
+function findHandoffLoops(graph: AgentGraph): string[][] {
+  const byName = new Map(graph.agents.map((a) => [a.name, a]));
+  const state = new Map<string, "visiting" | "done">();
+  const loops: string[][] = [];
+  const stack: string[] = [];
+  const visit = (name: string) => {
+    state.set(name, "visiting");
+    stack.push(name);
+    for (const next of new Set(byName.get(name)?.handoffs ?? [])) {
+      if (!byName.has(next) || next === name) continue;
+      if (state.get(next) === "visiting") loops.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(name, "done");
+  };
+  for (const agent of graph.agents) if (!state.has(agent.name)) visit(agent.name);
+  return loops;
 }
 
 /** Indexes of agents no chain of sub-agent links leads to from the entry agent (none when the entry agent is unknown). */
@@ -199,7 +321,8 @@ function unreachableAgents(graph: AgentGraph, firstIndex: ReadonlyMap<string, nu
   const reached = new Set<number>([entry]);
   const toVisit = [entry];
   for (let next = toVisit.pop(); next !== undefined; next = toVisit.pop()) {
-    for (const child of graph.agents[next]?.subAgents ?? []) {
+    const agent = graph.agents[next];
+    for (const child of [...(agent?.subAgents ?? []), ...(agent?.handoffs ?? [])]) {
       const index = firstIndex.get(child);
       if (index !== undefined && !reached.has(index)) {
         reached.add(index);

@@ -87,6 +87,8 @@ const envSchema = z
       .default("local"),
     OPENAI_COMPATIBLE_BASE_URL: httpUrl.optional(),
     OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
+    /** The server accepts a json_schema response format (llama.cpp, vLLM and Ollama do); off, agents' output schemas are still enforced by the engine. */
+    OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: booleanText.default(false),
     ZAP_HTTP_ALLOWLIST: z
       .string()
       .regex(/^[A-Za-z0-9.:\-]+(,[A-Za-z0-9.:\-]+)*$/, "expected comma-separated host names, e.g. api.example.com,127.0.0.1:8080")
@@ -219,7 +221,7 @@ export interface AppConfig {
     defaultModel: string;
     openai: { apiKey?: string; baseUrl?: string };
     anthropic: { apiKey?: string; baseUrl?: string };
-    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string };
+    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string; structuredOutputs: boolean };
   };
 }
 
@@ -317,6 +319,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
         name: env.OPENAI_COMPATIBLE_NAME,
         baseUrl: env.OPENAI_COMPATIBLE_BASE_URL,
         apiKey: env.OPENAI_COMPATIBLE_API_KEY,
+        structuredOutputs: env.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS,
       },
     },
   };

@@ -16,7 +16,19 @@ export type FailureReason =
   | "tool_error"
   | "model_error"
   | "cancelled"
-  | "invalid_config";
+  | "invalid_config"
+  /** A router spent every allowed attempt (its children failed, or it chose none). */
+  | "routing_exhausted"
+  /** The answer failed its output schema after every repair. */
+  | "validation_error"
+  /** More handoffs than the run's maxHandoffs. */
+  | "handoff_depth_exceeded"
+  /** The agent called `fail`: a soft failure with its own reason (no retries spent, DD-4). */
+  | "agent_failed"
+  /** The planner's plan stayed invalid after every repair (or an approver rejected it twice). */
+  | "plan_invalid"
+  /** Every node of the plan failed, or the synthesis did. */
+  | "plan_failed";
 
 export interface ToolCall {
   id: string;
@@ -74,6 +86,14 @@ export interface ApprovalRequest {
   onExpiry: "reject" | "approve";
   status: "pending" | "approved" | "rejected" | "expired";
   decision: ApprovalDecision | null;
+  /**
+   * What is asked: a tool call (absent on approvals of older runs), or more
+   * tokens for a run at its budget (run limits onBudget "ask"): then
+   * `arguments` is `{ tokens }`, the amount asked for, which the approver may edit.
+   */
+  kind?: "tool" | "budget" | "plan";
+  /** A budget approval: the tokens the run had used and the budget in force when it asked. */
+  budget?: { used: number; limit: number };
 }
 
 export interface Conversation {
@@ -119,15 +139,57 @@ type EventBody =
   | { type: "budget_warning"; budget: "tokens"; used: number; limit: number }
   | { type: "error"; message: string; kind: string; callId?: string }
   | { type: "continued_as_new"; historyLength: number; generation: number }
-  | { type: "run_completed"; output: string }
-  | { type: "run_failed"; reason: FailureReason; message: string }
+  | { type: "output_invalid"; iteration: number; attempt: number; errors: string[]; repairing: boolean }
+  | { type: "routing_decided"; decision: RoutingRecord }
+  | { type: "routed_agent_failed"; agentName: string; runId: string; attempt: number; reason: string }
+  | { type: "handoff"; from: string; to: string; reason: string; depth: number; context: "summary" | "recent" | "full"; messageIndex: number }
+  | { type: "budget_extension_requested"; approvalId: string; used: number; limit: number; requested: number }
+  | { type: "budget_extended"; granted: number; limit: number; by: string | null }
+  | { type: "plan_proposed"; plan: import("./plan").Plan; attempt: number }
+  | { type: "plan_node_started"; nodeId: string; agentName: string; runId: string; attempt: number }
+  | {
+      type: "plan_node_finished";
+      nodeId: string;
+      status: "completed" | "failed" | "skipped";
+      runId: string | null;
+      /** Why it failed or was skipped ("dependency X failed"). */
+      reason?: string;
+      usage?: TokenUsage;
+      attempts: number;
+    }
+  | { type: "plan_finished"; outcome: import("./plan").PlanOutcome; completed: number; failed: number; skipped: number }
+  | { type: "run_completed"; output: string; /** The typed answer, when the agent has an output schema. */ data?: unknown }
+  | { type: "run_failed"; reason: FailureReason; message: string; details?: FailureDetails }
   | { type: "run_cancelled"; message: string };
+
+/** A router's choice for one attempt, as the trace, the runs list and the API show it. */
+export interface RoutingRecord {
+  router: string;
+  attempt: number;
+  target: string;
+  confidence: number;
+  reason: string;
+  fallback: string | null;
+  /** Who takes the task: the target, or the fallback (or the router's default agent) when confidence was below the threshold. */
+  chosen: string;
+  fallbackTaken: boolean;
+  threshold: number;
+}
+
+/** What a failure carries beyond its message (bounded: errors and output are truncated). */
+export interface FailureDetails {
+  /** validation_error: the schema errors of the last answer, and that answer. */
+  errors?: string[];
+  rawOutput?: string;
+  /** routing_exhausted: the agents tried, in order, and how each ended. */
+  attempts?: { agentName: string; reason: string }[];
+}
 
 /** One event; `seq` grows by one per event and events are never rewritten, so pollers ask "since N". */
 export type RunEvent = EventBody & { seq: number; at: string };
 
 /** `timer`: a durable wait on a workflow timer (follow-up window, sub-agent idle wait), with its deadline and how it ended. */
-export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait" | "timer";
+export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait" | "timer" | "routing" | "handoff" | "plan";
 
 export interface TraceSpan {
   id: string;
@@ -149,6 +211,7 @@ export interface TraceNode extends TraceSpan {
 export interface RunError {
   reason: FailureReason;
   message: string;
+  details?: FailureDetails;
 }
 
 /** A compact view of a run, cheap to poll. */
@@ -161,6 +224,10 @@ export interface RunSummary {
   iteration: number;
   usage: TokenUsage;
   output: string | null;
+  /** The typed answer, when the agent has an output schema. */
+  outputData?: unknown;
+  /** The agent a router gave the task to. */
+  routedTo?: string | null;
   error: RunError | null;
   pendingApprovals: number;
   lastEventSeq: number;

@@ -19,6 +19,8 @@ export interface SubAgentReplySignal {
   isComplete: boolean;
   failed: boolean;
   usage: TokenUsage;
+  /** The typed answer, when the sub-agent has an output schema: the parent's message_agent result carries it as JSON. */
+  data?: unknown;
 }
 
 export interface DecideApprovalInput {
@@ -85,7 +87,37 @@ export interface CarriedState {
   lastOutput: string | null;
   /** When the last turn ended (null while working). */
   endedAt: string | null;
+  /** The agent speaking now, when a handoff changed it (absent: the run's own agent). */
+  currentAgent?: string | null;
+  /** Index of the first message the current agent sees (a handoff starts a new conversation in the same run). */
+  conversationStart?: number;
+  /** The run's iteration count when the current turn began (maxSteps counts the turn's iterations from it). */
+  turnStartIteration?: number;
+  /** Handoffs made so far. */
+  handoffDepth?: number;
+  /** JSON text of the last typed answer. */
+  outputData?: string | null;
+  /** The agent a router last gave the task to. */
+  routedTo?: string | null;
+  /** The model of the agent that handed off to the current one (for a receiver whose model is `inherit`). */
+  handoffModel?: string | null;
+  /** Tokens approvers granted beyond the budget (onBudget: "ask"). */
+  budgetGranted?: number;
 }
+
+/**
+ * The engine behaviour a run was started with, stamped by whoever starts it
+ * (the engine client, or a parent run for its children). Decisions that differ
+ * between versions read it from the input instead of recording a patch marker:
+ *   1 — a zero follow-up or idle window closes the run without a zero-timeout
+ *       condition (whose SDK-internal patch marker a replay could meet in
+ *       another workflow task than the one that recorded it).
+ * (Skipping the describeTools round trip for an agent with nothing to describe
+ * was tried as 2 and withdrawn: the whole first turn then fell into the run's
+ * first activation beside the ledger's first write, and a replay of such a run
+ * issued its commands in another order.)
+ */
+export const ENGINE_BEHAVIOUR = 1;
 
 export interface AgentRunInput {
   graph: AgentGraph;
@@ -104,12 +136,20 @@ export interface AgentRunInput {
   agentVersionId?: string | null;
   /** The approval gate (absent only on runs started before it existed: they get the fallback policy). */
   gate?: RunGate;
+  /** The effective model of the agent that started this run (a parent, a router): an agent whose model is `inherit` uses it (DD-7). */
+  parentModel?: string;
+  /** See ENGINE_BEHAVIOUR; absent on runs started before it existed. */
+  behaviour?: number;
+  /** The run answers one task and closes (a router's chosen agent): no follow-up window. */
+  oneShot?: boolean;
   carried?: CarriedState;
 }
 
 export interface RunOutcome {
   status: "completed";
   output: string | null;
+  /** JSON text of the typed answer, when the agent has an output schema. */
+  outputData?: string | null;
   usage: TokenUsage;
   iterations: number;
 }
@@ -137,6 +177,9 @@ export interface LedgerRunSummary {
   messageCount: number;
   generation: number;
   output: string | null;
+  /** JSON text of the typed answer (absent in batches of runs started before typed answers). */
+  outputData?: string | null;
+  routedTo?: string | null;
   error: { reason: string; message: string } | null;
   startedAt: string;
   endedAt: string | null;

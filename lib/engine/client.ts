@@ -39,7 +39,7 @@ import { SA_AGENT_NAME, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/
 import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "../contract/types";
 import { TERMINAL_STATUSES } from "../contract/types";
 import { requireRegisteredServers } from "../agents/mcp-references";
-import type { AgentRunInput, DecideApprovalInput, PersonRef, RunGate } from "../contract/workflow";
+import { ENGINE_BEHAVIOUR, type AgentRunInput, type DecideApprovalInput, type PersonRef, type RunGate } from "../contract/workflow";
 
 export interface StartRunInput {
   /** A saved agent graph, by name (its newest version), or… */
@@ -222,6 +222,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
           graphName,
           agentVersionId,
           gate,
+          behaviour: ENGINE_BEHAVIOUR,
         });
       } catch (error) {
         await deleteRunRow(db, runId).catch(() => undefined);

@@ -1,6 +1,7 @@
 // Browser-safe types and input schemas of the approval inbox and its audit.
 import { z } from "zod";
 import type { ApprovalRequest } from "../contract/types";
+import type { PlanLimits } from "../contract/plan-approval";
 import type { UsageCost } from "../runs/schemas";
 import { runIdSchema } from "../contract/schemas";
 import { ARGUMENTS_MAX_BYTES, boundedJsonObject, REASON_MAX_CHARS } from "../http/limits";
@@ -23,6 +24,8 @@ export interface InboxItem extends ApprovalRequest {
   treeUsage: UsageCost;
   /** The tool's JSON schema (built-in tools); null when unknown (MCP tools: raw JSON only). */
   toolSchema: Record<string, unknown> | null;
+  /** A plan approval: the cards and size an edited plan must keep (the workflow checks the same). */
+  planLimits?: PlanLimits;
 }
 
 export interface InboxSnapshot {

@@ -2,7 +2,7 @@
 // for any run size, live or finished, and after Temporal has forgotten the run.
 import type { Db } from "../db/prisma";
 import { dbProvider } from "../db/transactions";
-import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
+import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureDetails, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
 
 export interface EventPage {
   events: RunEvent[];
@@ -142,10 +142,30 @@ export async function readMessages(db: Db, runId: string, count?: number): Promi
   return rows.map((r) => JSON.parse(r.data) as ChatMessage);
 }
 
+/** The typed answer stored as JSON text (the worker wrote it, so it parses; a damaged row reads as its text). */
+export function parseOutputData(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What a failed run's failure carries beyond its message (validation errors
+ * and the last answer, or the agents a router tried): the run_failed event's
+ * `details`, which the runs table does not hold. Undefined for other runs.
+ */
+export async function readFailureDetails(db: Db, runId: string): Promise<FailureDetails | undefined> {
+  const [failed] = await readEventsOfTypes(db, runId, ["run_failed"], { take: 1 });
+  return failed?.type === "run_failed" ? failed.details : undefined;
+}
+
 /** A run's summary as last written by its ledger, or null when the run is unknown. */
 export async function readRunSummary(db: Db, runId: string): Promise<RunSummary | null> {
   const row = await db.run.findUnique({ where: { id: runId } });
   if (!row) return null;
+  const details = row.status === "failed" && row.errorReason ? await readFailureDetails(db, runId) : undefined;
   return {
     runId: row.id,
     rootRunId: row.rootRunId,
@@ -155,7 +175,9 @@ export async function readRunSummary(db: Db, runId: string): Promise<RunSummary 
     iteration: row.iteration,
     usage: { inputTokens: row.inputTokens, outputTokens: row.outputTokens },
     output: row.output,
-    error: row.errorReason ? { reason: row.errorReason as FailureReason, message: row.errorMessage ?? "" } : null,
+    ...(row.outputData !== null ? { outputData: parseOutputData(row.outputData) } : {}),
+    routedTo: row.routedTo,
+    error: row.errorReason ? { reason: row.errorReason as FailureReason, message: row.errorMessage ?? "", ...(details ? { details } : {}) } : null,
     pendingApprovals: row.pendingApprovals,
     lastEventSeq: row.lastEventSeq,
     generation: row.generation,
@@ -185,6 +207,8 @@ export interface RunRowFilter {
   status?: string;
   /** Runs that ended with this typed failure. */
   errorReason?: string;
+  /** Runs a router gave to this agent. */
+  routedTo?: string;
   /** The saved agent graph the run was started from. */
   graph?: string;
   /** The agent the run starts with. */
@@ -208,6 +232,7 @@ function runWhere(filter: RunRowFilter) {
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.errorReason ? { errorReason: filter.errorReason } : {}),
+    ...(filter.routedTo ? { routedTo: filter.routedTo } : {}),
     ...(filter.graph ? { graphName: filter.graph } : {}),
     ...(filter.entryAgent ? { agentName: filter.entryAgent } : {}),
     ...(filter.agentVersionIds ? { agentVersionId: { in: filter.agentVersionIds } } : {}),
@@ -263,6 +288,11 @@ export async function readEventsOfTypes(db: Db, runId: string, types: readonly R
 export async function readSpansChangedSince(db: Db, runId: string, since: Date): Promise<TraceSpan[]> {
   const rows = await db.runSpan.findMany({ where: { runId, OR: [{ endedAt: null }, { startedAt: { gte: since } }, { endedAt: { gte: since } }] }, orderBy: { startedAt: "asc" } });
   return rows.map(spanFromRecord);
+}
+
+/** How many of a run's spans of this kind started before `startedAt` (a span's place among its kind). */
+export function countSpansStartedBefore(db: Db, runId: string, kind: TraceSpan["kind"], startedAt: Date): Promise<number> {
+  return db.runSpan.count({ where: { runId, kind, startedAt: { lt: startedAt } } });
 }
 
 /** One span of a run, or null. */

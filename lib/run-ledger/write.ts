@@ -85,6 +85,9 @@ function runFields(summary: LedgerBatch["summary"]) {
     messageCount: summary.messageCount,
     generation: summary.generation,
     output: summary.output,
+    // Absent from batches of runs that predate typed answers: leave the column alone.
+    ...(summary.outputData !== undefined ? { outputData: summary.outputData } : {}),
+    ...(summary.routedTo !== undefined ? { routedTo: summary.routedTo } : {}),
     errorReason: summary.error?.reason ?? null,
     errorMessage: summary.error?.message ?? null,
     endedAt: summary.endedAt ? new Date(summary.endedAt) : null,

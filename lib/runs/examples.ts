@@ -23,6 +23,21 @@ export const EXAMPLE_TASKS: Readonly<Record<string, readonly ExampleTask[]>> = {
     { label: "Check balances", task: "What are the balances of the operating and savings accounts?" },
     { label: "Move money", task: "Move $250 from savings to operating" },
   ],
+  "invoice-triage": [
+    { label: "Rejected invoice", task: "Why was invoice INV-1001 rejected?" },
+    { label: "Pending invoice", task: "What is holding up invoice INV-1003?" },
+  ],
+  "help-desk": [
+    { label: "Billing question", task: "Why was invoice INV-1001 rejected?" },
+    { label: "Technical problem", task: "I get an error when I try to login" },
+    { label: "Anything else (fallback)", task: "What are your opening hours?" },
+  ],
+  "trip-planner": [{ label: "Plan a trip", task: "Plan a 3-day trip to Paris in June from San Francisco" }],
+  "front-desk": [
+    { label: "Order status", task: "Where is my order A-1002?" },
+    { label: "Refund (handed off)", task: "I want a refund for order A-1003" },
+    { label: "App crash (handed off)", task: "The app crashes every time I open it" },
+  ],
 };
 
 /** Examples for a graph (none for agents without examples). */

@@ -4,12 +4,26 @@ import { z } from "zod";
 import { agentNameSchema, modelIdSchema } from "../agents/schemas";
 import { runIdSchema } from "../contract/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
-import type { FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
+import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
 /** Why a run ended without its answer (the typed failures; the runs list filters by them). */
-export const FAILURE_REASONS = ["step_limit_exceeded", "budget_exceeded", "timeout", "tool_error", "model_error", "cancelled", "invalid_config"] as const satisfies readonly FailureReason[];
+export const FAILURE_REASONS = [
+  "step_limit_exceeded",
+  "budget_exceeded",
+  "timeout",
+  "routing_exhausted",
+  "validation_error",
+  "handoff_depth_exceeded",
+  "agent_failed",
+  "plan_invalid",
+  "plan_failed",
+  "tool_error",
+  "model_error",
+  "cancelled",
+  "invalid_config",
+] as const satisfies readonly FailureReason[];
 
 /** A run's launch input, the same through the dialog's action and `POST /api/runs`; unknown keys are refused. */
 export const launchRunSchema = z.strictObject({
@@ -37,6 +51,8 @@ export const runFiltersSchema = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   /** Runs that ended with this typed failure. */
   reason: z.enum(FAILURE_REASONS).optional(),
+  /** Runs a router gave to this agent (a name no run was routed to matches nothing). */
+  routedTo: agentNameSchema.optional(),
   graph: z.string().max(100).optional(),
   version: z.coerce.number().int().min(1).optional(),
   startedBy: z.string().max(200).optional(),
@@ -69,6 +85,8 @@ export interface RunListRow {
   pendingApprovals: number;
   /** How a failed or cancelled run ended (its typed reason and one-line message). */
   error: { reason: string; message: string } | null;
+  /** The agent a router gave the task to; null for runs that did not route. */
+  routedTo: string | null;
   startedAt: string;
   endedAt: string | null;
   self: UsageCost;
@@ -100,7 +118,12 @@ export interface RunHeaderData {
   iteration: number;
   pendingApprovals: number;
   output: string | null;
-  error: { reason: string; message: string } | null;
+  /** The typed answer of an agent with an output schema (wrapped, since the answer itself may be null); null when there is none. */
+  typedOutput: { data: unknown } | null;
+  /** The agent a router gave the task to. */
+  routedTo: string | null;
+  /** `details`: what a validation or routing failure carries (schema errors and the last answer, or the agents tried). */
+  error: { reason: string; message: string; details?: FailureDetails } | null;
   startedAt: string;
   endedAt: string | null;
   lastEventSeq: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexSpans, timeScale, visibleRows, type TimelineState } from "./timeline";
+import { indexSpans, subRunIdOf, timeScale, visibleRows, type TimelineState } from "./timeline";
 import type { TraceSpanView } from "./schemas";
 import { toSpanView } from "./span-rows";
 
@@ -17,6 +17,21 @@ const parent = [
 const child = [span("c", "s1", null, "run", "billing", 250, 850), span("c", "s2", "s1", "tool", "ledger_balance", 300, 400)];
 const indexes = new Map([["p", indexSpans(parent)], ["c", indexSpans(child)]]);
 const none: TimelineState = { collapsed: new Set(), expandedSubRuns: new Set(), foldedAgents: new Set(), search: "" };
+
+describe("subRunIdOf", () => {
+  it("a sub-agent span opens its conversation, or the child a router chose; other spans open nothing", () => {
+    expect(subRunIdOf({ kind: "sub_agent", attributes: { conversationId: "c" } })).toBe("c");
+    expect(subRunIdOf({ kind: "sub_agent", attributes: { routed: true, attempt: 1, childRunId: "r.route-1-general-ab12" } })).toBe("r.route-1-general-ab12");
+    expect(subRunIdOf({ kind: "routing", attributes: { childRunId: "x" } })).toBeNull();
+    expect(subRunIdOf({ kind: "sub_agent", attributes: {} })).toBeNull();
+  });
+
+  it("a routed child's span expands inline like a sub-agent's", () => {
+    const routed = [span("r", "s1", null, "run", "help-desk", 0, 1000), span("r", "s2", "s1", "sub_agent", "general", 100, 900, { routed: true, childRunId: "c" })];
+    const open = visibleRows("r", new Map([["r", indexSpans(routed)], ["c", indexSpans(child)]]), { ...none, expandedSubRuns: new Set(["c"]) }, "help-desk");
+    expect(open.map((r) => r.key)).toEqual(["r/s1", "r/s2", "c/s1", "c/s2"]);
+  });
+});
 
 describe("visibleRows", () => {
   it("opens a sub-run inline only when expanded, under its sub_agent span", () => {

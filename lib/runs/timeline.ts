@@ -49,6 +49,13 @@ export function spanText(span: TraceSpanView): string {
   return `${span.kind} ${span.name} ${span.status} ${attrs}`.toLowerCase();
 }
 
+/** The run a sub-agent span opens: a sub-agent conversation (`conversationId`) or the child a router chose (`childRunId`); null for other spans. */
+export function subRunIdOf(span: Pick<TraceSpanView, "kind" | "attributes">): string | null {
+  if (span.kind !== "sub_agent") return null;
+  const id = span.attributes?.conversationId ?? span.attributes?.childRunId;
+  return typeof id === "string" ? id : null;
+}
+
 /**
  * The visible rows, depth first. A sub_agent span with an expanded sub-run
  * continues with that run's spans; a folded agent's sub-runs stay closed.
@@ -63,7 +70,7 @@ export function visibleRows(rootRunId: string, indexes: ReadonlyMap<string, Span
     if (!index) return false;
     for (const span of spans) {
       const key = `${runId}/${span.id}`;
-      const subRunId = span.kind === "sub_agent" && typeof span.attributes?.conversationId === "string" ? span.attributes.conversationId : null;
+      const subRunId = subRunIdOf(span);
       const kids = index.children.get(span.id) ?? [];
       const subRunOpen = subRunId !== null && state.expandedSubRuns.has(subRunId) && !state.foldedAgents.has(span.name) && !seenRuns.has(subRunId);
       const hasChildren = kids.length > 0 || subRunId !== null;

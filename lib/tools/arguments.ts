@@ -13,6 +13,7 @@ export const BUILTIN_TOOL_INPUTS = {
   calculator: z.object({ expression: z.string().min(1).max(500) }),
   http_get: z.object({ url: z.url({ protocol: /^https?$/ }) }),
   lookup_order: z.object({ order_id: z.string().regex(/^[A-Z]-\d{4}$/, "order ids look like A-1001") }),
+  lookup_invoice: z.object({ invoice_id: z.string().regex(/^INV-\d{4}$/, "invoice ids look like INV-1001") }),
   search_notes: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(10).optional() }),
   ledger_balance: z.object({ account: z.string().min(1) }),
   ledger_transfer: z.object({

@@ -10,6 +10,7 @@ import { executeScript, schemaShape } from "../test-support/schema-shape";
 import { createDb } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/seed/seed";
 import { DEMO_USERS } from "../../lib/auth/demo-users";
+import { DEMO_AGENT_GRAPHS } from "../../lib/agents/demo";
 import { verifyPassword } from "../../lib/auth/passwords";
 
 const providers = await testProviders();
@@ -60,7 +61,7 @@ describe.each(providers)("$provider database", ({ provider, available, create })
 
   it.skipIf(!available)("seeds demo users once, and a restart keeps users and changes", async () => {
     const first = createDb(migrated.url);
-    expect(await seedDatabase(first, { demo: true })).toEqual({ seeded: true, users: DEMO_USERS.length, agents: 3 });
+    expect(await seedDatabase(first, { demo: true })).toEqual({ seeded: true, users: DEMO_USERS.length, agents: DEMO_AGENT_GRAPHS.length });
     const viewer = await first.user.update({ where: { email: "viewer@zap.local" }, data: { role: "approver" } });
     await first.auditEvent.create({ data: { actorId: viewer.id, action: "test.marker" } });
     await first.$disconnect();
@@ -70,7 +71,7 @@ describe.each(providers)("$provider database", ({ provider, available, create })
     const second = createDb(migrated.url);
     try {
       expect(await seedDatabase(second, { demo: true })).toEqual({ seeded: false, users: DEMO_USERS.length, agents: 0 });
-      expect(await second.agentVersion.count()).toBe(3);
+      expect(await second.agentVersion.count()).toBe(DEMO_AGENT_GRAPHS.length);
       expect((await second.user.findUniqueOrThrow({ where: { email: "viewer@zap.local" } })).role).toBe("approver");
       expect(await second.auditEvent.count({ where: { action: "test.marker" } })).toBe(1);
       const admin = await second.user.findUniqueOrThrow({ where: { email: "admin@zap.local" }, omit: { passwordHash: false } });

@@ -15,6 +15,8 @@ import type { SubAgentInfo, ToolExecutor } from "../tools/executor";
 import type { ToolOutcome } from "../tools/types";
 import { McpError } from "../tools/mcp";
 import { ConversationCache } from "./conversation-cache";
+import { checkAnswer, type AnswerCheck, type AnswerSchema } from "./answer-check";
+import { buildHandoffContext, type HandoffContextInput } from "./handoff-context";
 
 export interface InferenceInput {
   runId: string;
@@ -28,6 +30,10 @@ export interface InferenceInput {
   tools: FunctionTool[];
   temperature: number;
   maxOutputTokens: number;
+  /** Index of the first message the agent sees (after a handoff, its own conversation starts there). */
+  conversationStart?: number;
+  /** The schema the agent's final answer must match: the call checks the answer against it (JSON Schema needs Ajv, which workflow code cannot load). */
+  answerSchema?: AnswerSchema;
   /**
    * Ungated, side-effect-free built-in tools this activity runs itself when the
    * model calls them, as the plain loop would: the iteration then costs one
@@ -56,6 +62,8 @@ export interface InferenceOutput {
   startedAt: string;
   /** Outcomes of the eager tool calls, by call id. */
   toolOutcomes?: Record<string, ToolActivityOutput>;
+  /** The final answer checked against the answer schema (a `return` call, or text without tool calls), when the agent has one. */
+  answer?: AnswerCheck;
 }
 
 export interface ToolActivityInput {
@@ -184,7 +192,7 @@ async function conversationOf(db: Db, cache: ConversationCache, input: Inference
   const messages = [...held, ...carried.map((m) => m.message)];
   if (messages.length !== input.messageCount) throw new Error(`ledger holds ${messages.length} of ${input.messageCount} messages`);
   cache.set(execution, messages);
-  return messages;
+  return input.conversationStart ? messages.slice(input.conversationStart) : messages;
 }
 
 export function createAgentActivities({ db, ledger, models, tools }: AgentActivityDeps) {
@@ -212,13 +220,24 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
             tools: input.tools,
             temperature: input.temperature,
             maxOutputTokens: input.maxOutputTokens,
+            ...(input.answerSchema ? { responseSchema: input.answerSchema.schema } : {}),
             attempt,
             signal: context.cancellationSignal,
           },
           modelName,
         ),
       );
-      return { content: response.content, toolCalls: response.toolCalls, usage: response.usage, latencyMs: Date.now() - started, attempt, startedAt: new Date(started).toISOString(), ...(why ? { retryReason: why } : {}) };
+      const answer = input.answerSchema ? checkAnswer(input.answerSchema, response) : undefined;
+      return {
+        content: response.content,
+        toolCalls: response.toolCalls,
+        usage: response.usage,
+        latencyMs: Date.now() - started,
+        attempt,
+        startedAt: new Date(started).toISOString(),
+        ...(why ? { retryReason: why } : {}),
+        ...(answer ? { answer } : {}),
+      };
     } catch (error) {
       // Cancelled (the run was cancelled, timed out or is gone): nobody waits for this result. The SDK's own
       // CancelledFailure ends the activity as cancelled; the provider's abort error would be logged as a failure.
@@ -292,6 +311,15 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
       if (writeResult.status === "rejected") throw remembered(failures, key, infrastructureFailure(writeResult.reason, "writing the run ledger", input.runId, attempt));
       if (answerResult.status === "rejected") throw answerResult.reason;
       return answerResult.value;
+    },
+
+    /** The context a handoff's receiving agent starts from, built from the ledger's messages (the workflow holds none). */
+    async handoffContext(input: HandoffContextInput): Promise<string> {
+      try {
+        return buildHandoffContext(await readMessages(db, input.runId, input.messageCount), input);
+      } catch (error) {
+        throw infrastructureFailure(error, "reading the conversation for a handoff", input.runId, Context.current().info.attempt);
+      }
     },
 
     async describeTools(input: { agent: AgentConfig; subAgents: SubAgentInfo[] }): Promise<{ tools: FunctionTool[]; errors: string[] }> {

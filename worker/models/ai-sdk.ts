@@ -1,7 +1,7 @@
 // Real model providers through the Vercel AI SDK: OpenAI, Anthropic, and any
 // OpenAI-compatible server. We only ask the model for the next step (no tool
 // execution inside the SDK): the engine runs tools as Temporal activities.
-import { APICallError, generateText, jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { APICallError, generateText, jsonSchema, Output, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import type { ChatMessage } from "../../lib/contract/types";
 import { ModelCallError, type InferenceRequest, type InferenceResponse, type ModelProvider } from "./types";
@@ -56,6 +56,40 @@ function classify(error: unknown): ModelCallError {
   return new ModelCallError(`model call failed: ${message}`, true);
 }
 
+/**
+ * Whether a model takes a JSON Schema as its response format: an
+ * OpenAI-compatible server says so itself (`supportsStructuredOutputs`, set
+ * where the provider is created); OpenAI's own models all do. Others (Anthropic)
+ * get the schema in the prompt only, through the engine's `return` tool.
+ */
+export function supportsStructuredOutput(model: LanguageModel): boolean {
+  if (typeof model === "string") return false;
+  if ("supportsStructuredOutputs" in model) return model.supportsStructuredOutputs === true;
+  return model.provider.startsWith("openai.");
+}
+
+/** The name the response format carries (OpenAI requires one; letters, digits, _ and -). */
+const RESPONSE_FORMAT_NAME = "answer";
+
+/**
+ * A structured-output request for the answer's schema. The answer stays the
+ * model's text: the engine validates it and, when it fails, sends a repair
+ * prompt (worker/workflows), where the SDK's own check would throw a
+ * NoObjectGeneratedError and lose the raw output.
+ */
+export function answerOutput(schema: Record<string, unknown>): OutputInterface<string, unknown> {
+  const requested = Output.object({ schema: jsonSchema(schema as JSONSchema7), name: RESPONSE_FORMAT_NAME });
+  return { ...requested, parseCompleteOutput: async ({ text }) => text };
+}
+
+/**
+ * Provider options for a structured-output request: the schema guides the
+ * model without the providers' strict mode, which refuses schemas with
+ * optional fields or open objects (DD-3's lenient default); the engine
+ * enforces strictness itself.
+ */
+const LENIENT_SCHEMA = { openai: { strictJsonSchema: false }, openaiCompatible: { strictJsonSchema: false } };
+
 /** Wraps an AI SDK language-model factory as a ModelProvider. */
 export function createAiSdkModel(languageModel: (modelName: string) => LanguageModel): ModelProvider {
   return {
@@ -64,9 +98,11 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
       for (const t of request.tools) {
         tools[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.parameters as JSONSchema7) });
       }
+      const model = languageModel(modelName);
+      const structured = request.responseSchema && supportsStructuredOutput(model) ? request.responseSchema : undefined;
       try {
         const result = await generateText({
-          model: languageModel(modelName),
+          model,
           messages: toModelMessages(request.messages),
           // The only system message is the agent's instructions from its saved graph, placeholders filled from the
           // launcher's context (builders and admins launch); the task, follow-ups and tool results are user and tool messages.
@@ -76,6 +112,7 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
           maxOutputTokens: request.maxOutputTokens,
           maxRetries: 0, // Temporal owns retries
           abortSignal: request.signal,
+          ...(structured ? { output: answerOutput(structured), providerOptions: LENIENT_SCHEMA } : {}),
         });
         return {
           content: result.text || null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planFromText, recognise, summarise } from "./demo-planner";
+import { contentWords, describedAgents, planByCards, planCardsOf, planFromText, recognise, summarise } from "./demo-planner";
+import { planSchema } from "../../lib/contract/plan";
 import type { FunctionTool } from "./types";
 import type { ChatMessage } from "../../lib/contract/types";
 
@@ -48,5 +49,39 @@ describe("demo planner", () => {
     expect(summarise([result("lookup_order", { order_id: "A-1003", item: "4K monitor", total: 349.99, status: "refund requested" }), result("message_agent", { agent_name: "billing", response: "Yes." })])).toBe(
       "Order A-1003 (4K monitor, $349.99) is refund requested.\nbilling says: Yes.",
     );
+  });
+
+  it("looks invoices up by id and describes them", () => {
+    expect(recognise("Why was invoice inv-1001 rejected? And INV-1002?").invoices).toEqual(["INV-1001", "INV-1002"]);
+    expect(planFromText("Why was invoice INV-1001 rejected?", [fn("lookup_invoice")], [])?.steps).toEqual([[{ kind: "tool", name: "lookup_invoice", rawArguments: '{"invoice_id":"INV-1001"}' }]]);
+    expect(planFromText("Why was invoice INV-1001 rejected?", [fn("lookup_order")], [])).toBeNull();
+    expect(summarise([result("lookup_invoice", { invoice_id: "INV-1001", status: "rejected", reason: "duplicate of INV-0999", amount_cents: 125000, currency: "EUR" })])).toBe(
+      "Invoice INV-1001 (1250.00 EUR) is rejected: duplicate of INV-0999.",
+    );
+  });
+
+  it("compares texts by their meaningful words, roughly stemmed", () => {
+    expect([...contentWords("Why were my invoices charged twice? The refunds are missing!").keys()]).toEqual(["invoic", "charg", "twic", "refund", "miss"]);
+    expect([...contentWords("an invoice, a charge").keys()]).toEqual(["invoic", "charg"]);
+  });
+
+  it("reads the agents a system tool's description lists", () => {
+    expect([...describedAgents("Route the task. Agents:\n- billing: Invoices and refunds\n- general: (no description)")]).toEqual([
+      ["billing", "Invoices and refunds"],
+      ["general", "(no description)"],
+    ]);
+  });
+});
+
+describe("plans in plain English", () => {
+  it("plans one node per card, the last card's node after all the others (the seed's trip plan)", () => {
+    const tool = { name: "return", description: "", parameters: planSchema(["flights", "hotels", "itinerary"]) };
+    expect(planCardsOf(tool)).toEqual(["flights", "hotels", "itinerary"]);
+    expect(planCardsOf({ name: "return", description: "", parameters: { type: "object", properties: { answer: { type: "string" } } } })).toEqual([]);
+    expect(planByCards("Paris in June", planCardsOf(tool)).nodes).toEqual([
+      { id: "flights", agent: "flights", objective: "flights: Paris in June", dependsOn: [] },
+      { id: "hotels", agent: "hotels", objective: "hotels: Paris in June", dependsOn: [] },
+      { id: "itinerary", agent: "itinerary", objective: "itinerary: Paris in June", dependsOn: ["flights", "hotels"] },
+    ]);
   });
 });

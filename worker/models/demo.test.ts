@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseDemoScript } from "./demo-script";
 import { createDemoModel } from "./demo";
 import type { ChatMessage } from "../../lib/contract/types";
+import { handoffPrompt, repairPrompt, reroutePrompt } from "../../lib/contract/system-tools";
 
 describe("demo script", () => {
   it("parses parallel steps, repeats and settings", () => {
@@ -18,7 +19,42 @@ describe("demo script", () => {
   });
 
   it("treats plain text as a message without directives", () => {
-    expect(parseDemoScript("What is the refund policy?").hasDirectives).toBe(false);
+    expect(parseDemoScript("What is the refund policy?")).toMatchObject({ hasDirectives: false, prose: "What is the refund policy?" });
+  });
+
+  it("parses the orchestration directives", () => {
+    const script = parseDemoScript(["route billing 0.8 fallback general", "route technical .5", 'return {"a": 1', "invalid 2", "handoff refunds: money back", "fail: cannot"].join("\n"));
+    expect(script).toMatchObject({
+      routes: [
+        { target: "billing", confidence: 0.8, fallback: "general" },
+        { target: "technical", confidence: 0.5, fallback: null },
+      ],
+      returnArguments: '{"a": 1',
+      invalidAnswers: 2,
+      handoff: { agent: "refunds", reason: "money back" },
+      failReason: "cannot",
+      failModel: false,
+      hasDirectives: true,
+      prose: "",
+    });
+    expect(parseDemoScript("return raw:not json").returnArguments).toBe("not json");
+  });
+
+  it("counts route lines and handoffs to the reader itself as no directives, and keeps them out of the prose", () => {
+    expect(parseDemoScript("route billing 0.9\nI was charged twice")).toMatchObject({ hasDirectives: false, prose: "I was charged twice", routes: [{ target: "billing" }] });
+    expect(parseDemoScript("handoff refunds: money\nRefund me", "refunds")).toMatchObject({ hasDirectives: false, handoff: null, prose: "Refund me" });
+  });
+
+  it("applies @<agent>: lines to that agent only", () => {
+    const message = "@technical: fail model\n@billing: answer: paid\nMy login fails";
+    expect(parseDemoScript(message, "technical")).toMatchObject({ failModel: true, answer: null, hasDirectives: true, prose: "My login fails" });
+    expect(parseDemoScript(message, "billing")).toMatchObject({ failModel: false, answer: "paid" });
+    expect(parseDemoScript(message, "general")).toMatchObject({ failModel: false, answer: null, hasDirectives: false, prose: "My login fails" });
+    expect(parseDemoScript(message)).toMatchObject({ hasDirectives: false });
+  });
+
+  it("leaves English that merely starts like a directive as prose", () => {
+    expect(parseDemoScript("Return my parcel please\nroute 66 is closed\nfail to see why")).toMatchObject({ hasDirectives: false, routes: [], returnArguments: null });
   });
 });
 
@@ -50,6 +86,22 @@ describe("demo model", () => {
     ];
     const response = await model.generate(request(messages), "x");
     expect(JSON.parse(response.toolCalls[0]?.arguments ?? "{}")).toEqual({ conversation_id: "conv-9", message: "b" });
+  });
+
+  it("takes the latest user message that is not a repair or reroute prompt as its task", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "answer: first" },
+      { role: "user", content: "answer: second" },
+      { role: "assistant", content: "second" },
+      { role: "user", content: repairPrompt(["(root) must be object"], "second", { type: "object" }) },
+      { role: "user", content: reroutePrompt("billing", "failed", ["general"]) },
+    ];
+    expect((await model.generate(request(messages), "x")).content).toBe("second");
+  });
+
+  it("finds the task inside a handoff prompt", async () => {
+    const messages: ChatMessage[] = [{ role: "user", content: handoffPrompt({ from: "front", reason: "r", context: "answer: from the context", task: "answer: the task" }) }];
+    expect((await model.generate(request(messages), "x")).content).toBe("the task");
   });
 
   it("fails on request, retryably or not", async () => {

@@ -1,12 +1,23 @@
 // The built-in demo model: deterministic and offline. It follows the script in
-// the latest user message (see demo-script.ts), or plans from plain English
-// with the agent's own tools (demo-planner.ts), so demos and tests drive the
-// real engine: tool calls (several at once), sub-agent conversations,
-// approvals (through the tools it calls), failures and token usage.
+// its task (see demo-script.ts), or plans from plain English with the agent's
+// own tools (demo-planner.ts), so demos and tests drive the real engine: tool
+// calls (several at once), sub-agent conversations, approvals (through the
+// tools it calls), failures, token usage, and the orchestration modes: typed
+// answers (demo-output.ts) and their repairs, routing and handoffs.
+import {
+  FAIL_TOOL,
+  HANDOFF_PROMPT_PREFIX,
+  HANDOFF_TOOL,
+  REPAIR_PROMPT_PREFIX,
+  RETURN_TOOL,
+  REROUTE_PROMPT_PREFIX,
+  taskOfHandoffPrompt,
+} from "../../lib/contract/system-tools";
 import type { ChatMessage } from "../../lib/contract/types";
-import { parseDemoScript, type DemoAction } from "./demo-script";
-import { planFromText, summarise } from "./demo-planner";
-import { ModelCallError, type InferenceRequest, type InferenceResponse, type ModelProvider, type ModelToolCall } from "./types";
+import { parseDemoScript, type DemoAction, type DemoScript } from "./demo-script";
+import { handoffByDescription, isRoutingTool, planByCards, planCardsOf, planFromText, routeByDescription, summarise } from "./demo-planner";
+import { invalidArgumentsFor, valueForSchema } from "./demo-output";
+import { ModelCallError, type FunctionTool, type InferenceRequest, type InferenceResponse, type ModelProvider, type ModelToolCall } from "./types";
 
 /** Rough token count: about four characters per token, as for English text. */
 export function estimateTokens(text: string): number {
@@ -57,6 +68,95 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+type ToolResult = Extract<ChatMessage, { role: "tool" }>;
+
+/** The engine's own tools: their calls end a turn rather than take a step, and their results are not data. */
+const SYSTEM_TOOLS = new Set<string>([RETURN_TOOL, FAIL_TOOL, HANDOFF_TOOL]);
+
+/** Where the agent stands in its task, read from the messages. */
+interface Conversation {
+  /** Index of the message holding the task. */
+  taskIndex: number;
+  /** The task: the latest user message that is not a repair or reroute prompt (inside a handoff prompt, the task it carries). */
+  task: string;
+  /** The agent that handed the task over, when it came by handoff. */
+  handedOverBy: string | null;
+  /** Results of the agent's own tools since the task. */
+  results: ToolResult[];
+  /** Tool steps taken since the task (system tool calls excluded). */
+  stepsDone: number;
+  /** Repair prompts since the task: answers that failed the schema so far. */
+  repairs: number;
+  /** The agents a reroute prompt leaves to choose from, when the chosen one failed. */
+  remaining: string[] | null;
+}
+
+const isEnginePrompt = (text: string): boolean => text.startsWith(REPAIR_PROMPT_PREFIX) || text.startsWith(REROUTE_PROMPT_PREFIX);
+
+function readConversation(messages: ChatMessage[]): Conversation {
+  let taskIndex = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === "user" && !isEnginePrompt(m.content)) {
+      taskIndex = i;
+      break;
+    }
+  }
+  const message = taskIndex >= 0 ? (messages[taskIndex]?.content as string) : "";
+  const handedOver = message.startsWith(HANDOFF_PROMPT_PREFIX);
+  const since = messages.slice(taskIndex + 1);
+  let remaining: string[] | null = null;
+  for (const m of since) {
+    if (m.role !== "user" || !m.content.startsWith(REROUTE_PROMPT_PREFIX)) continue;
+    const offered = /one of:\s*(.*?)\.?\s*$/s.exec(m.content)?.[1];
+    remaining = offered ? offered.split(",").map((name) => name.trim()).filter(Boolean) : [];
+  }
+  return {
+    taskIndex,
+    task: handedOver ? (taskOfHandoffPrompt(message) ?? message) : message,
+    handedOverBy: handedOver ? (new RegExp(`^${HANDOFF_PROMPT_PREFIX} ([A-Za-z0-9_-]+)`).exec(message)?.[1] ?? null) : null,
+    results: since.filter((m): m is ToolResult => m.role === "tool" && !SYSTEM_TOOLS.has(m.name)),
+    stepsDone: since.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0 && !m.tool_calls?.some((c) => SYSTEM_TOOLS.has(c.function.name))).length,
+    repairs: since.filter((m) => m.role === "user" && m.content.startsWith(REPAIR_PROMPT_PREFIX)).length,
+    remaining,
+  };
+}
+
+/** The answer in words: the script's, a summary of the tool results, or an echo of the task. */
+function answerInWords(script: DemoScript, planned: boolean, convo: Conversation, agentName: string): string {
+  if (script.answer !== null) return script.answer;
+  if (planned) return summarise(convo.results);
+  if (script.hasDirectives) {
+    const lines = convo.results.map((m) => `${m.name}: ${m.content}`);
+    return lines.length ? `Done. Results:\n${lines.join("\n")}` : "Done.";
+  }
+  return `${agentName} received: ${convo.task}`;
+}
+
+/** How the turn ends: a system tool call (return, fail, handoff) or text. */
+function finalAnswer(script: DemoScript, planned: boolean, convo: Conversation, request: InferenceRequest): { call: string; arguments: string } | string {
+  const returnTool = request.tools.find((t) => t.name === RETURN_TOOL);
+  const routing = returnTool && isRoutingTool(returnTool) ? returnTool : null;
+  if (script.failReason !== null) return { call: FAIL_TOOL, arguments: JSON.stringify({ reason: script.failReason }) };
+  if (script.handoff) return { call: HANDOFF_TOOL, arguments: JSON.stringify(script.handoff) };
+  if (returnTool && convo.repairs < script.invalidAnswers) return { call: RETURN_TOOL, arguments: invalidArgumentsFor(returnTool.parameters) };
+  if (script.returnArguments !== null) return { call: RETURN_TOOL, arguments: script.returnArguments };
+  if (routing) return { call: RETURN_TOOL, arguments: JSON.stringify(routingDecision(script, convo, routing)) };
+  const cards = returnTool ? planCardsOf(returnTool) : [];
+  if (cards.length > 0) return { call: RETURN_TOOL, arguments: JSON.stringify(planByCards(script.prose || convo.task, cards)) };
+  const words = answerInWords(script, planned, convo, request.agentName);
+  if (!returnTool) return words;
+  const sources = [...new Set(convo.results.map((r) => r.name))];
+  return { call: RETURN_TOOL, arguments: JSON.stringify(valueForSchema(returnTool.parameters, { summary: words, sources })) };
+}
+
+/** A router's decision: the first route line whose target is still on offer, else by the children's descriptions. */
+function routingDecision(script: DemoScript, convo: Conversation, routing: FunctionTool): Record<string, unknown> {
+  const route = script.routes.find((r) => convo.remaining === null || convo.remaining.includes(r.target));
+  if (!route) return { ...routeByDescription(script.prose, routing, convo.remaining) };
+  return { target: route.target, confidence: route.confidence, reason: "demo route", ...(route.fallback ? { fallback: route.fallback } : {}) };
+}
+
 export interface DemoModelOptions {
   /** Latency added to every inference (benchmarks simulate a provider with it). */
   latencyMs?: number;
@@ -65,20 +165,14 @@ export interface DemoModelOptions {
 export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
   return {
     async generate(request: InferenceRequest, modelName: string): Promise<InferenceResponse> {
-      const { messages } = request;
-      let lastUser = -1;
-      for (let i = messages.length - 1; i >= 0; i--) {
-        if (messages[i]?.role === "user") {
-          lastUser = i;
-          break;
-        }
-      }
-      const task = lastUser >= 0 ? (messages[lastUser]?.content as string) : "";
-      const since = messages.slice(lastUser + 1);
-      const results = since.filter((m): m is Extract<ChatMessage, { role: "tool" }> => m.role === "tool");
-      const parsed = parseDemoScript(task);
-      // Plain English (no directives): plan from the agent's own tools; scripts keep driving tests.
-      const planned = parsed.hasDirectives ? null : planFromText(task, request.tools, results);
+      const { messages, tools } = request;
+      const convo = readConversation(messages);
+      const parsed = parseDemoScript(convo.task, request.agentName);
+      const routes = tools.some((t) => t.name === RETURN_TOOL && isRoutingTool(t)) && parsed.routes.length > 0;
+      const scripted = parsed.hasDirectives || routes;
+      // Plain English: hand off when another agent fits better than the agent's own tools, else plan with them.
+      const handoff = scripted || convo.stepsDone > 0 ? null : handoffByDescription(parsed.prose, tools, convo.handedOverBy);
+      const planned = scripted || handoff ? null : planFromText(parsed.prose, tools, convo.results);
       const script = planned ?? parsed;
       await sleep((options.latencyMs ?? 0) + script.thinkMs, request.signal);
       if (script.failModel) throw new ModelCallError(`demo/${modelName} was asked to fail ("fail model")`, false);
@@ -86,28 +180,22 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
         throw new ModelCallError(`demo/${modelName} simulated a transient failure (attempt ${request.attempt} of flaky ${script.flakyAttempts})`, true);
       }
 
-      const stepsDone = since.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0).length;
       const inputTokens = messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
+      const callsResponse = (toolCalls: ModelToolCall[]): InferenceResponse => ({
+        content: null,
+        toolCalls,
+        usage: { inputTokens, outputTokens: script.outputTokens ?? estimateTokens(JSON.stringify(toolCalls)) },
+        finishReason: "tool-calls",
+      });
 
-      if (stepsDone < script.steps.length) {
-        const step = script.steps[stepsDone] ?? [];
-        const toolCalls = step.map((action, j) => toToolCall(action, `call_${lastUser}_${stepsDone}_${j}`, messages));
-        const outputTokens = script.outputTokens ?? estimateTokens(JSON.stringify(toolCalls));
-        return { content: null, toolCalls, usage: { inputTokens, outputTokens }, finishReason: "tool-calls" };
+      if (handoff) return callsResponse([{ id: `call_${convo.taskIndex}_handoff`, name: HANDOFF_TOOL, arguments: JSON.stringify(handoff) }]);
+      if (convo.stepsDone < script.steps.length) {
+        const step = script.steps[convo.stepsDone] ?? [];
+        return callsResponse(step.map((action, j) => toToolCall(action, `call_${convo.taskIndex}_${convo.stepsDone}_${j}`, messages)));
       }
-
-      let content: string;
-      if (script.answer !== null) {
-        content = script.answer;
-      } else if (planned) {
-        content = summarise(results);
-      } else if (script.hasDirectives) {
-        const lines = results.map((m) => `${m.name}: ${m.content}`);
-        content = lines.length ? `Done. Results:\n${lines.join("\n")}` : "Done.";
-      } else {
-        content = `${request.agentName} received: ${task}`;
-      }
-      return { content, toolCalls: [], usage: { inputTokens, outputTokens: script.outputTokens ?? estimateTokens(content) }, finishReason: "stop" };
+      const answer = finalAnswer(script, planned !== null, convo, request);
+      if (typeof answer !== "string") return callsResponse([{ id: `call_${convo.taskIndex}_${answer.call}_${messages.length}`, name: answer.call, arguments: answer.arguments }]);
+      return { content: answer, toolCalls: [], usage: { inputTokens, outputTokens: script.outputTokens ?? estimateTokens(answer) }, finishReason: "stop" };
     },
   };
 }

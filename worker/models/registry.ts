@@ -55,14 +55,14 @@ export function createModelRegistry({ models, demoLatencyMs }: ModelRegistryOpti
           };
         case "openai-compatible": {
           const [providerName, ...modelParts] = rest;
-          const { baseUrl, apiKey, name: configured } = models.openaiCompatible;
+          const { baseUrl, apiKey, name: configured, structuredOutputs } = models.openaiCompatible;
           if (!baseUrl) throw new ModelCallError("OPENAI_COMPATIBLE_BASE_URL is not set on the worker", false);
           if (providerName !== configured) {
             throw new ModelCallError(`no OpenAI-compatible provider named "${providerName}" (configured: "${configured}")`, false);
           }
           return {
             provider: cached(`compat:${configured}`, () => {
-              const compatible = createOpenAICompatible({ name: configured, baseURL: baseUrl, apiKey });
+              const compatible = createOpenAICompatible({ name: configured, baseURL: baseUrl, apiKey, supportsStructuredOutputs: structuredOutputs });
               return createAiSdkModel((m) => compatible.chatModel(m));
             }),
             modelName: modelParts.join("/"),

@@ -15,6 +15,12 @@ export interface InferenceRequest {
   tools: FunctionTool[];
   temperature: number;
   maxOutputTokens: number;
+  /**
+   * The JSON Schema the final answer must match, when the agent has one: sent
+   * as the provider's structured-output request where it supports one (the
+   * engine validates the answer itself either way).
+   */
+  responseSchema?: Record<string, unknown>;
   /** 1 on the first try; retries count up (the demo model uses it to simulate flaky providers). */
   attempt: number;
   signal?: AbortSignal;

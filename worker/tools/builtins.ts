@@ -1,7 +1,9 @@
-// The built-in tools' implementations. Their ids, side-effect flags and argument
-// schemas come from lib/tools/catalog.ts and lib/tools/arguments.ts (a unit test keeps
-// the two lists in step); the descriptions here are what the model reads.
+// The built-in tools' implementations. Their ids, side-effect flags, argument
+// and result schemas come from lib/tools/catalog.ts, lib/tools/arguments.ts and
+// lib/tools/output-schemas.ts (unit tests keep the lists in step and run each
+// tool against its result schema); the descriptions here are what the model reads.
 import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/arguments";
+import { BUILTIN_TOOL_OUTPUTS } from "../../lib/tools/output-schemas";
 import { EgressRefusedError } from "../../lib/net/egress";
 import { evaluateExpression, CalculatorError } from "./calculator";
 import { ledgerBalance, ledgerTransfer } from "./demo-bank";
@@ -12,6 +14,7 @@ const currentTime: BuiltinTool<typeof currentTimeSchema> = {
   id: "current_time",
   description: "The current date and time, optionally in an IANA time zone such as Europe/Paris.",
   schema: currentTimeSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.current_time,
   sideEffect: false,
   async execute(args) {
     const now = new Date();
@@ -29,6 +32,7 @@ const calculator: BuiltinTool<typeof calculatorSchema> = {
   id: "calculator",
   description: "Evaluate an arithmetic expression with + - * / % ^ and parentheses.",
   schema: calculatorSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.calculator,
   sideEffect: false,
   async execute(args) {
     try {
@@ -62,6 +66,7 @@ const httpGet: BuiltinTool<typeof httpGetSchema> = {
   id: "http_get",
   description: "Fetch a web page or JSON document (only hosts on the allow-list).",
   schema: httpGetSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.http_get,
   sideEffect: false,
   async execute(args, context) {
     const url = new URL(args.url);
@@ -97,11 +102,32 @@ const lookupOrder: BuiltinTool<typeof lookupOrderSchema> = {
   id: "lookup_order",
   description: "Look up a demo customer order by id (e.g. A-1001).",
   schema: lookupOrderSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.lookup_order,
   sideEffect: false,
   async execute(args) {
     const order = ORDERS[args.order_id];
     if (!order) throw new ToolUserError(`no order ${args.order_id}`);
     return { order_id: args.order_id, ...order };
+  },
+};
+
+/** The demo ERP's invoices: one of each status, so a triage agent meets every branch. */
+const INVOICES: Record<string, { status: "approved" | "rejected" | "pending"; reason: string | null; amount_cents: number; currency: string }> = {
+  "INV-1001": { status: "rejected", reason: "missing purchase order", amount_cents: 125_000, currency: "USD" },
+  "INV-1002": { status: "approved", reason: null, amount_cents: 48_950, currency: "USD" },
+  "INV-1003": { status: "pending", reason: "awaiting a second approver", amount_cents: 129_900, currency: "EUR" },
+};
+const lookupInvoiceSchema = BUILTIN_TOOL_INPUTS.lookup_invoice;
+const lookupInvoice: BuiltinTool<typeof lookupInvoiceSchema> = {
+  id: "lookup_invoice",
+  description: "Look up a demo invoice in the ERP by id (e.g. INV-1001): its status (approved, rejected or pending), the reason, and the amount in cents.",
+  schema: lookupInvoiceSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.lookup_invoice,
+  sideEffect: false,
+  async execute(args) {
+    const invoice = INVOICES[args.invoice_id];
+    if (!invoice) throw new ToolUserError(`no invoice ${args.invoice_id} in the ERP`);
+    return { invoice_id: args.invoice_id, ...invoice };
   },
 };
 
@@ -118,6 +144,7 @@ const searchNotes: BuiltinTool<typeof searchNotesSchema> = {
   id: "search_notes",
   description: "Search the demo research notes; returns matching snippets.",
   schema: searchNotesSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.search_notes,
   sideEffect: false,
   async execute(args) {
     const words = args.query.toLowerCase().split(/\W+/).filter(Boolean);
@@ -127,7 +154,7 @@ const searchNotes: BuiltinTool<typeof searchNotesSchema> = {
   },
 };
 
-export const BUILTIN_IMPLEMENTATIONS: readonly BuiltinTool[] = [currentTime, calculator, httpGet, lookupOrder, searchNotes, ledgerBalance, ledgerTransfer] as BuiltinTool[];
+export const BUILTIN_IMPLEMENTATIONS: readonly BuiltinTool[] = [currentTime, calculator, httpGet, lookupOrder, lookupInvoice, searchNotes, ledgerBalance, ledgerTransfer] as BuiltinTool[];
 
 export function findBuiltin(id: string): BuiltinTool | undefined {
   return BUILTIN_IMPLEMENTATIONS.find((t) => t.id === id);

@@ -2,6 +2,7 @@
 // ledger_transfer is the side-effecting tool that makes approvals and
 // exactly-once execution visible.
 import { BUILTIN_TOOL_INPUTS } from "../../lib/tools/arguments";
+import { BUILTIN_TOOL_OUTPUTS } from "../../lib/tools/output-schemas";
 import { writeTransaction } from "../../lib/db/transactions";
 import { ToolUserError, type BuiltinTool, type ToolContext } from "./types";
 
@@ -24,6 +25,7 @@ export const ledgerTransfer: BuiltinTool<typeof ledgerTransferSchema> = {
   id: "ledger_transfer",
   description: "Move money between two demo ledger accounts. Accounts: operating, refunds, savings. Amount in dollars.",
   schema: ledgerTransferSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.ledger_transfer,
   sideEffect: true,
   async execute(args, context) {
     if (args.from_account === args.to_account) throw new ToolUserError("from_account and to_account must differ");
@@ -82,6 +84,7 @@ export const ledgerBalance: BuiltinTool<typeof ledgerBalanceSchema> = {
   id: "ledger_balance",
   description: "Read the balance of a demo ledger account (operating, refunds, savings).",
   schema: ledgerBalanceSchema,
+  outputSchema: BUILTIN_TOOL_OUTPUTS.ledger_balance,
   sideEffect: false,
   async execute(args, { db }) {
     const account = await db.ledgerAccount.findUnique({ where: { id: args.account } });

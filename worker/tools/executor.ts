@@ -1,16 +1,19 @@
 // Describes and executes an agent's tools: built-ins, then MCP servers.
 // Problems the model caused (unknown tool, bad JSON, arguments failing the
 // schema, a tool's own refusal) come back as error outcomes the model sees;
-// infrastructure failures throw so Temporal retries them.
+// infrastructure failures throw so Temporal retries them. A result is checked
+// against the tool's output schema, when it declares one, before the model
+// sees it: one that does not match is a failed call (issue 16 §2).
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { MCP_TOOL_SEPARATOR } from "../../lib/tools/catalog";
 import { toFunctionParameters } from "../../lib/tools/arguments";
 import type { Db } from "../../lib/db/prisma";
 import { formatPath } from "../../lib/errors";
+import { checkValue } from "../../lib/json-schema/validator";
 import { createGuardedFetch } from "../../lib/net/egress";
 import type { FunctionTool } from "../models/types";
 import { findBuiltin } from "./builtins";
-import { McpError, type McpConnections } from "./mcp";
+import { McpError, type McpCallResult, type McpConnections } from "./mcp";
 import { ToolUserError, type ToolContext, type ToolOutcome } from "./types";
 
 export interface SubAgentInfo {
@@ -42,6 +45,52 @@ export function messageAgentTool(subAgents: SubAgentInfo[]): FunctionTool {
       additionalProperties: false,
     },
   };
+}
+
+/** At most this many validation errors reach the model: enough to fix a shape, short enough not to drown the conversation. */
+const MAX_RESULT_ERRORS = 8;
+
+/** What the model should do about a discarded result: a tool that may have acted must not be repeated blindly. */
+function discardedAdvice(mayHaveActed: boolean): string {
+  return mayHaveActed
+    ? "Do not invent the result. The call may already have taken effect: do not repeat it without checking."
+    : "Do not invent the result; call the tool again or report the problem.";
+}
+
+/**
+ * A result checked against the tool's output schema: the JSON the model
+ * reads, or a failed call naming what did not match. `mayHaveActed`: the tool
+ * has side effects (or may have), which the advice to the model respects.
+ */
+export function checkedResult(toolName: string, outputSchema: Record<string, unknown>, result: unknown, mayHaveActed = false): ToolOutcome {
+  const check = checkValue(outputSchema, result, { maxErrors: MAX_RESULT_ERRORS });
+  if (check.ok) return { ok: true, content: JSON.stringify(result), validation: "ok" };
+  return {
+    ok: false,
+    errorKind: "invalid_result",
+    validation: "failed",
+    content: `${toolName} returned a result that does not match its output schema, so it was discarded: ${check.errors.join("; ")}. ${discardedAdvice(mayHaveActed)}`,
+  };
+}
+
+/** An MCP tool's answer as an outcome: its structured content, checked, when the tool declares an output schema; its text otherwise. */
+export function mcpOutcome(toolName: string, result: McpCallResult): ToolOutcome {
+  if (result.isError) return { ok: false, errorKind: "mcp", content: `${toolName} reported an error: ${result.text}` };
+  if (result.outputSchema) {
+    // The MCP spec: a tool with an output schema must return structured content that matches it.
+    if (result.structuredContent === undefined) {
+      return {
+        ok: false,
+        errorKind: "invalid_result",
+        validation: "failed",
+        content: `${toolName} declares an output schema but returned no structured content, so its result was discarded. ${discardedAdvice(true)}`,
+      };
+    }
+    // Any MCP tool may act on the world: the model is told not to repeat it blindly.
+    return checkedResult(toolName, result.outputSchema, result.structuredContent, true);
+  }
+  if (result.text === "" && result.structuredContent !== undefined) return { ok: true, content: JSON.stringify(result.structuredContent) };
+  return { ok: true, content: result.text };
 }
 
 export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllowlist: string[]; egressFetch?: typeof fetch }) {
@@ -94,7 +143,7 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
         }
         try {
           const result = await builtin.execute(parsed.data, { ...request.context, db: deps.db, httpAllowlist: deps.httpAllowlist, egressFetch });
-          return { ok: true, content: JSON.stringify(result) };
+          return checkedResult(toolName, builtin.outputSchema, result, builtin.sideEffect);
         } catch (error) {
           if (error instanceof ToolUserError) return { ok: false, errorKind: "execution", content: `${toolName} failed: ${error.message}` };
           throw error;
@@ -114,7 +163,7 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
           if (error instanceof McpError && !error.retryable) return { ok: false, errorKind: "mcp", content: error.publicMessage };
           throw error;
         }
-        return result.isError ? { ok: false, errorKind: "mcp", content: `${toolName} reported an error: ${result.text}` } : { ok: true, content: result.text };
+        return mcpOutcome(toolName, result);
       }
 
       const available = [...agent.tools, ...agent.mcpServers.flatMap((s) => (s.allowTools ?? ["*"]).map((t) => `${s.name}${MCP_TOOL_SEPARATOR}${t}`))];

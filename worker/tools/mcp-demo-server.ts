@@ -18,6 +18,27 @@ function text(value: unknown) {
   return { content: [{ type: "text" as const, text: JSON.stringify(value) }] };
 }
 
+/** A typed result: the structured content, and the same JSON as text for clients that read only text (as the MCP spec advises). */
+function structured<T extends Record<string, unknown>>(value: T) {
+  return { ...text(value), structuredContent: value };
+}
+
+const ARTICLE_VIEWS: Record<string, number> = { "KB-1": 1840, "KB-2": 960, "KB-3": 312 };
+
+/**
+ * article_stats declares an output schema (tools/list advertises it as JSON
+ * Schema). Its own check coerces numbers, as zod-built servers often do, so
+ * `legacy_format` sends the view count as text: the SDK's server-side check
+ * passes, the advertised schema (an integer) does not, which is the drift a
+ * client must catch.
+ */
+const articleStatsOutput = {
+  article_id: z.string(),
+  title: z.string(),
+  views: z.coerce.number().int().min(0),
+  helpful: z.boolean(),
+};
+
 export function createDemoMcpServer(): McpServer {
   const server = new McpServer({ name: "zap-demo-kb", version: "1.0.0" });
   server.registerTool(
@@ -32,6 +53,20 @@ export function createDemoMcpServer(): McpServer {
     "create_ticket",
     { description: "Open a support ticket", inputSchema: { title: z.string().min(1), priority: z.enum(["low", "normal", "high"]) } },
     async ({ title, priority }) => text({ ticket_id: `T-${createHash("sha256").update(title).digest("hex").slice(0, 6)}`, title, priority, status: "open" }),
+  );
+  server.registerTool(
+    "article_stats",
+    {
+      description: "How often a knowledge-base article was read (typed result)",
+      inputSchema: { article_id: z.string().min(1), legacy_format: z.boolean().optional().describe("Demo: answer in the old format, whose view count breaks the declared schema") },
+      outputSchema: articleStatsOutput,
+    },
+    async ({ article_id, legacy_format }) => {
+      const article = ARTICLES.find((a) => a.id === article_id);
+      if (!article) return { isError: true, content: [{ type: "text" as const, text: `no article ${article_id}` }] };
+      const views = ARTICLE_VIEWS[article.id] ?? 0;
+      return structured({ article_id: article.id, title: article.title, views: legacy_format ? String(views) : views, helpful: views > 500 });
+    },
   );
   server.registerTool("echo_context", { description: "Return the metadata the caller sent with this call" }, async (extra) =>
     text({ meta: extra._meta ?? null }),

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { AppConfig } from "../../lib/config/env";
 import type { Db } from "../../lib/db/prisma";
 import { MCP_TOOL_SEPARATOR } from "../../lib/tools/catalog";
@@ -37,7 +38,12 @@ export class McpError extends Error {
 
 export interface McpCallResult {
   isError: boolean;
+  /** The text parts of the result, joined. */
   text: string;
+  /** The result's `structuredContent`, when the server sent one. */
+  structuredContent?: Record<string, unknown>;
+  /** The tool's `outputSchema` from tools/list, when it declares one: the executor checks `structuredContent` against it. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** How a graph names a server: by name, optionally narrowing its tools. A legacy inline transport is refused. */
@@ -83,12 +89,24 @@ export function childEnvironment(declared: Record<string, string>, home: string)
   return env as Record<string, string>;
 }
 
+/**
+ * An output schema without its `$schema` marker: MCP schemas default to draft
+ * 2020-12 (and zod-built servers say so), which the worker's validator does
+ * not load by that name; the keywords such schemas use check the same without it.
+ */
+export function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
 function allowedTools(server: ResolvedMcpServer, ref: McpServerRef): (tool: string) => boolean {
   return (tool) => (server.allowTools.length === 0 || server.allowTools.includes(tool)) && (!ref.allowTools || ref.allowTools.includes(tool));
 }
 
 export function createMcpConnections(deps: McpDeps): McpConnections {
   const clients = new Map<string, Promise<Client>>();
+  /** Each connection's tools that declare an output schema (from its last tools/list), by tool name. */
+  const outputSchemas = new WeakMap<Client, Promise<Map<string, Record<string, unknown>>>>();
   const registrations = new Map<string, { at: number; server: Promise<ResolvedMcpServer | null> }>();
   const homes = new Map<string, string>();
   const guardedFetch = createGuardedFetch({ allowHosts: deps.config.egress.allowHosts, maxRedirects: 0, timeoutMs: 120_000 });
@@ -171,16 +189,38 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
     return client;
   }
 
+  /** Lists a connection's tools and remembers their output schemas for the calls that follow. */
+  async function listToolsOf(server: ResolvedMcpServer, client: Client) {
+    const listing = client.listTools().then(
+      ({ tools }) => tools,
+      (error: unknown) => {
+        throw new McpError(`MCP server "${server.name}" did not list its tools`, error);
+      },
+    );
+    const schemas = listing.then((tools) => new Map(tools.flatMap((t) => (t.outputSchema ? [[t.name, withoutDialect(t.outputSchema)] as const] : []))));
+    // A failed listing is forgotten (unless a newer one replaced it), so the next call asks again.
+    outputSchemas.set(client, schemas);
+    schemas.catch(() => {
+      if (outputSchemas.get(client) === schemas) outputSchemas.delete(client);
+    });
+    return listing;
+  }
+
+  /** A tool's output schema on this connection; a connection that has not listed its tools yet (a call on another worker than the run's discovery) lists them once. */
+  async function outputSchemaOf(server: ResolvedMcpServer, client: Client, tool: string): Promise<Record<string, unknown> | undefined> {
+    let schemas = outputSchemas.get(client);
+    if (!schemas) {
+      await listToolsOf(server, client);
+      schemas = outputSchemas.get(client);
+    }
+    return (await schemas)?.get(tool);
+  }
+
   return {
     async listTools(ref, options = {}) {
       const server = await registered(ref);
       const client = await clientFor(server);
-      let tools;
-      try {
-        ({ tools } = await client.listTools());
-      } catch (error) {
-        throw new McpError(`MCP server "${server.name}" did not list its tools`, error);
-      }
+      const tools = await listToolsOf(server, client);
       const allowed = options.everyTool ? () => true : allowedTools(server, ref);
       return tools
         .filter((t) => allowed(t.name))
@@ -199,15 +239,23 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
       const client = await clientFor(server);
       // The run's context may hold customer data: only servers registered to receive it get it.
       const _meta = server.receivesRunContext ? { zap: meta.zap, context: meta.context } : { zap: meta.zap };
+      const outputSchema = await outputSchemaOf(server, client, tool);
       let result;
       try {
-        result = await client.callTool({ name: tool, arguments: args, _meta });
+        // A plain request, not client.callTool: the SDK would check structured content itself and throw an
+        // error indistinguishable from an outage (retried, then "unavailable"), where a result that breaks
+        // its schema is a failed call the model hears at once, checked like the built-ins' (executor.ts).
+        result = await client.request({ method: "tools/call", params: { name: tool, arguments: args, _meta } }, CallToolResultSchema);
       } catch (error) {
         throw new McpError(`MCP server "${server.name}" failed on ${tool}`, error);
       }
-      const content = Array.isArray(result.content) ? result.content : [];
-      const text = content.map((part: { type: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`)).join("\n");
-      return { isError: result.isError === true, text };
+      const text = result.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
+      return {
+        isError: result.isError === true,
+        text,
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        ...(outputSchema ? { outputSchema } : {}),
+      };
     },
     async closeAll() {
       const all = [...clients.values()];

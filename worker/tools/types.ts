@@ -25,6 +25,8 @@ export interface BuiltinTool<S extends z.ZodType = z.ZodType> {
   id: string;
   description: string;
   schema: S;
+  /** The JSON Schema every result must match (lib/tools/output-schemas.ts); the executor checks it before the model sees the result. */
+  outputSchema: Record<string, unknown>;
   sideEffect: boolean;
   execute(args: z.infer<S>, context: ToolContext): Promise<unknown>;
 }
@@ -34,6 +36,17 @@ export class ToolUserError extends Error {
   override name = "ToolUserError";
 }
 
+/**
+ * Whether a tool's result matched the output schema the tool declares: set
+ * only when a result was checked (a built-in, or an MCP tool with an
+ * `outputSchema`), absent for tools without a schema and for calls that
+ * failed before a result existed. The trace shows it as `validation_ok`.
+ */
+export type ResultValidation = "ok" | "failed";
+
+export type ToolErrorKind = "unknown_tool" | "invalid_arguments" | "execution" | "mcp" | "rejected" | "invalid_result";
+
+/** `invalid_result`: the tool answered, but its result failed the tool's output schema (validation is then "failed"). */
 export type ToolOutcome =
-  | { ok: true; content: string }
-  | { ok: false; content: string; errorKind: "unknown_tool" | "invalid_arguments" | "execution" | "mcp" | "rejected" };
+  | { ok: true; content: string; validation?: ResultValidation }
+  | { ok: false; content: string; errorKind: ToolErrorKind; validation?: ResultValidation };

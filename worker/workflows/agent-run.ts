@@ -19,6 +19,7 @@ import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
 import type { FailureReason } from "../../lib/contract/types";
 import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-attribute-keys";
 import { renderPrompt } from "../../lib/agents/template";
+import { isPlanner, plannerInstructions, routerInstructions } from "../../lib/contract/system-tools";
 import { RunState } from "./run-state";
 import { AgentLoop } from "./agent-loop";
 import { closeDown } from "./close-down";
@@ -36,6 +37,10 @@ const nowIso = () => new Date(Date.now()).toISOString();
  */
 async function waitForMessage(state: RunState, input: AgentRunInput): Promise<boolean> {
   const seconds = input.conversation ? input.graph.limits.subAgentIdleTimeoutSeconds : input.graph.limits.followUpWindowSeconds;
+  // No window: nothing to wait for. `condition(fn, 0)` records the SDK's internal patch marker
+  // (__sdk_internal_patch_number:1), which a replay sometimes met in another workflow task than the
+  // one that recorded it (a nondeterminism error); runs started before ENGINE_BEHAVIOUR 1 keep the call.
+  if (seconds === 0 && (input.behaviour ?? 0) >= 1) return state.inbox.length > 0;
   const span = state.startSpan("timer", input.conversation ? "idle wait for the parent" : "follow-up window", state.runSpanId || null, {
     timer: input.conversation ? "sub_agent_idle" : "follow_up_window",
     timeoutSeconds: seconds,
@@ -53,7 +58,8 @@ async function waitForMessage(state: RunState, input: AgentRunInput): Promise<bo
 
 export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome> {
   const state = input.carried ? RunState.restore(input.carried) : new RunState();
-  const agent = input.graph.agents.find((a) => a.name === input.agentName);
+  // After a handoff the receiving agent speaks (and keeps speaking across continue-as-new).
+  const agent = input.graph.agents.find((a) => a.name === (state.currentAgent ?? input.agentName));
   const ledger = new RunLedger(
     state,
     {
@@ -99,7 +105,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       const runSpan = state.startSpan("run", input.agentName, null, { depth: input.depth });
       state.runSpanId = runSpan.id;
       const prompt = renderPrompt(agent.systemPrompt, input.context);
-      state.pushMessage({ role: "system", content: prompt.text });
+      const instructions = isPlanner(agent, input.graph) ? plannerInstructions(input.graph) : agent.kind === "router" ? routerInstructions(agent, input.graph) : "";
+      state.pushMessage({ role: "system", content: prompt.text + instructions });
       state.emit({ type: "run_started", agentName: input.agentName, task: input.message, depth: input.depth });
       if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
       // First, ahead of a follow-up that was sent before this task ran (its handler may have queued it already).
@@ -117,22 +124,29 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
           continue;
         }
         state.turn = next.turn ?? state.turn + 1;
+        state.turnTask = next.content;
+        state.planAttempts = 0;
         state.pushMessage({ role: "user", content: next.content });
         if (!next.initial) state.emit({ type: "user_message", content: next.content });
         state.inTurn = true;
         state.endedAt = null;
         state.iterationsThisTurn = 0;
         state.turnStartedAt = nowIso();
+        state.turnStartIteration = state.iteration;
         turnUsageStart = state.usage;
       }
-      const output = await loop.respond();
+      const answer = await loop.respond();
+      const output = answer.text;
       state.inTurn = false;
       state.lastOutput = output;
+      if (answer.data !== undefined) state.outputData = JSON.stringify(answer.data);
       state.baseStatus = "completed";
       state.endedAt = nowIso();
-      state.emit({ type: "run_completed", output });
+      state.emit(answer.data !== undefined ? { type: "run_completed", output, data: answer.data } : { type: "run_completed", output });
       publishStatus();
-      await notifyParent(input, state, { response: output, isComplete: false, failed: false }, turnUsageStart);
+      // One task (a router's chosen agent): no follow-up window; the run closes with its answer.
+      if (input.oneShot) break;
+      await notifyParent(input, state, { response: output, isComplete: false, failed: false, ...(answer.data !== undefined ? { data: answer.data } : {}) }, turnUsageStart);
       if (loop.shouldContinueAsNew()) {
         await condition(allHandlersFinished);
         await ledger.flushed();
@@ -143,7 +157,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     const runSpan = state.runSpan();
     if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
     await closeDown(closing, { parentReply: { reply: { response: state.lastOutput ?? "", isComplete: true, failed: false }, usageBefore: state.usage }, awaitHandlers: true });
-    return { status: "completed", output: state.lastOutput, usage: state.usage, iterations: state.iteration };
+    return { status: "completed", output: state.lastOutput, ...(state.outputData !== null ? { outputData: state.outputData } : {}), usage: state.usage, iterations: state.iteration };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error) && !(error instanceof RunFailure) && input.conversation && !state.inTurn && state.lastOutput !== null) {
@@ -168,8 +182,9 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     }
     const reason: FailureReason = error instanceof RunFailure ? error.reason : "model_error";
     const message = error instanceof Error ? error.message : String(error);
-    state.terminal = { status: "failed", reason, message };
-    state.emit({ type: "run_failed", reason, message });
+    const details = error instanceof RunFailure ? error.details : undefined;
+    state.terminal = { status: "failed", reason, message, ...(details ? { details } : {}) };
+    state.emit(details ? { type: "run_failed", reason, message, details } : { type: "run_failed", reason, message });
     if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: reason } });
     publishStatus();
     await closeDown(closing, { parentReply: { reply: { response: `${input.agentName} failed (${reason}): ${message}`, isComplete: true, failed: true }, usageBefore: turnUsageStart }, awaitHandlers: false });

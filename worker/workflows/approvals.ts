@@ -9,6 +9,9 @@ import type { AgentConfig } from "../../lib/agents/schemas";
 import { argumentProblems } from "../../lib/engine/argument-check";
 import { APPROVAL_ERRORS } from "../../lib/contract/definitions";
 import { applicableRules, effectiveGate, FALLBACK_POLICY, roleMeets, type GateRequirement } from "../../lib/policy/gate";
+import { BUDGET_APPROVAL_TOOL, isBudgetApproval, tokenGrantProblems } from "../../lib/contract/budget-approval";
+import { isPlanApproval, PLAN_APPROVAL_TOOL, planEditProblems, planLimitsFor, type PlanApprovalRequest } from "../../lib/contract/plan-approval";
+import type { Plan } from "../../lib/contract/plan";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/contract/types";
 import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/contract/workflow";
 import type { LedgerActivities } from "../activities/ledger";
@@ -73,6 +76,27 @@ function refuse(type: string, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
+/**
+ * Each run's approvals, by its state: the token budget is checked where only the
+ * run state is at hand (after a model call, after a sub-agent's reply) and asks
+ * through them. A WeakMap holds no run alive and is never iterated (deterministic).
+ */
+const approvalsOfRun = new WeakMap<RunState, Approvals>();
+
+/** The approvals of the run whose state this is (the latest created for it). */
+export function approvalsOf(state: RunState): Approvals | undefined {
+  return approvalsOfRun.get(state);
+}
+
+/** A run at its token budget asking for more (run limits onBudget "ask"). */
+export interface TokenRequest {
+  used: number;
+  limit: number;
+  requested: number;
+  /** The latest the request may expire (workflow time, ms): the run's own deadline. */
+  expiresBy: number;
+}
+
 export class Approvals {
   /** Approvals whose outcome is being recorded; a concurrent decision waits, then sees the result. */
   private readonly deciding = new Set<string>();
@@ -83,7 +107,9 @@ export class Approvals {
     private readonly input: AgentRunInput,
     private readonly schemaOf: (toolName: string) => Record<string, unknown> | undefined,
     private readonly onChange: () => void,
-  ) {}
+  ) {
+    approvalsOfRun.set(state, this);
+  }
 
   /** The update's validator: runs before the update is accepted into history. */
   validate(decision: DecideApprovalInput): void {
@@ -102,7 +128,13 @@ export class Approvals {
       refuse(APPROVAL_ERRORS.invalidArguments, `a call that needs ${approval.requiredApprovals} approvals cannot be edited (every approver must see the call that runs): reject it with a reason instead`);
     }
     refuseIfIneligible(approval, decision);
-    if (decision.editedArguments) {
+    if (decision.editedArguments && isBudgetApproval(approval)) {
+      const problems = tokenGrantProblems(decision.editedArguments);
+      if (problems.length) refuse(APPROVAL_ERRORS.invalidArguments, `the granted amount is invalid: ${problems.join("; ")}`);
+    } else if (decision.editedArguments && isPlanApproval(approval)) {
+      const problems = planEditProblems(decision.editedArguments, planLimitsFor(this.input.graph));
+      if (problems.length) refuse(APPROVAL_ERRORS.invalidArguments, `the edited plan is invalid: ${problems.join("; ")}`);
+    } else if (decision.editedArguments) {
       const problems = argumentProblems(decision.editedArguments, this.schemaOf(approval.toolName));
       if (problems.length) refuse(APPROVAL_ERRORS.invalidArguments, `edited arguments are invalid: ${problems.join("; ")}`);
     }
@@ -176,8 +208,7 @@ export class Approvals {
   }
 
   /** Requests approval for a call and waits for the decision or the expiry. */
-  async request(call: ToolCall, args: Record<string, unknown>, rule: GateRequirement, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
-    const { state } = this;
+  request(call: ToolCall, args: Record<string, unknown>, rule: GateRequirement, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
     const now = Date.now();
     const approval: ApprovalRequest = {
       id: uuid4(),
@@ -200,13 +231,77 @@ export class Approvals {
       status: "pending",
       decision: null,
     };
+    return this.awaitDecision(approval, rule.expiresInSeconds * 1000, `approval for ${approval.toolName}`, parent.id);
+  }
+
+  /**
+   * Asks an approver for more tokens and waits for the decision or the expiry
+   * (a rejection on expiry). One approval, from the workspace policy's role and
+   * self-approval floor; it expires within the policy's longest expiry and
+   * never after the run's own deadline.
+   */
+  requestTokens(ask: TokenRequest): Promise<ApprovalRequest> {
+    const { state } = this;
+    const asked = this.policyApproval(BUDGET_APPROVAL_TOOL, { tokens: ask.requested }, ask.expiresBy);
+    const approval: ApprovalRequest = { ...asked.approval, kind: "budget", budget: { used: ask.used, limit: ask.limit } };
+    state.emit({ type: "budget_extension_requested", approvalId: approval.id, used: ask.used, limit: ask.limit, requested: ask.requested });
+    return this.awaitDecision(approval, asked.waitMs, "approval for more tokens", state.runSpanId || null);
+  }
+
+  /**
+   * Asks an approver to let the planner's plan run (graph plan.approval) and
+   * waits for the decision or the expiry (a rejection on expiry). Like a
+   * request for tokens: one approval, from the workspace policy's floors,
+   * expiring within its longest expiry and before the run's own deadline.
+   * The approver may edit the plan within the graph's cards and size.
+   */
+  requestPlan(plan: Plan, expiresBy: number, parentSpanId: string | null): Promise<ApprovalRequest> {
+    const { approval, waitMs } = this.policyApproval(PLAN_APPROVAL_TOOL, { plan }, expiresBy);
+    const request: PlanApprovalRequest = { ...approval, kind: "plan", planLimits: planLimitsFor(this.input.graph) };
+    return this.awaitDecision(request, waitMs, "approval of the plan", parentSpanId);
+  }
+
+  /** An approval the run itself asks for (not a tool call): the workspace policy's role and self-approval floor, one approver, rejected on expiry. */
+  private policyApproval(toolName: string, args: Record<string, unknown>, expiresBy: number): { approval: ApprovalRequest; waitMs: number } {
+    const { state, input } = this;
+    const { floors } = input.gate?.policy ?? FALLBACK_POLICY;
+    const now = Date.now();
+    const waitMs = Math.max(1000, Math.min(floors.maxExpiresInSeconds * 1000, expiresBy - now));
+    const id = uuid4();
+    const approval: ApprovalRequest = {
+      id,
+      runId: workflowInfo().workflowId,
+      parentRunId: input.parentRunId,
+      rootRunId: input.rootRunId,
+      agentName: state.currentAgent ?? input.agentName,
+      toolName,
+      toolCallId: id,
+      arguments: args,
+      requestedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + waitMs).toISOString(),
+      requiredRole: floors.requiredRole ?? null,
+      requiredApprovals: 1,
+      endorsements: [],
+      requestedBy: input.startedBy,
+      ...selfOf(input),
+      allowSelfApproval: floors.allowSelfApproval,
+      onExpiry: "reject",
+      status: "pending",
+      decision: null,
+    };
+    return { approval, waitMs };
+  }
+
+  /** Makes an approval pending (recorded, on the trace, announced) and waits for its decision or expiry. */
+  private async awaitDecision(approval: ApprovalRequest, waitMs: number, spanName: string, parentSpanId: string | null): Promise<ApprovalRequest> {
+    const { state } = this;
     state.approvals.set(approval.id, approval);
     state.recordApproval(approval);
-    const span = state.startSpan("approval_wait", `approval for ${approval.toolName}`, parent.id, { approvalId: approval.id, deadline: approval.expiresAt });
+    const span = state.startSpan("approval_wait", spanName, parentSpanId, { approvalId: approval.id, deadline: approval.expiresAt });
     state.emit({ type: "approval_requested", approval: { ...approval } });
     this.notify("approval.requested", approval);
     this.onChange();
-    const decided = await condition(() => approval.status !== "pending", rule.expiresInSeconds * 1000);
+    const decided = await condition(() => approval.status !== "pending", waitMs);
     if (!decided) await this.expireOrAwaitDecision(approval);
     state.endSpan(span, mayRun(approval) ? "ok" : "error", { attributes: { decision: approval.status, ended: decided ? "decision" : "fired" } });
     this.onChange();

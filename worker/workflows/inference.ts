@@ -88,6 +88,8 @@ export interface ModelCall {
   deadline: number;
   /** The tools the call may run itself (asked only when a local call carries the ledger). */
   eagerTools: () => EagerTools | undefined;
+  /** The schema the final answer must match (an output schema, or a router's decision); the call checks the answer. */
+  answerSchema?: { schema: Record<string, unknown>; strict: boolean } | null;
 }
 
 /**
@@ -113,6 +115,9 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
         tools: call.tools,
         temperature: agent.temperature,
         maxOutputTokens: agent.maxOutputTokens,
+        // Only set when used, so the input of every other run is what it always was.
+        ...(state.conversationStart ? { conversationStart: state.conversationStart } : {}),
+        ...(call.answerSchema ? { answerSchema: call.answerSchema } : {}),
         ...(inference.local && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
       });
     // A local model call carries the pending ledger batch and writes it while the model works. A regular
@@ -141,6 +146,8 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     ...(output.startedAt ? { startedAt: output.startedAt } : {}),
   });
   state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(output.retryReason ? { attributes: { retryReason: output.retryReason } } : {}) });
-  checkTokenBudget(state, call.limits);
+  // Awaited only when the run waits for more tokens: runs that never wait replay exactly as before.
+  const extension = checkTokenBudget(state, call.limits);
+  if (extension) await extension;
   return output;
 }

@@ -3,7 +3,7 @@
 // go to an outbox that the run ledger writes to the database, so what the
 // workflow holds and carries across continue-as-new does not grow with the run.
 import type { CarriedState, LedgerBatch, UserMessageSignal } from "../../lib/contract/workflow";
-import type { ApprovalRequest, ChatMessage, Conversation, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/contract/types";
+import type { ApprovalRequest, ChatMessage, Conversation, FailureDetails, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/contract/types";
 
 type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
 
@@ -73,11 +73,25 @@ export class RunState {
   runSpanId = "";
   lastOutput: string | null = null;
   endedAt: string | null = null;
+  currentAgent: string | null = null;
+  conversationStart = 0;
+  handoffDepth = 0;
+  turnStartIteration = 0;
+  outputData: string | null = null;
+  routedTo: string | null = null;
+  budgetGranted = 0;
+  handoffModel: string | null = null;
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";
-  terminal: { status: "failed" | "cancelled"; reason: FailureReason; message: string } | null = null;
+  terminal: { status: "failed" | "cancelled"; reason: FailureReason; message: string; details?: FailureDetails } | null = null;
   toolsInFlight = 0;
+  /** Repairs asked for in the current turn's answer (not carried: a new execution starts counting again, still bounded by maxIterations). */
+  repairsThisTurn = 0;
+  /** The message that opened the current turn (a router's children and a handoff's receiver work on it); not carried. */
+  turnTask = "";
+  /** Plans the planner has answered in this turn (the accepted one's attempt number); not carried. */
+  planAttempts = 0;
   readonly outbox = new LedgerOutbox();
 
   static restore(carried: CarriedState): RunState {
@@ -116,6 +130,15 @@ export class RunState {
       runSpanId: this.runSpanId,
       lastOutput: this.lastOutput,
       endedAt: this.endedAt,
+      // Written only once used, so runs without handoffs, typed answers or routing carry what they always did.
+      ...(this.currentAgent !== null ? { currentAgent: this.currentAgent } : {}),
+      ...(this.conversationStart ? { conversationStart: this.conversationStart } : {}),
+      ...(this.handoffDepth ? { handoffDepth: this.handoffDepth } : {}),
+      ...(this.turnStartIteration ? { turnStartIteration: this.turnStartIteration } : {}),
+      ...(this.outputData !== null ? { outputData: this.outputData } : {}),
+      ...(this.routedTo !== null ? { routedTo: this.routedTo } : {}),
+      ...(this.budgetGranted ? { budgetGranted: this.budgetGranted } : {}),
+      ...(this.handoffModel !== null ? { handoffModel: this.handoffModel } : {}),
     };
   }
 

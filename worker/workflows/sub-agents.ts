@@ -12,7 +12,7 @@ import { RunFailure } from "./run-failure";
 import { FALLBACK_POLICY } from "../../lib/policy/gate";
 
 /** What one tool call produced, as the model will see it. */
-export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string };
+export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string; validation?: "ok" | "failed" };
 
 /** Parses tool arguments leniently: anything but a JSON object is kept as `_raw`. */
 export function parseArguments(raw: string): Record<string, unknown> {
@@ -30,7 +30,8 @@ export class SubAgentConversations {
   constructor(
     private readonly state: RunState,
     private readonly input: AgentRunInput,
-    private readonly checkBudget: () => void,
+    /** A promise only when the run waits for an approver to grant more tokens. */
+    private readonly checkBudget: () => Promise<void> | undefined,
   ) {}
 
   receiveReply(reply: SubAgentReplySignal): void {
@@ -79,6 +80,9 @@ export class SubAgentConversations {
         parentRunId: workflowInfo().workflowId,
         depth: input.depth + 1,
         conversation: { parentWorkflowId: workflowInfo().workflowId, conversationId },
+        // A sub-agent whose model is `inherit` runs on its parent's (DD-7).
+        parentModel: agent.model,
+        ...(input.behaviour !== undefined ? { behaviour: input.behaviour } : {}),
         startedBy: input.startedBy,
         graphName: input.graphName ?? null,
         agentVersionId: input.agentVersionId ?? null,
@@ -120,8 +124,10 @@ export class SubAgentConversations {
     state.addUsage(reply.usage);
     state.emit({ type: "sub_agent_reply", conversationId: current.conversationId, agentName: current.agentName, response: reply.response, turn, isComplete: reply.isComplete });
     state.endSpan(span, reply.failed ? "error" : "ok", { tokens: reply.usage });
-    this.checkBudget();
-    const payload = { conversation_id: current.conversationId, agent_name: current.agentName, response: reply.response, is_complete: reply.isComplete };
+    const extension = this.checkBudget();
+    if (extension) await extension;
+    // A typed sub-agent's answer reaches the parent as JSON, not as text that holds JSON.
+    const payload = { conversation_id: current.conversationId, agent_name: current.agentName, response: reply.data !== undefined ? reply.data : reply.response, is_complete: reply.isComplete };
     return reply.failed ? { ok: false, errorKind: "execution", attempts: 1, content: JSON.stringify(payload) } : { ok: true, attempts: 1, content: JSON.stringify(payload) };
   }
 }

@@ -11,6 +11,8 @@ import type { ToolCall, TraceSpan } from "../../lib/contract/types";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import { BUILTIN_TOOLS } from "../../lib/tools/catalog";
+import { HANDOFF_TOOL, handoffsOf, systemToolsFor } from "../../lib/contract/system-tools";
+import { handoffRequest } from "./handoff";
 import { type Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
 import type { CallOutcome, SubAgentConversations } from "./sub-agents";
 import type { RunLedger } from "./run-ledger";
@@ -52,7 +54,14 @@ interface Begun {
 }
 
 function outcomeOf(output: ToolActivityOutput): CallOutcome {
-  return { ok: output.ok, content: output.content, errorKind: output.ok ? undefined : output.errorKind, attempts: output.attempt, ...(output.retryReason ? { retryReason: output.retryReason } : {}) };
+  return {
+    ok: output.ok,
+    content: output.content,
+    errorKind: output.ok ? undefined : output.errorKind,
+    attempts: output.attempt,
+    ...(output.retryReason ? { retryReason: output.retryReason } : {}),
+    ...(output.validation ? { validation: output.validation } : {}),
+  };
 }
 
 /** What tool calls need from the turn: the run, the agent, and the approval and conversation machinery. */
@@ -84,9 +93,12 @@ export class ToolCalls {
   /** Describes the agent's tools (built-ins, MCP servers, message_agent); a server that fails to answer is an error event. */
   async prepare(): Promise<void> {
     const { input, state } = this.turn;
-    const subAgents = this.agent.subAgents.map((name) => ({ name, description: input.graph.agents.find((a) => a.name === name)?.description ?? "" }));
+    // A router's children take its tasks through routing, not message_agent.
+    const subAgents = this.agent.kind === "router" ? [] : this.agent.subAgents.map((name) => ({ name, description: input.graph.agents.find((a) => a.name === name)?.description ?? "" }));
     const { tools, errors } = await describeTools({ agent: this.agent, subAgents });
-    this.tools = tools;
+    // The engine's own tools (return, fail, handoff) beside the agent's: only agents with a schema, a router role or handoffs hold any.
+    this.tools = [...tools, ...systemToolsFor(this.agent, input.graph)];
+    this.eager = null;
     for (const message of errors) state.emit({ type: "error", kind: "mcp", message });
   }
 
@@ -165,7 +177,15 @@ export class ToolCalls {
     const result = outcome.ok ? "ok" : outcome.errorKind === "rejected" ? "rejected" : "error";
     state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content });
     if (!outcome.ok && outcome.errorKind !== "rejected") state.emit({ type: "error", kind: outcome.errorKind ?? "tool", message: outcome.content, callId: call.id });
-    state.endSpan(span, outcome.ok ? "ok" : "error", { attempts: outcome.attempts, attributes: { outcome: result, ...(outcome.retryReason ? { retryReason: outcome.retryReason } : {}) } });
+    state.endSpan(span, outcome.ok ? "ok" : "error", {
+      attempts: outcome.attempts,
+      attributes: {
+        outcome: result,
+        ...(outcome.retryReason ? { retryReason: outcome.retryReason } : {}),
+        // Tools that declare an output schema: whether this result matched it.
+        ...(outcome.validation ? { validation_ok: outcome.validation === "ok" } : {}),
+      },
+    });
     return outcome;
   }
 
@@ -196,6 +216,11 @@ export class ToolCalls {
       if (approval.decision?.editedArguments) rawArguments = JSON.stringify(approval.decision.editedArguments);
     }
     if (name === "message_agent" && this.agent.subAgents.length > 0) return this.turn.conversations.message(this.agent, rawArguments, span);
+    // A valid handoff never gets here (the loop hands off); an invalid one tells the model what to fix.
+    if (name === HANDOFF_TOOL && handoffsOf(this.agent).length > 0) {
+      const request = handoffRequest(this.agent, [{ id: call.id, name, arguments: rawArguments }]);
+      return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: request && "problem" in request ? request.problem : `${HANDOFF_TOOL} must be the only way the turn ends.` };
+    }
     return this.callTool(call, rawArguments);
   }
 

@@ -11,6 +11,7 @@ import { useInboxKeys } from "@/components/inbox/use-inbox-keys";
 import { groupIdentical } from "@/components/inbox/groups";
 import { bulkDecideApprovalsAction } from "@/lib/actions/bulk-decide-approvals";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
+import { approvalSubject } from "@/lib/contract/budget-approval";
 import type { BulkOutcome, InboxItem } from "@/lib/inbox/schemas";
 
 function summarize(outcomes: BulkOutcome[]): string {
@@ -51,7 +52,7 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
 
   async function approveNow(item: InboxItem) {
     const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, approved: true });
-    setStatus(result.ok ? { tone: "success", text: `${item.toolName} (${item.agentName}): ${result.data.status}` } : { tone: "error", text: result.error.message });
+    setStatus(result.ok ? { tone: "success", text: `${approvalSubject(item)} (${item.agentName}): ${result.data.status}` } : { tone: "error", text: result.error.message });
     refresh();
   }
 
@@ -114,7 +115,7 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
 
       {!inbox.isPending && items.length === 0 && (
         <EmptyState title="Nothing waiting for approval">
-          When a run or sub-agent calls a tool that matches an approval rule, it pauses and the request appears here within a second.
+          When a run or sub-agent calls a tool that matches an approval rule, reaches a token budget set to ask for more, or proposes a plan its graph wants approved, it pauses and the request appears here within a second.
         </EmptyState>
       )}
 

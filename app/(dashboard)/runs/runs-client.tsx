@@ -16,7 +16,7 @@ import { FAILURE_REASONS, RUN_STATUSES, isTerminal, type RunListPage, type RunLi
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
 
-type Filter = "status" | "reason" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
+type Filter = "status" | "reason" | "routedTo" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
 
 function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
   const now = useNow();
@@ -51,6 +51,9 @@ function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; o
             {row.error.reason.replaceAll("_", " ")}
           </p>
         ) : null}
+      </td>
+      <td className="px-3 text-xs text-zinc-600" data-testid="routed-to">
+        {row.routedTo ?? "—"}
       </td>
       <td className="px-3 text-xs text-zinc-600">{row.version ? `v${row.version}` : "—"}</td>
       <td className="px-3 text-xs text-zinc-600">{row.startedBy ?? "—"}</td>
@@ -123,6 +126,11 @@ export function RunsClient() {
           </Select>
         </label>
         <label className="flex flex-col gap-1">
+          {/* Not "Routed to": a label containing "to" would also answer to the To field's name. */}
+          <span className="text-xs text-zinc-600">Routed agent</span>
+          <Input aria-label="Routed agent" defaultValue={params.get("routedTo") ?? ""} onBlur={(e) => set("routedTo", e.target.value.trim())} placeholder="agent" className="w-36" />
+        </label>
+        <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">Agent graph</span>
           <Input aria-label="Agent graph" defaultValue={params.get("graph") ?? ""} onBlur={(e) => set("graph", e.target.value.trim())} placeholder="support-triage" className="w-40" />
         </label>
@@ -159,6 +167,7 @@ export function RunsClient() {
             <tr>
               <th className="py-2 pl-10 pr-3">Run</th>
               <th className="px-3">Status</th>
+              <th className="px-3">Routed to</th>
               <th className="px-3">Version</th>
               <th className="px-3">Started by</th>
               <th className="px-3">Started</th>
@@ -188,7 +197,7 @@ export function RunsClient() {
             })}
             {data && data.rows.length === 0 ? (
               <tr>
-                <td colSpan={7} className="p-6 text-center text-zinc-500">
+                <td colSpan={8} className="p-6 text-center text-zinc-500">
                   No runs match. Start one with “New run” or from an agent.
                 </td>
               </tr>

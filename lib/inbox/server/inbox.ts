@@ -11,6 +11,8 @@ import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
 import { builtinToolParameters } from "../../tools/arguments";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
 import { readLatestAssistantMessages, readRunTreesOf } from "../../run-ledger/read";
+import { isBudgetApproval, TOKEN_GRANT_SCHEMA } from "../../contract/budget-approval";
+import { isPlanApproval, planApprovalSchema, planLimitsOf } from "../../contract/plan-approval";
 
 interface RunRow {
   id: string;
@@ -58,6 +60,8 @@ export function precedingText(messages: { data: string }[], toolCallId: string):
 }
 
 async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<string | null> {
+  // A request for tokens or for a plan's approval follows no assistant message of its own.
+  if (isBudgetApproval(approval) || isPlanApproval(approval)) return null;
   const cached = precedingCache.get(approval.id);
   if (cached !== undefined) return cached;
   const messages = await readLatestAssistantMessages(db, approval.runId, 10);
@@ -96,8 +100,16 @@ export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<Inbo
     precedingMessage: messages[i] ?? null,
     runUsage: own.get(approval.runId) ?? ZERO_USAGE,
     treeUsage: totals.get(approval.rootRunId) ?? ZERO_USAGE,
-    toolSchema: toolSchema(approval.toolName),
+    ...editableSchema(approval),
   }));
+}
+
+/** What the approver may edit, as a JSON schema: tokens, a plan within its graph's cards and size, or a tool's arguments. */
+function editableSchema(approval: ApprovalRequest): Pick<InboxItem, "toolSchema" | "planLimits"> {
+  if (isBudgetApproval(approval)) return { toolSchema: TOKEN_GRANT_SCHEMA };
+  const planLimits = isPlanApproval(approval) ? planLimitsOf(approval) : null;
+  if (planLimits) return { toolSchema: planApprovalSchema(planLimits), planLimits };
+  return { toolSchema: toolSchema(approval.toolName) };
 }
 
 let inFlight: Promise<InboxSnapshot> | null = null;

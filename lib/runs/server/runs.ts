@@ -9,6 +9,7 @@ import {
   readAwaitingRoots,
   readEventPage,
   readEventsOfTypes,
+  readFailureDetails,
   readMessagesFrom,
   readRunRow,
   readRunRows,
@@ -17,12 +18,14 @@ import {
   readSpans,
   readSpansChangedSince,
   readSubRuns,
+  parseOutputData,
   type RunRow,
 } from "../../run-ledger/read";
 import { toSpanView } from "../span-rows";
+import { isMarkerEvent, MARKER_EVENT_TYPES, type MarkerEvent } from "../orchestration-view";
 import { RunNotFound } from "../../engine/errors";
 import { readVisibility } from "../../engine/visibility";
-import type { ChatMessage, RunEvent, RunStatus } from "../../contract/types";
+import type { ChatMessage, RunStatus } from "../../contract/types";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 
@@ -59,6 +62,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
       topLevel: true,
       status: filters.status,
       errorReason: filters.reason,
+      routedTo: filters.routedTo,
       graph: filters.graph,
       agentVersionIds: versionIds ?? undefined,
       startedBy: filters.startedBy,
@@ -88,6 +92,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     temporalStatus: temporal.statuses.get(run.id) ?? null,
     pendingApprovals: run.pendingApprovals,
     error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "" } : null,
+    routedTo: run.routedTo,
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
     self: own.get(run.id) ?? ZERO_USAGE,
@@ -132,6 +137,8 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   const own = await ownUsage(db, [...inSubtree], getConfig().models.prices);
   const totals = rollUp(subtree.map((r) => (r.id === run.id ? { ...r, parentRunId: null } : r)), own);
   const version = run.agentVersionId ? (await versionNumbers([run.agentVersionId])).get(run.agentVersionId) ?? null : null;
+  // Only a failed run has details, and the page polls this header: other runs read no event.
+  const details = run.status === "failed" && run.errorReason ? await readFailureDetails(db, run.id) : undefined;
   return {
     runId: run.id,
     rootRunId: run.rootRunId,
@@ -146,7 +153,9 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     iteration: run.iteration,
     pendingApprovals: run.pendingApprovals,
     output: run.output,
-    error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "" } : null,
+    typedOutput: run.outputData !== null ? { data: parseOutputData(run.outputData) } : null,
+    routedTo: run.routedTo,
+    error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "", ...(details ? { details } : {}) } : null,
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
     lastEventSeq: run.lastEventSeq,
@@ -204,7 +213,7 @@ export async function runMessages(runId: string, from: number): Promise<{ index:
   return readMessagesFrom(getDb(), runId, from, 2000);
 }
 
-/** Run-level moments drawn across the timeline: continue-as-new boundaries and follow-ups. */
-export async function runMarkers(runId: string): Promise<RunEvent[]> {
-  return readEventsOfTypes(getDb(), runId, ["continued_as_new", "user_message"], { take: 500 });
+/** Run-level moments drawn across the timeline: continue-as-new boundaries, follow-ups, handoffs, routing decisions and rejected answers. */
+export async function runMarkers(runId: string): Promise<MarkerEvent[]> {
+  return (await readEventsOfTypes(getDb(), runId, MARKER_EVENT_TYPES, { take: 500 })).filter(isMarkerEvent);
 }

@@ -7,7 +7,7 @@ import Link from "next/link";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import type { AgentConfig, AgentGraph } from "@/lib/agents/schemas";
 import type { DiscoveredTool, VersionSummary } from "@/lib/agents/designer-schemas";
-import { addAgent, addMcpServer, addTool, agentNodeId, connect, deleteElements, moveNodes, parseNodeId, pasteAgents, type NodeId, type Point } from "@/lib/agents/graph-edit";
+import { addAgent, addMcpServer, addTool, agentNodeId, connect, deleteElements, moveNodes, parseEdgeId, parseNodeId, handoffEdgeId, pasteAgents, subAgentEdgeId, type NodeId, type Point } from "@/lib/agents/graph-edit";
 import { issuesByNode } from "@/lib/agents/graph-issues";
 import { diffGraphs, unionGraph, type GraphDiff } from "@/lib/agents/graph-diff";
 import { exportGraphJson, importGraphJson } from "@/lib/agents/graph-json";
@@ -50,7 +50,12 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
   const [kept] = useState(() => (canEdit ? readDraft(name) : null));
   const [savedLayout] = useState(() => withFullLayout(saved.graph));
   const doc = useDesignerDocument(name, { version: saved.version, graph: savedLayout }, kept ?? { graph: savedLayout, baseVersion: saved.version });
-  const validation = useValidation(doc.graph);
+  const checked = useValidation(doc.graph);
+  // What only the server can check (output schemas compiled by Ajv, which the
+  // browser's CSP forbids) comes back from a refused save; it marks nodes and
+  // fields like the live checks until the graph changes.
+  const [refused, setRefused] = useState<{ graph: AgentGraph; errors: GraphIssue[] } | null>(null);
+  const validation = useMemo(() => (refused && refused.graph === doc.graph ? { ...checked, errors: [...checked.errors, ...refused.errors] } : checked), [checked, refused, doc.graph]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(EMPTY);
   const [discovered, setDiscovered] = useState<ReadonlyMap<string, readonly DiscoveredTool[]>>(new Map());
   const [versions, setVersions] = useState(initialVersions);
@@ -68,7 +73,15 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
   const agents = doc.graph.agents;
   const issues = useMemo(() => issuesByNode({ agents }, validation.errors, validation.warnings), [agents, validation]);
   const discoveredNames = useMemo(() => new Map([...discovered].map(([id, tools]) => [id, tools.map((t) => t.name)])), [discovered]);
-  const selectedId = [...selected].find((id) => parseNodeId(id) !== null) ?? null;
+  // Edge ids hold a ">" (names never do), so a tool edge is not mistaken for a tool node.
+  const selectedId = [...selected].find((id) => !id.includes(">") && parseNodeId(id) !== null) ?? null;
+  const selectedLink = (() => {
+    for (const id of selected) {
+      const edge = parseEdgeId(id);
+      if (edge?.kind === "sub" || edge?.kind === "handoff") return { from: edge.from, to: edge.to, kind: edge.kind };
+    }
+    return null;
+  })();
   const selectedAgent = (() => {
     const parsed = selectedId ? parseNodeId(selectedId) : null;
     return parsed?.kind === "agent" || parsed?.kind === "mcp" ? parsed.agent : null;
@@ -82,7 +95,21 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
     },
     [doc],
   );
-  const onConnect = useCallback((source: NodeId, target: NodeId) => edit((g) => connect(g, source, target)), [edit]);
+  /**
+   * A new agent → agent link starts as a sub-agent and is selected, so the
+   * inspector offers to make it a handoff right away.
+   */
+  const onConnect = useCallback(
+    (source: NodeId, target: NodeId) => {
+      edit((g) => connect(g, source, target));
+      const from = parseNodeId(source);
+      const to = parseNodeId(target);
+      if (from?.kind !== "agent" || to?.kind !== "agent") return;
+      const handedOff = doc.graph.agents.some((a) => a.name === from.agent && a.handoffs.includes(to.agent));
+      setSelected(new Set([handedOff ? handoffEdgeId(from.agent, to.agent) : subAgentEdgeId(from.agent, to.agent)]));
+    },
+    [edit, doc.graph.agents],
+  );
   const onDelete = useCallback(
     (nodes: NodeId[], edges: string[]) => {
       edit((g) => deleteElements(g, nodes, edges));
@@ -143,7 +170,9 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
       setConflict({ text: result.error.message, latest: listed.ok ? (listed.data[0]?.version ?? doc.baseVersion) : doc.baseVersion });
       setStatus(null);
     } else {
-      setStatus({ tone: "error", text: [result.error.message, ...(result.error.issues ?? []).map((i) => `${i.path}: ${i.message}`)].join(" · ") });
+      const issues = result.error.issues ?? [];
+      setRefused({ graph, errors: issues.map((i) => ({ path: i.path, message: i.message, code: i.path.endsWith(".outputSchema.schema") ? "invalid_output_schema" : "invalid" })) });
+      setStatus({ tone: "error", text: [result.error.message, ...issues.map((i) => `${i.path}: ${i.message}`)].join(" · ") });
     }
   }
 
@@ -332,6 +361,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
             <Inspector
               graph={doc.graph}
               selectedId={selectedId}
+              selectedLink={selectedLink}
               issues={validation}
               readOnly={readOnly}
               providers={providers}

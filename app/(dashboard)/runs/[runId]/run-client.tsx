@@ -4,7 +4,9 @@
 // ledger, so it stays browsable after restarts and after Temporal's retention.
 import { useCallback, useMemo, useState } from "react";
 import { useQueries } from "@tanstack/react-query";
-import type { RunEvent, TokenUsage } from "@/lib/contract/types";
+import type { TokenUsage } from "@/lib/contract/types";
+import { mergeMarkers, type MarkerEvent } from "@/lib/runs/orchestration-view";
+import { handoffMarks } from "@/lib/runs/conversation-turns";
 import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
 import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
 import { Waterfall } from "@/components/trace/waterfall";
@@ -14,6 +16,7 @@ import { getJson } from "@/lib/http/client";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
 import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
+import { PlanSection, type PlanData } from "@/components/plan/plan-section";
 import { RunHeader } from "./run-header";
 
 function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
@@ -25,13 +28,17 @@ function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
 
 export function RunClient({
   initialHeader,
-  markers,
+  markers: initialMarkers,
+  plan,
   canLaunch,
   canDecide,
   pollMs,
 }: {
   initialHeader: RunHeaderData;
-  markers: RunEvent[];
+  /** Run-level moments read with the page; the live tail adds later ones. */
+  markers: MarkerEvent[];
+  /** Set for a plan-and-execute run: its DAG is drawn above the trace. */
+  plan: PlanData | null;
   canLaunch: boolean;
   /** Approvers decide this run's pending calls in place (the workflow still applies the gate). */
   canDecide: boolean;
@@ -47,6 +54,8 @@ export function RunClient({
   const [zoom, setZoom] = useState<[number, number]>([0, 1]);
   const [selected, setSelected] = useState<{ key: string; runId: string; spanId: string } | null>(null);
   const live = !isTerminal(tail.header.status);
+  const markers = useMemo(() => mergeMarkers(initialMarkers, tail.markers), [initialMarkers, tail.markers]);
+  const handoffs = useMemo(() => handoffMarks(markers), [markers]);
 
   // Sub-runs load when first expanded, and keep refreshing while they run.
   const subRunIds = useMemo(() => [...expandedSubRuns], [expandedSubRuns]);
@@ -111,6 +120,7 @@ export function RunClient({
           <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} />
         </div>
       )}
+      {plan ? <PlanSection runId={runId} plan={plan} tailEvents={tail.events} /> : null}
       <div role="tablist" className="mb-3 flex gap-1 border-b border-zinc-200">
         {(["trace", "conversation"] as const).map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600"}`}>
@@ -179,7 +189,7 @@ export function RunClient({
           </div>
         </div>
       ) : (
-        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} />
+        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} entryAgent={tail.header.agentName} handoffs={handoffs} />
       )}
     </div>
   );

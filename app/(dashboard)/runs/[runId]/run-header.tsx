@@ -5,6 +5,8 @@ import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { UsageText, formatDuration } from "@/components/runs/usage";
 import { RunDialog } from "@/components/runs/run-dialog";
+import { JsonTree } from "@/components/runs/json-tree";
+import { FailureDetails } from "@/components/runs/failure-details";
 import { cancelRunAction } from "@/lib/actions/cancel-run";
 import { sendFollowUpAction } from "@/lib/actions/send-follow-up";
 import { isTerminal, type RunHeaderData } from "@/lib/runs/schemas";
@@ -119,11 +121,22 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
           <dt className="text-xs text-zinc-500">Started</dt>
           <dd>{new Date(header.startedAt).toLocaleString()}</dd>
         </div>
+        {header.routedTo ? (
+          <div>
+            <dt className="text-xs text-zinc-500">Routed to</dt>
+            <dd data-testid="routed-to">{header.routedTo}</dd>
+          </div>
+        ) : null}
       </dl>
       <div className="rounded-lg border border-zinc-200 bg-white p-4 text-sm">
         <p className="text-xs text-zinc-500">Task</p>
         <p className="whitespace-pre-wrap">{header.task}</p>
-        {header.output !== null ? (
+        {header.typedOutput ? (
+          // The text output of a typed answer is the same data as pretty JSON: the tree shows it, and its raw view.
+          <div className="mt-2">
+            <JsonTree value={header.typedOutput.data} label="Typed answer" />
+          </div>
+        ) : header.output !== null ? (
           <>
             <p className="mt-2 text-xs text-zinc-500">Output</p>
             <p data-testid="run-output" className="whitespace-pre-wrap">
@@ -132,9 +145,12 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
           </>
         ) : null}
         {header.error ? (
-          <p role="alert" className="mt-2 text-red-700">
-            {header.error.reason}: {header.error.message}
-          </p>
+          <>
+            <p role="alert" className="mt-2 text-red-700">
+              {header.error.reason}: {header.error.message}
+            </p>
+            <FailureDetails details={header.error.details} />
+          </>
         ) : null}
       </div>
       {canLaunch && !header.parentRunId && header.status !== "failed" && header.status !== "cancelled" ? (

@@ -1,0 +1,80 @@
+// The stack an engine benchmark measures: a Temporal dev server, a migrated and
+// seeded SQLite database, and a worker process loading a prebuilt workflow
+// bundle (as `npm start` and a deployment do), plus an engine client.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { bundleWorkflowCode } from "@temporalio/worker";
+import { Client, Connection } from "@temporalio/client";
+import { parseEnv } from "../../lib/config/env";
+import { createDb, type Db } from "../../lib/db/prisma";
+import { seedDatabase } from "../../lib/seed/seed";
+import { createEngine } from "../../lib/engine/client";
+import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
+import { applyMigrations } from "../../scripts/db/migrate";
+import { provisionTemporalCli } from "../../scripts/lib/temporal-cli";
+import { spawnDevServer, waitForTemporal } from "../../scripts/lib/temporal-server";
+import { freePort } from "../../scripts/test-support/ports";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const quietLogger = { info() {}, warn: console.warn, error: console.error, debug() {}, trace() {}, log() {} };
+
+export interface EngineStack {
+  engine: ReturnType<typeof createEngine>;
+  client: Client;
+  db: Db;
+  worker: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startEngineStack(options: { latencyMs: number; name: string; workerArgs?: string[] }): Promise<EngineStack> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `zap-bench-${options.name}-`));
+  const children: ChildProcess[] = [];
+  const stopChildren = async () => {
+    for (const child of children.reverse()) child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const [port, uiPort, httpPort] = [await freePort(), await freePort(), await freePort()];
+    const temporal = spawnDevServer({ cli: await provisionTemporalCli(), host: "127.0.0.1", port, uiPort, httpPort, headless: true, dbFile: path.join(dir, "t.db"), namespace: "default", logFile: path.join(dir, "t.log") });
+    children.push(temporal);
+    const address = `127.0.0.1:${port}`;
+    await waitForTemporal({ address }, temporal, 60_000);
+    const databaseUrl = `file:${path.join(dir, "zap.db")}`;
+    await applyMigrations(databaseUrl);
+    const db = createDb(databaseUrl);
+    await seedDatabase(db, { demo: true });
+    const taskQueue = "bench";
+    const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue });
+    const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, "worker", "workflows", "index.ts"), logger: quietLogger });
+    const bundlePath = path.join(dir, "workflows.js");
+    writeFileSync(bundlePath, code);
+    const worker = spawn(process.execPath, [...(options.workerArgs ?? []), "--import", "tsx", "worker/main.ts"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(options.latencyMs), ZAP_WORKFLOW_BUNDLE: bundlePath },
+    });
+    children.push(worker);
+    await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
+    const connection = await Connection.connect({ address });
+    // The worker offloads large payloads; the client must read them back the same way.
+    const client = new Client({ connection, dataConverter: { payloadCodecs: [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })] } });
+    const engine = createEngine({ temporal: client, db, taskQueue: config.temporal.taskQueue });
+    return {
+      engine,
+      client,
+      db,
+      worker,
+      async stop() {
+        await connection.close();
+        await db.$disconnect();
+        await stopChildren();
+      },
+    };
+  } catch (error) {
+    await stopChildren();
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+// bench/plan-execute: what the plan executor adds to a plan's own critical path.
+//   A 50-node plan of width 10 (5 layers; each node depends on two of the layer
+//   before) where every node is an agent run whose one model call takes 200 ms.
+//   The floor is planning (the planner's own model call) plus the critical path:
+//   5 nodes × 200 ms. Goal (issue 17): wall time ≤ 1.2 × (planning + critical path).
+//   Prints the core count and load average: compare only runs on equally quiet machines.
+//
+//   npm run bench:plan-execute     (BENCH_NODE_MS, BENCH_RUNS override)
+import os from "node:os";
+import type { RunEvent } from "../lib/contract/types";
+import { criticalPathLength, type Plan } from "../lib/contract/plan";
+import { startEngineStack } from "./lib/engine-stack";
+
+const NODE_MS = Number(process.env.BENCH_NODE_MS ?? 200);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WIDTH = 10;
+const LAYERS = 5;
+
+const plan: Plan = {
+  nodes: Array.from({ length: WIDTH * LAYERS }, (_, n) => {
+    const layer = Math.floor(n / WIDTH);
+    const i = n % WIDTH;
+    const dependsOn = layer === 0 ? [] : [`l${layer - 1}n${i}`, `l${layer - 1}n${(i + 1) % WIDTH}`];
+    return { id: `l${layer}n${i}`, agent: "worker", objective: `part ${i} of layer ${layer}`, dependsOn };
+  }),
+};
+
+const graph = {
+  entryAgent: "planner",
+  mode: "plan-and-execute" as const,
+  plan: { maxNodes: 50, concurrency: WIDTH, nodeRetries: 0 },
+  agents: [
+    { name: "planner", model: "demo/planner" },
+    { name: "worker", model: "demo/worker", description: "does one part" },
+  ],
+  limits: { followUpWindowSeconds: 0, tokenBudget: 100_000_000 },
+};
+const task = `Do the work in parts\n@planner: return ${JSON.stringify(plan)}\n@worker: answer: part done`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+async function main(): Promise<void> {
+  const stack = await startEngineStack({ latencyMs: NODE_MS, name: "plan" });
+  try {
+    const { engine, client } = stack;
+    const runPlan = async () => {
+      const started = performance.now();
+      const { runId } = await engine.startRun({ graph, task });
+      await client.workflow.getHandle(runId).result();
+      const wall = performance.now() - started;
+      const events: RunEvent[] = [];
+      for (let since = 0; ; ) {
+        const page = await engine.getEvents(runId, since);
+        if (!page.length) break;
+        events.push(...page);
+        since = page.at(-1)!.seq;
+      }
+      const planning = events.find((e) => e.type === "inference_completed");
+      const planningMs = planning?.type === "inference_completed" ? planning.latencyMs : NaN;
+      const finished = events.filter((e) => e.type === "plan_node_finished" && e.status === "completed").length;
+      return { wall, planningMs, finished };
+    };
+    await runPlan(); // warm-up: bundle caches, JIT, connections
+    const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+    console.log(`machine: ${os.availableParallelism()} cores, load average ${load()} (1 / 5 / 15 min)`);
+    const depth = criticalPathLength(plan);
+    console.log(`plan: ${plan.nodes.length} nodes, width ${WIDTH}, critical path ${depth} nodes × ${NODE_MS} ms = ${depth * NODE_MS} ms; ${RUNS} runs`);
+    const ratios: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const { wall, planningMs, finished } = await runPlan();
+      const floor = planningMs + depth * NODE_MS;
+      ratios.push(wall / floor);
+      console.log(`   run ${i + 1}: wall ${(wall / 1000).toFixed(2)} s; planning ${planningMs.toFixed(0)} ms + critical path ${depth * NODE_MS} ms = floor ${(floor / 1000).toFixed(2)} s; ${(wall / floor).toFixed(2)}× the floor; ${finished}/${plan.nodes.length} nodes completed`);
+    }
+    console.log(`   median ${median(ratios).toFixed(2)}× the floor (goal ≤ 1.2×); load average now ${load()}`);
+  } finally {
+    await stack.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,32 @@
+"use client";
+// The DAG of a plan from its plan events (lib/runs/plan-view.ts): the canvas,
+// and under it the selected node with its child run's trace. The run page
+// feeds it the events it tails; the approval inbox, a proposed plan alone.
+import { useMemo, useState } from "react";
+import { buildPlanView, type PlanEvent } from "@/lib/runs/plan-view";
+import type { PriceTable } from "@/lib/runs/pricing";
+import { PlanCanvas } from "./plan-canvas";
+import { PlanNodeDetails } from "./plan-node-details";
+
+export interface PlanDagProps {
+  /** The plan run. */
+  runId: string;
+  events: readonly PlanEvent[];
+  /** The model each agent of the graph runs with, to cost a node's tokens. */
+  agentModels: Readonly<Record<string, string>>;
+  prices: PriceTable;
+}
+
+/** Nothing until a plan has been proposed. */
+export function PlanDag({ runId, events, agentModels, prices }: PlanDagProps) {
+  const view = useMemo(() => buildPlanView(events), [events]);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  if (!view) return null;
+  const selected = view.nodes.find((n) => n.id === selectedId) ?? null;
+  return (
+    <div className="space-y-2" data-run={runId}>
+      <PlanCanvas view={view} agentModels={agentModels} prices={prices} selectedId={selectedId} onSelect={setSelectedId} />
+      {selected ? <PlanNodeDetails node={selected} onClose={() => setSelectedId(null)} /> : <p className="text-xs text-zinc-500">Click a node to see its objective and, once it ran, its run&apos;s trace here.</p>}
+    </div>
+  );
+}

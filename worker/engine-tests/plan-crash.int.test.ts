@@ -1,0 +1,70 @@
+// A plan survives its worker: SIGKILL the worker while two nodes hold their
+// side effects, start another, and the plan completes with every node's
+// transfer recorded exactly once.
+import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { startWorkerProcess } from "../../scripts/test-support/worker-process";
+import type { RunEvent } from "../../lib/contract/types";
+
+let h: EngineHarness;
+const workers: ChildProcess[] = [];
+
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
+  workers.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  h = await startEngineHarness({ worker: false, policy: { exemptTools: ["ledger_transfer"] } });
+});
+afterAll(async () => {
+  for (const w of workers.splice(0)) w.kill("SIGKILL");
+  await h?.stop();
+});
+
+const graph = {
+  entryAgent: "planner",
+  mode: "plan-and-execute" as const,
+  plan: { concurrency: 4, nodeRetries: 0 },
+  agents: [
+    { name: "planner", model: "demo/planner" },
+    { name: "payer", model: "demo/payer", description: "pays one part", tools: ["ledger_transfer"] },
+  ],
+  limits: { followUpWindowSeconds: 0 },
+};
+const plan = {
+  nodes: [
+    { id: "first", agent: "payer", objective: "pay the first part", dependsOn: [] },
+    { id: "second", agent: "payer", objective: "pay the second part", dependsOn: [] },
+    { id: "last", agent: "payer", objective: "pay the rest", dependsOn: ["first", "second"] },
+  ],
+};
+
+describe("a plan whose worker is killed mid-plan", () => {
+  it("completes on a new worker with each node's side effect exactly once", async () => {
+    const first = await startWorker();
+    const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
+    const { runId } = await h.engine.startRun({
+      graph,
+      task: `Pay in parts\n@planner: return ${JSON.stringify(plan)}\n@payer: tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":2,"hold_ms":3000}\n@payer: answer: paid`,
+    });
+    // Both parallel transfers have committed; their activities still hold (heartbeating).
+    // Entries carry the root run; the idempotency key names the node's own run.
+    await eventually(() => h.db.ledgerEntry.count({ where: { runId } }), (n) => n === 2, 30_000, "two transfers to commit");
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    await startWorker();
+    const summary = await waitForStatus(h.engine, runId, ["completed"], 90_000);
+    expect(summary.output).toContain("paid");
+    const entries = await h.db.ledgerEntry.findMany({ where: { runId } });
+    expect(entries.map((e) => e.idempotencyKey.slice(runId.length + 1).split(":")[0]).sort()).toEqual(["node-first-1", "node-last-1", "node-second-1"]);
+    const after = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
+    expect(before.balanceCents - after.balanceCents).toBe(600);
+    // The killed worker's calls were retried on the new one, which found them done (not done again).
+    expect(await h.db.toolExecution.count({ where: { runId } })).toBe(3);
+    const events: RunEvent[] = await h.engine.getEvents(runId);
+    expect(events.filter((e) => e.type === "plan_node_finished").map((e) => (e.type === "plan_node_finished" ? e.status : ""))).toEqual(["completed", "completed", "completed"]);
+  });
+});

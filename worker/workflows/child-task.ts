@@ -1,0 +1,77 @@
+// One task for another agent, run as a child workflow that answers once and
+// closes: a router's chosen agent, a plan's node, a plan's synthesis. The child
+// inherits the run's gate and the caller's approval rules (as a sub-agent
+// does), the caller's model for an agent whose model is `inherit`, and the
+// run's engine behaviour. Its failure is a result the caller decides on; a
+// cancellation is not.
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation, workflowInfo } from "@temporalio/workflow";
+import type { AgentConfig } from "../../lib/agents/schemas";
+import type { TokenUsage } from "../../lib/contract/types";
+import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
+import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE } from "../../lib/contract/definitions";
+import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
+import { FALLBACK_POLICY } from "../../lib/policy/gate";
+import type { RunState } from "./run-state";
+
+export type ChildTaskResult = { ok: true; text: string; data?: unknown; usage: TokenUsage } | { ok: false; reason: string };
+
+export interface ChildTask {
+  agentName: string;
+  message: string;
+  /** The child's workflow id (its run id). */
+  workflowId: string;
+  parentSpanId: string;
+  /** What the child's sub_agent span records beside its run id. */
+  attributes: Record<string, string | number | boolean>;
+}
+
+export async function runChildTask(run: { state: RunState; input: AgentRunInput; caller: AgentConfig }, task: ChildTask): Promise<ChildTaskResult> {
+  const { state, input, caller } = run;
+  const span = state.startSpan("sub_agent", task.agentName, task.parentSpanId, { ...task.attributes, childRunId: task.workflowId });
+  const childInput: AgentRunInput = {
+    graph: input.graph,
+    agentName: task.agentName,
+    message: task.message,
+    context: input.context,
+    rootRunId: input.rootRunId,
+    parentRunId: workflowInfo().workflowId,
+    depth: input.depth + 1,
+    conversation: null,
+    startedBy: input.startedBy,
+    graphName: input.graphName ?? null,
+    agentVersionId: input.agentVersionId ?? null,
+    oneShot: true,
+    parentModel: caller.model,
+    ...(input.behaviour !== undefined ? { behaviour: input.behaviour } : {}),
+    gate: {
+      policy: input.gate?.policy ?? FALLBACK_POLICY,
+      policyRevision: input.gate?.policyRevision ?? 0,
+      inheritedRules: [...caller.approvalRules, ...(input.gate?.inheritedRules ?? [])],
+      starter: input.gate?.starter ?? null,
+      author: input.gate?.author ?? null,
+    },
+  };
+  try {
+    const outcome = await executeChild<(input: AgentRunInput) => Promise<RunOutcome>>(AGENT_WORKFLOW_TYPE, {
+      workflowId: task.workflowId,
+      args: [childInput],
+      workflowTaskTimeout: AGENT_WORKFLOW_TASK_TIMEOUT,
+      typedSearchAttributes: [
+        { key: SA_AGENT_NAME, value: task.agentName },
+        { key: SA_PARENT_RUN_ID, value: workflowInfo().workflowId },
+      ],
+    });
+    state.addUsage(outcome.usage);
+    state.endSpan(span, "ok", { tokens: outcome.usage });
+    return { ok: true, text: outcome.output ?? "", usage: outcome.usage, ...(outcome.outputData ? { data: JSON.parse(outcome.outputData) as unknown } : {}) };
+  } catch (error) {
+    if (isCancellation(error) && !(error instanceof ChildWorkflowFailure)) {
+      state.endSpan(span, "error", { attributes: { outcome: "cancelled" } });
+      throw error;
+    }
+    const cause = error instanceof ChildWorkflowFailure ? error.cause : error;
+    const reason = cause instanceof ApplicationFailure ? `${cause.type ?? "failed"}: ${cause.message}` : cause instanceof Error ? cause.message : String(cause);
+    state.endSpan(span, "error", { attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
+    return { ok: false, reason: reason.slice(0, 500) };
+  }
+}
