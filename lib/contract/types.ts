@@ -2,6 +2,8 @@
 // events, approvals, conversations and trace spans. Pure types, shared by the
 // workflow, the worker, the server and the browser.
 
+import type { ImageRef } from "../attachments/schemas";
+
 /** A page of run events when the caller names no limits: up to 500 events, about 1 MB of JSON. */
 export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
 
@@ -38,7 +40,8 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
+  /** `images`: references to stored images (the bytes are loaded by the inference activity, never carried here). */
+  | { role: "user"; content: string; images?: ImageRef[] }
   | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
   | { role: "tool"; tool_call_id: string; name: string; content: string };
 
@@ -115,7 +118,7 @@ export interface SubAgentReply {
 
 type EventBody =
   | { type: "run_started"; agentName: string; task: string; depth: number }
-  | { type: "user_message"; content: string }
+  | { type: "user_message"; content: string; images?: ImageRef[] }
   | { type: "iteration_started"; iteration: number }
   | { type: "inference_started"; iteration: number; model: string }
   | {

@@ -3,9 +3,12 @@
 import type { AgentGraph, ApprovalRule } from "../agents/schemas";
 import type { WorkspacePolicy } from "../policy/schemas";
 import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, RunStatus, TokenUsage, TraceSpan } from "./types";
+import type { ImageRef } from "../attachments/schemas";
 
 export interface UserMessageSignal {
   content: string;
+  /** Images sent with the message (references; the bytes stay in the attachment store). */
+  images?: ImageRef[];
   /** Set by a parent agent: which turn of the conversation this message opens. */
   turn?: number;
   /** The run's first task (reported in run_started rather than as a user_message event). */
@@ -124,6 +127,8 @@ export interface AgentRunInput {
   agentName: string;
   /** The task (root run) or the first message (sub-agent conversation). */
   message: string;
+  /** Images of the task (root runs only; absent in inputs of runs started before images). */
+  images?: ImageRef[];
   context: Record<string, unknown>;
   rootRunId: string;
   parentRunId: string | null;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { agentNameSchema, modelIdSchema } from "../agents/schemas";
 import { runIdSchema } from "../contract/schemas";
+import { imageInputsSchema } from "../attachments/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 
@@ -32,6 +33,8 @@ export const launchRunSchema = z.strictObject({
   /** Omitted: the newest version. */
   version: z.coerce.number().int().min(1).optional(),
   task: boundedText("task", "describe the task"),
+  /** Images of the task (PNG, JPEG, WebP or GIF; at most 5 of 10 MB): uploaded ids, base64 or URLs. */
+  images: imageInputsSchema.optional(),
   context: boundedJsonObject("context", CONTEXT_MAX_BYTES).default({}),
   /** Overrides the entry agent's model for this run; "" keeps the graph's. */
   model: z.union([modelIdSchema, z.literal("")]).optional(),
@@ -44,7 +47,7 @@ export const launchOptionsInputSchema = z.strictObject({ graph: agentNameSchema 
 export const runIdInputSchema = z.strictObject({ runId: runIdSchema });
 
 /** A follow-up: the action's input; `POST /api/runs/:runId/messages` takes the run id from its path. */
-export const followUpSchema = runIdInputSchema.extend({ content: boundedText("message", "write a message") });
+export const followUpSchema = runIdInputSchema.extend({ content: boundedText("message", "write a message"), images: imageInputsSchema.optional() });
 
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({

@@ -144,12 +144,13 @@ export function RunsClient() {
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">From</span>
-          {/* The URL holds instants; the inputs show them in the browser's zone, so they mount again once that is known. */}
-          <Input key={inBrowser ? "local" : "server"} aria-label="From" type="datetime-local" defaultValue={inBrowser ? isoToLocalInput(params.get("from")) : ""} onChange={(e) => set("from", localInputToIso(e.target.value))} />
+          {/* The URL holds instants; the inputs show them in the browser's zone, so they mount again once that is known.
+              Until then they are disabled: a value typed into the server's HTML would be lost when they mount again. */}
+          <Input key={inBrowser ? "local" : "server"} disabled={!inBrowser} aria-label="From" type="datetime-local" defaultValue={inBrowser ? isoToLocalInput(params.get("from")) : ""} onChange={(e) => set("from", localInputToIso(e.target.value))} />
         </label>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">To</span>
-          <Input key={inBrowser ? "local" : "server"} aria-label="To" type="datetime-local" defaultValue={inBrowser ? isoToLocalInput(params.get("to")) : ""} onChange={(e) => set("to", localInputToIso(e.target.value, { end: true }))} />
+          <Input key={inBrowser ? "local" : "server"} disabled={!inBrowser} aria-label="To" type="datetime-local" defaultValue={inBrowser ? isoToLocalInput(params.get("to")) : ""} onChange={(e) => set("to", localInputToIso(e.target.value, { end: true }))} />
         </label>
         <label className="flex items-center gap-2 pb-2">
           <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />
