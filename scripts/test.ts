@@ -22,6 +22,14 @@ interface SuiteResult {
   skipped: number;
   seconds: number;
   note?: string;
+  /** The failed tests by name with the first line of their error, printed again under the summary (CI shows a run's tail). */
+  failures?: string[];
+}
+
+/** One line of a failure: where, which test, and the first line of why (colour codes stripped). */
+function failureLine(file: string, title: string, message: string | undefined): string {
+  const first = (message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim()) ?? "";
+  return `${path.relative(PROJECT_ROOT, file) || file} › ${title}${first ? ` — ${first.trim().slice(0, 240)}` : ""}`;
 }
 
 const results: SuiteResult[] = [];
@@ -54,6 +62,16 @@ interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
+  testResults?: { name: string; message?: string; assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[] }[];
+}
+
+function vitestFailures(report: VitestReport): string[] {
+  return (report.testResults ?? []).flatMap((file) => {
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    if (failed.length) return failed.map((test) => failureLine(file.name, test.fullName, test.failureMessages?.[0]));
+    // A file that failed outside any test (an import or a hook).
+    return file.message ? [failureLine(file.name, "(file)", file.message)] : [];
+  });
 }
 
 /** Vitest projects of vitest.config.ts run as one suite, or (with `config`) a suite with its own config file. */
@@ -71,12 +89,32 @@ async function vitestSuite(name: string, projects: string[], env: Record<string,
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A non-zero exit with no failed test (e.g. an error in a hook) still counts as a failure.
   const failed = report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0);
-  results.push({ name, passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests, seconds });
+  results.push({ name, passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests, seconds, failures: vitestFailures(report) });
+}
+
+interface PlaywrightSuite {
+  file?: string;
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
 }
 
 interface PlaywrightReport {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   errors?: unknown[];
+  suites?: PlaywrightSuite[];
+}
+
+function playwrightFailures(suites: PlaywrightSuite[] = [], titles: string[] = []): string[] {
+  return suites.flatMap((suite) => {
+    const path = suite.file === suite.title ? titles : [...titles, suite.title];
+    const here = (suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === "unexpected" || test.status === "flaky")
+        .map((test) => failureLine(spec.file, [...path, spec.title].join(" › ") + (test.status === "flaky" ? " (flaky)" : ""), test.results.find((r) => r.error)?.error?.message)),
+    );
+    return [...here, ...playwrightFailures(suite.suites, path)];
+  });
 }
 
 async function e2eSuite(): Promise<void> {
@@ -110,6 +148,7 @@ async function e2eSuite(): Promise<void> {
     failed: report.stats.unexpected + report.stats.flaky + setupFailed,
     skipped: report.stats.skipped,
     seconds,
+    failures: playwrightFailures(report.suites),
   });
 }
 
@@ -153,6 +192,7 @@ async function main(): Promise<void> {
   for (const r of results) {
     const skipped = r.skipped ? `, ${r.skipped} skipped` : "";
     console.log(`${r.failed ? "✗" : "✓"} ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${skipped} (${r.seconds.toFixed(1)} s)${r.note ? ` — ${r.note}` : ""}`);
+    for (const failure of (r.failures ?? []).slice(0, 20)) console.log(`    ✗ ${failure}`);
   }
   const total = results.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), {
     passed: 0,
