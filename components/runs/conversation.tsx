@@ -5,7 +5,9 @@
 // answers after it carry the receiving agent's name; the engine's own messages
 // (repair requests, handoff briefs) read as the engine's, not the user's.
 // Tokens per turn come from the run's model calls (the k-th successful
-// inference produced the k-th assistant message). Everything renders as text.
+// inference produced the k-th assistant message). Everything renders as text;
+// a user's images show as thumbnails served by our own origin, each opening the
+// original in a new tab.
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -14,6 +16,7 @@ import { getJson } from "@/lib/http/client";
 import { ENGINE_PURPOSE_LABELS, toTurns, type HandoffMark, type TurnItem } from "@/lib/runs/conversation-turns";
 import { handoffLine } from "@/lib/runs/orchestration-view";
 import { Payload } from "./payload";
+import { MessageImages } from "@/components/attachments/message-images";
 
 function subRunOf(content: string): { id: string; agent: string } | null {
   try {
@@ -102,6 +105,7 @@ export function Conversation({
               <div className="rounded-md bg-indigo-50 p-2" data-testid="user-message">
                 <p className="text-[11px] font-semibold uppercase text-indigo-700">user</p>
                 <p className="whitespace-pre-wrap text-sm text-zinc-900">{turn.user.content}</p>
+                <MessageImages images={imagesOf(messages[turn.user.index])} />
               </div>
             ) : null}
             {turn.items.map((item) => (
@@ -113,6 +117,10 @@ export function Conversation({
       {!query.isPending && turns.length === 0 ? <p className="text-sm text-zinc-500">No messages yet.</p> : null}
     </section>
   );
+}
+
+function imagesOf(message: ChatMessage | undefined) {
+  return message?.role === "user" ? (message.images ?? []) : [];
 }
 
 type ToolResults = ReadonlyMap<string, Extract<ChatMessage, { role: "tool" }>>;

@@ -1,13 +1,17 @@
 "use client";
 // The run dialog: version (newest by default), task, context JSON checked
-// against the prompts' placeholders, optional model override, example tasks.
-// Starting is one server action; errors stay in the dialog, success opens the run.
+// against the prompts' placeholders, optional model override, example tasks,
+// images (uploaded as they are attached; the launch carries their ids).
+// Starting is one server action; errors stay in the dialog (a model without
+// vision given images is refused there, by name), success opens the run.
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
 import { JsonEditor } from "./json-editor";
+import { ImagePicker, imagesNotReady } from "@/components/attachments/image-picker";
+import { useImageAttachments } from "@/components/attachments/use-image-attachments";
 import { missingPlaceholders, parseJsonObject } from "@/lib/runs/context-json";
 import { startRunAction } from "@/lib/actions/start-run";
 import { getLaunchOptionsAction } from "@/lib/actions/get-launch-options";
@@ -46,6 +50,8 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
   const [model, setModel] = useState("");
   const [error, setError] = useState<ErrorBody | null>(null);
   const [starting, setStarting] = useState(false);
+  const images = useImageAttachments();
+  const waitingFor = imagesNotReady(images);
 
   const options = useQuery({
     queryKey: ["launch-options", agent],
@@ -62,10 +68,10 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!parsed.ok) return;
+    if (!parsed.ok || waitingFor) return;
     setStarting(true);
     setError(null);
-    const result = await startRunAction({ graph: agent, ...(version !== "" ? { version } : {}), task, context: parsed.value, model });
+    const result = await startRunAction({ graph: agent, ...(version !== "" ? { version } : {}), task, context: parsed.value, model, ...(images.inputs.length ? { images: images.inputs } : {}) });
     if (!result.ok) {
       setStarting(false);
       setError(result.error);
@@ -76,7 +82,14 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
 
   return (
     <div className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-zinc-900/40 p-8" onKeyDown={(e) => e.key === "Escape" && onClose()}>
-      <form role="dialog" aria-modal="true" aria-labelledby={ids.title} onSubmit={submit} className="w-full max-w-2xl space-y-4 rounded-lg bg-white p-6 shadow-xl">
+      <form
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={ids.title}
+        onSubmit={submit}
+        {...images.dropTarget}
+        className={`w-full max-w-2xl space-y-4 rounded-lg bg-white p-6 shadow-xl ${images.dragging ? "ring-4 ring-indigo-300" : ""}`}
+      >
         <h2 id={ids.title} className="text-lg font-semibold">
           Run {fixedAgent ?? "an agent"}
         </h2>
@@ -132,6 +145,7 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
           </label>
           <textarea id={ids.task} required value={task} onChange={(e) => setTask(e.target.value)} rows={4} className="block w-full rounded-md px-3 py-2 text-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600" />
         </div>
+        <ImagePicker attachments={images} />
         <JsonEditor label="Context (JSON)" value={contextText} onChange={setContextText} placeholders={chosen?.placeholders} rows={6} />
         {chosen?.placeholders.length ? (
           <p className="text-xs text-zinc-600">
@@ -147,11 +161,12 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
         </div>
         {options.error ? <ErrorBox error={{ code: "not_found", message: options.error.message }} /> : null}
         {error ? <ErrorBox error={error} /> : null}
-        <div className="flex justify-end gap-2">
+        <div className="flex items-center justify-end gap-2">
+          {waitingFor ? <span className="mr-auto text-xs text-zinc-600">{waitingFor}</span> : null}
           <Button type="button" variant="secondary" onClick={onClose}>
             Close
           </Button>
-          <Button type="submit" disabled={starting || !parsed.ok || !agent || missing.length > 0}>
+          <Button type="submit" disabled={starting || !parsed.ok || !agent || missing.length > 0 || waitingFor !== null}>
             {starting ? "Starting…" : "Start run"}
           </Button>
         </div>

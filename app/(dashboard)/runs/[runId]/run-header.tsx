@@ -1,5 +1,5 @@
 "use client";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/runs/status-badge";
@@ -8,13 +8,12 @@ import { RunDialog } from "@/components/runs/run-dialog";
 import { JsonTree } from "@/components/runs/json-tree";
 import { FailureDetails } from "@/components/runs/failure-details";
 import { cancelRunAction } from "@/lib/actions/cancel-run";
-import { sendFollowUpAction } from "@/lib/actions/send-follow-up";
 import { isTerminal, type RunHeaderData } from "@/lib/runs/schemas";
 import { useNow } from "@/components/runs/use-now";
+import { FollowUpComposer, type Notice } from "./follow-up-composer";
 
 export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderData; canLaunch: boolean; onChanged: () => void }) {
-  const [message, setMessage] = useState("");
-  const [notice, setNotice] = useState<{ tone: "error" | "ok"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
   const end = header.endedAt ? Date.parse(header.endedAt) : now;
@@ -26,17 +25,6 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
     setBusy(false);
     setNotice(result.ok ? { tone: "ok", text: "Cancel requested." } : { tone: "error", text: result.error.message });
     onChanged();
-  }
-  async function followUp(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    const result = await sendFollowUpAction({ runId: header.runId, content: message });
-    setBusy(false);
-    if (result.ok) {
-      setMessage("");
-      setNotice({ tone: "ok", text: "Follow-up sent." });
-      onChanged();
-    } else setNotice({ tone: "error", text: result.error.message });
   }
 
   return (
@@ -154,15 +142,7 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
         ) : null}
       </div>
       {canLaunch && !header.parentRunId && header.status !== "failed" && header.status !== "cancelled" ? (
-        <form onSubmit={followUp} className="flex gap-2">
-          <label className="sr-only" htmlFor="follow-up">
-            Follow-up message
-          </label>
-          <input id="follow-up" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="Send a follow-up message…" className="flex-1 rounded-md px-3 py-2 text-sm ring-1 ring-zinc-300 ring-inset" />
-          <Button type="submit" disabled={busy || !message.trim()}>
-            Send follow-up
-          </Button>
-        </form>
+        <FollowUpComposer runId={header.runId} onNotice={setNotice} onSent={onChanged} />
       ) : null}
       {notice ? (
         <p role={notice.tone === "error" ? "alert" : "status"} className={notice.tone === "error" ? "text-sm text-red-700" : "text-sm text-emerald-700"}>
