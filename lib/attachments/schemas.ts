@@ -64,3 +64,6 @@ export const uploadImageSchema = z.strictObject({
 export function attachmentUrl(attachmentId: string, variant: "original" | "thumbnail" = "original"): string {
   return `/api/attachments/${encodeURIComponent(attachmentId)}${variant === "thumbnail" ? "?variant=thumbnail" : ""}`;
 }
+
+/** The body cap of `POST /api/attachments` (and of a server action carrying one upload): the base64 of 10 MB plus room for the JSON and the name. */
+export const UPLOAD_MAX_BODY_BYTES = IMAGE_MAX_BASE64_CHARS + 16 * 1024;

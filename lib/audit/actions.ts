@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   "run.started",
   "run.follow_up",
   "run.cancelled",
+  // image attachments (an upload; the row holds the image's facts, never its bytes)
+  "attachment.uploaded",
   // agents and their versions
   "agent.created",
   "agent.version_saved",
