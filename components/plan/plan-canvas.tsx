@@ -9,8 +9,7 @@ import { memo, useCallback, useMemo, useState } from "react";
 import { Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useStore, type Edge, type Node, type NodeMouseHandler, type NodeProps, type NodeTypes } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "@/components/graph/designer.css";
-import type { PlanNodeStatus } from "@/lib/contract/plan";
-import { nodeCost, nodeDurationMs, planProgressLine, type PlanNodeView, type PlanView } from "@/lib/runs/plan-view";
+import { nodeCost, nodeDurationMs, PLAN_NODE_STATUS_LABEL, planProgressLine, type PlanNodeView, type PlanNodeViewStatus, type PlanView } from "@/lib/runs/plan-view";
 import { formatCost, formatTokens, type PriceTable } from "@/lib/runs/pricing";
 import { formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
@@ -26,9 +25,11 @@ interface PlanCardData extends Record<string, unknown> {
 type PlanFlowNode = Node<PlanCardData, "planNode">;
 
 // Borders, not shadows: hundreds of cards repaint on every pan frame (see components/graph/nodes.tsx).
-const STATUS_STYLE: Record<PlanNodeStatus, { frame: string; badge: string; minimap: string }> = {
+const STATUS_STYLE: Record<PlanNodeViewStatus, { frame: string; badge: string; minimap: string }> = {
   pending: { frame: "border border-zinc-300 bg-white", badge: "bg-zinc-100 text-zinc-700", minimap: "#a1a1aa" },
   running: { frame: "border-2 border-indigo-500 bg-indigo-50 animate-pulse", badge: "bg-indigo-600 text-white", minimap: "#6366f1" },
+  // Not animated: nothing moves until someone decides in the inbox.
+  awaiting_approval: { frame: "border-2 border-orange-500 bg-orange-50", badge: "bg-orange-600 text-white", minimap: "#f97316" },
   completed: { frame: "border border-emerald-500 bg-emerald-50", badge: "bg-emerald-600 text-white", minimap: "#10b981" },
   failed: { frame: "border-2 border-red-500 bg-red-50", badge: "bg-red-600 text-white", minimap: "#ef4444" },
   skipped: { frame: "border border-dashed border-amber-500 bg-amber-50 opacity-80", badge: "bg-amber-500 text-white", minimap: "#f59e0b" },
@@ -61,7 +62,7 @@ function PlanCardView({ data, selected }: NodeProps<PlanFlowNode>) {
         style={{ width: PLAN_NODE_SIZE.width, height: PLAN_NODE_SIZE.height }}
         data-testid={`plan-node-${node.id}`}
         data-status={node.status}
-        title={`${node.id} · ${node.agent} · ${node.status}`}
+        title={`${node.id} · ${node.agent} · ${PLAN_NODE_STATUS_LABEL[node.status]}`}
       >
         <Handle type="target" position={Position.Left} isConnectable={false} />
         <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -79,12 +80,12 @@ function PlanCardView({ data, selected }: NodeProps<PlanFlowNode>) {
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="flex items-center justify-between gap-2">
         <span className="truncate font-mono text-[11px] text-zinc-500">{node.id}</span>
-        <span className={`rounded px-1.5 text-[10px] font-semibold ${style.badge}`}>{node.status}</span>
+        <span className={`rounded px-1.5 text-[10px] font-semibold ${style.badge}`}>{PLAN_NODE_STATUS_LABEL[node.status]}</span>
       </div>
       <div className="truncate text-sm font-semibold text-zinc-900">{node.agent}</div>
       <p className="line-clamp-2 text-zinc-700">{node.objective}</p>
       <div className="mt-0.5 flex gap-2 whitespace-nowrap text-[11px] text-zinc-600">
-        <span>{node.status === "running" ? <RunningDuration node={node} /> : node.durationMs === null ? "—" : formatDuration(node.durationMs)}</span>
+        <span>{node.status === "running" || node.status === "awaiting_approval" ? <RunningDuration node={node} /> : node.durationMs === null ? "—" : formatDuration(node.durationMs)}</span>
         {node.usage ? (
           <span>
             {formatTokens(node.usage)} · {formatCost(cost)}

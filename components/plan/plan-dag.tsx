@@ -15,11 +15,17 @@ export interface PlanDagProps {
   /** The model each agent of the graph runs with, to cost a node's tokens. */
   agentModels: Readonly<Record<string, string>>;
   prices: PriceTable;
+  /** Runs waiting for a decision (the run header's): their nodes show as waiting for approval. */
+  awaitingApprovalRunIds?: readonly string[];
 }
 
+const NONE: readonly string[] = [];
+
 /** Nothing until a plan has been proposed. */
-export function PlanDag({ runId, events, agentModels, prices }: PlanDagProps) {
-  const view = useMemo(() => buildPlanView(events), [events]);
+export function PlanDag({ runId, events, agentModels, prices, awaitingApprovalRunIds = NONE }: PlanDagProps) {
+  // Keyed on the ids' text: the header is a new object on every poll, the ids rarely change.
+  const awaitingKey = awaitingApprovalRunIds.join(" ");
+  const view = useMemo(() => buildPlanView(events, new Set(awaitingKey ? awaitingKey.split(" ") : [])), [events, awaitingKey]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   if (!view) return null;
   const selected = view.nodes.find((n) => n.id === selectedId) ?? null;

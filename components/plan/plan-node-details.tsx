@@ -2,7 +2,7 @@
 // A selected plan node under the DAG: its objective, dependencies, why it failed
 // or was skipped, a link to its run, and its child run's trace inline.
 import Link from "next/link";
-import type { PlanNodeView } from "@/lib/runs/plan-view";
+import { PLAN_NODE_STATUS_LABEL, type PlanNodeView } from "@/lib/runs/plan-view";
 import { PlanNodeTrace } from "./plan-node-trace";
 
 export function PlanNodeDetails({ node, onClose }: { node: PlanNodeView; onClose: () => void }) {
@@ -12,7 +12,12 @@ export function PlanNodeDetails({ node, onClose }: { node: PlanNodeView; onClose
         <h3 className="font-semibold text-zinc-900">
           {node.id} · {node.agent}
         </h3>
-        <span className="text-zinc-600">{node.status}</span>
+        <span className="text-zinc-600">{PLAN_NODE_STATUS_LABEL[node.status]}</span>
+        {node.status === "awaiting_approval" ? (
+          <Link className="text-orange-700 hover:underline" href="/inbox">
+            Decide in the inbox
+          </Link>
+        ) : null}
         {node.runId ? (
           <Link className="text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(node.runId)}`}>
             Open run

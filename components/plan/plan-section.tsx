@@ -16,12 +16,12 @@ export interface PlanData {
   prices: PriceTable;
 }
 
-export function PlanSection({ runId, plan, tailEvents }: { runId: string; plan: PlanData; tailEvents: readonly RunEvent[] }) {
+export function PlanSection({ runId, plan, tailEvents, awaitingApprovalRunIds }: { runId: string; plan: PlanData; tailEvents: readonly RunEvent[]; awaitingApprovalRunIds: readonly string[] }) {
   const events = usePlanEvents(runId, plan.events, plan.through, tailEvents);
   if (!events.some((e) => e.type === "plan_proposed")) return <p className="mb-4 text-sm text-zinc-500" data-testid="plan-waiting">The planner is writing the plan…</p>;
   return (
     <div className="mb-4">
-      <PlanDag runId={runId} events={events} agentModels={plan.agentModels} prices={plan.prices} />
+      <PlanDag runId={runId} events={events} agentModels={plan.agentModels} prices={plan.prices} awaitingApprovalRunIds={awaitingApprovalRunIds} />
     </div>
   );
 }

@@ -262,9 +262,9 @@ export function readSubRuns(db: Db, rootRunIds: string[]): Promise<RunRow[]> {
   return db.run.findMany({ where: { rootRunId: { in: rootRunIds }, parentRunId: { not: null } }, orderBy: { startedAt: "asc" } });
 }
 
-/** Every run of one tree, as id and parent. */
-export function readRunTree(db: Db, rootRunId: string): Promise<{ id: string; parentRunId: string | null }[]> {
-  return db.run.findMany({ where: { rootRunId }, select: { id: true, parentRunId: true } });
+/** Every run of one tree, as id, parent and status. */
+export function readRunTree(db: Db, rootRunId: string): Promise<{ id: string; parentRunId: string | null; status: string }[]> {
+  return db.run.findMany({ where: { rootRunId }, select: { id: true, parentRunId: true, status: true } });
 }
 
 /** The conversation from message `from` on, at most `take` messages, each with its index. */

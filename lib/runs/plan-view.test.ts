@@ -53,8 +53,29 @@ describe("buildPlanView", () => {
     const flights = view?.nodes.find((n) => n.id === "flights");
     expect(flights).toMatchObject({ status: "completed", runId: "run-f", startedAt: "2026-01-01T00:00:02.000Z", endedAt: "2026-01-01T00:00:05.000Z", durationMs: 3000, usage, attempts: 1, reason: null });
     expect(view?.nodes.find((n) => n.id === "hotels")).toMatchObject({ status: "running", runId: "run-h", durationMs: null });
-    expect(view?.counts).toEqual({ pending: 1, running: 1, completed: 1, failed: 0, skipped: 0 });
+    expect(view?.counts).toEqual({ pending: 1, running: 1, awaiting_approval: 0, completed: 1, failed: 0, skipped: 0 });
     expect(planProgressLine(view!)).toBe("1 of 3 completed · 1 running · 1 pending");
+  });
+
+  it("shows a running node whose run waits for a decision as waiting for approval, with its running time", () => {
+    const started = events([
+      { type: "plan_proposed", plan: tripPlan, attempt: 1 },
+      { type: "plan_node_started", nodeId: "flights", agentName: "researcher", runId: "run-f", attempt: 1 },
+      { type: "plan_node_started", nodeId: "hotels", agentName: "researcher", runId: "run-h", attempt: 1 },
+    ]);
+    const view = buildPlanView(started, new Set(["run-h", "some-other-run"]));
+    expect(view?.nodes.map((n) => [n.id, n.status])).toEqual([
+      ["flights", "running"],
+      ["hotels", "awaiting_approval"],
+      ["itinerary", "pending"],
+    ]);
+    expect(view?.counts).toMatchObject({ running: 1, awaiting_approval: 1, pending: 1 });
+    expect(planProgressLine(view!)).toBe("0 of 3 completed · 1 running · 1 waiting for approval · 1 pending");
+    const hotels = view!.nodes.find((n) => n.id === "hotels")!;
+    expect(nodeDurationMs(hotels, Date.parse("2026-01-01T00:00:13.000Z"))).toBe(10_000);
+    // Once it finished, the event decides, whatever the (older) header said.
+    const done = buildPlanView([...started, ...events([{ type: "plan_node_finished", nodeId: "hotels", status: "completed", runId: "run-h", usage, attempts: 1 }], 4)], new Set(["run-h"]));
+    expect(done?.nodes.find((n) => n.id === "hotels")?.status).toBe("completed");
   });
 
   it("keeps the first attempt's start across retries and shows the latest attempt's child run", () => {
@@ -113,7 +134,7 @@ describe("buildPlanView", () => {
     const view = buildPlanView(events(bodies));
     expect(view?.nodes).toHaveLength(500);
     expect(view?.edges).toHaveLength(900);
-    expect(view?.counts).toEqual({ pending: 0, running: 0, completed: 499, failed: 1, skipped: 0 });
+    expect(view?.counts).toEqual({ pending: 0, running: 0, awaiting_approval: 0, completed: 499, failed: 1, skipped: 0 });
     expect(view?.nodes.every((n) => n.runId === `run-${n.id}` && n.durationMs === 500_000)).toBe(true);
   });
 });

@@ -15,8 +15,25 @@ export function isPlanEvent(event: RunEvent): event is PlanEvent {
   return (PLAN_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
+/**
+ * A node's status as the DAG shows it: the executor's, plus "awaiting_approval"
+ * for a running node whose run (or a run below it) waits for a decision — a
+ * fact of the run ledger, not of the plan events.
+ */
+export type PlanNodeViewStatus = PlanNodeStatus | "awaiting_approval";
+
+/** The words a person reads for each status. */
+export const PLAN_NODE_STATUS_LABEL: Record<PlanNodeViewStatus, string> = {
+  pending: "pending",
+  running: "running",
+  awaiting_approval: "waiting for approval",
+  completed: "completed",
+  failed: "failed",
+  skipped: "skipped",
+};
+
 export interface PlanNodeView extends PlanNode {
-  status: PlanNodeStatus;
+  status: PlanNodeViewStatus;
   /** The child run of the latest attempt (null until started, and for a node skipped without running). */
   runId: string | null;
   /** Attempts started so far (the finished event's count once it ends). */
@@ -47,10 +64,12 @@ export interface PlanView {
   nodes: PlanNodeView[];
   /** One edge per dependency, from the node depended on to the node that needs it. */
   edges: { source: string; target: string }[];
-  counts: Record<PlanNodeStatus, number>;
+  counts: Record<PlanNodeViewStatus, number>;
   /** Set once plan_finished arrives. */
   finished: PlanSummary | null;
 }
+
+const NO_RUNS: ReadonlySet<string> = new Set();
 
 function bySeq(events: readonly PlanEvent[]): readonly PlanEvent[] {
   for (let i = 1; i < events.length; i++) {
@@ -59,8 +78,12 @@ function bySeq(events: readonly PlanEvent[]): readonly PlanEvent[] {
   return events;
 }
 
-/** The DAG as the run's events describe it, or null when no plan was proposed yet. */
-export function buildPlanView(events: readonly RunEvent[]): PlanView | null {
+/**
+ * The DAG as the run's events describe it, or null when no plan was proposed yet.
+ * `awaitingApprovalRunIds`: runs that wait for a decision (the run header's), so
+ * a running node whose run is among them shows as waiting for approval.
+ */
+export function buildPlanView(events: readonly RunEvent[], awaitingApprovalRunIds: ReadonlySet<string> = NO_RUNS): PlanView | null {
   const planEvents = bySeq(events.filter(isPlanEvent));
   let proposedAt = -1;
   for (let i = planEvents.length - 1; i >= 0; i--) {
@@ -112,7 +135,8 @@ export function buildPlanView(events: readonly RunEvent[]): PlanView | null {
       node.reason = event.reason ?? null;
     }
   }
-  const counts: Record<PlanNodeStatus, number> = { pending: 0, running: 0, completed: 0, failed: 0, skipped: 0 };
+  for (const node of nodes) if (node.status === "running" && node.runId !== null && awaitingApprovalRunIds.has(node.runId)) node.status = "awaiting_approval";
+  const counts: Record<PlanNodeViewStatus, number> = { pending: 0, running: 0, awaiting_approval: 0, completed: 0, failed: 0, skipped: 0 };
   for (const node of nodes) counts[node.status]++;
   const edges = nodes.flatMap((node) => node.dependsOn.filter((dep) => byId.has(dep)).map((dep) => ({ source: dep, target: node.id })));
   return { plan: proposed.plan, planAttempt: proposed.attempt, planSeq: proposed.seq, nodes, edges, counts, finished };
@@ -132,7 +156,7 @@ export function mergePlanEvents(known: readonly PlanEvent[], incoming: readonly 
 /** A node's duration: finished nodes their own, a running one up to `now`, others none. */
 export function nodeDurationMs(node: Pick<PlanNodeView, "status" | "startedAt" | "durationMs">, now: number): number | null {
   if (node.durationMs !== null) return node.durationMs;
-  if (node.status === "running" && node.startedAt !== null) return Math.max(0, now - Date.parse(node.startedAt));
+  if ((node.status === "running" || node.status === "awaiting_approval") && node.startedAt !== null) return Math.max(0, now - Date.parse(node.startedAt));
   return null;
 }
 
@@ -150,7 +174,7 @@ export function nodeCost(node: Pick<PlanNodeView, "agent" | "usage">, agentModel
 export function planProgressLine(view: Pick<PlanView, "nodes" | "counts">): string {
   const { counts } = view;
   const parts = [`${counts.completed} of ${view.nodes.length} completed`];
-  for (const status of ["running", "failed", "skipped", "pending"] as const) if (counts[status] > 0) parts.push(`${counts[status]} ${status}`);
+  for (const status of ["running", "awaiting_approval", "failed", "skipped", "pending"] as const) if (counts[status] > 0) parts.push(`${counts[status]} ${PLAN_NODE_STATUS_LABEL[status]}`);
   return parts.join(" · ");
 }
 

@@ -132,6 +132,8 @@ export interface RunHeaderData {
   lastEventSeq: number;
   self: UsageCost;
   total: UsageCost;
+  /** Runs of this subtree that wait for a decision, themselves or through a run below them (the plan DAG's "waiting for approval"). */
+  awaitingApprovalRunIds: string[];
 }
 
 /**

@@ -140,4 +140,21 @@ describe("orchestration on the runs pages", () => {
     expect(call.events.map((e) => e.type)).toEqual(["tool_call_started", "output_invalid"]);
     expect(call.events.at(-1)).toMatchObject({ iteration: 2, repairing: false, errors: failure.errors });
   });
+
+  it("a plan run's header names the runs waiting for a decision, a node whose sub-agent asks included", async () => {
+    const { runHeader } = await import("./runs");
+    const child = (runId: string, parentRunId: string, status: LedgerBatch["summary"]["status"]): LedgerBatch => {
+      const b = batch(runId, "payer", { status, endedAt: null }, [], []);
+      return { ...b, run: { ...b.run, rootRunId: "plan-1", parentRunId } };
+    };
+    await writeLedgerBatch(db, batch("plan-1", "planner", { status: "thinking", endedAt: null }, [], []));
+    await writeLedgerBatch(db, child("plan-1.node-a-1", "plan-1", "awaiting_approval"));
+    await writeLedgerBatch(db, child("plan-1.node-b-1", "plan-1", "thinking"));
+    await writeLedgerBatch(db, child("plan-1.node-b-1.helper-1", "plan-1.node-b-1", "awaiting_approval"));
+    await writeLedgerBatch(db, child("plan-1.node-c-1", "plan-1", "completed"));
+    expect((await runHeader("plan-1")).awaitingApprovalRunIds.sort()).toEqual(["plan-1", "plan-1.node-a-1", "plan-1.node-b-1", "plan-1.node-b-1.helper-1"]);
+    // A node's own page sees only its subtree.
+    expect((await runHeader("plan-1.node-b-1")).awaitingApprovalRunIds.sort()).toEqual(["plan-1.node-b-1", "plan-1.node-b-1.helper-1"]);
+    expect((await runHeader("plan-1.node-c-1")).awaitingApprovalRunIds).toEqual([]);
+  });
 });

@@ -134,6 +134,13 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     }
   }
   const subtree = family.filter((r) => inSubtree.has(r.id));
+  // A run waits for a decision when it or a run below it does (a plan node whose sub-agent asks counts too).
+  const parentOf = new Map(family.map((r) => [r.id, r.parentRunId]));
+  const awaitingApproval = new Set<string>();
+  for (const r of subtree) {
+    if (r.status !== "awaiting_approval") continue;
+    for (let id: string | null | undefined = r.id; id && inSubtree.has(id) && !awaitingApproval.has(id); id = parentOf.get(id)) awaitingApproval.add(id);
+  }
   const own = await ownUsage(db, [...inSubtree], getConfig().models.prices);
   const totals = rollUp(subtree.map((r) => (r.id === run.id ? { ...r, parentRunId: null } : r)), own);
   const version = run.agentVersionId ? (await versionNumbers([run.agentVersionId])).get(run.agentVersionId) ?? null : null;
@@ -161,6 +168,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     lastEventSeq: run.lastEventSeq,
     self: own.get(run.id) ?? ZERO_USAGE,
     total: totals.get(run.id) ?? ZERO_USAGE,
+    awaitingApprovalRunIds: [...awaitingApproval],
   };
 }
 

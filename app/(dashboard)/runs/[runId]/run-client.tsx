@@ -120,7 +120,7 @@ export function RunClient({
           <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} />
         </div>
       )}
-      {plan ? <PlanSection runId={runId} plan={plan} tailEvents={tail.events} /> : null}
+      {plan ? <PlanSection runId={runId} plan={plan} tailEvents={tail.events} awaitingApprovalRunIds={tail.header.awaitingApprovalRunIds} /> : null}
       <div role="tablist" className="mb-3 flex gap-1 border-b border-zinc-200">
         {(["trace", "conversation"] as const).map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} onClick={() => setTab(t)} className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600"}`}>
