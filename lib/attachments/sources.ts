@@ -3,7 +3,6 @@
 // (lib/net/egress.ts), so a task cannot make the server read loopback, private
 // networks or cloud metadata; its reply is capped at 10 MB while it streams.
 // Node code (no `server-only`).
-import { AppError } from "../errors";
 import { EgressRefusedError, createGuardedFetch } from "../net/egress";
 import { imageTooLarge, invalidImage } from "./image";
 import { IMAGE_MAX_BYTES } from "./schemas";
@@ -32,34 +31,18 @@ export interface FetchImageOptions {
   fetch?: typeof fetch;
 }
 
+const TIMED_OUT = `That address did not send the image within ${IMAGE_FETCH_TIMEOUT_MS / 1000} s`;
+
 function isTimeout(error: unknown): boolean {
   return error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
-}
-
-/** Reads a body up to IMAGE_MAX_BYTES, cancelling it the moment it grows past that (413). */
-async function readCapped(response: Response, field: string): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > IMAGE_MAX_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw imageTooLarge(field, null);
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks, total));
 }
 
 /**
  * Fetches an image for the user through the egress guard: public addresses only
  * (or allow-listed hosts), 10 s in all, at most 10 MB (by Content-Length at once,
- * else while streaming). Refusals, failures and non-2xx replies are a 422 naming
- * `field`; the messages never echo the reply or an address.
+ * else the guard's cap while the body streams, 413). Refusals, failures and
+ * non-2xx replies are a 422 naming `field`; the messages never echo the reply
+ * or an address.
  */
 export async function fetchImageBytes(url: string, field: string, options: FetchImageOptions = {}): Promise<Uint8Array> {
   const guarded =
@@ -68,25 +51,34 @@ export async function fetchImageBytes(url: string, field: string, options: Fetch
       allowHosts: options.allowHosts ?? [],
       timeoutMs: IMAGE_FETCH_TIMEOUT_MS,
       maxRedirects: IMAGE_FETCH_MAX_REDIRECTS,
-      // Our own count stops at 10 MB; the guard's cap (decompressed bytes) is the backstop.
-      maxResponseBytes: IMAGE_MAX_BYTES + 1024 * 1024,
+      maxResponseBytes: IMAGE_MAX_BYTES,
     });
+  // A reply is dropped by aborting its request: cancelling the body stream of a
+  // reply still arriving makes Node's stream adapter throw outside any caller.
+  const abort = new AbortController();
+  let response: Response;
   try {
-    const response = await guarded(url, { headers: { accept: "image/png, image/jpeg, image/webp, image/gif" } });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw invalidImage(field, `That address answered HTTP ${response.status} instead of an image`);
-    }
-    const declared = Number(response.headers.get("content-length"));
-    if (Number.isFinite(declared) && declared > IMAGE_MAX_BYTES) {
-      await response.body?.cancel().catch(() => undefined);
-      throw imageTooLarge(field, declared);
-    }
-    return await readCapped(response, field);
+    response = await guarded(url, { headers: { accept: "image/png, image/jpeg, image/webp, image/gif" }, signal: abort.signal });
   } catch (error) {
-    if (error instanceof AppError) throw error;
     if (error instanceof EgressRefusedError) throw invalidImage(field, error.publicMessage);
-    if (isTimeout(error)) throw invalidImage(field, `That address did not send the image within ${IMAGE_FETCH_TIMEOUT_MS / 1000} s`);
+    if (isTimeout(error)) throw invalidImage(field, TIMED_OUT);
+    throw invalidImage(field, "The image could not be fetched from that address");
+  }
+  if (!response.ok) {
+    abort.abort();
+    throw invalidImage(field, `That address answered HTTP ${response.status} instead of an image`);
+  }
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > IMAGE_MAX_BYTES) {
+    abort.abort();
+    throw imageTooLarge(field, declared);
+  }
+  try {
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    // While the body streams, the guard refuses only one thing: more than its cap.
+    if (error instanceof EgressRefusedError) throw imageTooLarge(field, null);
+    if (isTimeout(error)) throw invalidImage(field, TIMED_OUT);
     throw invalidImage(field, "The image could not be fetched from that address");
   }
 }

@@ -22,8 +22,8 @@ export interface StoreImageOptions extends StoreContext {
 }
 
 export interface ResolveImageOptions extends StoreContext, FetchImageOptions {
-  /** The input field holding the list (default `images`): errors name `images[2]`. */
-  field?: string;
+  /** The path of the input list (default `["images"]`): errors name `images[2]`. */
+  path?: readonly PropertyKey[];
 }
 
 /** A fresh attachment id: `img_` and 24 random bytes as base64url (32 characters). */
@@ -90,7 +90,7 @@ function nameFromUrl(url: string): string | undefined {
 export async function resolveImageInputs(db: Db, inputs: readonly ImageInput[], options: ResolveImageOptions): Promise<ImageRef[]> {
   const refs: ImageRef[] = [];
   for (const [index, input] of inputs.entries()) {
-    const field = formatPath([options.field ?? "images", index]);
+    const field = formatPath([...(options.path ?? ["images"]), index]);
     if ("attachmentId" in input) {
       const ref = await getImageRef(db, input.attachmentId);
       if (!ref) throw invalidImage(field, "There is no uploaded image with that id");
