@@ -89,6 +89,12 @@ const envSchema = z
     OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
     /** The server accepts a json_schema response format (llama.cpp, vLLM and Ollama do); off, agents' output schemas are still enforced by the engine. */
     OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: booleanText.default(false),
+    // The server's models that read images (comma-separated names, or * for all); none by default, so a task with images is refused before it starts.
+    OPENAI_COMPATIBLE_VISION_MODELS: z
+      .string()
+      .regex(/^\s*(\*|[A-Za-z0-9._:/-]+(\s*,\s*[A-Za-z0-9._:/-]+)*)\s*$/, "expected * or comma-separated model names, e.g. llava,qwen2.5-vl")
+      .transform((v): string[] | "*" => (v.trim() === "*" ? "*" : v.split(",").map((x) => x.trim()).filter(Boolean)))
+      .optional(),
     ZAP_HTTP_ALLOWLIST: z
       .string()
       .regex(/^[A-Za-z0-9.:\-]+(,[A-Za-z0-9.:\-]+)*$/, "expected comma-separated host names, e.g. api.example.com,127.0.0.1:8080")
@@ -221,7 +227,8 @@ export interface AppConfig {
     defaultModel: string;
     openai: { apiKey?: string; baseUrl?: string };
     anthropic: { apiKey?: string; baseUrl?: string };
-    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string; structuredOutputs: boolean };
+    /** visionModels: OPENAI_COMPATIBLE_VISION_MODELS (the model catalogue's `openaiCompatibleVision`). */
+    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string; structuredOutputs: boolean; visionModels: string[] | "*" };
   };
 }
 
@@ -320,6 +327,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
         baseUrl: env.OPENAI_COMPATIBLE_BASE_URL,
         apiKey: env.OPENAI_COMPATIBLE_API_KEY,
         structuredOutputs: env.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS,
+        visionModels: env.OPENAI_COMPATIBLE_VISION_MODELS ?? [],
       },
     },
   };

@@ -40,6 +40,10 @@ import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } fr
 import { TERMINAL_STATUSES } from "../contract/types";
 import { requireRegisteredServers } from "../agents/mcp-references";
 import { ENGINE_BEHAVIOUR, type AgentRunInput, type DecideApprovalInput, type PersonRef, type RunGate } from "../contract/workflow";
+import type { ImageInput, ImageRef } from "../attachments/schemas";
+import { resolveImageInputs } from "../attachments/store";
+import type { CatalogOptions } from "../models/catalog";
+import { agentModel, requireVision } from "../models/vision";
 
 export interface StartRunInput {
   /** A saved agent graph, by name (its newest version), or… */
@@ -51,6 +55,8 @@ export interface StartRunInput {
   /** …an inline graph (validated here). */
   graph?: AgentGraphInput;
   task: string;
+  /** Images of the task (ids of uploads, base64 or URLs): stored before the run starts, carried by reference. */
+  images?: readonly ImageInput[];
   context?: Record<string, unknown>;
   startedBy?: { id: string; email: string } | null;
 }
@@ -74,6 +80,10 @@ export interface EngineDeps {
   taskQueue: string;
   /** Signs approval decisions (configuredKey(config, "approval-decisions")); without it no decision can be made. */
   decisionKey?: Buffer | null;
+  /** What the deployment adds to the model catalogue (the OpenAI-compatible models with vision); default: nothing. */
+  catalog?: CatalogOptions;
+  /** Hosts an image URL may reach although they resolve to a private address (ZAP_EGRESS_ALLOW_HOSTS); default none. */
+  egressAllowHosts?: string[];
 }
 
 /** A decision as the web server makes it: the signature and its time are added by decideApproval. */
@@ -116,8 +126,13 @@ function isNotFound(error: unknown): boolean {
   return error instanceof WorkflowNotFoundError || (error instanceof Error && /not found|already completed/i.test(error.message));
 }
 
-export function createEngine({ temporal, db, taskQueue, decisionKey = null }: EngineDeps) {
+export function createEngine({ temporal, db, taskQueue, decisionKey = null, catalog = {}, egressAllowHosts = [] }: EngineDeps) {
   const handle = (runId: string) => temporal.workflow.getHandle(runId);
+
+  /** Stores the images of a message (the claim check); the workflow gets only their references. */
+  async function storedImages(images: readonly ImageInput[] | undefined, createdBy: string | null): Promise<ImageRef[]> {
+    return images?.length ? resolveImageInputs(db, images, { createdBy, allowHosts: egressAllowHosts }) : [];
+  }
 
   async function query<T>(runId: string, definition: QueryDefinition<T>): Promise<T> {
     await requireKnownRun(runId);
@@ -201,6 +216,9 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
       const { graph, graphName, agentVersionId } = await resolveGraph(input);
       // Only registered MCP servers run (422 naming each unregistered reference).
       await requireRegisteredServers(db, graph);
+      // The entry agent reads the task: with images, its model must have vision (checked before the images are stored).
+      requireVision(agentModel(graph, graph.entryAgent), input.images?.length ?? 0, catalog);
+      const images = await storedImages(input.images, input.startedBy?.id ?? null);
       const runId = `${graph.entryAgent}-${randomUUID()}`;
       const context = input.context ?? {};
       const startedBy = input.startedBy?.email ?? null;
@@ -213,6 +231,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
           graph,
           agentName: graph.entryAgent,
           message: input.task,
+          ...(images.length ? { images } : {}),
           context,
           rootRunId: runId,
           parentRunId: null,
@@ -290,17 +309,26 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null }: En
      * Adds a user message to a run. A run that is still open (working or
      * waiting for a follow-up) gets a signal; a run that closed after
      * completing continues as a new execution with its carried state.
+     * Images go only to a run whose entry agent's model reads them (422
+     * vision_not_supported, nothing stored); `sentBy` owns the stored images.
      */
-    async sendMessage(runId: string, content: string): Promise<void> {
+    async sendMessage(runId: string, content: string, images?: readonly ImageInput[], sentBy?: { id: string } | null): Promise<void> {
       if (!content.trim()) throw new ValidationError([{ path: "content", message: "the message is empty" }]);
       const description = await describe(runId);
-      if (description.status.name === "RUNNING") {
-        await handle(runId).signal(userMessageSignal, { content });
+      const running = description.status.name === "RUNNING";
+      if (!running && description.status.name !== "COMPLETED") throw new RunNotActive(runId, description.status.name.toLowerCase());
+      // Asked only when the message has images (or the run continues below): a text follow-up stays one signal.
+      const original = images?.length || !running ? await query(runId, inputQuery) : null;
+      if (original) requireVision(agentModel(original.graph, original.agentName, original.parentModel), images?.length ?? 0, catalog);
+      const stored = await storedImages(images, sentBy?.id ?? null);
+      const message = stored.length ? { content, images: stored } : { content };
+      if (running) {
+        await handle(runId).signal(userMessageSignal, message);
         return;
       }
-      if (description.status.name !== "COMPLETED") throw new RunNotActive(runId, description.status.name.toLowerCase());
-      const [carried, original] = await Promise.all([query(runId, snapshotQuery), query(runId, inputQuery)]);
-      await startWorkflow(runId, { ...original, carried: { ...carried, inbox: [...carried.inbox, { content }] } });
+      const carried = await query(runId, snapshotQuery);
+      const input = original ?? (await query(runId, inputQuery));
+      await startWorkflow(runId, { ...input, carried: { ...carried, inbox: [...carried.inbox, message] } });
     },
 
     /**

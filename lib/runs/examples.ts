@@ -32,6 +32,8 @@ export const EXAMPLE_TASKS: Readonly<Record<string, readonly ExampleTask[]>> = {
     { label: "Technical problem", task: "I get an error when I try to login" },
     { label: "Anything else (fallback)", task: "What are your opening hours?" },
   ],
+  // The dialog's image field carries the picture; the demo/vision model describes what it receives.
+  "image-describer": [{ label: "Describe an image (attach one)", task: "What is in this image? Tell me its format, size and main colour." }],
   "trip-planner": [{ label: "Plan a trip", task: "Plan a 3-day trip to Paris in June from San Francisco" }],
   "front-desk": [
     { label: "Order status", task: "Where is my order A-1002?" },

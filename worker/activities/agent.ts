@@ -15,6 +15,7 @@ import type { SubAgentInfo, ToolExecutor } from "../tools/executor";
 import type { ToolOutcome } from "../tools/types";
 import { McpError } from "../tools/mcp";
 import { ConversationCache } from "./conversation-cache";
+import { ImageCache, MissingImageError, withImageData } from "./image-loader";
 import { checkAnswer, type AnswerCheck, type AnswerSchema } from "./answer-check";
 import { buildHandoffContext, type HandoffContextInput } from "./handoff-context";
 
@@ -198,6 +199,7 @@ async function conversationOf(db: Db, cache: ConversationCache, input: Inference
 export function createAgentActivities({ db, ledger, models, tools }: AgentActivityDeps) {
   const failures = new AttemptFailures();
   const conversations = new ConversationCache();
+  const images = new ImageCache();
 
   /** Reads the conversation and asks the model. */
   async function answer(input: InferenceInput, key: string, why: string | undefined, started: number): Promise<InferenceOutput> {
@@ -205,8 +207,10 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
     const attempt = context.info.attempt;
     let messages;
     try {
-      messages = await conversationOf(db, conversations, input);
+      // The images' bytes join the messages here, for this call only: the conversation cache and the ledger keep references.
+      messages = await withImageData(db, images, await conversationOf(db, conversations, input));
     } catch (error) {
+      if (error instanceof MissingImageError) throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: true }));
       throw remembered(failures, key, infrastructureFailure(error, "reading the conversation", input.runId, attempt));
     }
     try {

@@ -8,6 +8,8 @@ import type { ChatMessage } from "../../lib/contract/types";
 function messageChars(message: ChatMessage): number {
   let chars = message.content?.length ?? 0;
   if (message.role === "assistant") for (const call of message.tool_calls ?? []) chars += call.function.name.length + call.function.arguments.length;
+  // Only image references are held here (their bytes are in the image cache, worker/activities/image-loader.ts).
+  if (message.role === "user") chars += (message.images?.length ?? 0) * 128;
   return chars + 64;
 }
 

@@ -5,8 +5,8 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { describe, expect, it } from "vitest";
-import { createAiSdkModel, supportsStructuredOutput } from "./ai-sdk";
-import type { InferenceRequest } from "./types";
+import { createAiSdkModel, supportsStructuredOutput, toModelMessages } from "./ai-sdk";
+import type { InferenceMessage, InferenceRequest, LoadedImage } from "./types";
 
 const ANSWER_SCHEMA = {
   type: "object",
@@ -115,5 +115,55 @@ describe("structured output requests", () => {
     expect(supportsStructuredOutput(createOpenAICompatible({ name: "local", baseURL: "http://x.test", supportsStructuredOutputs: true }).chatModel("m"))).toBe(true);
     expect(supportsStructuredOutput(createAnthropic({ apiKey: "k" })("claude"))).toBe(false);
     expect(supportsStructuredOutput("gateway/model")).toBe(false);
+  });
+});
+
+describe("images on the wire", () => {
+  // The 8-byte PNG signature and a little more: the SDK passes bytes through, it does not decode them.
+  const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4]);
+  const base64 = Buffer.from(bytes).toString("base64");
+  const png: LoadedImage = { ref: { attachmentId: `img_${"b".repeat(32)}`, mediaType: "image/png", width: 2, height: 3, bytes: bytes.byteLength }, bytes, mediaType: "image/png" };
+  const messages: InferenceMessage[] = [
+    { role: "system", content: "Describe images." },
+    { role: "user", content: "What is this?", images: [png.ref], imageData: [png] },
+  ];
+
+  it("a user message with images becomes its text and one image part per image", () => {
+    expect(toModelMessages(messages)[1]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "What is this?" },
+        { type: "image", image: bytes, mediaType: "image/png" },
+      ],
+    });
+    expect(toModelMessages([{ role: "user", content: "plain" }])[0], "a message without images stays a string").toEqual({ role: "user", content: "plain" });
+  });
+
+  it("OpenAI receives the bytes as a data URL image part", async () => {
+    const { bodies, fetch } = recordingFetch(chatCompletion("a picture"));
+    const openai = createOpenAI({ apiKey: "test", fetch });
+    await createAiSdkModel((m) => openai.chat(m)).generate(request({ messages, tools: [] }), "gpt-4o");
+    const user = (bodies[0]?.messages as { role: string; content: unknown }[]).find((m) => m.role === "user");
+    expect(user?.content).toEqual([
+      { type: "text", text: "What is this?" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${base64}` } },
+    ]);
+  });
+
+  it("Anthropic receives a base64 image block with its media type", async () => {
+    const { bodies, fetch } = recordingFetch({
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-test",
+      content: [{ type: "text", text: "a picture" }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 5, output_tokens: 3 },
+    });
+    const anthropic = createAnthropic({ apiKey: "test", fetch });
+    await createAiSdkModel((m) => anthropic(m)).generate(request({ messages, tools: [] }), "claude-sonnet-4");
+    const user = (bodies[0]?.messages as { role: string; content: unknown[] }[]).find((m) => m.role === "user");
+    expect(user?.content).toContainEqual(expect.objectContaining({ type: "image", source: { type: "base64", media_type: "image/png", data: base64 } }));
   });
 });

@@ -3,8 +3,7 @@
 // execution inside the SDK): the engine runs tools as Temporal activities.
 import { APICallError, generateText, jsonSchema, Output, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import type { ChatMessage } from "../../lib/contract/types";
-import { ModelCallError, type InferenceRequest, type InferenceResponse, type ModelProvider } from "./types";
+import { ModelCallError, type InferenceMessage, type InferenceRequest, type InferenceResponse, type ModelProvider } from "./types";
 
 function parseArguments(text: string): unknown {
   try {
@@ -15,14 +14,22 @@ function parseArguments(text: string): unknown {
   }
 }
 
-/** OpenAI chat-format history → AI SDK model messages. */
-export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+/**
+ * OpenAI chat-format history → AI SDK model messages. A user message with
+ * images becomes its text followed by one image part per image (the bytes the
+ * inference activity loaded, with their sniffed media type).
+ */
+export function toModelMessages(messages: InferenceMessage[]): ModelMessage[] {
   return messages.map((m): ModelMessage => {
     switch (m.role) {
       case "system":
         return { role: "system", content: m.content };
       case "user":
-        return { role: "user", content: m.content };
+        if (!m.imageData?.length) return { role: "user", content: m.content };
+        return {
+          role: "user",
+          content: [{ type: "text", text: m.content }, ...m.imageData.map((image) => ({ type: "image" as const, image: image.bytes, mediaType: image.mediaType }))],
+        };
       case "assistant":
         return {
           role: "assistant",

@@ -17,6 +17,7 @@ import type { ChatMessage } from "../../lib/contract/types";
 import { parseDemoScript, type DemoAction, type DemoScript } from "./demo-script";
 import { handoffByDescription, isRoutingTool, planByCards, planCardsOf, planFromText, routeByDescription, summarise } from "./demo-planner";
 import { invalidArgumentsFor, valueForSchema } from "./demo-output";
+import { DEMO_IMAGE_TOKENS, DEMO_VISION_MODEL_NAME, describeImages } from "./demo-vision";
 import { ModelCallError, type FunctionTool, type InferenceRequest, type InferenceResponse, type ModelProvider, type ModelToolCall } from "./types";
 
 /** Rough token count: about four characters per token, as for English text. */
@@ -180,7 +181,13 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
         throw new ModelCallError(`demo/${modelName} simulated a transient failure (attempt ${request.attempt} of flaky ${script.flakyAttempts})`, true);
       }
 
-      const inputTokens = messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
+      const inputTokens = messages.reduce((sum, m) => sum + estimateTokens(messageText(m)) + (m.role === "user" ? (m.imageData?.length ?? 0) * DEMO_IMAGE_TOKENS : 0), 0);
+      // demo/vision answers a message with images by describing them; without images it is the demo assistant.
+      const task = messages[convo.taskIndex];
+      if (modelName === DEMO_VISION_MODEL_NAME && task?.role === "user" && task.imageData?.length) {
+        const description = await describeImages(task.imageData);
+        return { content: description, toolCalls: [], usage: { inputTokens, outputTokens: script.outputTokens ?? estimateTokens(description) }, finishReason: "stop" };
+      }
       const callsResponse = (toolCalls: ModelToolCall[]): InferenceResponse => ({
         content: null,
         toolCalls,

@@ -1,4 +1,5 @@
 import type { ChatMessage, TokenUsage } from "../../lib/contract/types";
+import type { ImageMediaType, ImageRef } from "../../lib/attachments/schemas";
 
 /** A function the model may call: name, description and JSON-schema parameters. */
 export interface FunctionTool {
@@ -7,11 +8,23 @@ export interface FunctionTool {
   parameters: Record<string, unknown>;
 }
 
+/** An image of a user message with its bytes, loaded by the inference activity for this call only (never returned or stored). */
+export interface LoadedImage {
+  ref: ImageRef;
+  bytes: Uint8Array;
+  mediaType: ImageMediaType;
+}
+
+/** A user message as a model call sees it: `imageData` holds the bytes of its `images`, in order. */
+export type InferenceUserMessage = Extract<ChatMessage, { role: "user" }> & { imageData?: LoadedImage[] };
+/** A message of a model call: the conversation's, with the images of user messages loaded. */
+export type InferenceMessage = Exclude<ChatMessage, { role: "user" }> | InferenceUserMessage;
+
 export interface InferenceRequest {
   /** Full model id, e.g. `demo/assistant` or `openai-compatible/local/llama3`. */
   model: string;
   agentName: string;
-  messages: ChatMessage[];
+  messages: InferenceMessage[];
   tools: FunctionTool[];
   temperature: number;
   maxOutputTokens: number;

@@ -110,7 +110,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       state.emit({ type: "run_started", agentName: input.agentName, task: input.message, depth: input.depth });
       if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
       // First, ahead of a follow-up that was sent before this task ran (its handler may have queued it already).
-      state.inbox.unshift({ content: input.message, turn: 1, initial: true });
+      // The task's images travel as references (the inference activity loads their bytes); only runs with images carry the key.
+      state.inbox.unshift({ content: input.message, ...(input.images?.length ? { images: input.images } : {}), turn: 1, initial: true });
     }
     await loop.prepareTools();
 
@@ -126,8 +127,9 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         state.turn = next.turn ?? state.turn + 1;
         state.turnTask = next.content;
         state.planAttempts = 0;
-        state.pushMessage({ role: "user", content: next.content });
-        if (!next.initial) state.emit({ type: "user_message", content: next.content });
+        const images = next.images?.length ? { images: next.images } : {};
+        state.pushMessage({ role: "user", content: next.content, ...images });
+        if (!next.initial) state.emit({ type: "user_message", content: next.content, ...images });
         state.inTurn = true;
         state.endedAt = null;
         state.iterationsThisTurn = 0;
@@ -188,6 +190,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     if (runSpan) state.endSpan(runSpan, "error", { attributes: { outcome: reason } });
     publishStatus();
     await closeDown(closing, { parentReply: { reply: { response: `${input.agentName} failed (${reason}): ${message}`, isComplete: true, failed: true }, usageBefore: turnUsageStart }, awaitHandlers: false });
-    throw ApplicationFailure.create({ type: reason, message, nonRetryable: true });
+    // The tokens it spent travel with the failure: a router or a plan counts them against its budget too.
+    throw ApplicationFailure.create({ type: reason, message, nonRetryable: true, details: [{ usage: state.usage }] });
   }
 }

@@ -64,7 +64,7 @@ export function summarize(state: RunState, input: AgentRunInput): RunSummary {
 /** Registers every signal, query and update handler of the agent workflow. */
 export function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput): void {
   setHandler(userMessageSignal, (message) => {
-    state.inbox.push({ content: message.content, turn: message.turn });
+    state.inbox.push({ content: message.content, turn: message.turn, ...(message.images?.length ? { images: message.images } : {}) });
   });
   setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
   setHandler(summaryQuery, () => summarize(state, input));

@@ -6,6 +6,7 @@ import invoiceTriage from "./invoice-triage.json";
 import helpDesk from "./help-desk.json";
 import frontDesk from "./front-desk.json";
 import tripPlanner from "./trip-planner.json";
+import imageDescriber from "./image-describer.json";
 import type { AgentGraphInput } from "../schemas";
 
 export const DEMO_AGENT_GRAPHS: readonly { name: string; description: string; graph: AgentGraphInput }[] = [
@@ -15,5 +16,6 @@ export const DEMO_AGENT_GRAPHS: readonly { name: string; description: string; gr
   { name: "invoice-triage", description: "Looks invoices up in the demo ERP and answers with typed data (answer, confidence, sources, action required, escalation reason).", graph: invoiceTriage as AgentGraphInput },
   { name: "help-desk", description: "A router that sends each request to a billing, technical or general specialist, and tries another when one fails.", graph: helpDesk as AgentGraphInput },
   { name: "front-desk", description: "A front desk that hands refunds to a refund specialist and technical problems to tech support for good.", graph: frontDesk as AgentGraphInput },
+  { name: "image-describer", description: "Reads the images attached to a task or a follow-up (on the offline demo/vision model): format, dimensions and dominant colour of each.", graph: imageDescriber as AgentGraphInput },
   { name: "trip-planner", description: "Plan and execute: a planner splits a trip into flight and hotel research that run in parallel, then an itinerary that uses both.", graph: tripPlanner as AgentGraphInput },
 ];

@@ -14,6 +14,8 @@ import { missingPlaceholders, placeholdersOf } from "../placeholders";
 import { examplesFor, type ExampleTask } from "../examples";
 import type { launchRunSchema } from "../schemas";
 import type { z } from "zod";
+import { getConfig } from "../../config/server/config";
+import { catalogOptions, supportsVision } from "../../models/catalog";
 
 export interface LaunchVersion {
   version: number;
@@ -23,6 +25,8 @@ export interface LaunchVersion {
   placeholders: string[];
   /** The entry agent's model, shown as the default of the override. */
   model: string;
+  /** Whether that model reads images (the model catalogue): the dialog warns before sending images to one that does not. */
+  vision: boolean;
 }
 
 export interface LaunchOptions {
@@ -36,11 +40,13 @@ export interface LaunchOptions {
 export async function launchOptions(graphName: string): Promise<LaunchOptions> {
   const rows = await getDb().agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50 });
   if (!rows.length) throw new AgentNotFound(graphName);
+  const catalog = catalogOptions(getConfig());
   const versions = rows.map((row) => {
     const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
     const agents = graph.success ? graph.data.agents : [];
     const entry = graph.success ? agents.find((a) => a.name === graph.data.entryAgent) : undefined;
-    return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model: entry?.model ?? "" };
+    const model = entry?.model ?? "";
+    return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model, vision: supportsVision(model, catalog) };
   });
   return { graph: graphName, versions, examples: examplesFor(graphName) };
 }
@@ -69,6 +75,7 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
     version: row.version,
     ...(input.model ? { modelOverride: input.model } : {}),
     task: input.task,
+    ...(input.images?.length ? { images: input.images } : {}),
     context: input.context,
     startedBy: { id: user.id, email: user.email },
   });
@@ -76,7 +83,8 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
     actorId: user.id,
     action: "run.started",
     target: started.runId,
-    details: { graph: input.graph, version: row.version, ...(input.model ? { model: input.model } : {}) },
+    // How many images, never their bytes (they are in the attachment store, referenced by the run's messages).
+    details: { graph: input.graph, version: row.version, ...(input.model ? { model: input.model } : {}), ...(input.images?.length ? { images: input.images.length } : {}) },
   });
   return started;
 }

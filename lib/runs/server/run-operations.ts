@@ -8,15 +8,16 @@ import type { SessionUser } from "../../auth/server/session";
 import { operation } from "../../http/server/operation";
 import { followUpSchema, launchRunSchema, runIdInputSchema } from "../schemas";
 import { launchRun } from "./launch";
+import type { ImageInput } from "../../attachments/schemas";
 
 /** What both doors answer: the engine took the request (the run applies it asynchronously). */
 export type Accepted = { accepted: true };
 
-/** Sends a follow-up message to a run (a signal while open, a continuation once completed) and audits it. */
-export async function sendFollowUp(runId: string, content: string, user: SessionUser): Promise<Accepted> {
-  await getEngine().sendMessage(runId, content);
-  // The message itself is in the run's ledger; the audit row says who sent one, not what.
-  await appendAudit(getDb(), { actorId: user.id, action: "run.follow_up", target: runId });
+/** Sends a follow-up message (and its images) to a run (a signal while open, a continuation once completed) and audits it. */
+export async function sendFollowUp(runId: string, content: string, user: SessionUser, images?: readonly ImageInput[]): Promise<Accepted> {
+  await getEngine().sendMessage(runId, content, images, { id: user.id });
+  // The message itself is in the run's ledger; the audit row says who sent one (and how many images), not what.
+  await appendAudit(getDb(), { actorId: user.id, action: "run.follow_up", target: runId, ...(images?.length ? { details: { images: images.length } } : {}) });
   return { accepted: true };
 }
 
@@ -35,7 +36,7 @@ export const followUpOperation = operation({
   name: "send-follow-up",
   permission: "runs:launch",
   input: followUpSchema,
-  run: ({ input, user }) => sendFollowUp(input.runId, input.content, user),
+  run: ({ input, user }) => sendFollowUp(input.runId, input.content, user, input.images),
 });
 
 /** Cancel: the run page's action and `POST /api/runs/:runId/cancel`. */
