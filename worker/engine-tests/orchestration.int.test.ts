@@ -6,7 +6,7 @@ import { eventually, startEngineHarness, waitForStatus, type EngineHarness } fro
 import { replayRunTrees } from "../../scripts/test-support/replay";
 import { readRunRows } from "../../lib/run-ledger/read";
 import { testProviders } from "../../scripts/test-support/databases";
-import type { RunEvent } from "../../lib/contract/types";
+import type { RunEvent, TraceNode } from "../../lib/contract/types";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -168,6 +168,29 @@ describe("supervisor routing", () => {
     expect(details?.attempts?.map((a) => a.agentName)).toEqual(["technical", "billing"]);
     expect(details?.attempts?.[0]?.reason).toMatch(/model_error/);
     replayable.push(rerouted.runId, exhausted.runId);
+  });
+
+  it("counts the tokens of a child that failed after working in the router's usage", async () => {
+    // technical holds `fail` (it has an output schema): it spends a model call, then gives up.
+    const graph = helpDesk();
+    const agents = graph.agents.map((a) => (a.name === "technical" ? { ...a, outputSchema: { schema: { type: "object", properties: { fix: { type: "string" } } } } } : a));
+    const { runId } = await h.engine.startRun({ graph: { ...graph, agents }, task: "route technical 0.9\nroute billing 0.8\n@technical: tokens 700\n@technical: fail: no access to the logs\n@billing: answer: billing fixed it" });
+    const done = await waitForStatus(h.engine, runId, ["completed"]);
+    const failedRunId = ofType(await h.engine.getEvents(runId), "routed_agent_failed")[0]?.runId ?? "";
+    const technical = await h.engine.getRun(failedRunId);
+    expect(technical.error?.reason).toBe("agent_failed");
+    expect(technical.usage.outputTokens).toBeGreaterThanOrEqual(700);
+    // The router's total: its own model calls plus both children's (the one that failed and the one that answered).
+    const spans = (await h.engine.getTrace(runId)).flatMap(function flatten(node: TraceNode): TraceNode[] {
+      return [node, ...node.children.flatMap(flatten)];
+    });
+    const ownOutput = spans.filter((s) => s.kind === "inference").reduce((sum, s) => sum + (s.tokens?.outputTokens ?? 0), 0);
+    const childRunIds = spans.filter((s) => s.kind === "sub_agent").map((s) => String(s.attributes?.childRunId));
+    expect(childRunIds).toHaveLength(2);
+    expect(childRunIds).toContain(failedRunId);
+    const children = await Promise.all(childRunIds.map((id) => h.engine.getRun(id)));
+    expect(done.usage.outputTokens).toBe(ownOutput + children.reduce((sum, c) => sum + c.usage.outputTokens, 0));
+    replayable.push(runId);
   });
 });
 

@@ -13,7 +13,18 @@ import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attri
 import { FALLBACK_POLICY } from "../../lib/policy/gate";
 import type { RunState } from "./run-state";
 
-export type ChildTaskResult = { ok: true; text: string; data?: unknown; usage: TokenUsage } | { ok: false; reason: string };
+export type ChildTaskResult = { ok: true; text: string; data?: unknown; usage: TokenUsage } | { ok: false; reason: string; usage?: TokenUsage };
+
+/** The tokens a failed child spent, from its failure's details (absent for children of older workers and for lost ones). */
+function usageOfFailure(cause: unknown): TokenUsage | undefined {
+  if (!(cause instanceof ApplicationFailure)) return undefined;
+  const detail: unknown = cause.details?.[0];
+  if (!detail || typeof detail !== "object" || !("usage" in detail)) return undefined;
+  const usage: unknown = detail.usage;
+  if (!usage || typeof usage !== "object" || !("inputTokens" in usage) || !("outputTokens" in usage)) return undefined;
+  const { inputTokens, outputTokens } = usage;
+  return typeof inputTokens === "number" && typeof outputTokens === "number" ? { inputTokens, outputTokens } : undefined;
+}
 
 export interface ChildTask {
   agentName: string;
@@ -71,7 +82,9 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
     }
     const cause = error instanceof ChildWorkflowFailure ? error.cause : error;
     const reason = cause instanceof ApplicationFailure ? `${cause.type ?? "failed"}: ${cause.message}` : cause instanceof Error ? cause.message : String(cause);
-    state.endSpan(span, "error", { attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
-    return { ok: false, reason: reason.slice(0, 500) };
+    const usage = usageOfFailure(cause);
+    if (usage) state.addUsage(usage);
+    state.endSpan(span, "error", { ...(usage ? { tokens: usage } : {}), attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
+    return { ok: false, reason: reason.slice(0, 500), ...(usage ? { usage } : {}) };
   }
 }

@@ -27,7 +27,7 @@ interface NodeResult {
   data?: unknown;
 }
 
-type ChildOutcome = { ok: true; result: NodeResult; usage: TokenUsage } | { ok: false; reason: string };
+type ChildOutcome = { ok: true; result: NodeResult; usage: TokenUsage } | { ok: false; reason: string; usage?: TokenUsage };
 
 export interface PlanRun {
   state: RunState;
@@ -92,7 +92,7 @@ export async function executePlan(run: PlanRun, plan: Plan, task: string, parent
       results.set(node.id, last.result);
       finish(node, "completed", { runId: childRunId, usage: last.usage, attempts: Math.min(attempt, 1 + settings.nodeRetries) });
     } else {
-      finish(node, "failed", { runId: childRunId, reason: last.reason, attempts: 1 + settings.nodeRetries });
+      finish(node, "failed", { runId: childRunId, reason: last.reason, ...(last.usage ? { usage: last.usage } : {}), attempts: 1 + settings.nodeRetries });
     }
     const waiting = run.checkBudget();
     if (waiting) await waiting;
