@@ -33,13 +33,16 @@ export function invalidImage(field: string, message: string): ValidationError {
   return new ValidationError([{ path: field, message }], message);
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
+/** A size as people read it: MB, or exact bytes when rounding would hide that it is over the limit. */
+function describeSize(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb < 10.05 ? `${bytes.toLocaleString("en")} bytes` : `${mb.toFixed(1).replace(/\.0$/, "")} MB`;
 }
 
-/** A 413 naming the 10 MB limit and the image's size. */
+/** A 413 naming the 10 MB limit and, when known, the image's size. */
 export function imageTooLarge(field: string, bytes: number | null): AppError {
-  const message = bytes === null ? "The image is over the 10 MB limit" : `The image is ${megabytes(bytes)}; the limit is 10 MB`;
+  const limit = `10 MB (${IMAGE_MAX_BYTES.toLocaleString("en")} bytes)`;
+  const message = bytes === null ? `The image is larger than the limit of ${limit}` : `The image is ${describeSize(bytes)}; the limit is ${limit}`;
   return new AppError("payload_too_large", 413, message, [{ path: field, message }]);
 }
 

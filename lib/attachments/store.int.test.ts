@@ -175,7 +175,7 @@ describe.each(providers)("attachment store on $provider", ({ available, create }
     expect(huge.userMessage).toContain("10 MB");
 
     const declared = await refusal(resolveImageInputs(db, [{ url: `${web.origin}/declared-huge` }], options));
-    expect([declared.status, declared.userMessage]).toEqual([413, "The image is 11 MB; the limit is 10 MB"]);
+    expect([declared.status, declared.userMessage]).toEqual([413, "The image is 11 MB; the limit is 10 MB (10,485,760 bytes)"]);
 
     const slow = await refusal(resolveImageInputs(db, [{ url: `${web.origin}/slow` }], { ...options, fetch: createGuardedFetch({ allowHosts: [web.host], timeoutMs: 300 }) }));
     expect([slow.status, slow.issues[0]?.path]).toEqual([422, "images[0]"]);
