@@ -14,6 +14,8 @@ export type AppErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
+  /** Images for a model without vision (lib/models/errors.ts). */
+  | "vision_not_supported"
   | "internal";
 
 /** A field-level problem, with the path of the offending value. */

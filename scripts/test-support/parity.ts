@@ -37,6 +37,7 @@ const STATUS: Record<AppErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  vision_not_supported: 422,
   internal: 500,
 };
 
