@@ -22,8 +22,9 @@ const nextConfig = {
     authInterrupts: true,
     // The proxy (proxy.ts) makes Next buffer each request body, up to this size,
     // before any route runs; beyond it the body is truncated, which the routes'
-    // own caps (at most 5 MiB, lib/http/server/request-guard.ts) then refuse with 413.
-    proxyClientMaxBodySize: "6mb",
+    // own caps (lib/http/server/request-guard.ts) then refuse with 413. The
+    // largest is an image upload: 10 MB as base64 in JSON (UPLOAD_MAX_BODY_BYTES, ~13.4 MiB).
+    proxyClientMaxBodySize: "14mb",
     serverActions: {
       // Next refuses a server action whose Origin host is not the Host (or
       // x-forwarded-host), so no allowedOrigins are needed. Bodies are capped

@@ -6,7 +6,7 @@
 import NextAuth, { type NextAuthRequest } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig, SIGN_IN_PATH, USE_SECURE_COOKIES } from "./lib/auth/auth-config";
-import { contentSecurityPolicy, createNonce, HSTS_HEADER, SECURITY_HEADERS } from "./lib/http/security-headers";
+import { ATTACHMENT_CONTENT_SECURITY_POLICY, contentSecurityPolicy, createNonce, HSTS_HEADER, SECURITY_HEADERS } from "./lib/http/security-headers";
 import { dropSessionCookieIssues } from "./lib/auth/session-cookie";
 
 const { auth } = NextAuth(authConfig);
@@ -35,6 +35,12 @@ function passWithNonce(request: NextRequest): NextResponse {
 /** Public paths pass; without a session, API calls get 401 JSON and pages redirect to sign-in. */
 function gateRequest(request: NextAuthRequest, _event: NextFetchEvent): NextResponse {
   const { pathname, search } = request.nextUrl;
+  // A stored image is no page: the proxy's headers win over the route's, so its sandboxing policy is set here.
+  if (request.auth?.user && pathname.startsWith("/api/attachments/")) {
+    const response = NextResponse.next();
+    response.headers.set("Content-Security-Policy", ATTACHMENT_CONTENT_SECURITY_POLICY);
+    return response;
+  }
   if (isPublic(pathname) || request.auth?.user) return passWithNonce(request);
   if (pathname.startsWith("/api/")) {
     return NextResponse.json({ error: { code: "unauthenticated", message: "Sign in to continue" } }, { status: 401 });

@@ -43,3 +43,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** HSTS, sent only when the app is served over HTTPS in production (over plain HTTP it would lock users out). */
 export const HSTS_HEADER = "max-age=31536000; includeSubDomains";
+
+/**
+ * The policy of a stored image served back (GET /api/attachments/:id): nothing
+ * may run or load, even if a browser rendered the bytes as a document.
+ */
+export const ATTACHMENT_CONTENT_SECURITY_POLICY = "default-src 'none'; sandbox; frame-ancestors 'none'";

@@ -144,7 +144,9 @@ function toResponse(res: http.IncomingMessage, url: URL, method: string, maxByte
   const headers = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
   let body: ReadableStream | null = null;
-  if (NULL_BODY.has(status) || method === "HEAD") {
+  // A redirect's body is never read (the next hop is, or the caller gets the Location): drained here, so nothing
+  // has to cancel a web stream adapted from Node's, which on Node 20 can throw "Controller is already closed" later.
+  if (NULL_BODY.has(status) || method === "HEAD" || (REDIRECTS.has(status) && headers.has("location"))) {
     res.resume();
   } else {
     const stream = decoded(res);

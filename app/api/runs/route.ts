@@ -1,13 +1,16 @@
 // GET /api/runs – top-level runs, newest first (?graph=<saved agent graph>&entryAgent=<its entry agent>&limit=N).
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
-//   { graph, task, context?, version?, model? } → 201 { runId } (graph: the saved agent graph);
-//   unknown keys (the old `agent` too) → 422 naming them.
+//   { graph, task, images?, context?, version?, model? } → 201 { runId } (graph: the saved agent graph);
+//   unknown keys (the old `agent` too) → 422 naming them. `images`: up to 5 of
+//   { attachmentId } (POST /api/attachments first), { data } (base64) or { url };
+//   the body holds at most one 10 MB image as base64 (upload larger sets first).
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";
 import { getEngine } from "@/lib/engine/server/engine";
 import { listRunsSchema } from "@/lib/contract/schemas";
 import { startRunOperation } from "@/lib/runs/server/run-operations";
+import { UPLOAD_MAX_BODY_BYTES } from "@/lib/attachments/schemas";
 
 export const GET = apiRoute({
   permission: "read",
@@ -18,4 +21,4 @@ export const GET = apiRoute({
   },
 });
 
-export const POST = operationRoute(startRunOperation, { status: 201, respond: ({ runId }) => ({ runId }) });
+export const POST = operationRoute(startRunOperation, { status: 201, respond: ({ runId }) => ({ runId }), maxBodyBytes: UPLOAD_MAX_BODY_BYTES });

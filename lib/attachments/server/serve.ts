@@ -3,6 +3,7 @@ import "server-only";
 // was stored (never one derived from its name), and headers that keep the
 // browser from reading it as anything else or running anything in it.
 import type { ImageMediaType } from "../schemas";
+import { ATTACHMENT_CONTENT_SECURITY_POLICY } from "../../http/security-headers";
 
 const EXTENSION: Record<ImageMediaType, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif" };
 
@@ -33,7 +34,7 @@ export function imageHeaders(image: { bytes: Uint8Array; mediaType: ImageMediaTy
     // Attachments never change (a new upload is a new id), and only signed-in users may have them.
     "Cache-Control": "private, max-age=31536000, immutable",
     // Opened on its own, the response can run nothing and load nothing.
-    "Content-Security-Policy": "default-src 'none'; sandbox",
+    "Content-Security-Policy": ATTACHMENT_CONTENT_SECURITY_POLICY,
     "Cross-Origin-Resource-Policy": "same-origin",
   };
 }

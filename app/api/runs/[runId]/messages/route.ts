@@ -1,5 +1,6 @@
 // GET /api/runs/:runId/messages?from=N – the conversation from message N on (the ledger's copy).
-// POST /api/runs/:runId/messages – a follow-up message: { content } → 202 (the run page's operation).
+// POST /api/runs/:runId/messages – a follow-up message: { content, images? } → 202 (the run page's operation;
+//   images as in POST /api/runs, the body holding at most one 10 MB image as base64).
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";
@@ -7,6 +8,7 @@ import { followUpOperation } from "@/lib/runs/server/run-operations";
 import { runIdSchema } from "@/lib/contract/schemas";
 import { runMessages } from "@/lib/runs/server/runs";
 import { z } from "zod";
+import { UPLOAD_MAX_BODY_BYTES } from "@/lib/attachments/schemas";
 
 export const GET = apiRoute<{ runId: string }>({
   permission: "read",
@@ -17,4 +19,4 @@ export const GET = apiRoute<{ runId: string }>({
   },
 });
 
-export const POST = operationRoute(followUpOperation, { path: (params: { runId: string }) => ({ runId: params.runId }), status: 202 });
+export const POST = operationRoute(followUpOperation, { path: (params: { runId: string }) => ({ runId: params.runId }), status: 202, maxBodyBytes: UPLOAD_MAX_BODY_BYTES });
