@@ -134,3 +134,51 @@ test.describe("as a viewer", () => {
     await expect(details).toContainText("This node has not run.");
   });
 });
+
+test.describe("a node that waits for a decision", () => {
+  test.use({ storageState: storageStateFor("viewer") });
+
+  test("shows 'waiting for approval' on its node until an approver decides, then completes", async ({ page, playwright, baseURL }) => {
+    const api = (role: "builder" | "approver") => playwright.request.newContext({ baseURL, storageState: storageStateFor(role), extraHTTPHeaders: { Origin: baseURL ?? "" } });
+    const builder = await api("builder");
+    const name = `plan-pay-${Date.now().toString(36)}`;
+    expect((await builder.post("/api/agents", { data: { name } })).status()).toBe(201);
+    const graph = {
+      entryAgent: "planner",
+      mode: "plan-and-execute",
+      plan: { concurrency: 2, nodeRetries: 0 },
+      agents: [
+        { name: "planner", model: "demo/planner", systemPrompt: "Split the payment." },
+        { name: "payer", model: "demo/payer", description: "pays one part", systemPrompt: "Pay.", tools: ["ledger_transfer"], approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver", expiresInSeconds: 3600 }] },
+      ],
+      limits: { followUpWindowSeconds: 0 },
+    };
+    const saved = await builder.post(`/api/agents/${name}/versions`, { data: { baseVersion: 1, message: "a plan that pays", graph } });
+    expect(saved.status(), await saved.text()).toBe(201);
+    const plan = { nodes: [{ id: "pay", agent: "payer", objective: "pay the part", dependsOn: [] }] };
+    const task = `Pay in one part\n@planner: return ${JSON.stringify(plan)}\n@payer: tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":1}\n@payer: answer: paid`;
+    const started = await builder.post("/api/runs", { data: { graph: name, task } });
+    expect(started.status(), await started.text()).toBe(201);
+    const { runId } = (await started.json()) as { runId: string };
+    await builder.dispose();
+
+    await page.goto(`/runs/${encodeURIComponent(runId)}`);
+    const node = page.getByTestId("plan-node-pay");
+    await expect(node).toHaveAttribute("data-status", "awaiting_approval");
+    await expect(node).toContainText("waiting for approval");
+    await expect(page.getByTestId("plan-progress")).toHaveText("0 of 1 completed · 1 waiting for approval");
+    await node.click();
+    await expect(page.getByTestId("plan-node-details").getByRole("link", { name: "Decide in the inbox" })).toHaveAttribute("href", "/inbox");
+
+    // The approver decides from the inbox's API; the node runs on and completes on the open page.
+    const approver = await api("approver");
+    const pending = (await (await approver.get("/api/approvals")).json()) as { approvals: { id: string; runId: string; rootRunId: string }[] };
+    const item = pending.approvals.find((a) => a.rootRunId === runId);
+    expect(item, "the node's call is in the inbox").toBeDefined();
+    const decided = await approver.post(`/api/runs/${encodeURIComponent(item?.runId ?? "")}/approvals/${encodeURIComponent(item?.id ?? "")}`, { data: { approved: true } });
+    expect(decided.status(), await decided.text()).toBeLessThan(300);
+    await approver.dispose();
+    await expect(node).toHaveAttribute("data-status", "completed");
+    await expect(page.getByTestId("plan-outcome")).toHaveText("completed");
+  });
+});
