@@ -5,6 +5,7 @@ import { Client, Connection } from "@temporalio/client";
 import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
+import { catalogOptions } from "../lib/models/catalog";
 import type { RunEvent } from "../lib/contract/types";
 import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   const payloadCodecs = zapPayloadCodecs(db, config);
   const temporal = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs } });
-  const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue });
+  const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue, catalog: catalogOptions(config), egressAllowHosts: config.egress.allowHosts });
   try {
     const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
     const { runId } = await engine.startRun({ graphName: agentName, task, context });
