@@ -1,6 +1,8 @@
-// `npm run agent -- <agent> "<task>" [--context '{"customer":{"name":"Ada"}}']`
+// `npm run agent -- <agent> "<task>" [--context '{"customer":{"name":"Ada"}}'] [--image photo.png ...]`
 // Starts a run of a saved agent against the running stack (npm start) and
 // prints its events as they happen.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
 import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
@@ -53,11 +55,18 @@ function describeEvent(e: RunEvent): string {
   }
 }
 
+/** The values of a repeatable flag (`--image a.png --image b.jpg`). */
+function flagValues(name: string): string[] {
+  return process.argv.flatMap((arg, i) => (arg === name && process.argv[i + 1] !== undefined ? [process.argv[i + 1] as string] : []));
+}
+
 async function main(): Promise<void> {
-  const [agentName, task] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const [agentName, task] = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && !all[i - 1]?.startsWith("--"));
+  // Sent as base64, as the HTTP API takes them; the engine sniffs and checks the bytes (PNG, JPEG, WebP, GIF; 10 MB).
+  const images = flagValues("--image").map((file) => ({ data: readFileSync(file).toString("base64"), name: path.basename(file) }));
   const contextFlag = process.argv.indexOf("--context");
   if (!agentName || !task) {
-    console.error('usage: npm run agent -- <agent> "<task>" [--context \'{"key":"value"}\']   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk)');
+    console.error('usage: npm run agent -- <agent> "<task>" [--context \'{"key":"value"}\'] [--image file.png ...]   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk, trip-planner, image-describer)');
     process.exit(2);
   }
   loadDotenv();
@@ -69,7 +78,7 @@ async function main(): Promise<void> {
   const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue, catalog: catalogOptions(config), egressAllowHosts: config.egress.allowHosts });
   try {
     const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
-    const { runId } = await engine.startRun({ graphName: agentName, task, context });
+    const { runId } = await engine.startRun({ graphName: agentName, task, context, ...(images.length ? { images } : {}) });
     console.log(`run ${runId}  (Temporal UI: ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${runId})`);
     for await (const event of engine.streamRun(runId)) {
       console.log(describeEvent(event));
