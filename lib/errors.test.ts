@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AppError, ConflictError, ForbiddenError, formatPath, toErrorBody, UnauthenticatedError, ValidationError, zodIssues } from "./errors";
 import { z } from "zod";
 
@@ -47,5 +47,22 @@ describe("paths: one format for users everywhere", () => {
     [[], ""],
   ])("formats %j as %s", (path, expected) => {
     expect(formatPath(path)).toBe(expected);
+  });
+});
+
+describe("AppError across module instances", () => {
+  it("is recognised by its brand when another copy of the module threw it (Next's route and action graphs)", async () => {
+    vi.resetModules();
+    // A query string makes Vite load a second instance of the module, as Next's second graph does.
+    const other = (await import(/* @vite-ignore */ `./errors?copy=${Date.now()}`)) as typeof import("./errors");
+    const foreign: unknown = new other.ValidationError([{ path: "task", message: "empty" }]);
+    expect(other.AppError).not.toBe(AppError);
+    expect(foreign instanceof AppError).toBe(true);
+    // Subclasses keep the ordinary check, and a plain Error is no AppError.
+    expect(new AppError("conflict", 409, "x") instanceof ValidationError).toBe(false);
+    expect(new ValidationError([]) instanceof ValidationError).toBe(true);
+    expect(new Error("x") instanceof AppError).toBe(false);
+    const nothing: unknown = null;
+    expect(nothing instanceof AppError).toBe(false);
   });
 });

@@ -24,7 +24,23 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * Marks AppErrors across module instances: Next builds route handlers and
+ * server actions as separate module graphs, so an error thrown by an object one
+ * of them created (the engine client, shared through globalThis) is an AppError
+ * of the other graph's class, and a plain `instanceof` would call it a 500.
+ */
+const APP_ERROR_BRAND = Symbol.for("zap-studio.app-error");
+
 export class AppError extends Error {
+  readonly [APP_ERROR_BRAND] = true;
+
+  /** `x instanceof AppError` holds for an AppError of any module instance; subclasses keep the ordinary check. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== AppError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && (value as { [APP_ERROR_BRAND]?: unknown })[APP_ERROR_BRAND] === true;
+  }
+
   constructor(
     readonly code: AppErrorCode,
     readonly status: number,
