@@ -16,7 +16,6 @@ import type { launchRunSchema } from "../schemas";
 import type { z } from "zod";
 import { getConfig } from "../../config/server/config";
 import { catalogOptions, supportsVision } from "../../models/catalog";
-import { agentModel, requireVision } from "../../models/vision";
 
 export interface LaunchVersion {
   version: number;
@@ -70,10 +69,6 @@ export async function launchRun(input: z.output<typeof launchRunSchema>, user: S
   if (graph.success) {
     const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
     if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: "the prompts use this placeholder; give it a value" })), `The context is missing ${missing.join(", ")}`);
-    // The engine client checks this too (every door); checked here as well so the refusal is raised by this
-    // request's own modules: the engine is shared through globalThis, and Next builds route handlers and
-    // server actions as separate module graphs, so an AppError class from the other graph fails `instanceof`.
-    if (input.images?.length) requireVision(input.model || agentModel(graph.data, graph.data.entryAgent), input.images.length, catalogOptions(getConfig()));
   }
   const started = await getEngine().startRun({
     graphName: input.graph,
