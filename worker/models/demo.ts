@@ -4,6 +4,7 @@
 // calls (several at once), sub-agent conversations, approvals (through the
 // tools it calls), failures, token usage, and the orchestration modes: typed
 // answers (demo-output.ts) and their repairs, routing and handoffs.
+import { planNodeWork } from "./demo-node-work";
 import {
   FAIL_TOOL,
   HANDOFF_PROMPT_PREFIX,
@@ -123,7 +124,7 @@ function readConversation(messages: ChatMessage[]): Conversation {
   };
 }
 
-/** The answer in words: the script's, a summary of the tool results, or an echo of the task. */
+/** The answer in words: the script's, a summary of the tool results, a plan node's work, or an echo of the task. */
 function answerInWords(script: DemoScript, planned: boolean, convo: Conversation, agentName: string): string {
   if (script.answer !== null) return script.answer;
   if (planned) return summarise(convo.results);
@@ -131,7 +132,7 @@ function answerInWords(script: DemoScript, planned: boolean, convo: Conversation
     const lines = convo.results.map((m) => `${m.name}: ${m.content}`);
     return lines.length ? `Done. Results:\n${lines.join("\n")}` : "Done.";
   }
-  return `${agentName} received: ${convo.task}`;
+  return planNodeWork(agentName, convo.task) ?? `${agentName} received: ${convo.task}`;
 }
 
 /** How the turn ends: a system tool call (return, fail, handoff) or text. */
