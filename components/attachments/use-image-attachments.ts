@@ -77,7 +77,8 @@ export function useImageAttachments(): ImageAttachments {
           (error: unknown) => {
             if (controller.signal.aborted) return;
             const message = error instanceof ApiError ? error.message : "Could not upload the image";
-            const issues = error instanceof ApiError ? error.issues.map((issue) => issue.message) : [];
+            // The server's message often is its one issue's: each sentence is shown once.
+            const issues = error instanceof ApiError ? error.issues.map((issue) => issue.message).filter((m) => m !== message) : [];
             update(key, { status: "failed", error: { message, issues } });
           },
         ).finally(() => controllers.current.delete(key));

@@ -146,6 +146,12 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
           <textarea id={ids.task} required value={task} onChange={(e) => setTask(e.target.value)} rows={4} className="block w-full rounded-md px-3 py-2 text-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600" />
         </div>
         <ImagePicker attachments={images} />
+        {images.items.length && !model.trim() && chosen && !chosen.vision ? (
+          // A hint only: the server's vision check decides (an override may name a model with vision).
+          <p data-testid="vision-hint" className="text-xs text-amber-700">
+            The saved model {chosen.model || "of this version"} does not read images: set a model with vision as the override (such as demo/vision), or the run will be refused.
+          </p>
+        ) : null}
         <JsonEditor label="Context (JSON)" value={contextText} onChange={setContextText} placeholders={chosen?.placeholders} rows={6} />
         {chosen?.placeholders.length ? (
           <p className="text-xs text-zinc-600">

@@ -2,7 +2,7 @@
 // The run page's follow-up: a message and up to five images (attached with the
 // button, dropped or pasted; uploaded as they come), sent as one signal or
 // continuation by the follow-up action.
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { ImagePicker, imagesNotReady } from "@/components/attachments/image-picker";
 import { useImageAttachments } from "@/components/attachments/use-image-attachments";
@@ -13,11 +13,43 @@ export interface Notice {
   text: string;
 }
 
-export function FollowUpComposer({ runId, onNotice, onSent }: { runId: string; onNotice: (notice: Notice) => void; onSent: () => void }) {
+/** How long the page keeps asking for the run's reaction to a follow-up before it leaves it to a reload. */
+const AWAIT_REACTION_MS = 30_000;
+
+export function FollowUpComposer({
+  runId,
+  lastEventSeq,
+  onNotice,
+  onRefresh,
+}: {
+  runId: string;
+  /** The last ledger event the page has read. */
+  lastEventSeq: number;
+  onNotice: (notice: Notice) => void;
+  /** Reads the run's tail again. */
+  onRefresh: () => void;
+}) {
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
+  // The event seq when the last follow-up was accepted, until the run's ledger moves past it.
+  const [sentAt, setSentAt] = useState<number | null>(null);
   const images = useImageAttachments();
   const waitingFor = imagesNotReady(images);
+
+  // A follow-up to a finished run starts its continuation just after the action
+  // returns: one read then still finds the run "completed", and the tail stops
+  // polling a finished run, so the new turn never showed. The tail is read
+  // again each second until the continuation's first event arrives.
+  const awaiting = sentAt !== null && lastEventSeq <= sentAt;
+  useEffect(() => {
+    if (!awaiting) return;
+    const every = setInterval(onRefresh, 1000);
+    const giveUp = setTimeout(() => setSentAt(null), AWAIT_REACTION_MS);
+    return () => {
+      clearInterval(every);
+      clearTimeout(giveUp);
+    };
+  }, [awaiting, onRefresh]);
 
   async function send(event: FormEvent) {
     event.preventDefault();
@@ -29,7 +61,8 @@ export function FollowUpComposer({ runId, onNotice, onSent }: { runId: string; o
       setMessage("");
       images.clear();
       onNotice({ tone: "ok", text: "Follow-up sent." });
-      onSent();
+      setSentAt(lastEventSeq);
+      onRefresh();
     } else onNotice({ tone: "error", text: result.error.message });
   }
 

@@ -142,7 +142,7 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
         ) : null}
       </div>
       {canLaunch && !header.parentRunId && header.status !== "failed" && header.status !== "cancelled" ? (
-        <FollowUpComposer runId={header.runId} onNotice={setNotice} onSent={onChanged} />
+        <FollowUpComposer runId={header.runId} lastEventSeq={header.lastEventSeq} onNotice={setNotice} onRefresh={onChanged} />
       ) : null}
       {notice ? (
         <p role={notice.tone === "error" ? "alert" : "status"} className={notice.tone === "error" ? "text-sm text-red-700" : "text-sm text-emerald-700"}>
