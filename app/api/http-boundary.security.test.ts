@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { NextRequest } from "next/server";
 import type { SessionUser } from "@/lib/auth/server/session";
 import { startEngineHarness, type EngineHarness } from "@/scripts/test-support/engine-harness";
+import { UPLOAD_MAX_BODY_BYTES } from "@/lib/attachments/schemas";
 
 let currentUser: SessionUser;
 vi.mock("@/lib/auth/server/session", () => ({ requireUser: vi.fn(async () => currentUser) }));
@@ -108,9 +109,9 @@ describe("mutating requests from anywhere but the app are refused before anythin
     expect(await counts()).toEqual(before);
   });
 
-  it("a body declaring 10 MB is refused with 413 before it is read", async () => {
+  it("a body declaring more than the route's cap (one 10 MB image as base64) is refused with 413 before it is read", async () => {
     const before = await counts();
-    const response = await startRunRoute(request("/api/runs", { body: "{}", headers: { "content-length": String(10 * 1024 * 1024) } }), noParams);
+    const response = await startRunRoute(request("/api/runs", { body: "{}", headers: { "content-length": String(UPLOAD_MAX_BODY_BYTES + 1) } }), noParams);
     expect(response.status).toBe(413);
     expect(await counts()).toEqual(before);
   });
@@ -127,7 +128,8 @@ describe("mutating requests from anywhere but the app are refused before anythin
     });
     const response = await startRunRoute(request("/api/runs", { body: endless }), noParams);
     expect(response.status).toBe(413);
-    expect(pulled, "the stream is abandoned once past 256 KiB").toBeLessThan(10);
+    // The cap is one image as base64 (~13.4 MiB): the stream is abandoned at the chunk that passes it.
+    expect(pulled, "the stream is abandoned once past the cap").toBeLessThanOrEqual(Math.ceil(UPLOAD_MAX_BODY_BYTES / chunk.length) + 2);
     expect(await counts()).toEqual(before);
   });
 });

@@ -138,7 +138,7 @@ describe("how an image is served", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/png");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox; frame-ancestors 'none'");
     expect(response.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
     expect(response.headers.get("content-disposition")).toBe(`inline; filename="x.png"; filename*=UTF-8''x.png`);
     expect(Buffer.from(await response.arrayBuffer()).equals(png), "the stored bytes, unchanged").toBe(true);

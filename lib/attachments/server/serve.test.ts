@@ -30,7 +30,7 @@ describe("Content-Disposition of a served image", () => {
       "Content-Length": "3",
       "X-Content-Type-Options": "nosniff",
       "Cache-Control": "private, max-age=31536000, immutable",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Content-Security-Policy": "default-src 'none'; sandbox; frame-ancestors 'none'",
     });
   });
 });
