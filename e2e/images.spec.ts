@@ -90,6 +90,21 @@ test.describe("images in tasks", () => {
     await expect(answer).toContainText("JPEG");
     await expect(answer).toContainText(/32\s*[×x]\s*20/);
     await expect(answer).toContainText(/blue/i);
+
+    // The header shows the task's image, and Re-run sends it again (stored once, by id).
+    await page.reload();
+    await expect(page.getByTestId("run-task").getByRole("img", { name: "Image 1: red.png, PNG 64×48" })).toBeVisible();
+    const firstRun = page.url();
+    await page.getByRole("button", { name: "Re-run" }).click();
+    const rerun = page.getByRole("dialog");
+    await expect(rerun.getByLabel("Task")).toHaveValue("What is in this image?");
+    const again = rerun.getByRole("list", { name: "Attached images" }).getByTestId("attached-image");
+    await expect(again).toHaveCount(1);
+    await expect(again).toHaveAttribute("data-status", "uploaded");
+    await rerun.getByRole("button", { name: "Start run" }).click();
+    await expect(page).not.toHaveURL(firstRun);
+    await expect(page.getByTestId("run-status").first()).toHaveText("completed", { timeout: 20_000 });
+    await expect(page.getByTestId("run-output")).toContainText(/PNG, 64\s*[×x]\s*48/);
   });
 
   test("images dropped onto the dialog or pasted into it are attached like chosen ones", async ({ page }) => {

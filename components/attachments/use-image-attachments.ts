@@ -5,7 +5,7 @@
 // once, so sending carries only attachment ids. Removing an image or closing
 // the form aborts its upload and frees its preview.
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
-import type { ImageRef } from "@/lib/attachments/schemas";
+import { attachmentUrl, type ImageRef } from "@/lib/attachments/schemas";
 import { ApiError } from "@/lib/http/client";
 import { checkImageFiles, type Refusal } from "./image-checks";
 import { uploadImage } from "./upload-image";
@@ -48,12 +48,18 @@ function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer.types).includes("Files");
 }
 
-export function useImageAttachments(): ImageAttachments {
-  const [items, setItems] = useState<readonly AttachedImage[]>([]);
+/** Stored images shown as already uploaded: their preview is the stored thumbnail, not a blob. */
+function storedItems(images: readonly ImageRef[]): AttachedImage[] {
+  return images.map((ref, i) => ({ key: `stored-${i}`, name: ref.name ?? `image ${i + 1}`, size: ref.bytes, previewUrl: attachmentUrl(ref.attachmentId, "thumbnail"), status: "uploaded", ref }));
+}
+
+/** `initial`: images already stored (a Re-run's), attached as uploaded. */
+export function useImageAttachments(initial: readonly ImageRef[] = []): ImageAttachments {
+  const [items, setItems] = useState<readonly AttachedImage[]>(() => storedItems(initial));
   const [refused, setRefused] = useState<readonly Refusal[]>([]);
   const [dragging, setDragging] = useState(false);
   // The list as of the last change, read synchronously by add() (two quick adds must both count) and by the unmount cleanup.
-  const current = useRef<readonly AttachedImage[]>([]);
+  const current = useRef<readonly AttachedImage[]>(items);
   const controllers = useRef(new Map<string, AbortController>());
   const nextKey = useRef(0);
 
@@ -90,7 +96,7 @@ export function useImageAttachments(): ImageAttachments {
   const drop = useCallback((item: AttachedImage) => {
     controllers.current.get(item.key)?.abort();
     controllers.current.delete(item.key);
-    URL.revokeObjectURL(item.previewUrl);
+    if (item.previewUrl.startsWith("blob:")) URL.revokeObjectURL(item.previewUrl);
   }, []);
 
   const remove = useCallback(

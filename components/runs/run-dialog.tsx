@@ -12,6 +12,7 @@ import { Input, Select } from "@/components/ui/input";
 import { JsonEditor } from "./json-editor";
 import { ImagePicker, imagesNotReady } from "@/components/attachments/image-picker";
 import { useImageAttachments } from "@/components/attachments/use-image-attachments";
+import type { ImageRef } from "@/lib/attachments/schemas";
 import { missingPlaceholders, parseJsonObject } from "@/lib/runs/context-json";
 import { startRunAction } from "@/lib/actions/start-run";
 import { getLaunchOptionsAction } from "@/lib/actions/get-launch-options";
@@ -21,6 +22,8 @@ export interface RunDialogInitial {
   version?: number;
   task?: string;
   context?: Record<string, unknown>;
+  /** Images already stored (Re-run sends the same ones again, by id). */
+  images?: readonly ImageRef[];
 }
 
 function ErrorBox({ error }: { error: ErrorBody }) {
@@ -50,7 +53,7 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
   const [model, setModel] = useState("");
   const [error, setError] = useState<ErrorBody | null>(null);
   const [starting, setStarting] = useState(false);
-  const images = useImageAttachments();
+  const images = useImageAttachments(initial?.images);
   const waitingFor = imagesNotReady(images);
 
   const options = useQuery({

@@ -10,6 +10,7 @@ import {
   readEventPage,
   readEventsOfTypes,
   readFailureDetails,
+  readMessages,
   readMessagesFrom,
   readRunRow,
   readRunRows,
@@ -26,6 +27,7 @@ import { isMarkerEvent, MARKER_EVENT_TYPES, type MarkerEvent } from "../orchestr
 import { RunNotFound } from "../../engine/errors";
 import { readVisibility } from "../../engine/visibility";
 import type { ChatMessage, RunStatus } from "../../contract/types";
+import type { ImageRef } from "../../attachments/schemas";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 
@@ -224,4 +226,10 @@ export async function runMessages(runId: string, from: number): Promise<{ index:
 /** Run-level moments drawn across the timeline: continue-as-new boundaries, follow-ups, handoffs, routing decisions and rejected answers. */
 export async function runMarkers(runId: string): Promise<MarkerEvent[]> {
   return (await readEventsOfTypes(getDb(), runId, MARKER_EVENT_TYPES, { take: 500 })).filter(isMarkerEvent);
+}
+
+/** The images the run's task came with (its first user message's), for the run header and Re-run. */
+export async function runTaskImages(runId: string): Promise<ImageRef[]> {
+  const first = (await readMessages(getDb(), runId, 2)).find((m) => m.role === "user");
+  return first?.role === "user" ? (first.images ?? []) : [];
 }

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { can } from "@/lib/access/roles";
 import { RunNotFound } from "@/lib/engine/errors";
-import { runHeader, runMarkers } from "@/lib/runs/server/runs";
+import { runHeader, runMarkers, runTaskImages } from "@/lib/runs/server/runs";
 import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
 import { getVersion } from "@/lib/agents/server/store";
@@ -60,13 +60,14 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     if (error instanceof RunNotFound) notFound();
     throw error;
   });
-  const [markers, plan] = await Promise.all([runMarkers(runId), planData(runId, header)]);
+  const [markers, plan, taskImages] = await Promise.all([runMarkers(runId), planData(runId, header), runTaskImages(runId)]);
   const poll = Number((await searchParams).poll);
   return (
     <RunClient
       initialHeader={header}
       markers={markers}
       plan={plan}
+      taskImages={taskImages}
       canLaunch={can(user.role, "runs:launch")}
       canDecide={can(user.role, "approvals:decide")}
       pollMs={Number.isFinite(poll) && poll >= 200 ? poll : 1000}

@@ -17,6 +17,7 @@ import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
 import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
 import { PlanSection, type PlanData } from "@/components/plan/plan-section";
+import type { ImageRef } from "@/lib/attachments/schemas";
 import { RunHeader } from "./run-header";
 
 function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
@@ -30,6 +31,7 @@ export function RunClient({
   initialHeader,
   markers: initialMarkers,
   plan,
+  taskImages,
   canLaunch,
   canDecide,
   pollMs,
@@ -39,6 +41,8 @@ export function RunClient({
   markers: MarkerEvent[];
   /** Set for a plan-and-execute run: its DAG is drawn above the trace. */
   plan: PlanData | null;
+  /** The images the task came with (read once: a task never changes). */
+  taskImages: ImageRef[];
   canLaunch: boolean;
   /** Approvers decide this run's pending calls in place (the workflow still applies the gate). */
   canDecide: boolean;
@@ -114,7 +118,7 @@ export function RunClient({
 
   return (
     <div>
-      <RunHeader header={tail.header} canLaunch={canLaunch} onChanged={tail.refresh} />
+      <RunHeader header={tail.header} taskImages={taskImages} canLaunch={canLaunch} onChanged={tail.refresh} />
       {tail.header.pendingApprovals > 0 && (
         <div className="mb-4">
           <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} />

@@ -11,8 +11,10 @@ import { cancelRunAction } from "@/lib/actions/cancel-run";
 import { isTerminal, type RunHeaderData } from "@/lib/runs/schemas";
 import { useNow } from "@/components/runs/use-now";
 import { FollowUpComposer, type Notice } from "./follow-up-composer";
+import { MessageImages } from "@/components/attachments/message-images";
+import type { ImageRef } from "@/lib/attachments/schemas";
 
-export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderData; canLaunch: boolean; onChanged: () => void }) {
+export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header: RunHeaderData; taskImages: readonly ImageRef[]; canLaunch: boolean; onChanged: () => void }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
@@ -53,7 +55,7 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
         {canLaunch ? (
           <div className="flex gap-2">
             {header.graphName && !header.parentRunId ? (
-              <RunDialog agent={header.graphName} label="Re-run" variant="secondary" initial={{ version: header.version ?? undefined, task: header.task, context: header.context }} />
+              <RunDialog agent={header.graphName} label="Re-run" variant="secondary" initial={{ version: header.version ?? undefined, task: header.task, context: header.context, images: taskImages }} />
             ) : null}
             {!terminal ? (
               <Button variant="danger" disabled={busy} onClick={cancel}>
@@ -116,9 +118,10 @@ export function RunHeader({ header, canLaunch, onChanged }: { header: RunHeaderD
           </div>
         ) : null}
       </dl>
-      <div className="rounded-lg border border-zinc-200 bg-white p-4 text-sm">
+      <div data-testid="run-task" className="rounded-lg border border-zinc-200 bg-white p-4 text-sm">
         <p className="text-xs text-zinc-500">Task</p>
         <p className="whitespace-pre-wrap">{header.task}</p>
+        <MessageImages images={taskImages} />
         {header.typedOutput ? (
           // The text output of a typed answer is the same data as pretty JSON: the tree shows it, and its raw view.
           <div className="mt-2">
