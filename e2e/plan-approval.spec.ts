@@ -39,7 +39,7 @@ test("an approver approves a plan in the inbox, after the API and the editor ref
   const agent = `plan-approval-${randomUUID().slice(0, 8)}`;
   await createApprovedPlanner(agent);
 
-  const started = await builderApi.post("/api/runs", { data: { graph: agent, task: "Plan a 2-day trip to Ghent\n@itinerary-planner: answer: Day 1 Gravensteen, day 2 Patershol" } });
+  const started = await builderApi.post("/api/runs", { data: { graph: agent, task: "Plan a 2-day trip to Ghent\n@flight-researcher: think 5000\n@hotel-researcher: think 5000\n@itinerary-planner: answer: Day 1 Gravensteen, day 2 Patershol" } });
   expect(started.status(), await started.text()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
 
@@ -87,6 +87,16 @@ test("an approver approves a plan in the inbox, after the API and the editor ref
   await card.getByRole("button", { name: "Approve plan" }).click();
   await expect(page.getByRole("status")).toContainText("plan (trip-planner): approved");
   await expect(card).toHaveCount(0);
+
+  // On the run page the researchers run at once (each model call takes 5 s), then every node turns green.
+  await page.goto(`/runs/${encodeURIComponent(runId)}`);
+  const flights = page.getByTestId("plan-node-flight-researcher");
+  const hotels = page.getByTestId("plan-node-hotel-researcher");
+  await expect(flights).toHaveAttribute("data-status", "running");
+  await expect(hotels, "both researchers run in parallel").toHaveAttribute("data-status", "running");
+  for (const node of [flights, hotels, page.getByTestId("plan-node-itinerary-planner")]) await expect(node).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await page.getByTestId("plan-node-hotel-researcher").click();
+  await expect(page.getByTestId("plan-node-details").getByTestId("plan-node-trace").getByTestId("span-row").first()).toBeVisible();
 
   await expect.poll(async () => (await runOf(approverApi, runId)).status, { timeout: 30_000, message: "the approved plan runs to the end" }).toBe("completed");
   expect((await runOf(approverApi, runId)).output).toBe("Day 1 Gravensteen, day 2 Patershol");

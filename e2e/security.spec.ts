@@ -90,14 +90,16 @@ test.describe("the JSON API refuses what a browser on another site could send", 
 
   test("a body over the cap is refused 413, declared or streamed", async ({ playwright, baseURL }) => {
     const builder = await apiAs(playwright, baseURL, "builder");
-    const task = `oversized ${Date.now()}`;
-    const big = await builder.post("/api/runs", { data: { graph: "research-loop", task, context: { blob: "x".repeat(400 * 1024) } } });
+    // Creating an agent takes the default cap (256 KiB); the run routes take one image as base64 (lib/attachments/schemas.ts).
+    const name = `oversized-${Date.now().toString(36)}`;
+    const big = await builder.post("/api/agents", { data: { name, description: "x".repeat(400 * 1024) } });
     expect(big.status(), "Content-Length over 256 KiB").toBe(413);
+    expect((await builder.get(`/api/agents/${name}/versions`)).status(), "nothing was created").toBe(404);
     await builder.dispose();
 
     // A chunked body has no Content-Length to refuse early: the route stops at the cap while reading.
     const cookies = (JSON.parse(readFileSync(storageStateFor("builder"), "utf8")) as { cookies: { name: string; value: string }[] }).cookies;
-    const url = new URL("/api/runs", baseURL);
+    const url = new URL("/api/agents", baseURL);
     const req = httpRequest(url, {
       method: "POST",
       headers: { "content-type": "application/json", origin: url.origin, cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; "), "transfer-encoding": "chunked" },
@@ -109,11 +111,11 @@ test.describe("the JSON API refuses what a browser on another site could send", 
       });
       req.on("error", reject);
     });
-    req.write(`{"graph":"research-loop","task":"${task}","context":{"blob":"`);
+    req.write(`{"name":"${name}","description":"`);
     const chunk = "x".repeat(64 * 1024);
     // 1 MiB in 16 chunks: four times the cap.
     for (let i = 0; i < 16; i++) if (!req.write(chunk)) await once(req, "drain");
-    req.end('"}}');
+    req.end('"}');
     const status = await response;
     expect(status).toBe(413);
   });
