@@ -5,7 +5,7 @@
 //   5 nodes × 200 ms. Goal (issue 17): wall time ≤ 1.2 × (planning + critical path).
 //   Prints the core count and load average: compare only runs on equally quiet machines.
 //
-//   npm run bench:plan-execute     (BENCH_NODE_MS, BENCH_RUNS override)
+//   npm run bench:plan-execute     (BENCH_NODE_MS, BENCH_RUNS, BENCH_WIDTH override; BENCH_PROFILE_DIR profiles the worker)
 import os from "node:os";
 import type { RunEvent } from "../lib/contract/types";
 import { criticalPathLength, type Plan } from "../lib/contract/plan";
@@ -13,7 +13,7 @@ import { startEngineStack } from "./lib/engine-stack";
 
 const NODE_MS = Number(process.env.BENCH_NODE_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const WIDTH = 10;
+const WIDTH = Number(process.env.BENCH_WIDTH ?? 10);
 const LAYERS = 5;
 
 const plan: Plan = {
@@ -39,7 +39,8 @@ const task = `Do the work in parts\n@planner: return ${JSON.stringify(plan)}\n@w
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
-  const stack = await startEngineStack({ latencyMs: NODE_MS, name: "plan" });
+  // BENCH_PROFILE_DIR: the worker writes a V8 CPU profile there when it stops.
+  const stack = await startEngineStack({ latencyMs: NODE_MS, name: "plan", workerArgs: process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] });
   try {
     const { engine, client } = stack;
     const runPlan = async () => {
