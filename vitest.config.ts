@@ -6,8 +6,12 @@ const root = import.meta.dirname;
 const INTEGRATION_FILES = "{lib,worker,scripts}/**/*.int.test.ts";
 /** The security suite (issue 14's attacks, each a test): real Temporal and databases, like integration. */
 const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
-/** Integration files that load the machine on purpose, with timeouts that assume nothing else runs. */
-const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts"];
+/**
+ * Integration files that load the machine on purpose, with timeouts that assume nothing else runs, and the
+ * Temporal-server crash of a plan: once, beside another file on a loaded machine, the plan's root run stopped
+ * after the restart with "Missing associated machine for LocalActivity(7)" (see README, Plan and execute).
+ */
+const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts", "worker/engine-tests/plan-temporal-crash.int.test.ts"];
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
   testTimeout: 60_000,
