@@ -89,6 +89,8 @@ const envSchema = z
     OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
     /** The server accepts a json_schema response format (llama.cpp, vLLM and Ollama do); off, agents' output schemas are still enforced by the engine. */
     OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: booleanText.default(false),
+    // Small local models often write a tool call as bare JSON text; on, a reply that is exactly one call of an offered tool runs as that call.
+    OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT: booleanText.default(false),
     // The server's models that read images (comma-separated names, or * for all); none by default, so a task with images is refused before it starts.
     OPENAI_COMPATIBLE_VISION_MODELS: z
       .string()
@@ -227,8 +229,8 @@ export interface AppConfig {
     defaultModel: string;
     openai: { apiKey?: string; baseUrl?: string };
     anthropic: { apiKey?: string; baseUrl?: string };
-    /** visionModels: OPENAI_COMPATIBLE_VISION_MODELS (the model catalogue's `openaiCompatibleVision`). */
-    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string; structuredOutputs: boolean; visionModels: string[] | "*" };
+    /** visionModels: OPENAI_COMPATIBLE_VISION_MODELS (the model catalogue's `openaiCompatibleVision`); toolCallsInText: OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT. */
+    openaiCompatible: { name: string; baseUrl?: string; apiKey?: string; structuredOutputs: boolean; toolCallsInText: boolean; visionModels: string[] | "*" };
   };
 }
 
@@ -327,6 +329,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
         baseUrl: env.OPENAI_COMPATIBLE_BASE_URL,
         apiKey: env.OPENAI_COMPATIBLE_API_KEY,
         structuredOutputs: env.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS,
+        toolCallsInText: env.OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT,
         visionModels: env.OPENAI_COMPATIBLE_VISION_MODELS ?? [],
       },
     },

@@ -10,6 +10,12 @@ export interface ScriptedReply {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Answer only after this long, like a slow model (the client may give up first). */
   delayMs?: number;
+  /**
+   * What the model says instead when the request carries a json_schema
+   * response format: a server that enforces it (llama.cpp's grammar) leaves
+   * the model no way to call a tool, so the reply is this text alone.
+   */
+  constrained?: string;
 }
 
 export interface ChatCompletionsServer {
@@ -20,6 +26,8 @@ export interface ChatCompletionsServer {
   abandoned: () => number;
   /** Queues the replies for the next requests. */
   script(replies: ScriptedReply[]): void;
+  /** Forgets the queued replies and the recorded requests, so that one test's leftovers never answer the next. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -50,11 +58,13 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
       respond(res, parsed, reply);
     });
   });
-  function respond(res: ServerResponse, parsed: Record<string, unknown>, reply: ScriptedReply): void {
-    if (reply.status && reply.status >= 400) {
-      res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted ${reply.status}`, type: "server_error" } }));
+  function respond(res: ServerResponse, parsed: Record<string, unknown>, scripted: ScriptedReply): void {
+    if (scripted.status && scripted.status >= 400) {
+      res.writeHead(scripted.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted ${scripted.status}`, type: "server_error" } }));
       return;
     }
+    const format = parsed.response_format as { type?: string } | undefined;
+    const reply: ScriptedReply = scripted.constrained !== undefined && format?.type === "json_schema" ? { usage: scripted.usage, content: scripted.constrained } : scripted;
     const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({
@@ -74,6 +84,10 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
     requests,
     abandoned: () => abandoned,
     script: (replies) => queue.push(...replies),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -3,7 +3,9 @@
 // execution inside the SDK): the engine runs tools as Temporal activities.
 import { APICallError, generateText, jsonSchema, Output, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
-import { ModelCallError, type InferenceMessage, type InferenceRequest, type InferenceResponse, type ModelProvider } from "./types";
+import { FAIL_TOOL, RETURN_TOOL } from "../../lib/contract/system-tools";
+import { toolCallFromText } from "./text-tool-calls";
+import { ModelCallError, type FunctionTool, type InferenceMessage, type InferenceRequest, type InferenceResponse, type ModelProvider } from "./types";
 
 function parseArguments(text: string): unknown {
   try {
@@ -75,6 +77,18 @@ export function supportsStructuredOutput(model: LanguageModel): boolean {
   return model.provider.startsWith("openai.");
 }
 
+/**
+ * Whether a call can only end the turn: the tools offered are the engine's
+ * `return` and `fail` alone, or none. Only such a call gets the answer's
+ * schema as its response format: a server that enforces the format
+ * (llama.cpp's grammar) constrains every reply to it, so a call that also
+ * offers real tools (or `handoff`) would never call them. Those calls rely on
+ * the `return` tool, whose parameters are the same schema.
+ */
+export function isFinalCall(tools: readonly FunctionTool[]): boolean {
+  return tools.every((t) => t.name === RETURN_TOOL || t.name === FAIL_TOOL);
+}
+
 /** The name the response format carries (OpenAI requires one; letters, digits, _ and -). */
 const RESPONSE_FORMAT_NAME = "answer";
 
@@ -97,8 +111,13 @@ export function answerOutput(schema: Record<string, unknown>): OutputInterface<s
  */
 const LENIENT_SCHEMA = { openai: { strictJsonSchema: false }, openaiCompatible: { strictJsonSchema: false } };
 
+export interface AiSdkModelOptions {
+  /** Read a reply whose whole text is one call of an offered tool as that call (OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT). */
+  toolCallsInText?: boolean;
+}
+
 /** Wraps an AI SDK language-model factory as a ModelProvider. */
-export function createAiSdkModel(languageModel: (modelName: string) => LanguageModel): ModelProvider {
+export function createAiSdkModel(languageModel: (modelName: string) => LanguageModel, options: AiSdkModelOptions = {}): ModelProvider {
   return {
     async generate(request: InferenceRequest, modelName: string): Promise<InferenceResponse> {
       const tools: ToolSet = {};
@@ -106,7 +125,7 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
         tools[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.parameters as JSONSchema7) });
       }
       const model = languageModel(modelName);
-      const structured = request.responseSchema && supportsStructuredOutput(model) ? request.responseSchema : undefined;
+      const structured = request.responseSchema && isFinalCall(request.tools) && supportsStructuredOutput(model) ? request.responseSchema : undefined;
       try {
         const result = await generateText({
           model,
@@ -121,6 +140,13 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
           abortSignal: request.signal,
           ...(structured ? { output: answerOutput(structured), providerOptions: LENIENT_SCHEMA } : {}),
         });
+        const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
+        // A reply constrained to the answer's schema is the answer, whatever it looks like.
+        const textCall =
+          options.toolCallsInText && !structured && result.toolCalls.length === 0 && result.text
+            ? toolCallFromText(result.text, request.tools.map((t) => t.name), request.messages)
+            : null;
+        if (textCall) return { content: null, toolCalls: [textCall], usage, finishReason: "tool-calls", toolCallsFromText: true };
         return {
           content: result.text || null,
           toolCalls: result.toolCalls.map((c) => ({
@@ -128,7 +154,7 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
             name: c.toolName,
             arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? {}),
           })),
-          usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+          usage,
           finishReason: result.finishReason,
         };
       } catch (error) {

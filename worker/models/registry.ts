@@ -55,7 +55,7 @@ export function createModelRegistry({ models, demoLatencyMs }: ModelRegistryOpti
           };
         case "openai-compatible": {
           const [providerName, ...modelParts] = rest;
-          const { baseUrl, apiKey, name: configured, structuredOutputs } = models.openaiCompatible;
+          const { baseUrl, apiKey, name: configured, structuredOutputs, toolCallsInText } = models.openaiCompatible;
           if (!baseUrl) throw new ModelCallError("OPENAI_COMPATIBLE_BASE_URL is not set on the worker", false);
           if (providerName !== configured) {
             throw new ModelCallError(`no OpenAI-compatible provider named "${providerName}" (configured: "${configured}")`, false);
@@ -63,7 +63,7 @@ export function createModelRegistry({ models, demoLatencyMs }: ModelRegistryOpti
           return {
             provider: cached(`compat:${configured}`, () => {
               const compatible = createOpenAICompatible({ name: configured, baseURL: baseUrl, apiKey, supportsStructuredOutputs: structuredOutputs });
-              return createAiSdkModel((m) => compatible.chatModel(m));
+              return createAiSdkModel((m) => compatible.chatModel(m), { toolCallsInText });
             }),
             modelName: modelParts.join("/"),
           };

@@ -30,8 +30,9 @@ export interface InferenceRequest {
   maxOutputTokens: number;
   /**
    * The JSON Schema the final answer must match, when the agent has one: sent
-   * as the provider's structured-output request where it supports one (the
-   * engine validates the answer itself either way).
+   * as the provider's structured-output request where it supports one, on calls
+   * that offer no tools but `return` and `fail` (the engine validates the answer
+   * itself either way).
    */
   responseSchema?: Record<string, unknown>;
   /** 1 on the first try; retries count up (the demo model uses it to simulate flaky providers). */
@@ -51,6 +52,12 @@ export interface InferenceResponse {
   toolCalls: ModelToolCall[];
   usage: TokenUsage;
   finishReason: string;
+  /**
+   * Set when the model wrote its tool call as text and the provider read it as
+   * one (OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT): `toolCalls` then holds that
+   * call and `content` is null. For the trace.
+   */
+  toolCallsFromText?: true;
 }
 
 /** Turns messages into a response. Implementations: the demo model and the AI SDK providers. */
