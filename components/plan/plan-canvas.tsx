@@ -33,9 +33,11 @@ const STATUS_STYLE: Record<PlanNodeViewStatus, { frame: string; badge: string; m
   completed: { frame: "border border-emerald-500 bg-emerald-50", badge: "bg-emerald-600 text-white", minimap: "#10b981" },
   failed: { frame: "border-2 border-red-500 bg-red-50", badge: "bg-red-600 text-white", minimap: "#ef4444" },
   skipped: { frame: "border border-dashed border-amber-500 bg-amber-50 opacity-80", badge: "bg-amber-500 text-white", minimap: "#f59e0b" },
+  // Stopped with the plan (cancelled, timed out, out of budget): grey like skipped work, but solid.
+  cancelled: { frame: "border-2 border-zinc-400 bg-zinc-100 opacity-80", badge: "bg-zinc-600 text-white", minimap: "#71717a" },
 };
 
-const OUTCOME_STYLE = { completed: "text-emerald-700", partially_failed: "text-amber-700", failed: "text-red-700" } as const;
+const OUTCOME_STYLE = { completed: "text-emerald-700", partially_failed: "text-amber-700", failed: "text-red-700", cancelled: "text-zinc-700" } as const;
 
 /** A running node's duration ticks with the page clock; only running cards subscribe to it. */
 function RunningDuration({ node }: { node: PlanNodeView }) {

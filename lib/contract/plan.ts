@@ -16,10 +16,14 @@ export interface Plan {
   metadata?: Record<string, unknown>;
 }
 
-export type PlanNodeStatus = "pending" | "running" | "completed" | "failed" | "skipped";
+export type PlanNodeStatus = "pending" | "running" | "completed" | "failed" | "skipped" | "cancelled";
 
-/** How a plan run ended: every node completed, some failed (independent branches went on), or nothing usable. */
-export type PlanOutcome = "completed" | "partially_failed" | "failed";
+/**
+ * How a plan run ended: every node completed, some failed (independent
+ * branches went on), nothing usable, or stopped before the end (the run was
+ * cancelled or timed out, its budget ran out) with every node's state recorded.
+ */
+export type PlanOutcome = "completed" | "partially_failed" | "failed" | "cancelled";
 
 export const PLAN_NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 

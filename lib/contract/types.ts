@@ -153,14 +153,25 @@ type EventBody =
   | {
       type: "plan_node_finished";
       nodeId: string;
-      status: "completed" | "failed" | "skipped";
+      /** cancelled: the plan stopped (the run was cancelled or timed out, its budget ran out, the executor failed) before the node finished. */
+      status: "completed" | "failed" | "skipped" | "cancelled";
       runId: string | null;
-      /** Why it failed or was skipped ("dependency X failed"). */
+      /** Why it failed, was skipped ("dependency X failed") or was cancelled. */
       reason?: string;
       usage?: TokenUsage;
       attempts: number;
     }
-  | { type: "plan_finished"; outcome: import("./plan").PlanOutcome; completed: number; failed: number; skipped: number }
+  | {
+      type: "plan_finished";
+      outcome: import("./plan").PlanOutcome;
+      completed: number;
+      failed: number;
+      skipped: number;
+      /** Nodes stopped before they finished (absent in plans that ran to the end before cancellation was recorded). */
+      cancelled?: number;
+      /** Why the plan stopped (outcome cancelled). */
+      reason?: string;
+    }
   | { type: "run_completed"; output: string; /** The typed answer, when the agent has an output schema. */ data?: unknown }
   | { type: "run_failed"; reason: FailureReason; message: string; details?: FailureDetails }
   | { type: "run_cancelled"; message: string };

@@ -106,6 +106,12 @@ export interface CarriedState {
   handoffModel?: string | null;
   /** Tokens approvers granted beyond the budget (onBudget: "ask"). */
   budgetGranted?: number;
+  /** The children a router gave this turn's task to that failed (not offered again this turn). */
+  routingFailures?: { agentName: string; reason: string }[];
+  /** Rejections of this turn's plan so far. */
+  planRejections?: number;
+  /** Plans this run has executed (each plan's child runs get ids of their own). */
+  plansExecuted?: number;
 }
 
 /**
@@ -147,6 +153,13 @@ export interface AgentRunInput {
   behaviour?: number;
   /** The run answers one task and closes (a router's chosen agent): no follow-up window. */
   oneShot?: boolean;
+  /**
+   * Names the side effects of this run's tool calls instead of the run id: every
+   * attempt of one plan node shares it, so a retried node that repeats a call
+   * (same tool, arguments and step) gets the first attempt's recorded result
+   * instead of doing it again. Absent: keys are per run, as before.
+   */
+  sideEffectScope?: string;
   carried?: CarriedState;
 }
 

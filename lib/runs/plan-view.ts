@@ -30,6 +30,7 @@ export const PLAN_NODE_STATUS_LABEL: Record<PlanNodeViewStatus, string> = {
   completed: "completed",
   failed: "failed",
   skipped: "skipped",
+  cancelled: "cancelled",
 };
 
 export interface PlanNodeView extends PlanNode {
@@ -136,7 +137,7 @@ export function buildPlanView(events: readonly RunEvent[], awaitingApprovalRunId
     }
   }
   for (const node of nodes) if (node.status === "running" && node.runId !== null && awaitingApprovalRunIds.has(node.runId)) node.status = "awaiting_approval";
-  const counts: Record<PlanNodeViewStatus, number> = { pending: 0, running: 0, awaiting_approval: 0, completed: 0, failed: 0, skipped: 0 };
+  const counts: Record<PlanNodeViewStatus, number> = { pending: 0, running: 0, awaiting_approval: 0, completed: 0, failed: 0, skipped: 0, cancelled: 0 };
   for (const node of nodes) counts[node.status]++;
   const edges = nodes.flatMap((node) => node.dependsOn.filter((dep) => byId.has(dep)).map((dep) => ({ source: dep, target: node.id })));
   return { plan: proposed.plan, planAttempt: proposed.attempt, planSeq: proposed.seq, nodes, edges, counts, finished };

@@ -1,6 +1,7 @@
 // Activities of the agent workflow: model inference, tool discovery and tool
 // execution. Long calls heartbeat so that a dead worker is noticed quickly and
 // cancellation reaches them.
+import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import type { AgentConfig } from "../../lib/agents/schemas";
@@ -76,6 +77,22 @@ export interface ToolActivityInput {
   iteration: number;
   callId: string;
   runContext: Record<string, unknown>;
+  /** A plan node's side-effect scope (AgentRunInput.sideEffectScope) and the call's place in its response. */
+  sideEffectScope?: string;
+  position?: number;
+}
+
+/**
+ * The key a tool's side effect is recorded under (demo-bank's transfers, any
+ * tool that dedupes). Per run and call by default. Inside a plan node it names
+ * the node instead of the attempt's run, and the call by its step, place,
+ * tool and arguments instead of the model's call id (which a real provider
+ * draws anew): an attempt that repeats attempt 1's call gets its recorded result.
+ */
+export function sideEffectKey(input: Pick<ToolActivityInput, "runId" | "iteration" | "callId" | "toolName" | "rawArguments" | "sideEffectScope" | "position">): string {
+  if (!input.sideEffectScope) return `${input.runId}:${input.iteration}:${input.callId}`;
+  const args = createHash("sha256").update(input.rawArguments).digest("hex").slice(0, 24);
+  return `${input.sideEffectScope}:${input.iteration}:${input.position ?? 0}:${input.toolName}:${args}`;
 }
 
 /** `retryReason`: why earlier attempts did not finish (for the trace), when this is a retry. */
@@ -271,7 +288,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
           agentName: input.agent.name,
           iteration: input.iteration,
           callId: input.callId,
-          idempotencyKey: `${input.runId}:${input.iteration}:${input.callId}`,
+          idempotencyKey: sideEffectKey(input),
           runContext: input.runContext,
           signal: context.cancellationSignal,
           heartbeat: () => {

@@ -51,7 +51,7 @@ describe("a plan whose worker is killed mid-plan", () => {
       task: `Pay in parts\n@planner: return ${JSON.stringify(plan)}\n@payer: tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":2,"hold_ms":3000}\n@payer: answer: paid`,
     });
     // Both parallel transfers have committed; their activities still hold (heartbeating).
-    // Entries carry the root run; the idempotency key names the node's own run.
+    // Entries carry the root run; the idempotency key names the node (every attempt of it alike).
     await eventually(() => h.db.ledgerEntry.count({ where: { runId } }), (n) => n === 2, 30_000, "two transfers to commit");
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
@@ -59,7 +59,7 @@ describe("a plan whose worker is killed mid-plan", () => {
     const summary = await waitForStatus(h.engine, runId, ["completed"], 90_000);
     expect(summary.output).toContain("paid");
     const entries = await h.db.ledgerEntry.findMany({ where: { runId } });
-    expect(entries.map((e) => e.idempotencyKey.slice(runId.length + 1).split(":")[0]).sort()).toEqual(["node-first-1", "node-last-1", "node-second-1"]);
+    expect(entries.map((e) => e.idempotencyKey.slice(runId.length + 1).split(":")[0]).sort()).toEqual(["node-first", "node-last", "node-second"]);
     const after = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
     expect(before.balanceCents - after.balanceCents).toBe(600);
     // The killed worker's calls were retried on the new one, which found them done (not done again).

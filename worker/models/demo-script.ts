@@ -10,6 +10,9 @@
 //   tokens 500       (output tokens reported per inference)
 //   fail model       (a non-retryable model error)
 //   flaky 2          (the first 2 attempts of each inference fail, then succeed)
+//   fail model once  (after its tool steps, the agent's answer fails with a non-retryable
+//                    model error the first time this worker sees this agent and task; a
+//                    retried plan node, a new run with the same task, then answers)
 //
 // Orchestration (issue 16); these end the agent's turn, after its tool steps:
 //
@@ -52,6 +55,8 @@ export interface DemoScript {
   thinkMs: number;
   outputTokens: number | null;
   failModel: boolean;
+  /** After its steps, fail the answer once per worker process for this agent and task. */
+  failModelOnce: boolean;
   flakyAttempts: number;
   /** Routing decisions, in order (route lines; only routers act on them, so they do not count as directives). */
   routes: DemoRoute[];
@@ -69,7 +74,7 @@ export interface DemoScript {
 
 /** A script with nothing in it. */
 export function emptyScript(): DemoScript {
-  return { steps: [], answer: null, thinkMs: 0, outputTokens: null, failModel: false, flakyAttempts: 0, routes: [], returnArguments: null, invalidAnswers: 0, handoff: null, failReason: null, hasDirectives: false, prose: "" };
+  return { steps: [], answer: null, thinkMs: 0, outputTokens: null, failModel: false, failModelOnce: false, flakyAttempts: 0, routes: [], returnArguments: null, invalidAnswers: 0, handoff: null, failReason: null, hasDirectives: false, prose: "" };
 }
 
 const NAME = "[A-Za-z0-9_-]+";
@@ -96,6 +101,7 @@ function readDirective(line: string, script: DemoScript, agentName: string | und
   else if ((match = /^think\s+(\d+)$/i.exec(line))) script.thinkMs = Number(match[1]);
   else if ((match = /^tokens\s+(\d+)$/i.exec(line))) script.outputTokens = Number(match[1]);
   else if (/^fail\s+model$/i.test(line)) script.failModel = true;
+  else if (/^fail\s+model\s+once$/i.test(line)) script.failModelOnce = true;
   else if ((match = /^fail\s*:\s*(.*)$/is.exec(line))) script.failReason = (match[1] ?? "").trim();
   else if ((match = /^flaky\s+(\d+)$/i.exec(line))) script.flakyAttempts = Number(match[1]);
   else if ((match = /^invalid\s+(\d+)$/i.exec(line))) script.invalidAnswers = Number(match[1]);

@@ -156,13 +156,18 @@ function finalAnswer(script: DemoScript, planned: boolean, convo: Conversation, 
 function routingDecision(script: DemoScript, convo: Conversation, routing: FunctionTool): Record<string, unknown> {
   const route = script.routes.find((r) => convo.remaining === null || convo.remaining.includes(r.target));
   if (!route) return { ...routeByDescription(script.prose, routing, convo.remaining) };
-  return { target: route.target, confidence: route.confidence, reason: "demo route", ...(route.fallback ? { fallback: route.fallback } : {}) };
+  // A fallback no longer on offer (it failed this turn) is left out, as a model reading the offer would.
+  const fallback = route.fallback && (convo.remaining === null || convo.remaining.includes(route.fallback)) ? route.fallback : null;
+  return { target: route.target, confidence: route.confidence, reason: "demo route", ...(fallback ? { fallback } : {}) };
 }
 
 export interface DemoModelOptions {
   /** Latency added to every inference (benchmarks simulate a provider with it). */
   latencyMs?: number;
 }
+
+/** Agents and tasks whose `fail model once` has failed in this process (so their next attempt answers). */
+const failedOnce = new Set<string>();
 
 export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
   return {
@@ -200,6 +205,10 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
       if (convo.stepsDone < script.steps.length) {
         const step = script.steps[convo.stepsDone] ?? [];
         return callsResponse(step.map((action, j) => toToolCall(action, `call_${convo.taskIndex}_${convo.stepsDone}_${j}`, messages)));
+      }
+      if (script.failModelOnce && !failedOnce.has(`${request.agentName}\n${convo.task}`)) {
+        failedOnce.add(`${request.agentName}\n${convo.task}`);
+        throw new ModelCallError(`demo/${modelName} was asked to fail once ("fail model once")`, false);
       }
       const answer = finalAnswer(script, planned !== null, convo, request);
       if (typeof answer !== "string") return callsResponse([{ id: `call_${convo.taskIndex}_${answer.call}_${messages.length}`, name: answer.call, arguments: answer.arguments }]);

@@ -4,14 +4,16 @@
 // model call (inference.ts), tool calls (tool-calls.ts), approvals
 // (approvals.ts), sub-agent conversations (sub-agents.ts) and budgets
 // (budget.ts); this class coordinates them.
-import { CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, sleep, workflowInfo } from "@temporalio/workflow";
+import { CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, sleep, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
 import { effectiveModel, INHERIT_MODEL } from "../../lib/agents/model-inheritance";
-import { answerSchemaOf, isPlanner, planCards, reroutePrompt, type RoutingDecision } from "../../lib/contract/system-tools";
+import { answerSchemaOf, isPlanner, planCards, RETURN_TOOL, reroutePrompt, routingDecisionSchema, type RoutingDecision } from "../../lib/contract/system-tools";
 import { planProblems, type Plan } from "../../lib/contract/plan";
 import { approvedPlan, PLAN_REJECTIONS_ALLOWED, replanPrompt } from "../../lib/contract/plan-approval";
-import { DEFAULT_PLAN_SETTINGS, executePlan } from "./plan-executor";
-import type { FailureDetails, ToolCall } from "../../lib/contract/types";
+import { executePlanLegacy } from "./plan-executor-legacy";
+import { schedulePlan } from "./plan-scheduler";
+import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
+import type { ToolCall } from "../../lib/contract/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
 import { Approvals } from "./approvals";
 import { checkTokenBudget, HistoryBudget, runTimeoutFailure } from "./budget";
@@ -27,6 +29,11 @@ import { DEFAULT_ROUTER, recordDecision, runRoutedChild } from "./routing";
 
 /** How long before the turn's deadline a plan approval expires, so its expiry (not the run timeout) ends the wait. */
 const PLAN_EXPIRY_MARGIN_MS = 1000;
+
+/** Plans run on the scheduler (plan-scheduler.ts); runs recorded before it replay on the legacy executor. */
+const PLAN_SCHEDULER_PATCH = "plan-scheduler";
+/** After a routed child fails, the router is offered only the children left (and no fallback or default that failed). */
+const ROUTING_OFFERS_REMAINING_PATCH = "routing-offers-remaining";
 
 /** A turn's answer: its text and, when the agent has an output schema, the typed data. */
 export interface TurnAnswer {
@@ -97,20 +104,30 @@ export class AgentLoop {
 
   /** When the current turn must have its final answer (workflow time, ms). */
   private deadline = Infinity;
+  /** The run timeout struck the current turn (its work scope is being cancelled). */
+  private timedOut = false;
+
+  /** Why work in flight stops when `error` ends the turn: what a plan records on the nodes it cancels. */
+  private stopReason(error: unknown): string {
+    if (error instanceof RunFailure) return `${error.reason}: ${error.message}`;
+    if (this.timedOut) return `timeout: no final answer within the run timeout of ${this.limits.runTimeoutSeconds} s`;
+    if (isCancellation(error)) return "cancelled: the run was cancelled";
+    return error instanceof Error ? error.message : String(error);
+  }
 
   /** Runs iterations until the model answers; bounded by the run timeout. */
   async respond(): Promise<TurnAnswer> {
     const startedAt = Date.parse(this.state.turnStartedAt ?? new Date(Date.now()).toISOString());
     this.deadline = startedAt + this.limits.runTimeoutSeconds * 1000;
     const remaining = Math.max(1, this.deadline - Date.now());
-    let timedOut = false;
+    this.timedOut = false;
     const work = new CancellationScope();
     const timer = new CancellationScope();
     void timer
       .run(() => sleep(remaining))
       .then(
         () => {
-          timedOut = true;
+          this.timedOut = true;
           work.cancel();
         },
         () => undefined,
@@ -118,7 +135,7 @@ export class AgentLoop {
     try {
       return await work.run(() => this.answerTurn());
     } catch (error) {
-      if (timedOut && isCancellation(error)) throw runTimeoutFailure(this.limits);
+      if (this.timedOut && isCancellation(error)) throw runTimeoutFailure(this.limits);
       throw error;
     } finally {
       timer.cancel();
@@ -141,12 +158,15 @@ export class AgentLoop {
     const { state } = this;
     const router = this.agent;
     const maxAttempts = router.router?.maxAttempts ?? DEFAULT_ROUTER.maxAttempts;
-    const failed: NonNullable<FailureDetails["attempts"]> = [];
-    for (let attempt = 1; ; attempt++) {
+    // The turn's failed children live in the run state: they survive continue-as-new.
+    const failed = state.routingFailures;
+    for (;;) {
+      const attempt = failed.length + 1;
       const decided = await this.iterate();
       if (decided.kind !== "answer") return decided;
       const parent = this.lastIterationSpan ?? state.runSpanId;
-      const record = recordDecision(state, router, decided.data as RoutingDecision, attempt, parent);
+      const excluded = this.routerOffer(router) ? failed.map((f) => f.agentName) : [];
+      const record = recordDecision(state, router, decided.data as RoutingDecision, attempt, parent, excluded);
       const child = await runRoutedChild(state, this.input, router, record.chosen, state.turnTask || this.input.message, attempt, parent);
       await this.checkBudget();
       if (child.ok) return { kind: "answer", text: child.text, ...(child.data !== undefined ? { data: child.data } : {}) };
@@ -165,6 +185,19 @@ export class AgentLoop {
   }
 
   /**
+   * The children a router may still choose this turn: all of them until one
+   * fails, then those left (the decision's schema, the return tool and the
+   * alternatives say so). Null: offer the router's own list.
+   */
+  private routerOffer(agent: AgentConfig): string[] | null {
+    const failed = this.state.routingFailures;
+    if (agent.kind !== "router" || failed.length === 0) return null;
+    // Runs that re-routed before this existed were offered every child again: their histories replay so.
+    if (!patched(ROUTING_OFFERS_REMAINING_PATCH)) return null;
+    return agent.subAgents.filter((name) => !failed.some((f) => f.agentName === name));
+  }
+
+  /**
    * A planner's turn: a valid plan (repaired like any typed answer, else
    * plan_invalid), approved by a person when the graph asks for it, then its execution.
    */
@@ -176,12 +209,12 @@ export class AgentLoop {
     // Only graphs that ask for approval wait: the histories of every other plan run replay as they ran.
     const plan = this.input.graph.plan?.approval ? await this.approvePlan(proposed) : proposed;
     if (!("nodes" in plan)) return plan;
-    return executePlan(
-      { state: this.state, input: this.input, planner: this.agent, checkBudget: () => this.checkBudget() },
-      plan,
-      this.state.turnTask || this.input.message,
-      this.lastIterationSpan ?? this.state.runSpanId,
-    );
+    const task = this.state.turnTask || this.input.message;
+    const parent = this.lastIterationSpan ?? this.state.runSpanId;
+    if (!patched(PLAN_SCHEDULER_PATCH)) {
+      return executePlanLegacy({ state: this.state, input: this.input, planner: this.agent, checkBudget: () => this.checkBudget() }, plan, task, parent);
+    }
+    return schedulePlan({ state: this.state, input: this.input, planner: this.agent, checkBudget: () => this.checkBudget(), stopReason: (error) => this.stopReason(error) }, plan, task, parent);
   }
 
   /**
@@ -193,7 +226,7 @@ export class AgentLoop {
   private async approvePlan(proposed: Plan): Promise<Plan | TurnResult> {
     const { state } = this;
     let plan = proposed;
-    for (let rejections = 0; ; ) {
+    for (;;) {
       const approval = await this.approvals.requestPlan(plan, this.deadline - PLAN_EXPIRY_MARGIN_MS, this.lastIterationSpan ?? state.runSpanId);
       if (approval.status === "approved") {
         const edited = approval.decision?.editedArguments ? approvedPlan(approval) : null;
@@ -204,7 +237,8 @@ export class AgentLoop {
       if (approval.status !== "rejected") throw new RunFailure("plan_invalid", "the plan's approval expired before an approver decided");
       const by = approval.decision?.decidedBy.email ?? "an approver";
       const reason = approval.decision?.reason ?? "no reason given";
-      if (++rejections > PLAN_REJECTIONS_ALLOWED) throw new RunFailure("plan_invalid", `${by} rejected the plan again: ${reason}`);
+      // Counted in the run state: a rejection before a continue-as-new still counts after it.
+      if (++state.planRejections > PLAN_REJECTIONS_ALLOWED) throw new RunFailure("plan_invalid", `${by} rejected the plan again: ${reason}`);
       state.pushMessage({ role: "user", content: replanPrompt(reason, by) });
       const replanned = await this.iterate();
       if (replanned.kind !== "answer") return replanned;
@@ -249,14 +283,16 @@ export class AgentLoop {
       state.baseStatus = "thinking";
       this.onStatusChange();
 
-      const answerSchema = answerSchemaOf(agent, this.input.graph);
+      const offer = this.routerOffer(agent);
+      const answerSchema = offer ? { schema: routingDecisionSchema(offer), strict: true } : answerSchemaOf(agent, this.input.graph);
+      const tools = offer ? this.toolCalls.tools.map((t) => (t.name === RETURN_TOOL ? { ...t, parameters: routingDecisionSchema(offer) } : t)) : this.toolCalls.tools;
       const response = await infer(
         {
           state,
           agent,
           limits: this.limits,
           ledger: this.ledger,
-          tools: this.toolCalls.tools,
+          tools,
           deadline: this.deadline,
           eagerTools: () => this.toolCalls.eagerTools(),
           answerSchema,

@@ -127,6 +127,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         state.turn = next.turn ?? state.turn + 1;
         state.turnTask = next.content;
         state.planAttempts = 0;
+        state.planRejections = 0;
+        state.routingFailures = [];
         const images = next.images?.length ? { images: next.images } : {};
         state.pushMessage({ role: "user", content: next.content, ...images });
         if (!next.initial) state.emit({ type: "user_message", content: next.content, ...images });

@@ -4,8 +4,8 @@
 // does), the caller's model for an agent whose model is `inherit`, and the
 // run's engine behaviour. Its failure is a result the caller decides on; a
 // cancellation is not.
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation, workflowInfo } from "@temporalio/workflow";
-import type { AgentConfig } from "../../lib/agents/schemas";
+import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, executeChild, isCancellation, workflowInfo } from "@temporalio/workflow";
+import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
 import type { TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE } from "../../lib/contract/definitions";
@@ -13,7 +13,14 @@ import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attri
 import { FALLBACK_POLICY } from "../../lib/policy/gate";
 import type { RunState } from "./run-state";
 
-export type ChildTaskResult = { ok: true; text: string; data?: unknown; usage: TokenUsage } | { ok: false; reason: string; usage?: TokenUsage };
+/**
+ * How a child run ended, for every caller (router, plan, synthesis). A failure
+ * names the child's failure type (`model_error`, `agent_failed`, …: the
+ * caller decides what to retry) and says whether it was a cancellation.
+ */
+export type ChildTaskResult =
+  | { ok: true; runId: string; text: string; data?: unknown; usage: TokenUsage }
+  | { ok: false; runId: string; reason: string; failure: string; cancelled: boolean; usage?: TokenUsage };
 
 /** The tokens a failed child spent, from its failure's details (absent for children of older workers and for lost ones). */
 function usageOfFailure(cause: unknown): TokenUsage | undefined {
@@ -34,13 +41,18 @@ export interface ChildTask {
   parentSpanId: string;
   /** What the child's sub_agent span records beside its run id. */
   attributes: Record<string, string | number | boolean>;
+  /** Overrides of the graph's limits for the child: its share of the run tree's token budget. */
+  limits?: Partial<RunLimits>;
+  /** Shared by every attempt of one plan node (see AgentRunInput.sideEffectScope). */
+  sideEffectScope?: string;
 }
 
 export async function runChildTask(run: { state: RunState; input: AgentRunInput; caller: AgentConfig }, task: ChildTask): Promise<ChildTaskResult> {
   const { state, input, caller } = run;
   const span = state.startSpan("sub_agent", task.agentName, task.parentSpanId, { ...task.attributes, childRunId: task.workflowId });
   const childInput: AgentRunInput = {
-    graph: input.graph,
+    graph: task.limits ? { ...input.graph, limits: { ...input.graph.limits, ...task.limits } } : input.graph,
+    ...(task.sideEffectScope ? { sideEffectScope: task.sideEffectScope } : {}),
     agentName: task.agentName,
     message: task.message,
     context: input.context,
@@ -74,7 +86,7 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
     });
     state.addUsage(outcome.usage);
     state.endSpan(span, "ok", { tokens: outcome.usage });
-    return { ok: true, text: outcome.output ?? "", usage: outcome.usage, ...(outcome.outputData ? { data: JSON.parse(outcome.outputData) as unknown } : {}) };
+    return { ok: true, runId: task.workflowId, text: outcome.output ?? "", usage: outcome.usage, ...(outcome.outputData ? { data: JSON.parse(outcome.outputData) as unknown } : {}) };
   } catch (error) {
     if (isCancellation(error) && !(error instanceof ChildWorkflowFailure)) {
       state.endSpan(span, "error", { attributes: { outcome: "cancelled" } });
@@ -84,7 +96,9 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
     const reason = cause instanceof ApplicationFailure ? `${cause.type ?? "failed"}: ${cause.message}` : cause instanceof Error ? cause.message : String(cause);
     const usage = usageOfFailure(cause);
     if (usage) state.addUsage(usage);
-    state.endSpan(span, "error", { ...(usage ? { tokens: usage } : {}), attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
-    return { ok: false, reason: reason.slice(0, 500), ...(usage ? { usage } : {}) };
+    const cancelled = cause instanceof CancelledFailure;
+    state.endSpan(span, "error", { ...(usage ? { tokens: usage } : {}), attributes: { outcome: cancelled ? "cancelled" : "failed", reason: reason.slice(0, 300) } });
+    const failure = cancelled ? "cancelled" : cause instanceof ApplicationFailure && cause.type ? cause.type : "failed";
+    return { ok: false, runId: task.workflowId, reason: reason.slice(0, 500), failure, cancelled, ...(usage ? { usage } : {}) };
   }
 }

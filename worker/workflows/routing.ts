@@ -10,17 +10,20 @@ import type { AgentConfig } from "../../lib/agents/schemas";
 import type { RoutingDecision } from "../../lib/contract/system-tools";
 import type { RoutingRecord } from "../../lib/contract/types";
 import type { AgentRunInput } from "../../lib/contract/workflow";
-import { runChildTask } from "./child-task";
+import { runChildTask, type ChildTaskResult } from "./child-task";
+import { tokenLimit } from "./budget";
 import type { RunState } from "./run-state";
 
 export const DEFAULT_ROUTER = { threshold: 0.7, maxAttempts: 3 } as const;
 
 /** Picks who takes the task and records the decision as a span and an event. */
-export function recordDecision(state: RunState, router: AgentConfig, decision: RoutingDecision, attempt: number, parentId: string): RoutingRecord {
+export function recordDecision(state: RunState, router: AgentConfig, decision: RoutingDecision, attempt: number, parentId: string, excluded: readonly string[] = []): RoutingRecord {
   const threshold = router.router?.threshold ?? DEFAULT_ROUTER.threshold;
   const confident = decision.confidence >= threshold;
-  const fallback = decision.fallback && router.subAgents.includes(decision.fallback) ? decision.fallback : null;
-  const alternative = fallback ?? router.router?.defaultAgent ?? null;
+  // A child that already failed this turn is neither a fallback nor the default (`excluded`).
+  const fallback = decision.fallback && router.subAgents.includes(decision.fallback) && !excluded.includes(decision.fallback) ? decision.fallback : null;
+  const defaultAgent = router.router?.defaultAgent && !excluded.includes(router.router.defaultAgent) ? router.router.defaultAgent : null;
+  const alternative = fallback ?? defaultAgent;
   const chosen = confident || !alternative ? decision.target : alternative;
   const record: RoutingRecord = {
     router: router.name,
@@ -49,12 +52,16 @@ export function recordDecision(state: RunState, router: AgentConfig, decision: R
   return record;
 }
 
-export type ChildResult = { ok: true; text: string; data?: unknown } | { ok: false; reason: string; runId: string };
-
-/** Runs the chosen child on the task; its failure is a result (the router may route again), a cancellation is not. */
-export async function runRoutedChild(state: RunState, input: AgentRunInput, router: AgentConfig, chosen: string, task: string, attempt: number, parentId: string): Promise<ChildResult> {
+/**
+ * Runs the chosen child on the task; its failure is a result (the router may
+ * route again), a cancellation is not. The child spends from what the run
+ * tree has left: the root alone asks approvers for more.
+ */
+export async function runRoutedChild(state: RunState, input: AgentRunInput, router: AgentConfig, chosen: string, task: string, attempt: number, parentId: string): Promise<ChildTaskResult> {
   const runId = `${workflowInfo().workflowId}.route-${attempt}-${chosen}-${uuid4().slice(0, 8)}`;
-  const result = await runChildTask({ state, input, caller: router }, { agentName: chosen, message: task, workflowId: runId, parentSpanId: parentId, attributes: { routed: true, attempt } });
-  if (!result.ok) return { ok: false, reason: result.reason, runId };
-  return { ok: true, text: result.text, ...(result.data !== undefined ? { data: result.data } : {}) };
+  const left = Math.max(1, tokenLimit(state, input.graph.limits) - state.totalTokens());
+  return runChildTask(
+    { state, input, caller: router },
+    { agentName: chosen, message: task, workflowId: runId, parentSpanId: parentId, attributes: { routed: true, attempt }, limits: { tokenBudget: left, onBudget: "fail" } },
+  );
 }

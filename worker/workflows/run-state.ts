@@ -81,6 +81,12 @@ export class RunState {
   routedTo: string | null = null;
   budgetGranted = 0;
   handoffModel: string | null = null;
+  /** The children a router gave this turn's task to that failed: never offered again this turn. */
+  routingFailures: { agentName: string; reason: string }[] = [];
+  /** Rejections of this turn's plan so far. */
+  planRejections = 0;
+  /** Plans this run has executed. */
+  plansExecuted = 0;
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";
@@ -139,6 +145,9 @@ export class RunState {
       ...(this.routedTo !== null ? { routedTo: this.routedTo } : {}),
       ...(this.budgetGranted ? { budgetGranted: this.budgetGranted } : {}),
       ...(this.handoffModel !== null ? { handoffModel: this.handoffModel } : {}),
+      ...(this.routingFailures.length ? { routingFailures: this.routingFailures } : {}),
+      ...(this.planRejections ? { planRejections: this.planRejections } : {}),
+      ...(this.plansExecuted ? { plansExecuted: this.plansExecuted } : {}),
     };
   }
 

@@ -82,6 +82,8 @@ export class ToolCalls {
   tools: FunctionTool[] = [];
   /** Outcomes of the calls the last model call ran itself (see eagerTools), by call id. */
   private eagerOutcomes = new Map<string, ToolActivityOutput>();
+  /** Each call's place in the response being run (part of a plan node's side-effect keys). */
+  private positions = new Map<string, number>();
   private eager: EagerTools | null = null;
 
   constructor(private readonly turn: ToolCallsContext) {}
@@ -148,6 +150,7 @@ export class ToolCalls {
    * the SDK records a stack trace per promise), and the others as they finish.
    */
   runAll(calls: ToolCall[], parent: TraceSpan): CallOutcome[] | Promise<CallOutcome[]> {
+    this.positions = new Map(calls.map((call, i) => [call.id, i]));
     const started = calls.map((call) => {
       const begun = this.begin(call, parent);
       const ran = this.eagerOutcomes.get(call.id);
@@ -235,6 +238,8 @@ export class ToolCalls {
         iteration: this.turn.state.iteration,
         callId: call.id,
         runContext: this.turn.input.context,
+        // A plan node's attempts share their side effects' names (AgentRunInput.sideEffectScope).
+        ...(this.turn.input.sideEffectScope ? { sideEffectScope: this.turn.input.sideEffectScope, position: this.positions.get(call.id) ?? 0 } : {}),
       };
       const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
       return outcomeOf(local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input));

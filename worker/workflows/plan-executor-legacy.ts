@@ -1,3 +1,7 @@
+// FROZEN: the plan executor of runs recorded before the plan scheduler
+// (plan-scheduler.ts, patch "plan-scheduler"). Their histories must replay
+// command for command, so this file changes only to follow renamed imports.
+//
 // Executes a plan (issue 17; seed: dag-orchestration-design.md): each node is
 // a child agent run on its objective, with its dependencies' results as
 // context. A node starts the moment its last dependency completes — the
@@ -8,7 +12,7 @@
 // nodes' results. Every step is an event in the run ledger, which the live DAG
 // view reads.
 import { condition, workflowInfo } from "@temporalio/workflow";
-import type { AgentConfig, PlanSettings } from "../../lib/agents/schemas";
+import type { AgentConfig } from "../../lib/agents/schemas";
 import { sinkNodes, type Plan, type PlanNode, type PlanNodeStatus, type PlanOutcome } from "../../lib/contract/plan";
 import type { TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput } from "../../lib/contract/workflow";
@@ -17,7 +21,7 @@ import type { TurnResult } from "./final-answer";
 import { RunFailure } from "./run-failure";
 import type { RunState } from "./run-state";
 
-export const DEFAULT_PLAN_SETTINGS: PlanSettings = { maxNodes: 50, concurrency: 4, approval: false, nodeRetries: 1 };
+import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
 
 /** A dependency's result as a node's context may quote it. */
 const RESULT_QUOTED = 4000;
@@ -29,7 +33,7 @@ interface NodeResult {
 
 type ChildOutcome = { ok: true; result: NodeResult; usage: TokenUsage } | { ok: false; reason: string; usage?: TokenUsage };
 
-export interface PlanRun {
+interface PlanRun {
   state: RunState;
   input: AgentRunInput;
   planner: AgentConfig;
@@ -56,7 +60,7 @@ async function runChild(run: PlanRun, agentName: string, message: string, workfl
 }
 
 /** Executes `plan` for the turn's `task`; its answer is the synthesis (or the sink nodes' results). */
-export async function executePlan(run: PlanRun, plan: Plan, task: string, parentId: string): Promise<TurnResult> {
+export async function executePlanLegacy(run: PlanRun, plan: Plan, task: string, parentId: string): Promise<TurnResult> {
   const { state, input } = run;
   const settings = { ...DEFAULT_PLAN_SETTINGS, ...input.graph.plan };
   const runId = workflowInfo().workflowId;

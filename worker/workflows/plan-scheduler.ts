@@ -1,0 +1,252 @@
+// Executes a plan (issue 17, reworked by issue 22; seed: dag-orchestration-design.md).
+// Each node is a child agent run on its objective, with its dependencies'
+// results as context. A node starts the moment its last dependency completes
+// (the scheduler wakes on each settled node, no polling), up to the plan's
+// concurrency and within the run tree's token budget: every node gets a share
+// of what the root has left, reserved while it runs and settled when it ends.
+//
+// Every node promise is owned by the scheduler and awaited before it returns
+// or throws. When the plan stops early (the run is cancelled or times out, the
+// budget runs out or is refused, a node throws), running children are
+// cancelled and awaited, and every node that did not finish is recorded as
+// `cancelled` with the reason, so the ledger, the live DAG and the runs list
+// tell the truth.
+import { CancellationScope, CancelledFailure, condition, isCancellation, workflowInfo } from "@temporalio/workflow";
+import type { AgentConfig } from "../../lib/agents/schemas";
+import { sinkNodes, type Plan, type PlanNode, type PlanNodeStatus, type PlanOutcome } from "../../lib/contract/plan";
+import type { TokenUsage } from "../../lib/contract/types";
+import type { AgentRunInput } from "../../lib/contract/workflow";
+import { tokenLimit } from "./budget";
+import { runChildTask, type ChildTaskResult } from "./child-task";
+import type { TurnResult } from "./final-answer";
+import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
+import { RunFailure } from "./run-failure";
+import type { RunState } from "./run-state";
+
+/**
+ * The child failures a node retries: they may pass on another attempt. A soft
+ * failure (`agent_failed`, DD-4), an answer that failed its schema, a step or
+ * budget limit, a bad configuration or an exhausted router would only fail again.
+ */
+export const RETRYABLE_NODE_FAILURES: ReadonlySet<string> = new Set(["model_error", "tool_error", "timeout"]);
+
+/** A dependency's result as a node's context may quote it. */
+const RESULT_QUOTED = 4000;
+
+interface NodeResult {
+  text: string;
+  data?: unknown;
+}
+
+export interface PlanRun {
+  state: RunState;
+  input: AgentRunInput;
+  planner: AgentConfig;
+  /** Checks the token budget after a child's usage is added (may wait for an approver, or throw budget_exceeded). */
+  checkBudget: () => Promise<void> | undefined;
+  /** Why the plan stops when `error` ends it (a cancellation, the run timeout, a failure), for the nodes' records. */
+  stopReason: (error: unknown) => string;
+}
+
+/** How one node ended, as its runner reports it to the scheduler. */
+interface NodeSettled {
+  node: PlanNode;
+  last: ChildTaskResult | null;
+  attempts: number;
+  usage: TokenUsage;
+}
+
+function quote(result: NodeResult): string {
+  const text = result.data !== undefined ? JSON.stringify(result.data) : result.text;
+  return text.length > RESULT_QUOTED ? `${text.slice(0, RESULT_QUOTED)}…` : text;
+}
+
+/** What a node's agent is asked: its objective, the user's task, and what its dependencies found. */
+function nodeMessage(node: PlanNode, task: string, results: ReadonlyMap<string, NodeResult>, byId: ReadonlyMap<string, PlanNode>): string {
+  const context = node.dependsOn.map((dep) => `- ${dep} (${byId.get(dep)?.agent ?? "?"}): ${quote(results.get(dep) ?? { text: "" })}`);
+  return [`Objective: ${node.objective}`, `The user's task: ${task}`, ...(context.length ? ["Results of the nodes this one depends on:", ...context] : [])].join("\n");
+}
+
+const addUsage = (a: TokenUsage, b: TokenUsage | undefined): TokenUsage => (b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a);
+const totalOf = (u: TokenUsage) => u.inputTokens + u.outputTokens;
+
+/**
+ * The prefix of this plan's child run ids. The run's first plan keeps the ids
+ * runs have always had (`<run>.node-<id>-<attempt>`); every later plan (a
+ * follow-up's, or a re-plan after a handoff back) gets its own (`<run>.p2.node-…`),
+ * so two plans never share a child run, its ledger row or its conversation.
+ */
+function childIdBase(state: RunState): string {
+  state.plansExecuted++;
+  const runId = workflowInfo().workflowId;
+  return state.plansExecuted === 1 ? runId : `${runId}.p${state.plansExecuted}`;
+}
+
+/** Executes `plan` for the turn's `task`; its answer is the synthesis (or the sink nodes' results). */
+export async function schedulePlan(run: PlanRun, plan: Plan, task: string, parentId: string): Promise<TurnResult> {
+  const { state, input } = run;
+  const settings = { ...DEFAULT_PLAN_SETTINGS, ...input.graph.plan };
+  const idBase = childIdBase(state);
+  const planSpan = state.startSpan("plan", `plan: ${plan.nodes.length} nodes`, parentId, { nodes: plan.nodes.length, concurrency: settings.concurrency });
+  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
+  const status = new Map<string, PlanNodeStatus>(plan.nodes.map((n) => [n.id, "pending"]));
+  const results = new Map<string, NodeResult>();
+  /** Tokens reserved by running nodes (their share of the budget, released when they settle). */
+  const reserved = new Map<string, number>();
+  const inFlight: Promise<void>[] = [];
+  const nodes = new CancellationScope();
+  /** Bumped whenever a node settles: the scheduler waits on it instead of polling. */
+  let settledCount = 0;
+  const thrown: { error?: unknown; happened: boolean } = { happened: false };
+  /** Set once the plan stops early: no node attempt starts after it. */
+  let stopping: string | null = null;
+
+  const finish = (node: PlanNode, next: "completed" | "failed" | "skipped" | "cancelled", extra: { runId: string | null; reason?: string; usage?: TokenUsage; attempts: number }) => {
+    status.set(node.id, next);
+    state.emit({ type: "plan_node_finished", nodeId: node.id, status: next, ...extra });
+  };
+
+  const runNode = async (node: PlanNode, share: number): Promise<NodeSettled> => {
+    const message = nodeMessage(node, task, results, byId);
+    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+    let last: ChildTaskResult | null = null;
+    let attempts = 0;
+    for (let attempt = 1; attempt <= 1 + settings.nodeRetries && stopping === null; attempt++) {
+      // Every attempt draws on the node's one share: a retry gets what the failed attempts left.
+      const left = share - totalOf(usage);
+      if (attempt > 1 && left <= 0) break;
+      attempts = attempt;
+      const runId = `${idBase}.node-${node.id}-${attempt}`;
+      state.emit({ type: "plan_node_started", nodeId: node.id, agentName: node.agent, runId, attempt });
+      const child = runChildTask(
+        { state, input, caller: run.planner },
+        {
+          agentName: node.agent,
+          message,
+          workflowId: runId,
+          parentSpanId: planSpan.id,
+          attributes: { nodeId: node.id, attempt },
+          // The root alone asks approvers for tokens; a node that spends its share fails with budget_exceeded.
+          limits: { tokenBudget: Math.max(1, left), onBudget: "fail" },
+          // Every attempt of the node names its side effects alike: a transfer made by attempt 1 is not made again.
+          sideEffectScope: `${idBase}.node-${node.id}`,
+        },
+      );
+      // A start refused because the plan is being cancelled is a cancelled attempt, not a thrown node.
+      last = await child.catch((error: unknown) => {
+        if (isCancellation(error)) return { ok: false, runId, reason: "cancelled before it started", failure: "cancelled", cancelled: true } as const;
+        throw error;
+      });
+      usage = addUsage(usage, last.usage);
+      if (last.ok || last.cancelled || !RETRYABLE_NODE_FAILURES.has(last.failure)) break;
+    }
+    return { node, last, attempts, usage };
+  };
+
+  const settle = ({ node, last, attempts, usage }: NodeSettled) => {
+    reserved.delete(node.id);
+    if (last?.ok) {
+      results.set(node.id, { text: last.text, ...(last.data !== undefined ? { data: last.data } : {}) });
+      finish(node, "completed", { runId: last.runId, usage, attempts });
+    } else if (!last || last.cancelled) {
+      finish(node, "cancelled", { runId: last?.runId ?? null, reason: stopping ?? "the plan stopped", ...(totalOf(usage) ? { usage } : {}), attempts });
+    } else {
+      finish(node, "failed", { runId: last.runId, reason: last.reason, ...(totalOf(usage) ? { usage } : {}), attempts });
+    }
+    settledCount++;
+  };
+
+  /** Marks what can no longer run as skipped (transitively, in plan order). */
+  const skipBroken = () => {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const node of plan.nodes) {
+        if (status.get(node.id) !== "pending") continue;
+        const broken = node.dependsOn.find((dep) => status.get(dep) === "failed" || status.get(dep) === "skipped");
+        if (!broken) continue;
+        finish(node, "skipped", { runId: null, reason: `dependency ${broken} ${status.get(broken) === "failed" ? "failed" : "was skipped"}`, attempts: 0 });
+        changed = true;
+      }
+    }
+  };
+
+  /** Starts the nodes whose dependencies are done, up to the concurrency, each with an equal share of the unreserved budget. */
+  const startReady = () => {
+    const running = [...status.values()].filter((s) => s === "running").length;
+    const ready = plan.nodes.filter((n) => status.get(n.id) === "pending" && n.dependsOn.every((dep) => status.get(dep) === "completed"));
+    const starting = ready.slice(0, Math.max(0, settings.concurrency - running));
+    if (starting.length === 0) return;
+    const unreserved = tokenLimit(state, input.graph.limits) - state.totalTokens() - [...reserved.values()].reduce((a, b) => a + b, 0);
+    // Nothing left beside what running nodes hold: wait for one to settle (an exhausted budget is checked after it).
+    if (unreserved <= 0) return;
+    const share = Math.max(1, Math.floor(unreserved / starting.length));
+    for (const node of starting) {
+      status.set(node.id, "running");
+      reserved.set(node.id, share);
+      const settled = nodes.run(() => runNode(node, share)).then(settle, (error: unknown) => {
+        // A node that threw (not a child's failure, which is a result): the plan stops.
+        if (!thrown.happened) Object.assign(thrown, { error, happened: true });
+        settle({ node, last: null, attempts: 0, usage: { inputTokens: 0, outputTokens: 0 } });
+      });
+      inFlight.push(settled);
+    }
+  };
+
+  const done = () => [...status.values()].every((s) => s !== "pending" && s !== "running");
+  try {
+    for (;;) {
+      skipBroken();
+      if (done()) break;
+      startReady();
+      if (done()) break;
+      const seen = settledCount;
+      await condition(() => settledCount !== seen);
+      if (thrown.happened) throw thrown.error;
+      // No node starts while the budget is exhausted or an approver is asked for more (onBudget "ask").
+      const waiting = run.checkBudget();
+      if (waiting) await waiting;
+    }
+  } catch (error) {
+    stopping = run.stopReason(error);
+    nodes.cancel();
+    await CancellationScope.nonCancellable(async () => {
+      await Promise.all(inFlight);
+      for (const node of plan.nodes) if (status.get(node.id) === "pending") finish(node, "cancelled", { runId: null, reason: stopping ?? "the plan stopped", attempts: 0 });
+      const counts = countOf(status);
+      state.emit({ type: "plan_finished", outcome: "cancelled", ...counts, reason: stopping ?? "the plan stopped" });
+      state.endSpan(planSpan, "error", { attributes: { outcome: "cancelled", ...counts, reason: (stopping ?? "").slice(0, 300) } });
+    });
+    throw error;
+  }
+  await Promise.all(inFlight);
+
+  const counts = countOf(status);
+  const outcome: PlanOutcome = counts.completed === plan.nodes.length ? "completed" : counts.completed === 0 ? "failed" : "partially_failed";
+  state.emit({ type: "plan_finished", outcome, completed: counts.completed, failed: counts.failed, skipped: counts.skipped });
+  state.endSpan(planSpan, outcome === "completed" ? "ok" : "error", { attributes: { outcome, completed: counts.completed, failed: counts.failed, skipped: counts.skipped } });
+  if (outcome === "failed") throw new RunFailure("plan_failed", `every node of the plan failed or was skipped (${counts.failed} failed, ${counts.skipped} skipped)`);
+
+  const sinks = sinkNodes(plan).filter((n) => results.has(n.id));
+  const summary = sinks.map((n) => `- ${n.id} (${n.agent}): ${quote(results.get(n.id) ?? { text: "" })}`);
+  const lost = plan.nodes.filter((n) => status.get(n.id) !== "completed").map((n) => `${n.id} (${status.get(n.id)})`);
+  if (settings.synthesisAgent) {
+    const message = [`The user's task: ${task}`, "Write the answer from these results:", ...summary, ...(lost.length ? [`Not done: ${lost.join(", ")}`] : [])].join("\n");
+    const left = Math.max(1, tokenLimit(state, input.graph.limits) - state.totalTokens());
+    const synthesis = await runChildTask(
+      { state, input, caller: run.planner },
+      { agentName: settings.synthesisAgent, message, workflowId: `${idBase}.synthesis`, parentSpanId: planSpan.id, attributes: { synthesis: 1 }, limits: { tokenBudget: left, onBudget: "fail" } },
+    );
+    if (!synthesis.ok && synthesis.cancelled) throw new CancelledFailure(synthesis.reason);
+    if (!synthesis.ok) throw new RunFailure("plan_failed", `the synthesis by ${settings.synthesisAgent} failed: ${synthesis.reason}`);
+    return { kind: "answer", text: synthesis.text, ...(synthesis.data !== undefined ? { data: synthesis.data } : {}) };
+  }
+  const only = sinks.length === 1 ? results.get(sinks[0]!.id) : undefined;
+  if (only && lost.length === 0) return { kind: "answer", text: only.text, ...(only.data !== undefined ? { data: only.data } : {}) };
+  return { kind: "answer", text: [...summary, ...(lost.length ? [`Not done: ${lost.join(", ")}`] : [])].join("\n") };
+}
+
+function countOf(status: ReadonlyMap<string, PlanNodeStatus>): { completed: number; failed: number; skipped: number; cancelled: number } {
+  const counts = { completed: 0, failed: 0, skipped: 0, cancelled: 0 };
+  for (const s of status.values()) if (s === "completed" || s === "failed" || s === "skipped" || s === "cancelled") counts[s]++;
+  return counts;
+}
