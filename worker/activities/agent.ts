@@ -66,6 +66,8 @@ export interface InferenceOutput {
   toolOutcomes?: Record<string, ToolActivityOutput>;
   /** The final answer checked against the answer schema (a `return` call, or text without tool calls), when the agent has one. */
   answer?: AnswerCheck;
+  /** The provider wrote its tool call as text and it was read as the call (…_TOOL_CALLS_IN_TEXT). */
+  toolCallsFromText?: boolean;
 }
 
 export interface ToolActivityInput {
@@ -258,6 +260,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
         startedAt: new Date(started).toISOString(),
         ...(why ? { retryReason: why } : {}),
         ...(answer ? { answer } : {}),
+        ...(response.toolCallsFromText ? { toolCallsFromText: true } : {}),
       };
     } catch (error) {
       // Cancelled (the run was cancelled, timed out or is gone): nobody waits for this result. The SDK's own

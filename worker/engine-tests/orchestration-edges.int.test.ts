@@ -10,6 +10,7 @@ import { replayRunTrees } from "../../scripts/test-support/replay";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
 import tripPlanner from "../../lib/agents/demo/trip-planner.json";
 import helpDeskGraph from "../../lib/agents/demo/help-desk.json";
+import { agentGraphSchema } from "../../lib/agents/schemas";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -73,7 +74,7 @@ describe("routing", () => {
     // the default, general, takes it. Attempt 3: billing is all that is left, and its low-confidence decision has no
     // alternative left (the default failed), so billing takes it.
     const task = "route technical 0.9\nroute billing 0.3 fallback technical\n@technical: fail model\n@general: fail model\n@billing: fail model";
-    const { runId } = await h.engine.startRun({ graph: { ...helpDeskGraph, limits: { ...helpDeskGraph.limits, followUpWindowSeconds: 0 } }, task });
+    const { runId } = await h.engine.startRun({ graph: agentGraphSchema.parse({ ...helpDeskGraph, limits: { ...helpDeskGraph.limits, followUpWindowSeconds: 0 } }), task });
     const failed = await waitForStatus(h.engine, runId, ["failed"]);
     expect(failed.error?.reason).toBe("routing_exhausted");
     expect(failed.error?.message).toMatch(/^help-desk tried technical, general, billing and none finished/);

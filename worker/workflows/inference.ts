@@ -145,7 +145,8 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     attempts: output.attempt,
     ...(output.startedAt ? { startedAt: output.startedAt } : {}),
   });
-  state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(output.retryReason ? { attributes: { retryReason: output.retryReason } } : {}) });
+  const attributes = { ...(output.retryReason ? { retryReason: output.retryReason } : {}), ...(output.toolCallsFromText ? { toolCallsFromText: true } : {}) };
+  state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(Object.keys(attributes).length ? { attributes } : {}) });
   // Awaited only when the run waits for more tokens: runs that never wait replay exactly as before.
   const extension = checkTokenBudget(state, call.limits);
   if (extension) await extension;

@@ -25,6 +25,24 @@ const approvalFixture: ApprovalRequest = {
 };
 
 describe("RunState", () => {
+  it("carries a router's failed children, plan rejections and plans run across continue-as-new (and nothing for runs without them)", () => {
+    const state = new RunState();
+    expect(state.snapshot()).not.toHaveProperty("routingFailures");
+    expect(state.snapshot()).not.toHaveProperty("planRejections");
+    expect(state.snapshot()).not.toHaveProperty("plansExecuted");
+    state.routingFailures.push({ agentName: "technical", reason: "model_error: down" });
+    state.planRejections = 1;
+    state.plansExecuted = 2;
+    const restored = RunState.restore(JSON.parse(JSON.stringify(state.snapshot())) as ReturnType<RunState["snapshot"]>);
+    expect(restored.routingFailures).toEqual([{ agentName: "technical", reason: "model_error: down" }]);
+    expect(restored.planRejections).toBe(1);
+    expect(restored.plansExecuted).toBe(2);
+    // A run carried by an older worker has none of them: it starts from nothing, as it did.
+    const { routingFailures: _f, planRejections: _r, plansExecuted: _p, ...older } = state.snapshot();
+    const fromOlder = RunState.restore(older);
+    expect([fromOlder.routingFailures, fromOlder.planRejections, fromOlder.plansExecuted]).toEqual([[], 0, 0]);
+  });
+
   it("numbers events densely and hands each to the ledger exactly once", () => {
     const state = new RunState();
     for (let i = 1; i <= 3; i++) state.emit({ type: "iteration_started", iteration: i });
