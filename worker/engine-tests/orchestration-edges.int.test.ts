@@ -147,6 +147,35 @@ describe("one budget per run tree", () => {
   });
 });
 
+describe("one budget per run tree, onBudget ask", () => {
+  it("starts no node while the root asks for tokens; a grant gives the node that ran out another attempt", async () => {
+    const approver = await h.db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
+    // a spends its share (two calls of 600 against about 850 left), so the tree is out of tokens while b waits on a.
+    const task = `Do it in order\n@planner: return ${JSON.stringify(chain)}\n@w: tokens 600\n@w: tool calculator {"expression":"1+1"}\n@w: answer: done`;
+    const { runId } = await h.engine.startRun({ graph: workers({ nodeRetries: 0 }, { tokenBudget: 1000, onBudget: "ask" }), task });
+    await waitForStatus(h.engine, runId, ["awaiting_approval"], 60_000);
+    const [approval] = await h.engine.getPendingApprovals(runId);
+    const waiting = await h.engine.getEvents(runId);
+    expect(ofType(waiting, "plan_node_started").map((e) => e.nodeId)).toEqual(["a"]);
+    expect(ofType(waiting, "plan_node_finished")).toEqual([]);
+    await h.engine.decideApproval(runId, { approvalId: approval!.id, approved: true, editedArguments: { tokens: 10_000 }, decidedBy: { id: approver.id, email: approver.email, role: approver.role } });
+    expect(await waitForStatus(h.engine, runId, ["completed"], 60_000)).toMatchObject({ output: "done" });
+    const events = await h.engine.getEvents(runId);
+    // b started only after the grant, and a's second attempt did not spend its (zero) retries.
+    const extended = events.find((e) => e.type === "budget_extended")!.seq;
+    expect(ofType(events, "plan_node_started").map((e) => [e.nodeId, e.attempt, e.seq > extended])).toEqual([
+      ["a", 1, false],
+      ["a", 2, true],
+      ["b", 1, true],
+    ]);
+    expect(ofType(events, "plan_node_finished").map((e) => [e.nodeId, e.status])).toEqual([
+      ["a", "completed"],
+      ["b", "completed"],
+    ]);
+    replayable.push(runId);
+  });
+});
+
 describe("node retries", () => {
   it("retries a node whose model failed; the transfer it made is not made again", async () => {
     const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });

@@ -106,12 +106,16 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
     state.emit({ type: "plan_node_finished", nodeId: node.id, status: next, ...extra });
   };
 
-  const runNode = async (node: PlanNode, share: number): Promise<NodeSettled> => {
+  const reservedByOthers = (nodeId: string) => [...reserved].reduce((sum, [id, tokens]) => (id === nodeId ? sum : sum + tokens), 0);
+
+  const runNode = async (node: PlanNode, initialShare: number): Promise<NodeSettled> => {
+    let share = initialShare;
     const message = nodeMessage(node, task, results, byId);
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let last: ChildTaskResult | null = null;
     let attempts = 0;
-    for (let attempt = 1; attempt <= 1 + settings.nodeRetries && stopping === null; attempt++) {
+    let retriesLeft = settings.nodeRetries;
+    for (let attempt = 1; stopping === null; attempt++) {
       // Every attempt draws on the node's one share: a retry gets what the failed attempts left.
       const left = share - totalOf(usage);
       if (attempt > 1 && left <= 0) break;
@@ -138,7 +142,19 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
         throw error;
       });
       usage = addUsage(usage, last.usage);
-      if (last.ok || last.cancelled || !RETRYABLE_NODE_FAILURES.has(last.failure)) break;
+      if (last.ok || last.cancelled) break;
+      if (last.failure === "budget_exceeded" && input.graph.limits.onBudget === "ask") {
+        // The node spent its share and the tree is out of tokens: the root asks an approver (once for every node
+        // waiting), and a grant gives the node another attempt with a share of the new budget.
+        const waiting = run.checkBudget();
+        if (!waiting) break;
+        await waiting;
+        share = totalOf(usage) + Math.max(1, tokenLimit(state, input.graph.limits) - state.totalTokens() - reservedByOthers(node.id));
+        reserved.set(node.id, share);
+        // Not a retry of a failure: it does not spend the node's retries.
+        continue;
+      }
+      if (!RETRYABLE_NODE_FAILURES.has(last.failure) || retriesLeft-- <= 0) break;
     }
     return { node, last, attempts, usage };
   };
