@@ -183,6 +183,7 @@ function PlanCanvasInner({ view, agentModels, prices, selectedId, onSelect }: Pl
         {view.finished ? (
           <span className={`font-medium ${OUTCOME_STYLE[view.finished.outcome]}`} data-testid="plan-outcome">
             {view.finished.outcome.replace("_", " ")}
+            {view.finished.reason ? <span className="font-normal text-zinc-600"> — {view.finished.reason}</span> : null}
           </span>
         ) : null}
       </div>

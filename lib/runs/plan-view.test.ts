@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../contract/plan";
 import type { RunEvent } from "../contract/types";
-import { buildPlanView, followTail, mergePlanEvents, mergeStretch, nodeCost, nodeDurationMs, planProgressLine, type PlanEvent } from "./plan-view";
+import { buildPlanView, followTail, mergePlanEvents, mergeStretch, nodeCost, nodeDurationMs, planProgressLine, planRounds, type PlanEvent } from "./plan-view";
 
 const tripPlan: Plan = {
   nodes: [
@@ -53,7 +53,7 @@ describe("buildPlanView", () => {
     const flights = view?.nodes.find((n) => n.id === "flights");
     expect(flights).toMatchObject({ status: "completed", runId: "run-f", startedAt: "2026-01-01T00:00:02.000Z", endedAt: "2026-01-01T00:00:05.000Z", durationMs: 3000, usage, attempts: 1, reason: null });
     expect(view?.nodes.find((n) => n.id === "hotels")).toMatchObject({ status: "running", runId: "run-h", durationMs: null });
-    expect(view?.counts).toEqual({ pending: 1, running: 1, awaiting_approval: 0, completed: 1, failed: 0, skipped: 0 });
+    expect(view?.counts).toEqual({ pending: 1, running: 1, awaiting_approval: 0, completed: 1, failed: 0, skipped: 0, cancelled: 0 });
     expect(planProgressLine(view!)).toBe("1 of 3 completed · 1 running · 1 pending");
   });
 
@@ -92,6 +92,43 @@ describe("buildPlanView", () => {
     expect(view?.nodes.find((n) => n.id === "flights")).toMatchObject({ status: "failed", runId: "run-f2", attempts: 2, durationMs: 2000, reason: "model_error: down" });
     expect(view?.nodes.find((n) => n.id === "itinerary")).toMatchObject({ status: "skipped", runId: null, startedAt: null, durationMs: null, reason: "dependency flights failed" });
     expect(view?.finished).toEqual({ outcome: "partially_failed", completed: 1, failed: 1, skipped: 1 });
+  });
+
+  it("keeps each turn's plan apart: the latest by default, an earlier one by its round", () => {
+    const rome: Plan = { nodes: [{ id: "flights", agent: "researcher", objective: "flights to Rome", dependsOn: [] }] };
+    const all = events([
+      { type: "plan_proposed", plan: tripPlan, attempt: 1 },
+      { type: "plan_node_started", nodeId: "flights", agentName: "researcher", runId: "r.node-flights-1", attempt: 1 },
+      { type: "plan_node_finished", nodeId: "flights", status: "completed", runId: "r.node-flights-1", attempts: 1 },
+      { type: "plan_finished", outcome: "partially_failed", completed: 1, failed: 0, skipped: 1 },
+      { type: "plan_proposed", plan: rome, attempt: 1 },
+      { type: "plan_node_started", nodeId: "flights", agentName: "researcher", runId: "r.p2.node-flights-1", attempt: 1 },
+    ]);
+    expect(planRounds(all).map((r) => r.length)).toEqual([4, 2]);
+    const latest = buildPlanView(all);
+    expect(latest?.nodes.map((n) => [n.id, n.status, n.runId])).toEqual([["flights", "running", "r.p2.node-flights-1"]]);
+    expect(latest?.finished).toBeNull();
+    const first = buildPlanView(all, new Set(), 0);
+    expect(first?.nodes.find((n) => n.id === "flights")).toMatchObject({ status: "completed", runId: "r.node-flights-1", objective: expect.not.stringContaining("Rome") });
+    expect(first?.finished?.outcome).toBe("partially_failed");
+  });
+
+  it("shows a stopped plan's nodes as cancelled, with why it stopped", () => {
+    const view = buildPlanView(
+      events([
+        { type: "plan_proposed", plan: tripPlan, attempt: 1 },
+        { type: "plan_node_started", nodeId: "flights", agentName: "researcher", runId: "run-f1", attempt: 1 },
+        { type: "plan_node_started", nodeId: "hotels", agentName: "researcher", runId: "run-h1", attempt: 1 },
+        { type: "plan_node_finished", nodeId: "hotels", status: "completed", runId: "run-h1", attempts: 1 },
+        { type: "plan_node_finished", nodeId: "flights", status: "cancelled", runId: "run-f1", reason: "cancelled: the run was cancelled", attempts: 1 },
+        { type: "plan_node_finished", nodeId: "itinerary", status: "cancelled", runId: null, reason: "cancelled: the run was cancelled", attempts: 0 },
+        { type: "plan_finished", outcome: "cancelled", completed: 1, failed: 0, skipped: 0, cancelled: 2, reason: "cancelled: the run was cancelled" },
+      ]),
+    );
+    expect(view?.nodes.find((n) => n.id === "flights")).toMatchObject({ status: "cancelled", durationMs: expect.any(Number) });
+    expect(view?.counts.cancelled).toBe(2);
+    expect(view?.finished).toMatchObject({ outcome: "cancelled", cancelled: 2, reason: "cancelled: the run was cancelled" });
+    expect(planProgressLine(view!)).toContain("2 cancelled");
   });
 
   it("shows the last plan proposed, and ignores events of earlier plans and of unknown nodes", () => {
@@ -134,7 +171,7 @@ describe("buildPlanView", () => {
     const view = buildPlanView(events(bodies));
     expect(view?.nodes).toHaveLength(500);
     expect(view?.edges).toHaveLength(900);
-    expect(view?.counts).toEqual({ pending: 0, running: 0, awaiting_approval: 0, completed: 499, failed: 1, skipped: 0 });
+    expect(view?.counts).toEqual({ pending: 0, running: 0, awaiting_approval: 0, completed: 499, failed: 1, skipped: 0, cancelled: 0 });
     expect(view?.nodes.every((n) => n.runId === `run-${n.id}` && n.durationMs === 500_000)).toBe(true);
   });
 });

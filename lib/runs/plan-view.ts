@@ -54,6 +54,9 @@ export interface PlanSummary {
   completed: number;
   failed: number;
   skipped: number;
+  /** Nodes stopped with the plan (outcome cancelled), and why it stopped. */
+  cancelled?: number;
+  reason?: string;
 }
 
 export interface PlanView {
@@ -80,12 +83,36 @@ function bySeq(events: readonly PlanEvent[]): readonly PlanEvent[] {
 }
 
 /**
+ * The plans of a run, in order, each as its plan events: a follow-up's turn
+ * plans again, and its plan (with child runs of its own) is a round of its
+ * own. A round starts at the first proposal after the previous plan finished.
+ */
+export function planRounds(events: readonly RunEvent[]): PlanEvent[][] {
+  const rounds: PlanEvent[][] = [];
+  let current: PlanEvent[] | null = null;
+  let finished = false;
+  for (const event of bySeq(events.filter(isPlanEvent))) {
+    if (event.type === "plan_proposed" && (current === null || finished)) {
+      current = [];
+      rounds.push(current);
+      finished = false;
+    }
+    if (!current) continue;
+    current.push(event);
+    if (event.type === "plan_finished") finished = true;
+  }
+  return rounds;
+}
+
+/**
  * The DAG as the run's events describe it, or null when no plan was proposed yet.
  * `awaitingApprovalRunIds`: runs that wait for a decision (the run header's), so
  * a running node whose run is among them shows as waiting for approval.
+ * `round`: which of the run's plans (planRounds), the latest by default.
  */
-export function buildPlanView(events: readonly RunEvent[], awaitingApprovalRunIds: ReadonlySet<string> = NO_RUNS): PlanView | null {
-  const planEvents = bySeq(events.filter(isPlanEvent));
+export function buildPlanView(events: readonly RunEvent[], awaitingApprovalRunIds: ReadonlySet<string> = NO_RUNS, round?: number): PlanView | null {
+  const rounds = planRounds(events);
+  const planEvents = rounds[round ?? rounds.length - 1] ?? [];
   let proposedAt = -1;
   for (let i = planEvents.length - 1; i >= 0; i--) {
     if (planEvents[i]?.type === "plan_proposed") {
@@ -113,7 +140,14 @@ export function buildPlanView(events: readonly RunEvent[], awaitingApprovalRunId
   for (let i = proposedAt + 1; i < planEvents.length; i++) {
     const event = planEvents[i] as PlanEvent;
     if (event.type === "plan_finished") {
-      finished = { outcome: event.outcome, completed: event.completed, failed: event.failed, skipped: event.skipped };
+      finished = {
+        outcome: event.outcome,
+        completed: event.completed,
+        failed: event.failed,
+        skipped: event.skipped,
+        ...(event.cancelled !== undefined ? { cancelled: event.cancelled } : {}),
+        ...(event.reason !== undefined ? { reason: event.reason } : {}),
+      };
       continue;
     }
     if (event.type === "plan_proposed") continue;
@@ -175,7 +209,7 @@ export function nodeCost(node: Pick<PlanNodeView, "agent" | "usage">, agentModel
 export function planProgressLine(view: Pick<PlanView, "nodes" | "counts">): string {
   const { counts } = view;
   const parts = [`${counts.completed} of ${view.nodes.length} completed`];
-  for (const status of ["running", "awaiting_approval", "failed", "skipped", "pending"] as const) if (counts[status] > 0) parts.push(`${counts[status]} ${PLAN_NODE_STATUS_LABEL[status]}`);
+  for (const status of ["running", "awaiting_approval", "failed", "skipped", "cancelled", "pending"] as const) if (counts[status] > 0) parts.push(`${counts[status]} ${PLAN_NODE_STATUS_LABEL[status]}`);
   return parts.join(" · ");
 }
 
