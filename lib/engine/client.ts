@@ -27,7 +27,19 @@ import {
   summaryQuery,
   userMessageSignal,
 } from "../contract/definitions";
-import { readEventPage, readMessages, readRunRows, readRunSummary, readSpans, runExists, spanTree, type EventPage } from "../run-ledger/read";
+import {
+  planOutcomeOf,
+  readEventPage,
+  readMessages,
+  readPlanOutcome,
+  readRunRows,
+  readRunSummary,
+  readSpans,
+  runExists,
+  spanTree,
+  type EventPage,
+  type RunSummaryWithPlan,
+} from "../run-ledger/read";
 import { createRunRow, deleteRunRow } from "../run-ledger/write";
 import { readVisibility } from "./visibility";
 import { ApprovalAlreadyDecided, ApprovalNotFound, RunNotActive, RunNotFound } from "./errors";
@@ -37,6 +49,7 @@ import { readWorkspacePolicy } from "../policy/store";
 import { signedDecision } from "./decision-signature";
 import { SA_AGENT_NAME, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "../contract/types";
+import type { PlanOutcome } from "../contract/plan";
 import { TERMINAL_STATUSES } from "../contract/types";
 import { requireRegisteredServers } from "../agents/mcp-references";
 import { ENGINE_BEHAVIOUR, type AgentRunInput, type DecideApprovalInput, type PersonRef, type RunGate } from "../contract/workflow";
@@ -70,6 +83,8 @@ export interface RunListItem {
   temporalStatus: string;
   pendingApprovals: number;
   parentRunId: string | null;
+  /** How the run's last finished plan ended; null when it never finished one. */
+  planOutcome: PlanOutcome | null;
   startedAt: string;
   closedAt: string | null;
 }
@@ -257,15 +272,18 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null, cata
      * a long model call (a local activity) keeps one open for up to 80% of the
      * task timeout. The ledger row is the same summary, written as it changes.
      */
-    async getRun(runId: string): Promise<RunSummary> {
+    async getRun(runId: string): Promise<RunSummaryWithPlan> {
+      let live: RunSummary;
       try {
-        return await temporal.withDeadline(Date.now() + SUMMARY_QUERY_DEADLINE_MS, () => query(runId, summaryQuery));
+        live = await temporal.withDeadline(Date.now() + SUMMARY_QUERY_DEADLINE_MS, () => query(runId, summaryQuery));
       } catch (error) {
         if (!(error instanceof RunNotFound) && !isDeadlineExceeded(error)) throw error;
         const stored = await readRunSummary(db, runId);
         if (!stored) throw error;
         return stored;
       }
+      // The workflow's summary does not say how a plan ended; the ledger's row does.
+      return { ...live, planOutcome: await readPlanOutcome(db, runId) };
     },
     async getHistory(runId: string): Promise<ChatMessage[]> {
       await requireKnownRun(runId);
@@ -399,6 +417,7 @@ export function createEngine({ temporal, db, taskQueue, decisionKey = null, cata
           temporalStatus: seen?.status ?? "UNKNOWN",
           pendingApprovals: run.pendingApprovals,
           parentRunId: run.parentRunId,
+          planOutcome: planOutcomeOf(run),
           startedAt: run.startedAt.toISOString(),
           closedAt: seen ? seen.closedAt : (run.endedAt?.toISOString() ?? null),
         };

@@ -3,6 +3,7 @@
 import type { Db } from "../db/prisma";
 import { dbProvider } from "../db/transactions";
 import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureDetails, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
+import type { PlanOutcome } from "../contract/plan";
 
 export interface EventPage {
   events: RunEvent[];
@@ -161,8 +162,29 @@ export async function readFailureDetails(db: Db, runId: string): Promise<Failure
   return failed?.type === "run_failed" ? failed.details : undefined;
 }
 
+/** A run's summary with what only the ledger knows: how the run's last finished plan ended (null when none did). */
+export type RunSummaryWithPlan = RunSummary & { planOutcome: PlanOutcome | null };
+
+/** The plan_outcome column, which the ledger writer fills only from plan_finished events' outcomes. */
+export function planOutcomeOf(row: { planOutcome: string | null }): PlanOutcome | null {
+  return row.planOutcome as PlanOutcome | null;
+}
+
+/** How the run's last finished plan ended, or null (no plan finished, or no such run). */
+export async function readPlanOutcome(db: Db, runId: string): Promise<PlanOutcome | null> {
+  const row = await db.run.findUnique({ where: { id: runId }, select: { planOutcome: true } });
+  return row ? planOutcomeOf(row) : null;
+}
+
+/** The run's last plan_finished event (the one its plan_outcome column was taken from), or null. */
+export async function readLastPlanFinished(db: Db, runId: string): Promise<Extract<RunEvent, { type: "plan_finished" }> | null> {
+  const row = await db.runEvent.findFirst({ where: { runId, type: "plan_finished" }, orderBy: { seq: "desc" }, select: { data: true } });
+  const event = row ? (JSON.parse(row.data) as RunEvent) : null;
+  return event?.type === "plan_finished" ? event : null;
+}
+
 /** A run's summary as last written by its ledger, or null when the run is unknown. */
-export async function readRunSummary(db: Db, runId: string): Promise<RunSummary | null> {
+export async function readRunSummary(db: Db, runId: string): Promise<RunSummaryWithPlan | null> {
   const row = await db.run.findUnique({ where: { id: runId } });
   if (!row) return null;
   const details = row.status === "failed" && row.errorReason ? await readFailureDetails(db, runId) : undefined;
@@ -177,6 +199,7 @@ export async function readRunSummary(db: Db, runId: string): Promise<RunSummary 
     output: row.output,
     ...(row.outputData !== null ? { outputData: parseOutputData(row.outputData) } : {}),
     routedTo: row.routedTo,
+    planOutcome: planOutcomeOf(row),
     error: row.errorReason ? { reason: row.errorReason as FailureReason, message: row.errorMessage ?? "", ...(details ? { details } : {}) } : null,
     pendingApprovals: row.pendingApprovals,
     lastEventSeq: row.lastEventSeq,
@@ -209,6 +232,8 @@ export interface RunRowFilter {
   errorReason?: string;
   /** Runs a router gave to this agent. */
   routedTo?: string;
+  /** Runs whose last finished plan ended so. */
+  planOutcome?: PlanOutcome;
   /** The saved agent graph the run was started from. */
   graph?: string;
   /** The agent the run starts with. */
@@ -233,6 +258,7 @@ function runWhere(filter: RunRowFilter) {
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.errorReason ? { errorReason: filter.errorReason } : {}),
     ...(filter.routedTo ? { routedTo: filter.routedTo } : {}),
+    ...(filter.planOutcome ? { planOutcome: filter.planOutcome } : {}),
     ...(filter.graph ? { graphName: filter.graph } : {}),
     ...(filter.entryAgent ? { agentName: filter.entryAgent } : {}),
     ...(filter.agentVersionIds ? { agentVersionId: { in: filter.agentVersionIds } } : {}),

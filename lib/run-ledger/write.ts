@@ -7,6 +7,7 @@ import { writeTransaction, type DbTransaction } from "../db/transactions";
 import { retryReason } from "../db/contention";
 import { appendAuditInTransaction } from "../audit/write";
 import type { ApprovalRequest } from "../contract/types";
+import type { PlanOutcome } from "../contract/plan";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../contract/workflow";
 
 function spanData(span: LedgerBatch["spans"][number]): string {
@@ -94,8 +95,17 @@ function runFields(summary: LedgerBatch["summary"]) {
   };
 }
 
-async function upsertRun(tx: DbTransaction, { run, summary }: LedgerBatch): Promise<void> {
-  const fields = runFields(summary);
+/**
+ * The outcome of the batch's last plan_finished event, so a follow-up turn's plan
+ * replaces an earlier turn's; undefined (no plan finished in this batch) leaves the column alone.
+ */
+function planOutcomeOf(events: LedgerBatch["events"]): PlanOutcome | undefined {
+  const last = events.findLast((event) => event.type === "plan_finished");
+  return last?.type === "plan_finished" ? last.outcome : undefined;
+}
+
+async function upsertRun(tx: DbTransaction, { run, summary, events }: LedgerBatch): Promise<void> {
+  const fields = { ...runFields(summary), planOutcome: planOutcomeOf(events) };
   await tx.run.upsert({
     where: { id: run.runId },
     create: {

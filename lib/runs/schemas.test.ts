@@ -15,3 +15,18 @@ describe("runFiltersSchema routedTo", () => {
     }
   });
 });
+
+describe("runFiltersSchema planOutcome", () => {
+  it("takes each plan outcome", () => {
+    for (const outcome of ["completed", "partially_failed", "failed", "cancelled"] as const) expect(runFiltersSchema.parse({ planOutcome: outcome }).planOutcome).toBe(outcome);
+    expect(runFiltersSchema.parse({}).planOutcome).toBeUndefined();
+  });
+  it("refuses anything else, naming the parameter and the outcomes it takes", () => {
+    for (const bad of ["partial", "partially failed", "PARTIALLY_FAILED", "completed,failed"]) {
+      const parsed = runFiltersSchema.safeParse({ planOutcome: bad });
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(["planOutcome"]);
+      expect(parsed.error?.issues[0]?.message).toContain('"partially_failed"');
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { runIdSchema } from "../contract/schemas";
 import { imageInputsSchema } from "../attachments/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
+import type { PlanOutcome } from "../contract/plan";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
@@ -25,6 +26,9 @@ export const FAILURE_REASONS = [
   "cancelled",
   "invalid_config",
 ] as const satisfies readonly FailureReason[];
+
+/** How a plan-and-execute run's last plan ended (the runs list filters by it). */
+export const PLAN_OUTCOMES = ["completed", "partially_failed", "failed", "cancelled"] as const satisfies readonly PlanOutcome[];
 
 /** A run's launch input, the same through the dialog's action and `POST /api/runs`; unknown keys are refused. */
 export const launchRunSchema = z.strictObject({
@@ -56,6 +60,8 @@ export const runFiltersSchema = z.object({
   reason: z.enum(FAILURE_REASONS).optional(),
   /** Runs a router gave to this agent (a name no run was routed to matches nothing). */
   routedTo: agentNameSchema.optional(),
+  /** Runs whose last finished plan ended so (a run that never finished a plan matches none). */
+  planOutcome: z.enum(PLAN_OUTCOMES).optional(),
   graph: z.string().max(100).optional(),
   version: z.coerce.number().int().min(1).optional(),
   startedBy: z.string().max(200).optional(),
@@ -90,6 +96,8 @@ export interface RunListRow {
   error: { reason: string; message: string } | null;
   /** The agent a router gave the task to; null for runs that did not route. */
   routedTo: string | null;
+  /** How the run's last finished plan ended; null for runs that never finished a plan. */
+  planOutcome: PlanOutcome | null;
   startedAt: string;
   endedAt: string | null;
   self: UsageCost;
@@ -104,6 +112,15 @@ export interface RunListPage {
   pageSize: number;
   /** Set when Temporal's visibility could not be read (the ledger still answers). */
   temporalNote: string | null;
+}
+
+/** A finished plan's nodes by how they ended. */
+export interface PlanCounts {
+  completed: number;
+  failed: number;
+  skipped: number;
+  /** Nodes stopped before they finished (a cancelled plan's). */
+  cancelled: number;
 }
 
 /** What the run page's header shows. */
@@ -125,6 +142,10 @@ export interface RunHeaderData {
   typedOutput: { data: unknown } | null;
   /** The agent a router gave the task to. */
   routedTo: string | null;
+  /** How the run's last finished plan ended; null for runs that never finished a plan. */
+  planOutcome: PlanOutcome | null;
+  /** That plan's nodes by how they ended (from its plan_finished event); null with no outcome. */
+  planCounts: PlanCounts | null;
   /** `details`: what a validation or routing failure carries (schema errors and the last answer, or the agents tried). */
   error: { reason: string; message: string; details?: FailureDetails } | null;
   startedAt: string;

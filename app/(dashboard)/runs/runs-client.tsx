@@ -10,13 +10,14 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { StatusBadge } from "@/components/runs/status-badge";
+import { PlanOutcomeBadge } from "@/components/runs/plan-outcome";
 import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
-import { FAILURE_REASONS, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
+import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
 
-type Filter = "status" | "reason" | "routedTo" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
+type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
 
 function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
   const now = useNow();
@@ -46,6 +47,12 @@ function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; o
         <StatusBadge status={row.status} />
         {row.pendingApprovals ? <span className="ml-1 text-xs text-amber-700">{row.pendingApprovals} waiting</span> : null}
         {row.temporalStatus && row.temporalStatus !== "RUNNING" && !isTerminal(row.status) ? <span className="ml-1 text-xs text-zinc-500">({row.temporalStatus.toLowerCase()})</span> : null}
+        {/* Only this outcome adds to the status: a completed plan's run completed, a failed one's failed with plan_failed. */}
+        {row.planOutcome === "partially_failed" ? (
+          <span className="ml-1">
+            <PlanOutcomeBadge outcome={row.planOutcome} />
+          </span>
+        ) : null}
         {row.error ? (
           <p className="mt-0.5 max-w-xs truncate text-xs text-red-700" data-testid="failure-reason" title={row.error.message}>
             {row.error.reason.replaceAll("_", " ")}
@@ -121,6 +128,17 @@ export function RunsClient() {
             {FAILURE_REASONS.map((r) => (
               <option key={r} value={r}>
                 {r.replaceAll("_", " ")}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Plan outcome</span>
+          <Select aria-label="Plan outcome" value={params.get("planOutcome") ?? ""} onChange={(e) => set("planOutcome", e.target.value)}>
+            <option value="">any</option>
+            {PLAN_OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o.replace("_", " ")}
               </option>
             ))}
           </Select>

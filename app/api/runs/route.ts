@@ -1,4 +1,4 @@
-// GET /api/runs – top-level runs, newest first (?graph=<saved agent graph>&entryAgent=<its entry agent>&limit=N).
+// GET /api/runs – top-level runs, newest first, each with its plan outcome (?graph=<saved agent graph>&entryAgent=<its entry agent>&limit=N).
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
 //   { graph, task, images?, context?, version?, model? } → 201 { runId } (graph: the saved agent graph);
 //   unknown keys (the old `agent` too) → 422 naming them. `images`: up to 5 of

@@ -10,6 +10,7 @@ import {
   readEventPage,
   readEventsOfTypes,
   readFailureDetails,
+  readLastPlanFinished,
   readMessages,
   readMessagesFrom,
   readRunRow,
@@ -20,6 +21,7 @@ import {
   readSpansChangedSince,
   readSubRuns,
   parseOutputData,
+  planOutcomeOf,
   type RunRow,
 } from "../../run-ledger/read";
 import { toSpanView } from "../span-rows";
@@ -65,6 +67,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
       status: filters.status,
       errorReason: filters.reason,
       routedTo: filters.routedTo,
+      planOutcome: filters.planOutcome,
       graph: filters.graph,
       agentVersionIds: versionIds ?? undefined,
       startedBy: filters.startedBy,
@@ -95,6 +98,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     pendingApprovals: run.pendingApprovals,
     error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "" } : null,
     routedTo: run.routedTo,
+    planOutcome: planOutcomeOf(run),
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
     self: own.get(run.id) ?? ZERO_USAGE,
@@ -148,6 +152,8 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   const version = run.agentVersionId ? (await versionNumbers([run.agentVersionId])).get(run.agentVersionId) ?? null : null;
   // Only a failed run has details, and the page polls this header: other runs read no event.
   const details = run.status === "failed" && run.errorReason ? await readFailureDetails(db, run.id) : undefined;
+  // Likewise only a run whose plan finished reads the counts (the row holds the outcome alone).
+  const planFinished = run.planOutcome !== null ? await readLastPlanFinished(db, run.id) : null;
   return {
     runId: run.id,
     rootRunId: run.rootRunId,
@@ -164,6 +170,8 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     output: run.output,
     typedOutput: run.outputData !== null ? { data: parseOutputData(run.outputData) } : null,
     routedTo: run.routedTo,
+    planOutcome: planOutcomeOf(run),
+    planCounts: planFinished ? { completed: planFinished.completed, failed: planFinished.failed, skipped: planFinished.skipped, cancelled: planFinished.cancelled ?? 0 } : null,
     error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "", ...(details ? { details } : {}) } : null,
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,

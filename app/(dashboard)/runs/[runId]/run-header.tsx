@@ -7,6 +7,7 @@ import { UsageText, formatDuration } from "@/components/runs/usage";
 import { RunDialog } from "@/components/runs/run-dialog";
 import { JsonTree } from "@/components/runs/json-tree";
 import { FailureDetails } from "@/components/runs/failure-details";
+import { PlanOutcomeSummary } from "@/components/runs/plan-outcome";
 import { cancelRunAction } from "@/lib/actions/cancel-run";
 import { isTerminal, type RunHeaderData } from "@/lib/runs/schemas";
 import { useNow } from "@/components/runs/use-now";
@@ -115,6 +116,14 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
           <div>
             <dt className="text-xs text-zinc-500">Routed to</dt>
             <dd data-testid="routed-to">{header.routedTo}</dd>
+          </div>
+        ) : null}
+        {header.planOutcome ? (
+          <div>
+            <dt className="text-xs text-zinc-500">Plan</dt>
+            <dd>
+              <PlanOutcomeSummary outcome={header.planOutcome} counts={header.planCounts} />
+            </dd>
           </div>
         ) : null}
       </dl>

@@ -1,4 +1,4 @@
-// GET /api/runs/:runId – the run's summary (status, usage, output or error).
+// GET /api/runs/:runId – the run's summary (status, usage, output or error, plan outcome).
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { getEngine } from "@/lib/engine/server/engine";

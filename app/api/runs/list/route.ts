@@ -1,4 +1,4 @@
-// GET /api/runs/list?status=&reason=&routedTo=&graph=&version=&startedBy=&awaitingApproval=1&from=&to=&page=&pageSize=
+// GET /api/runs/list?status=&reason=&routedTo=&planOutcome=&graph=&version=&startedBy=&awaitingApproval=1&from=&to=&page=&pageSize=
 // – top-level runs from the ledger joined with Temporal's visibility, sub-runs grouped, usage rolled up.
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/http/server/api-route";
