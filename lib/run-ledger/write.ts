@@ -181,9 +181,43 @@ async function writeGroupInTx(tx: DbTransaction, batches: LedgerBatch[]): Promis
   for (const batch of batches) await insertApprovalRequests(tx, batch);
 }
 
+/**
+ * A batch of one execution meeting the ledger of another under the same run id
+ * (two plans that gave their nodes the same child ids did, before issue 22).
+ * Not written, and never merged: the checked path would otherwise keep the
+ * first execution's events and drop the second's as "already written".
+ */
+export class LedgerConflictError extends Error {
+  constructor(
+    readonly runId: string,
+    detail: string,
+  ) {
+    super(`run ${runId} already has a ledger of another execution (${detail}); its batch was not written`);
+    this.name = "LedgerConflictError";
+  }
+}
+
+/**
+ * Refuses a batch whose run row was written by another execution. A child run's
+ * row is created by its own first batch with the execution's start time (workflow
+ * time, the same on every replay and retry), so a different start time is another
+ * execution. A root run's row is created by the engine client with the web
+ * server's clock, so its start time says nothing; roots have unique ids.
+ */
+async function checkSameExecution(tx: DbTransaction, { run, summary }: LedgerBatch): Promise<void> {
+  if (run.parentRunId === null) return;
+  const existing = await tx.run.findUnique({ where: { id: run.runId }, select: { startedAt: true, parentRunId: true } });
+  if (!existing) return;
+  if (existing.parentRunId !== run.parentRunId) throw new LedgerConflictError(run.runId, `its parent is ${existing.parentRunId ?? "none"}, this batch's ${run.parentRunId}`);
+  if (existing.startedAt.getTime() !== Date.parse(summary.startedAt)) {
+    throw new LedgerConflictError(run.runId, `started ${existing.startedAt.toISOString()}, this batch's execution ${summary.startedAt}`);
+  }
+}
+
 /** The checked path for one batch: inserts only the events and messages that are not there yet. */
 async function writeBatchCheckedInTx(tx: DbTransaction, batch: LedgerBatch): Promise<void> {
   const { run } = batch;
+  await checkSameExecution(tx, batch);
   await upsertRun(tx, batch);
   const seenEvents = await existingSeqs(tx, "events", run.runId, batch.events.map((e) => e.seq));
   const events = batch.events.filter((e) => !seenEvents.has(e.seq));
