@@ -1,0 +1,108 @@
+// Starting a run: which graph (a saved agent, one of its versions, or inline),
+// the checks made before anything is stored (registered MCP servers, vision
+// for images), the approval gate fixed at the start, then the ledger row and
+// the workflow.
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db/prisma";
+import type { AgentGraph, AgentGraphInput } from "../agents/schemas";
+import { latestAgentVersion, requireValidGraph } from "../agents/repository";
+import { AgentNotFound } from "../agents/errors";
+import { requireRegisteredServers } from "../agents/mcp-references";
+import { ValidationError } from "../errors";
+import { ENGINE_BEHAVIOUR, type PersonRef, type RunGate } from "../contract/workflow";
+import type { ImageInput } from "../attachments/schemas";
+import { agentModel, requireVision } from "../models/vision";
+import { readWorkspacePolicy } from "../policy/store";
+import { createRunRow, deleteRunRow } from "../run-ledger/write";
+import type { EngineContext } from "./engine-context";
+
+export interface StartRunInput {
+  /** A saved agent graph, by name (its newest version), or… */
+  graphName?: string;
+  /** A saved agent's version number (default: its newest). */
+  version?: number;
+  /** Runs every agent of the graph on this model instead of its own (the version stays as saved). */
+  modelOverride?: string;
+  /** …an inline graph (validated here). */
+  graph?: AgentGraphInput;
+  task: string;
+  /** Images of the task (ids of uploads, base64 or URLs): stored before the run starts, carried by reference. */
+  images?: readonly ImageInput[];
+  context?: Record<string, unknown>;
+  startedBy?: { id: string; email: string } | null;
+}
+
+/** One saved version of an agent graph, or null. */
+async function agentVersion(db: Db, name: string, version: number): Promise<{ id: string; agentName: string; graph: AgentGraph } | null> {
+  const row = await db.agentVersion.findFirst({ where: { agent: { name }, version }, include: { agent: true } });
+  return row ? { id: row.id, agentName: row.agent.name, graph: requireValidGraph(JSON.parse(row.graph)) } : null;
+}
+
+/** The engine client's `startRun`. */
+export function createRunStarter({ db, catalog, storedImages, startWorkflow }: Pick<EngineContext, "db" | "catalog" | "storedImages" | "startWorkflow">) {
+  async function resolveGraph(input: StartRunInput): Promise<{ graph: AgentGraph; graphName: string | null; agentVersionId: string | null }> {
+    if (input.graph) return { graph: requireValidGraph(input.graph), graphName: null, agentVersionId: null };
+    if (!input.graphName) throw new ValidationError([{ path: "graphName", message: "name a saved agent or pass a graph" }]);
+    const stored = input.version === undefined ? await latestAgentVersion(db, input.graphName) : await agentVersion(db, input.graphName, input.version);
+    if (!stored) throw new AgentNotFound(input.graphName, input.version);
+    const graph = input.modelOverride ? { ...stored.graph, agents: stored.graph.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : stored.graph;
+    return { graph, graphName: stored.agentName, agentVersionId: stored.id };
+  }
+
+  /** Who saved the version (they count as "self" for its runs' approvals), by id and email. */
+  async function versionAuthor(agentVersionId: string | null): Promise<PersonRef | null> {
+    if (!agentVersionId) return null;
+    const version = await db.agentVersion.findUnique({ where: { id: agentVersionId }, select: { createdById: true } });
+    if (!version?.createdById) return null;
+    const author = await db.user.findUnique({ where: { id: version.createdById }, select: { id: true, email: true } });
+    return author ?? { id: version.createdById, email: "" };
+  }
+
+  /** The run's approval gate, fixed now: the workspace policy as it stands and who counts as "self". */
+  async function runGate(agentVersionId: string | null, starter: PersonRef | null): Promise<RunGate> {
+    const [{ policy, revision }, author] = await Promise.all([readWorkspacePolicy(db), versionAuthor(agentVersionId)]);
+    return { policy, policyRevision: revision, inheritedRules: [], starter, author };
+  }
+
+  return {
+    /** Starts a run of an agent graph; returns its id (`<entry agent>-<unique>`). */
+    async startRun(input: StartRunInput): Promise<{ runId: string }> {
+      if (!input.task.trim()) throw new ValidationError([{ path: "task", message: "the task is empty" }]);
+      const { graph, graphName, agentVersionId } = await resolveGraph(input);
+      // Only registered MCP servers run (422 naming each unregistered reference).
+      await requireRegisteredServers(db, graph);
+      // The entry agent reads the task: with images, its model must have vision (checked before the images are stored).
+      requireVision(agentModel(graph, graph.entryAgent), input.images?.length ?? 0, catalog);
+      const images = await storedImages(input.images, input.startedBy?.id ?? null);
+      const runId = `${graph.entryAgent}-${randomUUID()}`;
+      const context = input.context ?? {};
+      const startedBy = input.startedBy?.email ?? null;
+      const gate = await runGate(agentVersionId, input.startedBy ? { id: input.startedBy.id, email: input.startedBy.email } : null);
+      // The row first, so the run is listed (with its version and who started it) from the start;
+      // removed again when Temporal refuses the start, so nothing is half-created.
+      await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context });
+      try {
+        await startWorkflow(runId, {
+          graph,
+          agentName: graph.entryAgent,
+          message: input.task,
+          ...(images.length ? { images } : {}),
+          context,
+          rootRunId: runId,
+          parentRunId: null,
+          depth: 0,
+          conversation: null,
+          startedBy,
+          graphName,
+          agentVersionId,
+          gate,
+          behaviour: ENGINE_BEHAVIOUR,
+        });
+      } catch (error) {
+        await deleteRunRow(db, runId).catch(() => undefined);
+        throw error;
+      }
+      return { runId };
+    },
+  };
+}
