@@ -4,15 +4,11 @@
 // model call (inference.ts), tool calls (tool-calls.ts), approvals
 // (approvals.ts), sub-agent conversations (sub-agents.ts) and budgets
 // (budget.ts); this class coordinates them.
-import { CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, patched, sleep, workflowInfo } from "@temporalio/workflow";
+import { CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, sleep, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
 import { effectiveModel, INHERIT_MODEL } from "../../lib/agents/model-inheritance";
-import { answerSchemaOf, isPlanner, planCards, RETURN_TOOL, reroutePrompt, routingDecisionSchema, type RoutingDecision } from "../../lib/contract/system-tools";
-import { planProblems, type Plan } from "../../lib/contract/plan";
-import { approvedPlan, PLAN_REJECTIONS_ALLOWED, replanPrompt } from "../../lib/contract/plan-approval";
-import { executePlanLegacy } from "./plan-executor-legacy";
-import { schedulePlan } from "./plan-scheduler";
-import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
+import { answerSchemaOf, isPlanner, RETURN_TOOL, routingDecisionSchema } from "../../lib/contract/system-tools";
+import type { AgentGraph } from "../../lib/agents/schemas";
 import type { ToolCall } from "../../lib/contract/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
 import { Approvals } from "./approvals";
@@ -25,15 +21,21 @@ import type { RunState } from "./run-state";
 import { ToolCalls } from "./tool-calls";
 import { closeCalls, failReason, judgeAnswer, type TurnResult } from "./final-answer";
 import { handOff, handoffRequest } from "./handoff";
-import { DEFAULT_ROUTER, recordDecision, runRoutedChild } from "./routing";
+import { offeredChildren, routeTurn } from "./routing";
+import { planCheck, planTurn } from "./planning";
+import type { TurnContext, TurnMode } from "./turn-context";
 
-/** How long before the turn's deadline a plan approval expires, so its expiry (not the run timeout) ends the wait. */
-const PLAN_EXPIRY_MARGIN_MS = 1000;
+/** Each orchestration mode's turn, by the kind of agent speaking. */
+const TURN_MODES: Record<"planner" | "router" | "agent", TurnMode> = {
+  planner: planTurn,
+  router: routeTurn,
+  agent: (turn) => turn.iterate(),
+};
 
-/** Plans run on the scheduler (plan-scheduler.ts); runs recorded before it replay on the legacy executor. */
-const PLAN_SCHEDULER_PATCH = "plan-scheduler";
-/** After a routed child fails, the router is offered only the children left (and no fallback or default that failed). */
-const ROUTING_OFFERS_REMAINING_PATCH = "routing-offers-remaining";
+function modeOf(agent: AgentConfig, graph: AgentGraph): keyof typeof TURN_MODES {
+  if (isPlanner(agent, graph)) return "planner";
+  return agent.kind === "router" ? "router" : "agent";
+}
 
 /** A turn's answer: its text and, when the agent has an output schema, the typed data. */
 export interface TurnAnswer {
@@ -41,7 +43,7 @@ export interface TurnAnswer {
   data?: unknown;
 }
 
-export class AgentLoop {
+export class AgentLoop implements TurnContext {
   onStatusChange: () => void = () => undefined;
   readonly approvals: Approvals;
   private readonly conversations: SubAgentConversations;
@@ -49,8 +51,8 @@ export class AgentLoop {
   private readonly history: HistoryBudget;
 
   constructor(
-    private readonly state: RunState,
-    private readonly input: AgentRunInput,
+    readonly state: RunState,
+    readonly input: AgentRunInput,
     /** The agent speaking: the run's own, or the receiver of the last handoff. */
     private agentConfig: AgentConfig | undefined,
     private readonly ledger: RunLedger,
@@ -74,7 +76,7 @@ export class AgentLoop {
   }
 
   /** The agent speaking, with the model it runs (its own, or inherited: DD-7). */
-  private get agent(): AgentConfig {
+  get agent(): AgentConfig {
     const config = this.agentConfig;
     if (!config) throw new RunFailure("invalid_config", `agent "${this.input.agentName}" is not in the graph`);
     if (config.model !== INHERIT_MODEL) return config;
@@ -103,12 +105,12 @@ export class AgentLoop {
   }
 
   /** When the current turn must have its final answer (workflow time, ms). */
-  private deadline = Infinity;
+  deadline = Infinity;
   /** The run timeout struck the current turn (its work scope is being cancelled). */
   private timedOut = false;
 
   /** Why work in flight stops when `error` ends the turn: what a plan records on the nodes it cancels. */
-  private stopReason(error: unknown): string {
+  stopReason(error: unknown): string {
     if (error instanceof RunFailure) return `${error.reason}: ${error.message}`;
     if (this.timedOut) return `timeout: no final answer within the run timeout of ${this.limits.runTimeoutSeconds} s`;
     if (isCancellation(error)) return "cancelled: the run was cancelled";
@@ -145,7 +147,7 @@ export class AgentLoop {
   /** The turn: the agent's iterations, a router's routing, and the agents handoffs pass it to. */
   private async answerTurn(): Promise<TurnAnswer> {
     for (;;) {
-      const result = isPlanner(this.agent, this.input.graph) ? await this.planAndExecute() : this.agent.kind === "router" ? await this.route() : await this.iterate();
+      const result = await TURN_MODES[modeOf(this.agent, this.input.graph)](this);
       if (result.kind === "answer") return result.data === undefined ? { text: result.text } : { text: result.text, data: result.data };
       // Handed off: the receiver answers the turn, with its own iteration cap.
       this.state.iterationsThisTurn = 0;
@@ -153,111 +155,15 @@ export class AgentLoop {
     }
   }
 
-  /** A router's turn: decide, run the chosen child, and route again when it fails, up to maxAttempts. */
-  private async route(): Promise<TurnResult> {
-    const { state } = this;
-    const router = this.agent;
-    const maxAttempts = router.router?.maxAttempts ?? DEFAULT_ROUTER.maxAttempts;
-    // The turn's failed children live in the run state: they survive continue-as-new.
-    const failed = state.routingFailures;
-    for (;;) {
-      const attempt = failed.length + 1;
-      const decided = await this.iterate();
-      if (decided.kind !== "answer") return decided;
-      const parent = this.lastIterationSpan ?? state.runSpanId;
-      const excluded = this.routerOffer(router) ? failed.map((f) => f.agentName) : [];
-      const record = recordDecision(state, router, decided.data as RoutingDecision, attempt, parent, excluded);
-      const child = await runRoutedChild(state, this.input, router, record.chosen, state.turnTask || this.input.message, attempt, parent);
-      await this.checkBudget();
-      if (child.ok) return { kind: "answer", text: child.text, ...(child.data !== undefined ? { data: child.data } : {}) };
-      failed.push({ agentName: record.chosen, reason: child.reason });
-      state.emit({ type: "routed_agent_failed", agentName: record.chosen, runId: child.runId, attempt, reason: child.reason });
-      const remaining = router.subAgents.filter((name) => !failed.some((f) => f.agentName === name));
-      if (attempt >= maxAttempts || remaining.length === 0) {
-        throw new RunFailure(
-          "routing_exhausted",
-          `${router.name} tried ${failed.map((f) => f.agentName).join(", ")} and none finished the task (${attempt} of ${maxAttempts} attempts)`,
-          { attempts: failed },
-        );
-      }
-      state.pushMessage({ role: "user", content: reroutePrompt(record.chosen, child.reason, remaining) });
-    }
-  }
-
-  /**
-   * The children a router may still choose this turn: all of them until one
-   * fails, then those left (the decision's schema, the return tool and the
-   * alternatives say so). Null: offer the router's own list.
-   */
-  private routerOffer(agent: AgentConfig): string[] | null {
-    const failed = this.state.routingFailures;
-    if (agent.kind !== "router" || failed.length === 0) return null;
-    // Runs that re-routed before this existed were offered every child again: their histories replay so.
-    if (!patched(ROUTING_OFFERS_REMAINING_PATCH)) return null;
-    return agent.subAgents.filter((name) => !failed.some((f) => f.agentName === name));
-  }
-
-  /**
-   * A planner's turn: a valid plan (repaired like any typed answer, else
-   * plan_invalid), approved by a person when the graph asks for it, then its execution.
-   */
-  private async planAndExecute(): Promise<TurnResult> {
-    const decided = await this.iterate();
-    if (decided.kind !== "answer") return decided;
-    const proposed = decided.data as Plan;
-    this.state.emit({ type: "plan_proposed", plan: proposed, attempt: this.state.planAttempts });
-    // Only graphs that ask for approval wait: the histories of every other plan run replay as they ran.
-    const plan = this.input.graph.plan?.approval ? await this.approvePlan(proposed) : proposed;
-    if (!("nodes" in plan)) return plan;
-    const task = this.state.turnTask || this.input.message;
-    const parent = this.lastIterationSpan ?? this.state.runSpanId;
-    if (!patched(PLAN_SCHEDULER_PATCH)) {
-      return executePlanLegacy({ state: this.state, input: this.input, planner: this.agent, checkBudget: () => this.checkBudget() }, plan, task, parent);
-    }
-    return schedulePlan({ state: this.state, input: this.input, planner: this.agent, checkBudget: () => this.checkBudget(), stopReason: (error) => this.stopReason(error) }, plan, task, parent);
-  }
-
-  /**
-   * The plan an approver lets run: as proposed, or as they edited it (proposed
-   * again, so the run's plan is the last one proposed). A rejection's reason
-   * goes to the planner, which plans once more for approval; a second
-   * rejection, or an expiry, fails the run plan_invalid.
-   */
-  private async approvePlan(proposed: Plan): Promise<Plan | TurnResult> {
-    const { state } = this;
-    let plan = proposed;
-    for (;;) {
-      const approval = await this.approvals.requestPlan(plan, this.deadline - PLAN_EXPIRY_MARGIN_MS, this.lastIterationSpan ?? state.runSpanId);
-      if (approval.status === "approved") {
-        const edited = approval.decision?.editedArguments ? approvedPlan(approval) : null;
-        if (!edited) return plan;
-        state.emit({ type: "plan_proposed", plan: edited, attempt: state.planAttempts });
-        return edited;
-      }
-      if (approval.status !== "rejected") throw new RunFailure("plan_invalid", "the plan's approval expired before an approver decided");
-      const by = approval.decision?.decidedBy.email ?? "an approver";
-      const reason = approval.decision?.reason ?? "no reason given";
-      // Counted in the run state: a rejection before a continue-as-new still counts after it.
-      if (++state.planRejections > PLAN_REJECTIONS_ALLOWED) throw new RunFailure("plan_invalid", `${by} rejected the plan again: ${reason}`);
-      state.pushMessage({ role: "user", content: replanPrompt(reason, by) });
-      const replanned = await this.iterate();
-      if (replanned.kind !== "answer") return replanned;
-      plan = replanned.data as Plan;
-      state.emit({ type: "plan_proposed", plan, attempt: state.planAttempts });
-    }
-  }
-
-  /** A planner's plan is checked beyond its schema: ids, dependencies, agents, cycles, size. */
-  private planCheck(agent: AgentConfig): ((data: unknown) => string[]) | undefined {
-    if (!isPlanner(agent, this.input.graph)) return undefined;
-    const maxNodes = this.input.graph.plan?.maxNodes ?? DEFAULT_PLAN_SETTINGS.maxNodes;
-    return (data) => planProblems(data as Plan, planCards(this.input.graph), maxNodes);
-  }
-
   /** The span routing records hang under: the router's last iteration (it ended when the decision was accepted). */
   private lastIterationSpan: string | null = null;
 
-  private async iterate(): Promise<TurnResult> {
+  parentSpan(): string {
+    return this.lastIterationSpan ?? this.state.runSpanId;
+  }
+
+  /** The loop: model call, then the response's tool calls in parallel, until an answer (accepted or repaired), a handoff or a limit. */
+  async iterate(): Promise<TurnResult> {
     const { state } = this;
     for (;;) {
       const agent = this.agent;
@@ -283,7 +189,7 @@ export class AgentLoop {
       state.baseStatus = "thinking";
       this.onStatusChange();
 
-      const offer = this.routerOffer(agent);
+      const offer = offeredChildren(state, agent);
       const answerSchema = offer ? { schema: routingDecisionSchema(offer), strict: true } : answerSchemaOf(agent, this.input.graph);
       const tools = offer ? this.toolCalls.tools.map((t) => (t.name === RETURN_TOOL ? { ...t, parameters: routingDecisionSchema(offer) } : t)) : this.toolCalls.tools;
       const response = await infer(
@@ -301,7 +207,7 @@ export class AgentLoop {
       );
       this.toolCalls.useEagerOutcomes(response.toolOutcomes);
       if (answerSchema && response.answer) {
-        const judged = judgeAnswer(state, response, response.answer, answerSchema.schema, this.planCheck(agent));
+        const judged = judgeAnswer(state, response, response.answer, answerSchema.schema, planCheck(agent, this.input.graph));
         state.endSpan(iterationSpan, judged ? "ok" : "error", judged ? {} : { attributes: { outcome: "output_invalid" } });
         if (judged) return judged;
         continue;

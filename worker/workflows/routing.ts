@@ -5,16 +5,64 @@
 // and its answer is the run's answer. When it fails, control returns to the
 // router with the reason, which routes again; after maxAttempts the run fails
 // with routing_exhausted, its ledger (and every child's) kept.
-import { uuid4, workflowInfo } from "@temporalio/workflow";
+import { patched, uuid4, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { RoutingDecision } from "../../lib/contract/system-tools";
+import { reroutePrompt, type RoutingDecision } from "../../lib/contract/system-tools";
 import type { RoutingRecord } from "../../lib/contract/types";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 import { runChildTask, type ChildTaskResult } from "./child-task";
 import { tokenLimit } from "./budget";
 import type { RunState } from "./run-state";
+import { RunFailure } from "./run-failure";
+import type { TurnResult } from "./final-answer";
+import type { TurnContext } from "./turn-context";
 
 export const DEFAULT_ROUTER = { threshold: 0.7, maxAttempts: 3 } as const;
+
+/** After a routed child fails, the router is offered only the children left (and no fallback or default that failed). */
+const ROUTING_OFFERS_REMAINING_PATCH = "routing-offers-remaining";
+
+/**
+ * The children a router may still choose this turn: all of them until one
+ * fails, then those left (the decision's schema, the return tool and the
+ * alternatives say so). Null: offer the router's own list.
+ */
+export function offeredChildren(state: RunState, agent: AgentConfig): string[] | null {
+  const failed = state.routingFailures;
+  if (agent.kind !== "router" || failed.length === 0) return null;
+  // Runs that re-routed before this existed were offered every child again: their histories replay so.
+  if (!patched(ROUTING_OFFERS_REMAINING_PATCH)) return null;
+  return agent.subAgents.filter((name) => !failed.some((f) => f.agentName === name));
+}
+
+/** A router's turn: decide, run the chosen child, and route again when it fails, up to maxAttempts. */
+export async function routeTurn(turn: TurnContext): Promise<TurnResult> {
+  const { state, input } = turn;
+  const router = turn.agent;
+  const maxAttempts = router.router?.maxAttempts ?? DEFAULT_ROUTER.maxAttempts;
+  // The turn's failed children live in the run state: they survive continue-as-new.
+  const failed = state.routingFailures;
+  for (;;) {
+    const attempt = failed.length + 1;
+    const decided = await turn.iterate();
+    if (decided.kind !== "answer") return decided;
+    const parent = turn.parentSpan();
+    const excluded = offeredChildren(state, router) ? failed.map((f) => f.agentName) : [];
+    const record = recordDecision(state, router, decided.data as RoutingDecision, attempt, parent, excluded);
+    const child = await runRoutedChild(state, input, router, record.chosen, state.turnTask || input.message, attempt, parent);
+    await turn.checkBudget();
+    if (child.ok) return { kind: "answer", text: child.text, ...(child.data !== undefined ? { data: child.data } : {}) };
+    failed.push({ agentName: record.chosen, reason: child.reason });
+    state.emit({ type: "routed_agent_failed", agentName: record.chosen, runId: child.runId, attempt, reason: child.reason });
+    const remaining = router.subAgents.filter((name) => !failed.some((f) => f.agentName === name));
+    if (attempt >= maxAttempts || remaining.length === 0) {
+      throw new RunFailure("routing_exhausted", `${router.name} tried ${failed.map((f) => f.agentName).join(", ")} and none finished the task (${attempt} of ${maxAttempts} attempts)`, {
+        attempts: failed,
+      });
+    }
+    state.pushMessage({ role: "user", content: reroutePrompt(record.chosen, child.reason, remaining) });
+  }
+}
 
 /** Picks who takes the task and records the decision as a span and an event. */
 export function recordDecision(state: RunState, router: AgentConfig, decision: RoutingDecision, attempt: number, parentId: string, excluded: readonly string[] = []): RoutingRecord {
