@@ -176,6 +176,9 @@ async function main(): Promise<void> {
       NEXT_TELEMETRY_DISABLED: "1",
       TEMPORAL_UI_URL: config.temporal.uiUrl,
       ...(devMode ? {} : { ZAP_WORKFLOW_BUNDLE: WORKFLOW_BUNDLE_PATH }),
+      // With Worker Versioning on, this one worker is the deploy: its build becomes current at start
+      // (runs pinned to an earlier build wait for a worker of that build; docs/deploying.md).
+      ...(config.temporal.workerVersioning && !process.env.ZAP_WORKER_PROMOTE ? { ZAP_WORKER_PROMOTE: "always" } : {}),
     };
     await step(
       "worker",
@@ -188,7 +191,7 @@ async function main(): Promise<void> {
           log: path.join(config.dataDir, "worker.log"),
         });
       },
-      () => `task queue ${config.temporal.taskQueue}`,
+      () => `task queue ${config.temporal.taskQueue}${config.temporal.workerVersioning ? `, versioned (deployment ${config.temporal.workerVersioning.deploymentName})` : ""}`,
     );
     const origin = `http://${config.server.host === "0.0.0.0" ? "127.0.0.1" : config.server.host}:${config.server.port}`;
     await step("web server", async () => {

@@ -4,15 +4,28 @@
 import { debugRequested, parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { connectWorker, createZapWorker } from "./worker";
+import { routeNewRuns } from "./versioning/startup";
 
 async function main(): Promise<void> {
   const config = parseEnv();
   const db = createDb(config.databaseUrl);
   const connection = await connectWorker(config);
   try {
-    const { worker, mcp } = await createZapWorker({ config, db, connection });
-    console.log(`worker: polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})`);
-    await worker.run();
+    const { worker, mcp, version } = await createZapWorker({ config, db, connection });
+    const as = version ? ` as ${version.deploymentName}.${version.buildId}` : "";
+    console.log(`worker: polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${as}`);
+    const running = worker.run();
+    if (version && config.temporal.workerVersioning) {
+      // The version exists on the server only once this worker polls, so routing is settled after run() starts.
+      try {
+        for (const line of await routeNewRuns(connection.workflowService, config.temporal.namespace, version, config.temporal.workerVersioning.promote)) console.log(`worker: ${line}`);
+      } catch (error) {
+        worker.shutdown();
+        await running.catch(() => undefined);
+        throw error;
+      }
+    }
+    await running;
     await mcp.closeAll();
     console.log("worker: stopped cleanly");
   } finally {

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { PayloadCodec } from "@temporalio/common";
-import { NativeConnection, Worker } from "@temporalio/worker";
+import { bundleWorkflowCode, NativeConnection, Worker } from "@temporalio/worker";
 import type { AppConfig } from "../lib/config/env";
 import type { Db } from "../lib/db/prisma";
 import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
@@ -12,6 +13,7 @@ import { createModelRegistry, type ModelRegistry } from "./models/registry";
 import { createMcpConnections, type McpConnections } from "./tools/mcp";
 import { createToolExecutor } from "./tools/executor";
 import { createGuardedFetch } from "../lib/net/egress";
+import { pinnedDeploymentOptions, workerVersionFor, type WorkerVersion } from "./versioning/worker-version";
 
 export const WORKFLOWS_PATH = path.join(import.meta.dirname, "workflows", "index.ts");
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
@@ -36,8 +38,22 @@ export function connectWorker(config: AppConfig): Promise<NativeConnection> {
   return NativeConnection.connect(temporalConnectionOptions(config));
 }
 
-/** Builds the worker: bundled workflows plus activities built from their dependencies. */
-export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections }> {
+type BundleOption = NonNullable<ZapWorkerDeps["workflowBundle"]>;
+
+/** The bundle's code: a versioned worker's build id is its hash, so the worker bundles ahead (`npm start --dev`) rather than inside Worker.create. */
+async function bundleCode(bundle: BundleOption | undefined): Promise<string> {
+  if (bundle && "code" in bundle) return bundle.code;
+  if (bundle) return readFile(bundle.codePath, "utf8");
+  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH })).code;
+}
+
+/**
+ * Builds the worker: bundled workflows plus activities built from their dependencies.
+ * With Worker Versioning on (ZAP_WORKER_VERSIONING), it polls as a version of the
+ * worker deployment and answers which; making that version current is the caller's
+ * step once it polls (worker/versioning/startup.ts).
+ */
+export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections; version: WorkerVersion | null }> {
   const { config, db, connection } = deps;
   const mcpDeps = { db, config, cwd: PROJECT_ROOT };
   const mcp = deps.mcp ?? createMcpConnections(mcpDeps);
@@ -45,12 +61,19 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
   const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist, egressFetch: createGuardedFetch({ allowHosts: config.egress.allowHosts }) });
   // A bundle built by `npm start` / `npm run build` spares the worker a webpack run.
   const prebuilt = config.temporal.workflowBundlePath;
-  const workflowBundle = deps.workflowBundle ?? (prebuilt && existsSync(prebuilt) ? { codePath: prebuilt } : undefined);
+  let workflowBundle: BundleOption | undefined = deps.workflowBundle ?? (prebuilt && existsSync(prebuilt) ? { codePath: prebuilt } : undefined);
+  let version: WorkerVersion | null = null;
+  if (config.temporal.workerVersioning) {
+    const code = await bundleCode(workflowBundle);
+    workflowBundle = { code };
+    version = workerVersionFor(config.temporal.workerVersioning, code);
+  }
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
     activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
@@ -58,5 +81,5 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     // Many runs wait on approvals or sub-agents; keep their state cached.
     maxCachedWorkflows: 1000,
   });
-  return { worker, mcp };
+  return { worker, mcp, version };
 }

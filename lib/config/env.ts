@@ -137,6 +137,20 @@ const envSchema = z
       .default(256 * 1024),
     // A workflow bundle built ahead (npm start, npm run build): the worker loads it instead of bundling at start-up.
     ZAP_WORKFLOW_BUNDLE: z.string().optional(),
+    // Worker Versioning (docs/deploying.md). Off by default: the one worker of `npm start` has no older build beside it to finish its runs.
+    ZAP_WORKER_VERSIONING: booleanText.default(false),
+    // The worker deployment's name; default: the task queue's ("." is Temporal's separator of name and build id).
+    ZAP_WORKER_DEPLOYMENT: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/, "expected a deployment name (letters, digits, _ -; no dots)")
+      .optional(),
+    // This worker's build id; default: a hash of the workflow bundle, so any change of workflow code is a new build.
+    ZAP_WORKER_BUILD_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/, "expected a build id (letters, digits, . _ + -), e.g. a git commit")
+      .optional(),
+    // When the worker makes its build the deployment's current version: if-none (first deploy), always (one-host installs), never (an operator promotes).
+    ZAP_WORKER_PROMOTE: z.enum(["if-none", "always", "never"], { error: "expected if-none, always or never" }).default("if-none"),
     // Stack traces after failures (npm start's steps, the worker).
     ZAP_DEBUG: booleanText.default(false),
   })
@@ -191,6 +205,8 @@ export interface AppConfig {
     payloadOffloadBytes: number;
     /** The prebuilt workflow bundle the worker loads when the file exists (ZAP_WORKFLOW_BUNDLE); null: bundle at start-up. */
     workflowBundlePath: string | null;
+    /** Worker Versioning (ZAP_WORKER_*), null when off; buildId null: derived from the workflow bundle's code. */
+    workerVersioning: { deploymentName: string; buildId: string | null; promote: "if-none" | "always" | "never" } | null;
   };
   auth: {
     secret?: string;
@@ -296,6 +312,9 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       apiKey: env.TEMPORAL_API_KEY,
       payloadOffloadBytes: env.ZAP_PAYLOAD_OFFLOAD_BYTES,
       workflowBundlePath: env.ZAP_WORKFLOW_BUNDLE ?? null,
+      workerVersioning: env.ZAP_WORKER_VERSIONING
+        ? { deploymentName: env.ZAP_WORKER_DEPLOYMENT ?? env.TEMPORAL_TASK_QUEUE.replaceAll(".", "-"), buildId: env.ZAP_WORKER_BUILD_ID ?? null, promote: env.ZAP_WORKER_PROMOTE }
+        : null,
     },
     auth: {
       secret: env.AUTH_SECRET,

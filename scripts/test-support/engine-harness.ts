@@ -18,6 +18,8 @@ import { TEST_AUTH_SECRET } from "./test-keys";
 import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
 import type { RunStatus, RunSummary } from "../../lib/contract/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
+import { routeNewRuns } from "../../worker/versioning/startup";
+import type { WorkerVersion } from "../../worker/versioning/worker-version";
 import type { ModelRegistry } from "../../worker/models/registry";
 import { sqliteFilePath } from "../../lib/config/database";
 import { applyMigrations } from "../db/migrate";
@@ -54,8 +56,14 @@ export interface EngineHarness {
   taskQueue: string;
   database: TestDatabase;
   /** Starts (another) in-process worker; returns a stop function. */
-  startWorker(options?: { models?: ModelRegistry }): Promise<() => Promise<void>>;
+  startWorker(options?: StartWorkerOptions): Promise<() => Promise<void>>;
   stop(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  models?: ModelRegistry;
+  /** Another workflow bundle than the shared one (an older or newer build of the workflow code). */
+  workflowBundle?: { code: string };
 }
 
 export interface EngineHarnessOptions {
@@ -97,15 +105,15 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
   const engine = createEngine({ temporal: client, db, taskQueue, decisionKey: configuredKey(config, "approval-decisions") });
   const stops: (() => Promise<void>)[] = [];
 
-  async function startWorker(workerOptions: { models?: ModelRegistry } = {}): Promise<() => Promise<void>> {
+  async function startWorker(workerOptions: StartWorkerOptions = {}): Promise<() => Promise<void>> {
     const connection: NativeConnection = await connectWorker(config);
-    const { worker, mcp }: { worker: Worker; mcp: { closeAll(): Promise<void> } } = await createZapWorker({
+    const { worker, mcp, version }: { worker: Worker; mcp: { closeAll(): Promise<void> }; version: WorkerVersion | null } = await createZapWorker({
       config,
       db,
       connection,
       taskQueue,
       models: workerOptions.models,
-      workflowBundle: sharedWorkflowBundle(),
+      workflowBundle: workerOptions.workflowBundle ?? sharedWorkflowBundle(),
       payloadCodecs: payloadCodecs(),
     });
     const running = worker.run();
@@ -119,6 +127,9 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
       await connection.close();
     };
     stops.push(stop);
+    // With ZAP_WORKER_VERSIONING in `env`, the worker settles routing (ZAP_WORKER_PROMOTE) as worker/main.ts does, before the test goes on.
+    const versioning = config.temporal.workerVersioning;
+    if (version && versioning) await routeNewRuns(connection.workflowService, config.temporal.namespace, version, versioning.promote);
     return stop;
   }
 
