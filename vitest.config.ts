@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { findLlamaServer, REAL_MODEL_TEST_FILES } from "./scripts/test-support/llama-server";
 
 const root = import.meta.dirname;
 
@@ -8,10 +9,15 @@ const INTEGRATION_FILES = "{lib,worker,scripts}/**/*.int.test.ts";
 const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
 /**
  * Integration files that load the machine on purpose, with timeouts that assume nothing else runs, and the
- * Temporal-server crash of a plan: once, beside another file on a loaded machine, the plan's root run stopped
- * after the restart with "Missing associated machine for LocalActivity(7)" (see README, Plan and execute).
+ * Temporal-server crash of a plan (it kills and restarts a server of its own; its root run once stood still
+ * after the restart on "Missing associated machine for LocalActivity(7)", since root-caused: README, Plan and execute).
  */
 const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts", "worker/engine-tests/plan-temporal-crash.int.test.ts"];
+/**
+ * Tests on a real model (llama-server on the CPU, which loads the machine): serial, and collected only where a
+ * llama-server binary is found — not a skip where there is none, e.g. CI's clean clone (docs/real-models.md).
+ */
+const REAL_MODEL_FILES = findLlamaServer() ? REAL_MODEL_TEST_FILES : [];
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
   testTimeout: 60_000,
@@ -43,7 +49,7 @@ export default defineConfig({
           ...integration,
           name: "integration",
           include: [INTEGRATION_FILES],
-          exclude: [...SERIAL_INTEGRATION_FILES, "**/node_modules/**"],
+          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_TEST_FILES, "**/node_modules/**"],
           // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
@@ -66,7 +72,7 @@ export default defineConfig({
         test: {
           ...integration,
           name: "integration-serial",
-          include: SERIAL_INTEGRATION_FILES,
+          include: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES],
           // One at a time, before the parallel files: they load the machine on purpose and need it to themselves.
           fileParallelism: false,
           sequence: { groupOrder: 1 },

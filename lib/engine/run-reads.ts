@@ -40,6 +40,25 @@ export interface RunListItem {
 /** How long a summary query may wait for a busy workflow before the ledger answers. */
 const SUMMARY_QUERY_DEADLINE_MS = 1_500;
 
+/**
+ * How long a summary that says a turn ended waits for the run ledger to hold
+ * every event it counts. The workflow's last batch is written while it closes
+ * down (a regular activity), so for a moment a query can say "completed" while
+ * the ledger lacks the events that led there; a caller that then reads them
+ * would miss the last ones. Past this, the summary is returned as it is.
+ */
+const LEDGER_CATCH_UP_MS = 3_000;
+const LEDGER_CATCH_UP_POLL_MS = 25;
+
+async function ledgerCaughtUp(db: EngineContext["db"], runId: string, lastEventSeq: number): Promise<void> {
+  const until = Date.now() + LEDGER_CATCH_UP_MS;
+  for (;;) {
+    const row = await db.run.findUnique({ where: { id: runId }, select: { lastEventSeq: true } });
+    if (!row || row.lastEventSeq >= lastEventSeq || Date.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, LEDGER_CATCH_UP_POLL_MS));
+  }
+}
+
 /** The engine client's reads. */
 export function createRunReads({ temporal, db, handle, query, requireKnownRun }: Pick<EngineContext, "temporal" | "db" | "handle" | "query" | "requireKnownRun">) {
   return {
@@ -60,6 +79,8 @@ export function createRunReads({ temporal, db, handle, query, requireKnownRun }:
         if (!stored) throw error;
         return stored;
       }
+      // A turn that ended is read back whole: the events (and the plan's outcome) it counts are in the ledger first.
+      if (TERMINAL_STATUSES.includes(live.status)) await ledgerCaughtUp(db, runId, live.lastEventSeq);
       // The workflow's summary does not say how a plan ended; the ledger's row does.
       return { ...live, planOutcome: await readPlanOutcome(db, runId) };
     },

@@ -33,6 +33,21 @@ function usageOfFailure(cause: unknown): TokenUsage | undefined {
   return typeof inputTokens === "number" && typeof outputTokens === "number" ? { inputTokens, outputTokens } : undefined;
 }
 
+/** How long a child of a run tree may outlive its root's deadline: the root's timeout, not the child's, ends the tree's work. */
+const CHILD_DEADLINE_GRACE_SECONDS = 30;
+
+/**
+ * A child's share of its run tree's limits: the tokens the root has not spent
+ * (`tokens`; the root alone asks approvers for more), and a run timeout past
+ * the root's deadline, so the root's timeout cancels its children rather than
+ * racing their own (a child starts later, but a loaded worker may process its
+ * timer first).
+ */
+export function childLimits(tokens: number, rootDeadline: number): Partial<RunLimits> {
+  const remaining = Number.isFinite(rootDeadline) ? Math.max(1, Math.ceil((rootDeadline - Date.now()) / 1000)) : null;
+  return { tokenBudget: Math.max(1, tokens), onBudget: "fail", ...(remaining !== null ? { runTimeoutSeconds: remaining + CHILD_DEADLINE_GRACE_SECONDS } : {}) };
+}
+
 export interface ChildTask {
   agentName: string;
   message: string;

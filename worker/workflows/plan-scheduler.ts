@@ -17,7 +17,7 @@ import { sinkNodes, type Plan, type PlanNode, type PlanNodeStatus, type PlanOutc
 import type { TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 import { tokenLimit } from "./budget";
-import { runChildTask, type ChildTaskResult } from "./child-task";
+import { childLimits, runChildTask, type ChildTaskResult } from "./child-task";
 import type { TurnResult } from "./final-answer";
 import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
 import { RunFailure } from "./run-failure";
@@ -44,6 +44,8 @@ export interface PlanRun {
   planner: AgentConfig;
   /** Checks the token budget after a child's usage is added (may wait for an approver, or throw budget_exceeded). */
   checkBudget: () => Promise<void> | undefined;
+  /** When the turn must have its answer (workflow time, ms): the children's deadline (with a grace). */
+  deadline: number;
   /** Why the plan stops when `error` ends it (a cancellation, the run timeout, a failure), for the nodes' records. */
   stopReason: (error: unknown) => string;
 }
@@ -131,7 +133,7 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
           parentSpanId: planSpan.id,
           attributes: { nodeId: node.id, attempt },
           // The root alone asks approvers for tokens; a node that spends its share fails with budget_exceeded.
-          limits: { tokenBudget: Math.max(1, left), onBudget: "fail" },
+          limits: childLimits(left, run.deadline),
           // Every attempt of the node names its side effects alike: a transfer made by attempt 1 is not made again.
           sideEffectScope: `${idBase}.node-${node.id}`,
         },
@@ -250,7 +252,7 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
     const left = Math.max(1, tokenLimit(state, input.graph.limits) - state.totalTokens());
     const synthesis = await runChildTask(
       { state, input, caller: run.planner },
-      { agentName: settings.synthesisAgent, message, workflowId: `${idBase}.synthesis`, parentSpanId: planSpan.id, attributes: { synthesis: 1 }, limits: { tokenBudget: left, onBudget: "fail" } },
+      { agentName: settings.synthesisAgent, message, workflowId: `${idBase}.synthesis`, parentSpanId: planSpan.id, attributes: { synthesis: 1 }, limits: childLimits(left, run.deadline) },
     );
     if (!synthesis.ok && synthesis.cancelled) throw new CancelledFailure(synthesis.reason);
     if (!synthesis.ok) throw new RunFailure("plan_failed", `the synthesis by ${settings.synthesisAgent} failed: ${synthesis.reason}`);

@@ -44,7 +44,7 @@ export async function planTurn(turn: TurnContext): Promise<TurnResult> {
   if (!patched(PLAN_SCHEDULER_PATCH)) {
     return executePlanLegacy({ state, input, planner, checkBudget: () => turn.checkBudget() }, plan, task, parent);
   }
-  return schedulePlan({ state, input, planner, checkBudget: () => turn.checkBudget(), stopReason: (error) => turn.stopReason(error) }, plan, task, parent);
+  return schedulePlan({ state, input, planner, deadline: turn.deadline, checkBudget: () => turn.checkBudget(), stopReason: (error) => turn.stopReason(error) }, plan, task, parent);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AgentConfig } from "../../lib/agents/schemas";
 import { reroutePrompt, type RoutingDecision } from "../../lib/contract/system-tools";
 import type { RoutingRecord } from "../../lib/contract/types";
 import type { AgentRunInput } from "../../lib/contract/workflow";
-import { runChildTask, type ChildTaskResult } from "./child-task";
+import { childLimits, runChildTask, type ChildTaskResult } from "./child-task";
 import { tokenLimit } from "./budget";
 import type { RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
@@ -49,7 +49,7 @@ export async function routeTurn(turn: TurnContext): Promise<TurnResult> {
     const parent = turn.parentSpan();
     const excluded = offeredChildren(state, router) ? failed.map((f) => f.agentName) : [];
     const record = recordDecision(state, router, decided.data as RoutingDecision, attempt, parent, excluded);
-    const child = await runRoutedChild(state, input, router, record.chosen, state.turnTask || input.message, attempt, parent);
+    const child = await runRoutedChild(state, input, router, record.chosen, state.turnTask || input.message, attempt, parent, turn.deadline);
     await turn.checkBudget();
     if (child.ok) return { kind: "answer", text: child.text, ...(child.data !== undefined ? { data: child.data } : {}) };
     failed.push({ agentName: record.chosen, reason: child.reason });
@@ -105,11 +105,20 @@ export function recordDecision(state: RunState, router: AgentConfig, decision: R
  * route again), a cancellation is not. The child spends from what the run
  * tree has left: the root alone asks approvers for more.
  */
-export async function runRoutedChild(state: RunState, input: AgentRunInput, router: AgentConfig, chosen: string, task: string, attempt: number, parentId: string): Promise<ChildTaskResult> {
+export async function runRoutedChild(
+  state: RunState,
+  input: AgentRunInput,
+  router: AgentConfig,
+  chosen: string,
+  task: string,
+  attempt: number,
+  parentId: string,
+  deadline: number,
+): Promise<ChildTaskResult> {
   const runId = `${workflowInfo().workflowId}.route-${attempt}-${chosen}-${uuid4().slice(0, 8)}`;
   const left = Math.max(1, tokenLimit(state, input.graph.limits) - state.totalTokens());
   return runChildTask(
     { state, input, caller: router },
-    { agentName: chosen, message: task, workflowId: runId, parentSpanId: parentId, attributes: { routed: true, attempt }, limits: { tokenBudget: left, onBudget: "fail" } },
+    { agentName: chosen, message: task, workflowId: runId, parentSpanId: parentId, attributes: { routed: true, attempt }, limits: childLimits(left, deadline) },
   );
 }

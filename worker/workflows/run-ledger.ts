@@ -6,7 +6,7 @@
 //    the model works, so the write costs an iteration nothing;
 //  - a background writer, when the run has no local activity in line (it waits
 //    for a person, a sub-agent or a regular activity, or it closes down).
-import { CancellationScope, condition, patched, proxyLocalActivities } from "@temporalio/workflow";
+import { CancellationScope, condition, patched, proxyActivities, proxyLocalActivities } from "@temporalio/workflow";
 import type { LedgerActivities } from "../activities/ledger";
 import type { LedgerBatch, LedgerRunIdentity, LedgerRunSummary } from "../../lib/contract/workflow";
 import type { RunState } from "./run-state";
@@ -24,6 +24,24 @@ const CARRIED_LEDGER_PATCH = "ledger-carried-by-model-calls";
 const { recordLedger } = proxyLocalActivities<LedgerActivities>({
   startToCloseTimeout: "30 seconds",
   localRetryThreshold: "10 seconds",
+  retry: { initialInterval: "200 milliseconds", backoffCoefficient: 2, maximumInterval: "10 seconds" },
+});
+
+/**
+ * Marks runs whose background writes (the writer below, when no model call
+ * carries the batch) are regular activities. A local activity's result can be
+ * recorded in a later workflow task than the one that scheduled it — seen when
+ * a query arrived while it ran — and a replay then resolves it earlier, before
+ * the events that arrived meanwhile (a plan node's child ending, a cancel):
+ * what the writer had taken by then, and so whether it wrote again, differed,
+ * and the replay failed ("Missing associated machine for LocalActivity(7)",
+ * worker/engine-tests/orchestration-edges.int.test.ts under load). A regular
+ * activity's result is an event of its own, at one place in the history.
+ */
+const LEDGER_WRITER_ACTIVITY_PATCH = "ledger-writer-regular-activity";
+
+const { recordLedger: recordLedgerInHistory } = proxyActivities<LedgerActivities>({
+  startToCloseTimeout: "30 seconds",
   retry: { initialInterval: "200 milliseconds", backoffCoefficient: 2, maximumInterval: "10 seconds" },
 });
 
@@ -46,6 +64,8 @@ export class RunLedger {
   private turn: Promise<unknown> = Promise.resolve();
   /** Model calls carry the ledger (false only while replaying a run of an older worker). */
   carrying = true;
+  /** Background writes are regular activities (false only while replaying a run of an older worker). */
+  private writerInHistory = true;
 
   constructor(
     private readonly state: RunState,
@@ -56,6 +76,7 @@ export class RunLedger {
   /** Starts the background writer; it outlives cancellation of the run so the final events land too. */
   start(): void {
     this.carrying = patched(CARRIED_LEDGER_PATCH);
+    this.writerInHistory = patched(LEDGER_WRITER_ACTIVITY_PATCH);
     void CancellationScope.nonCancellable(() => this.pump());
   }
 
@@ -118,7 +139,7 @@ export class RunLedger {
     try {
       // Not cancellable: what the outbox handed over must land even when the run is being cancelled.
       const batch = this.take();
-      await CancellationScope.nonCancellable(() => recordLedger(batch));
+      await CancellationScope.nonCancellable(() => (this.writerInHistory ? recordLedgerInHistory(batch) : recordLedger(batch)));
     } finally {
       this.writing = false;
     }
