@@ -53,7 +53,10 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => h?.stop());
 
-/** A lead that needs an approval for a transfer, then messages a sub-agent (a child run), then answers. */
+/**
+ * A lead that needs an approval for a transfer, then works through enough calculator calls to continue
+ * as new, then messages a sub-agent (a child run of the continued execution), then answers.
+ */
 async function startGatedRun(memo: string): Promise<string> {
   const graph = {
     entryAgent: "lead",
@@ -61,16 +64,18 @@ async function startGatedRun(memo: string): Promise<string> {
       {
         name: "lead",
         model: "demo/lead",
-        tools: ["ledger_transfer"],
+        maxIterations: 100,
+        tools: ["ledger_transfer", "calculator"],
         subAgents: ["helper"],
         approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver" as const, expiresInSeconds: 600 }],
       },
       { name: "helper", model: "demo/helper", description: "does sums", tools: ["calculator"] },
     ],
-    limits: { followUpWindowSeconds: 0, subAgentIdleTimeoutSeconds: 1 },
+    limits: { followUpWindowSeconds: 0, subAgentIdleTimeoutSeconds: 1, continueAsNewAfterEvents: 200 },
   };
   const transfer = JSON.stringify({ from_account: "operating", to_account: "refunds", amount: 1, memo });
-  const { runId } = await h.engine.startRun({ graph, task: `tool ledger_transfer ${transfer}\nmessage helper: What is 1+1?\nanswer: done` });
+  const sums = Array.from({ length: 40 }, (_, i) => `tool calculator {"expression":"${i}+1"}`).join("\n");
+  const { runId } = await h.engine.startRun({ graph, task: `tool ledger_transfer ${transfer}\n${sums}\nmessage helper: What is 1+1?\nanswer: done` });
   await waitForStatus(h.engine, runId, ["awaiting_approval"]);
   return runId;
 }
@@ -118,9 +123,10 @@ function buildsThatWorked(history: temporal.api.history.v1.IHistory): string[] {
   return builds.filter((build, i) => build !== builds[i - 1]);
 }
 
-/** Asserts that every execution of the run's tree ran on `buildId` alone, pinned there, without a failed workflow task. */
+/** Asserts that every execution of the run's tree (continued-as-new ones too) ran on `buildId` alone, pinned there, without a failed workflow task. */
 async function expectRunTreeOn(runId: string, buildId: string): Promise<Execution[]> {
   const tree = await runTree(runId);
+  expect(tree.filter((e) => e.workflowId === runId).length, `run ${runId} continued as new`).toBeGreaterThan(1);
   for (const execution of tree) {
     const what = `${execution.workflowId} / ${execution.runId}`;
     expect(events(execution.history, EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED), `${what}: no workflow task failed (no nondeterminism)`).toEqual([]);
@@ -129,6 +135,11 @@ async function expectRunTreeOn(runId: string, buildId: string): Promise<Executio
     expect({ behavior: info?.behavior, buildId: info?.deploymentVersion?.buildId }, `${what}: pinned to its build`).toEqual({ behavior: PINNED, buildId });
   }
   return tree;
+}
+
+function startedAt(execution: Execution): number {
+  const time = execution.history.events?.[0]?.eventTime;
+  return (time?.seconds?.toNumber() ?? 0) * 1000 + Math.floor((time?.nanos ?? 0) / 1e6);
 }
 
 function replay(execution: Execution, workflowBundle: { code: string }): Promise<void> {
@@ -191,11 +202,12 @@ describe("worker versioning: two builds on one task queue", () => {
     await moveRun(runId, patchedId);
     await approve(runId);
     expect((await waitForStatus(h.engine, runId, ["completed", "failed"])).output).toBe("done");
-    const root = (await runTree(runId)).find((e) => e.workflowId === runId);
-    if (!root) throw new Error(`run ${runId} is not listed`);
-    expect(events(root.history, EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED), "no workflow task failed").toEqual([]);
-    expect(buildsThatWorked(root.history), "started on today's build, finished on the patched one").toEqual([todayId, patchedId]);
-    await expect(replay(root, nextPatched)).resolves.toBeUndefined();
+    // The run's executions in the order they ran (the move reaches its continued-as-new executions too).
+    const chain = (await runTree(runId)).filter((e) => e.workflowId === runId).sort((x, y) => startedAt(x) - startedAt(y));
+    for (const execution of chain) expect(events(execution.history, EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED), "no workflow task failed").toEqual([]);
+    const builds = chain.flatMap((e) => buildsThatWorked(e.history)).filter((build, i, all) => build !== all[i - 1]);
+    expect(builds, "started on today's build, finished on the patched one").toEqual([todayId, patchedId]);
+    for (const execution of chain) await expect(replay(execution, nextPatched)).resolves.toBeUndefined();
   }, 120_000);
 
   it("fails a run moved onto a build whose change is not patched (what pinning prevents)", async () => {
