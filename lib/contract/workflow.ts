@@ -115,9 +115,12 @@ export interface CarriedState {
 }
 
 /**
- * The engine behaviour a run was started with, stamped by whoever starts it
- * (the engine client, or a parent run for its children). Decisions that differ
- * between versions read it from the input instead of recording a patch marker:
+ * LEGACY: the engine behaviour stamped on runs by web servers before issue 22
+ * (the engine client, or a parent run for its children). A web server cannot
+ * know which worker build will run the run, so it no longer stamps it; the
+ * workflow decides its behaviour changes itself, with patch markers at its
+ * start (worker/workflows/engine-patches.ts), and reads this only for runs
+ * stamped before. What the numbers meant:
  *   1 — a zero follow-up or idle window closes the run without a zero-timeout
  *       condition (whose SDK-internal patch marker a replay could meet in
  *       another workflow task than the one that recorded it).

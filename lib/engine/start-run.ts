@@ -9,7 +9,7 @@ import { latestAgentVersion, requireValidGraph } from "../agents/repository";
 import { AgentNotFound } from "../agents/errors";
 import { requireRegisteredServers } from "../agents/mcp-references";
 import { ValidationError } from "../errors";
-import { ENGINE_BEHAVIOUR, type PersonRef, type RunGate } from "../contract/workflow";
+import type { PersonRef, RunGate } from "../contract/workflow";
 import type { ImageInput } from "../attachments/schemas";
 import { agentModel, requireVision } from "../models/vision";
 import { readWorkspacePolicy } from "../policy/store";
@@ -96,7 +96,6 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow }: P
           graphName,
           agentVersionId,
           gate,
-          behaviour: ENGINE_BEHAVIOUR,
         });
       } catch (error) {
         await deleteRunRow(db, runId).catch(() => undefined);

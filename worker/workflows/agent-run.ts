@@ -21,6 +21,7 @@ import { SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../../lib/temporal/search-a
 import { renderPrompt } from "../../lib/agents/template";
 import { isPlanner, plannerInstructions, routerInstructions } from "../../lib/contract/system-tools";
 import { RunState } from "./run-state";
+import { decidePatches } from "./engine-patches";
 import { AgentLoop } from "./agent-loop";
 import { closeDown } from "./close-down";
 import { RunFailure } from "./run-failure";
@@ -40,7 +41,7 @@ async function waitForMessage(state: RunState, input: AgentRunInput): Promise<bo
   // No window: nothing to wait for. `condition(fn, 0)` records the SDK's internal patch marker
   // (__sdk_internal_patch_number:1), which a replay sometimes met in another workflow task than the
   // one that recorded it (a nondeterminism error); runs started before ENGINE_BEHAVIOUR 1 keep the call.
-  if (seconds === 0 && (input.behaviour ?? 0) >= 1) return state.inbox.length > 0;
+  if (seconds === 0 && state.patches.zeroWindowCloses) return state.inbox.length > 0;
   const span = state.startSpan("timer", input.conversation ? "idle wait for the parent" : "follow-up window", state.runSpanId || null, {
     timer: input.conversation ? "sub_agent_idle" : "follow_up_window",
     timeoutSeconds: seconds,
@@ -76,6 +77,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     () => ledgerSummary(state),
   );
   ledger.start();
+  state.patches = decidePatches(input);
   const loop = new AgentLoop(state, input, agent, ledger);
   registerHandlers(state, loop, input);
 

@@ -3,7 +3,6 @@
 // agents, cycles, size) and repaired like any typed answer, else plan_invalid;
 // approved by a person when the graph asks for it (approve, edit, or reject
 // once for a re-plan); then run by the scheduler (plan-scheduler.ts).
-import { patched } from "@temporalio/workflow";
 import type { AgentConfig, AgentGraph } from "../../lib/agents/schemas";
 import { isPlanner, planCards } from "../../lib/contract/system-tools";
 import { planProblems, type Plan } from "../../lib/contract/plan";
@@ -18,8 +17,6 @@ import type { TurnContext } from "./turn-context";
 /** How long before the turn's deadline a plan approval expires, so its expiry (not the run timeout) ends the wait. */
 const PLAN_EXPIRY_MARGIN_MS = 1000;
 
-/** Plans run on the scheduler (plan-scheduler.ts); runs recorded before it replay on the legacy executor. */
-const PLAN_SCHEDULER_PATCH = "plan-scheduler";
 
 /** A planner's plan is checked beyond its schema: ids, dependencies, agents, cycles, size (undefined for other agents). */
 export function planCheck(agent: AgentConfig, graph: AgentGraph): ((data: unknown) => string[]) | undefined {
@@ -41,7 +38,8 @@ export async function planTurn(turn: TurnContext): Promise<TurnResult> {
   const task = state.turnTask || input.message;
   const parent = turn.parentSpan();
   const planner = turn.agent;
-  if (!patched(PLAN_SCHEDULER_PATCH)) {
+  // Runs recorded before the scheduler replay on the legacy executor (engine-patches.ts).
+  if (!state.patches.planScheduler) {
     return executePlanLegacy({ state, input, planner, checkBudget: () => turn.checkBudget() }, plan, task, parent);
   }
   return schedulePlan({ state, input, planner, deadline: turn.deadline, checkBudget: () => turn.checkBudget(), stopReason: (error) => turn.stopReason(error) }, plan, task, parent);

@@ -5,7 +5,7 @@
 // and its answer is the run's answer. When it fails, control returns to the
 // router with the reason, which routes again; after maxAttempts the run fails
 // with routing_exhausted, its ledger (and every child's) kept.
-import { patched, uuid4, workflowInfo } from "@temporalio/workflow";
+import { uuid4, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { reroutePrompt, type RoutingDecision } from "../../lib/contract/system-tools";
 import type { RoutingRecord } from "../../lib/contract/types";
@@ -19,8 +19,6 @@ import type { TurnContext } from "./turn-context";
 
 export const DEFAULT_ROUTER = { threshold: 0.7, maxAttempts: 3 } as const;
 
-/** After a routed child fails, the router is offered only the children left (and no fallback or default that failed). */
-const ROUTING_OFFERS_REMAINING_PATCH = "routing-offers-remaining";
 
 /**
  * The children a router may still choose this turn: all of them until one
@@ -31,7 +29,7 @@ export function offeredChildren(state: RunState, agent: AgentConfig): string[] |
   const failed = state.routingFailures;
   if (agent.kind !== "router" || failed.length === 0) return null;
   // Runs that re-routed before this existed were offered every child again: their histories replay so.
-  if (!patched(ROUTING_OFFERS_REMAINING_PATCH)) return null;
+  if (!state.patches.routingOffersRemaining) return null;
   return agent.subAgents.filter((name) => !failed.some((f) => f.agentName === name));
 }
 

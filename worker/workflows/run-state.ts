@@ -3,6 +3,7 @@
 // go to an outbox that the run ledger writes to the database, so what the
 // workflow holds and carries across continue-as-new does not grow with the run.
 import type { CarriedState, LedgerBatch, UserMessageSignal } from "../../lib/contract/workflow";
+import type { EnginePatches } from "./engine-patches";
 import type { ApprovalRequest, ChatMessage, Conversation, FailureDetails, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/contract/types";
 
 type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
@@ -87,6 +88,8 @@ export class RunState {
   planRejections = 0;
   /** Plans this run has executed. */
   plansExecuted = 0;
+  /** Behaviour changes this execution runs with (engine-patches.ts); decided at its start, not carried. */
+  patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true };
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";

@@ -1,0 +1,32 @@
+// The engine's behaviour changes, decided once per workflow execution at its
+// start, where every execution's history has the same first commands. A
+// patch asked mid-run records its marker wherever the run happens to be, and
+// a replay that resolves a local activity in another workflow task than the
+// one that recorded it (see run-ledger.ts) may meet the marker elsewhere; at
+// the start, before any activity, that cannot happen. Runs recorded before a
+// patch have no marker at their start and keep the old behaviour for good;
+// a new execution (a new run, or continue-as-new) gets every patch.
+import { patched } from "@temporalio/workflow";
+import type { AgentRunInput } from "../../lib/contract/workflow";
+
+export interface EnginePatches {
+  /** Plans run on plan-scheduler.ts (else the frozen legacy executor). */
+  planScheduler: boolean;
+  /** After a routed child fails, the router is offered only the children left. */
+  routingOffersRemaining: boolean;
+  /**
+   * A zero follow-up or idle window closes the run without a zero-timeout
+   * condition (whose SDK-internal patch marker a replay could meet in another
+   * workflow task). Runs whose client stamped `behaviour` ≥ 1 decided it so.
+   */
+  zeroWindowCloses: boolean;
+}
+
+export function decidePatches(input: AgentRunInput): EnginePatches {
+  return {
+    planScheduler: patched("plan-scheduler"),
+    routingOffersRemaining: patched("routing-offers-remaining"),
+    // Short-circuit: a run stamped by an older web server must not record a marker its history lacks.
+    zeroWindowCloses: (input.behaviour ?? 0) >= 1 || patched("zero-window-closes"),
+  };
+}
