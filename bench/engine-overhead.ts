@@ -16,6 +16,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import type { Client } from "@temporalio/client";
+import { longestWorkflowTask } from "./lib/workflow-tasks";
 import type { Db } from "../lib/db/prisma";
 import type { createEngine } from "../lib/engine/client";
 import type { ChatMessage, RunEvent, RunSummary } from "../lib/contract/types";
@@ -160,6 +161,9 @@ async function main(): Promise<void> {
     const failed = Math.max(errors.length, finished.filter((s) => s.status !== "completed").length);
     console.log(`   wall time ${wall.toFixed(1)} s (${(RUNS / wall).toFixed(1)} runs/s); ${RUNS - failed} completed, ${failed} with errors`);
     console.log(`   worker peak resident memory ${peak.toFixed(0)} MB (target ≤ 1024 MB)`);
+    // Every 20th of the concurrent runs, and the long run: how long the worker held a workflow's thread at once.
+    const longest = await longestWorkflowTask(client, [runId, ...runs.filter((_, i) => i % 20 === 0).map((r) => r.runId)]);
+    console.log(`   longest workflow task: ${longest.ms} ms over ${longest.tasks} tasks of ${1 + Math.ceil(RUNS / 20)} runs (target ≤ 1000 ms; SDK warns past 5 s, times out at 10 s)`);
   } finally {
     await stack.stop();
   }
