@@ -9,10 +9,10 @@ import { memo, useCallback, useMemo, useState } from "react";
 import { Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useStore, type Edge, type Node, type NodeMouseHandler, type NodeProps, type NodeTypes } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "@/components/graph/designer.css";
-import { nodeCost, nodeDurationMs, PLAN_NODE_STATUS_LABEL, planProgressLine, type PlanNodeView, type PlanNodeViewStatus, type PlanView } from "@/lib/runs/plan-view";
+import { nodeCost, PLAN_NODE_STATUS_LABEL, type PlanNodeView, type PlanNodeViewStatus, type PlanView } from "@/lib/runs/plan-view";
 import { formatCost, formatTokens, type PriceTable } from "@/lib/runs/pricing";
 import { formatDuration } from "@/components/runs/usage";
-import { useNow } from "@/components/runs/use-now";
+import { PlanHeader, RunningDuration } from "./plan-header";
 import { fittedViewport, layoutPlan, MIN_ZOOM, PLAN_NODE_SIZE } from "./plan-layout";
 
 interface PlanCardData extends Record<string, unknown> {
@@ -25,7 +25,7 @@ interface PlanCardData extends Record<string, unknown> {
 type PlanFlowNode = Node<PlanCardData, "planNode">;
 
 // Borders, not shadows: hundreds of cards repaint on every pan frame (see components/graph/nodes.tsx).
-const STATUS_STYLE: Record<PlanNodeViewStatus, { frame: string; badge: string; minimap: string }> = {
+export const STATUS_STYLE: Record<PlanNodeViewStatus, { frame: string; badge: string; minimap: string }> = {
   pending: { frame: "border border-zinc-300 bg-white", badge: "bg-zinc-100 text-zinc-700", minimap: "#a1a1aa" },
   running: { frame: "border-2 border-indigo-500 bg-indigo-50 animate-pulse", badge: "bg-indigo-600 text-white", minimap: "#6366f1" },
   // Not animated: nothing moves until someone decides in the inbox.
@@ -37,14 +37,7 @@ const STATUS_STYLE: Record<PlanNodeViewStatus, { frame: string; badge: string; m
   cancelled: { frame: "border-2 border-zinc-400 bg-zinc-100 opacity-80", badge: "bg-zinc-600 text-white", minimap: "#71717a" },
 };
 
-const OUTCOME_STYLE = { completed: "text-emerald-700", partially_failed: "text-amber-700", failed: "text-red-700", cancelled: "text-zinc-700" } as const;
 
-/** A running node's duration ticks with the page clock; only running cards subscribe to it. */
-function RunningDuration({ node }: { node: PlanNodeView }) {
-  const now = useNow();
-  const ms = nodeDurationMs(node, now);
-  return <>{ms === null ? "—" : formatDuration(ms)}</>;
-}
 
 /**
  * Below this zoom a card's text is a few pixels high: cards draw as their
@@ -120,6 +113,8 @@ export interface PlanCanvasProps {
   selectedId: string | null;
   /** A click on a node selects it; a click on the selected node clears the selection. */
   onSelect: (nodeId: string | null) => void;
+  /** Controls shown beside the header (the view switch). */
+  toolbar?: React.ReactNode;
 }
 
 export function PlanCanvas(props: PlanCanvasProps) {
@@ -130,7 +125,7 @@ export function PlanCanvas(props: PlanCanvasProps) {
   );
 }
 
-function PlanCanvasInner({ view, agentModels, prices, selectedId, onSelect }: PlanCanvasProps) {
+function PlanCanvasInner({ view, agentModels, prices, selectedId, onSelect, toolbar }: PlanCanvasProps) {
   const planSeq = view.planSeq;
   // The layout depends on the plan alone: status changes never lay it out again.
   // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -174,19 +169,7 @@ function PlanCanvasInner({ view, agentModels, prices, selectedId, onSelect }: Pl
 
   return (
     <section className="space-y-2" aria-label="Plan">
-      <div className="flex flex-wrap items-baseline gap-3 text-sm">
-        <h2 className="font-semibold text-zinc-900">Plan</h2>
-        <span className="text-zinc-600" data-testid="plan-progress">
-          {planProgressLine(view)}
-          {view.planAttempt > 1 ? ` · proposal ${view.planAttempt}` : ""}
-        </span>
-        {view.finished ? (
-          <span className={`font-medium ${OUTCOME_STYLE[view.finished.outcome]}`} data-testid="plan-outcome">
-            {view.finished.outcome.replace("_", " ")}
-            {view.finished.reason ? <span className="font-normal text-zinc-600"> — {view.finished.reason}</span> : null}
-          </span>
-        ) : null}
-      </div>
+      <PlanHeader view={view}>{toolbar}</PlanHeader>
       <div ref={measureRef} className="rounded-lg border border-zinc-200 bg-zinc-50" style={{ height: CANVAS_HEIGHT }} data-testid="plan-dag" data-nodes={view.nodes.length}>
         {viewport ? (
         <ReactFlow<PlanFlowNode, Edge>

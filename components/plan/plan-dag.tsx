@@ -6,6 +6,10 @@ import { useMemo, useState } from "react";
 import { buildPlanView, planRounds, type PlanEvent } from "@/lib/runs/plan-view";
 import type { PriceTable } from "@/lib/runs/pricing";
 import { PlanCanvas } from "./plan-canvas";
+import { PlanList } from "./plan-list";
+
+/** Plans larger than this open as a list (the graph stays one click away). */
+export const LIST_VIEW_ABOVE = 300;
 import { PlanNodeDetails } from "./plan-node-details";
 
 export interface PlanDagProps {
@@ -31,7 +35,24 @@ export function PlanDag({ runId, events, agentModels, prices, awaitingApprovalRu
   const round = picked !== null && picked < rounds ? picked : rounds - 1;
   const view = useMemo(() => buildPlanView(events, new Set(awaitingKey ? awaitingKey.split(" ") : []), round), [events, awaitingKey, round]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [mode, setMode] = useState<"graph" | "list" | null>(null);
   if (!view) return null;
+  const shown = mode ?? (view.nodes.length > LIST_VIEW_ABOVE ? "list" : "graph");
+  const toolbar = (
+    <span className="ml-auto flex gap-1 text-xs" role="group" aria-label="Plan view">
+      {(["graph", "list"] as const).map((m) => (
+        <button
+          key={m}
+          type="button"
+          aria-pressed={shown === m}
+          onClick={() => setMode(m)}
+          className={`rounded border px-2 py-0.5 ${shown === m ? "border-indigo-500 bg-indigo-50 text-indigo-700" : "border-zinc-300 text-zinc-600 hover:bg-zinc-50"}`}
+        >
+          {m === "graph" ? "Graph" : "List"}
+        </button>
+      ))}
+    </span>
+  );
   const selected = view.nodes.find((n) => n.id === selectedId) ?? null;
   const pick = (index: number) => {
     setPicked(index === rounds - 1 ? null : index);
@@ -57,7 +78,11 @@ export function PlanDag({ runId, events, agentModels, prices, awaitingApprovalRu
           ))}
         </div>
       ) : null}
-      <PlanCanvas view={view} agentModels={agentModels} prices={prices} selectedId={selectedId} onSelect={setSelectedId} />
+      {shown === "graph" ? (
+        <PlanCanvas view={view} agentModels={agentModels} prices={prices} selectedId={selectedId} onSelect={setSelectedId} toolbar={toolbar} />
+      ) : (
+        <PlanList view={view} agentModels={agentModels} prices={prices} selectedId={selectedId} onSelect={setSelectedId} toolbar={toolbar} />
+      )}
       {selected ? <PlanNodeDetails node={selected} onClose={() => setSelectedId(null)} /> : <p className="text-xs text-zinc-500">Click a node to see its objective and, once it ran, its run&apos;s trace here.</p>}
     </div>
   );
