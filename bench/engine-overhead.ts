@@ -13,10 +13,10 @@
 //
 //   npm run bench:engine        (BENCH_ITERATIONS, BENCH_RUNS, BENCH_LATENCY_MS override;
 //                                BENCH_PROFILE_DIR=dir writes the worker's CPU profiles there)
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import type { Client } from "@temporalio/client";
 import { longestWorkflowTask } from "./lib/workflow-tasks";
+import { rssMb } from "./lib/memory";
 import type { Db } from "../lib/db/prisma";
 import type { createEngine } from "../lib/engine/client";
 import type { ChatMessage, RunEvent, RunSummary } from "../lib/contract/types";
@@ -65,14 +65,6 @@ async function plainLoop(db: Db, iterations: number): Promise<number[]> {
     );
     response.toolCalls.forEach((c, j) => messages.push({ role: "tool", tool_call_id: c.id, name: c.name, content: outcomes[j]?.content ?? "" }));
     durations.push(performance.now() - started);
-  }
-}
-
-function rssMb(pid: number): number {
-  try {
-    return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
   }
 }
 

@@ -5,16 +5,20 @@
 //   5 nodes × 200 ms. Goal (issue 17): wall time ≤ 1.2 × (planning + critical path).
 //   Prints the core count and load average: compare only runs on equally quiet machines.
 //
-//   npm run bench:plan-execute     (BENCH_NODE_MS, BENCH_RUNS, BENCH_WIDTH override; BENCH_PROFILE_DIR profiles the worker)
+//   npm run bench:plan-execute     (BENCH_NODE_MS, BENCH_RUNS, BENCH_WIDTH, BENCH_CONCURRENCY override; BENCH_PROFILE_DIR profiles the worker)
+//   The 1,000-node plan (issue 22 §3): BENCH_WIDTH=200 BENCH_CONCURRENCY=100 BENCH_RUNS=1 npm run bench:plan-execute
+//   — its floor counts the waves a layer wider than the concurrency needs.
 import os from "node:os";
 import type { RunEvent } from "../lib/contract/types";
 import { criticalPathLength, type Plan } from "../lib/contract/plan";
 import { startEngineStack } from "./lib/engine-stack";
 import { longestWorkflowTask } from "./lib/workflow-tasks";
+import { peakRss } from "./lib/memory";
 
 const NODE_MS = Number(process.env.BENCH_NODE_MS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WIDTH = Number(process.env.BENCH_WIDTH ?? 10);
+const CONCURRENCY = Math.min(100, Number(process.env.BENCH_CONCURRENCY ?? WIDTH));
 const LAYERS = 5;
 
 const plan: Plan = {
@@ -29,7 +33,7 @@ const plan: Plan = {
 const graph = {
   entryAgent: "planner",
   mode: "plan-and-execute" as const,
-  plan: { maxNodes: 50, concurrency: WIDTH, nodeRetries: 0 },
+  plan: { maxNodes: WIDTH * LAYERS, concurrency: CONCURRENCY, nodeRetries: 0 },
   agents: [
     { name: "planner", model: "demo/planner" },
     { name: "worker", model: "demo/worker", description: "does one part" },
@@ -64,8 +68,10 @@ async function main(): Promise<void> {
     await runPlan(); // warm-up: bundle caches, JIT, connections
     const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
     console.log(`machine: ${os.availableParallelism()} cores, load average ${load()} (1 / 5 / 15 min)`);
-    const depth = criticalPathLength(plan);
-    console.log(`plan: ${plan.nodes.length} nodes, width ${WIDTH}, critical path ${depth} nodes × ${NODE_MS} ms = ${depth * NODE_MS} ms; ${RUNS} runs`);
+    // A layer wider than the concurrency runs in waves: the floor counts them.
+    const depth = criticalPathLength(plan) * Math.ceil(WIDTH / CONCURRENCY);
+    console.log(`plan: ${plan.nodes.length} nodes, width ${WIDTH}, concurrency ${CONCURRENCY}, critical path ${depth} node times × ${NODE_MS} ms = ${depth * NODE_MS} ms; ${RUNS} runs`);
+    const memory = peakRss(stack.worker.pid ?? 0);
     const ratios: number[] = [];
     const runIds: string[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -76,6 +82,7 @@ async function main(): Promise<void> {
       console.log(`   run ${i + 1}: wall ${(wall / 1000).toFixed(2)} s; planning ${planningMs.toFixed(0)} ms + critical path ${depth * NODE_MS} ms = floor ${(floor / 1000).toFixed(2)} s; ${(wall / floor).toFixed(2)}× the floor; ${finished}/${plan.nodes.length} nodes completed`);
     }
     console.log(`   median ${median(ratios).toFixed(2)}× the floor (issue 22 target ≤ 1.5×, goal 1.2×); load average now ${load()}`);
+    console.log(`   worker peak resident memory ${memory.stop().toFixed(0)} MB (target ≤ 1024 MB)`);
     const longest = await longestWorkflowTask(client, runIds);
     console.log(`   longest workflow task of the plan runs: ${longest.ms} ms over ${longest.tasks} tasks (target ≤ 1000 ms)`);
   } finally {
