@@ -4,7 +4,7 @@
 // does), the caller's model for an agent whose model is `inherit`, and the
 // run's engine behaviour. Its failure is a result the caller decides on; a
 // cancellation is not.
-import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, executeChild, isCancellation, workflowInfo } from "@temporalio/workflow";
+import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, isCancellation, startChild, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
 import type { TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
@@ -60,6 +60,8 @@ export interface ChildTask {
   limits?: Partial<RunLimits>;
   /** Shared by every attempt of one plan node (see AgentRunInput.sideEffectScope). */
   sideEffectScope?: string;
+  /** Called once Temporal reports the child started (a plan paces its starts by it). */
+  onStarted?: () => void;
 }
 
 export async function runChildTask(run: { state: RunState; input: AgentRunInput; caller: AgentConfig }, task: ChildTask): Promise<ChildTaskResult> {
@@ -90,7 +92,8 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
     },
   };
   try {
-    const outcome = await executeChild<(input: AgentRunInput) => Promise<RunOutcome>>(AGENT_WORKFLOW_TYPE, {
+    // startChild, then its result: what executeChild does, with the moment it started in between.
+    const handle = await startChild<(input: AgentRunInput) => Promise<RunOutcome>>(AGENT_WORKFLOW_TYPE, {
       workflowId: task.workflowId,
       args: [childInput],
       workflowTaskTimeout: AGENT_WORKFLOW_TASK_TIMEOUT,
@@ -99,6 +102,8 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
         { key: SA_PARENT_RUN_ID, value: workflowInfo().workflowId },
       ],
     });
+    task.onStarted?.();
+    const outcome = await handle.result();
     state.addUsage(outcome.usage);
     state.endSpan(span, "ok", { tokens: outcome.usage });
     return { ok: true, runId: task.workflowId, text: outcome.output ?? "", usage: outcome.usage, ...(outcome.outputData ? { data: JSON.parse(outcome.outputData) as unknown } : {}) };

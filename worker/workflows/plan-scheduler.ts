@@ -33,6 +33,16 @@ export const RETRYABLE_NODE_FAILURES: ReadonlySet<string> = new Set(["model_erro
 /** A dependency's result as a node's context may quote it. */
 const RESULT_QUOTED = 4000;
 
+/**
+ * The bytes of child inputs one workflow task may start. Each start carries
+ * its child's input, and a task's commands travel in one gRPC message (4 MB):
+ * a wide layer of a large plan, all started at once, exceeded it and the server
+ * terminated the run (GrpcMessageTooLarge, seen with 100 nodes of a 1,000-node
+ * plan). Past this budget the next starts wait until Temporal reports the
+ * previous ones started (the next workflow task).
+ */
+const START_BYTES_PER_TASK = 1_000_000;
+
 interface NodeResult {
   text: string;
   data?: unknown;
@@ -102,6 +112,10 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   const thrown: { error?: unknown; happened: boolean } = { happened: false };
   /** Set once the plan stops early: no node attempt starts after it. */
   let stopping: string | null = null;
+  /** Children whose start was issued and not yet reported; bumped when one is (starts are paced by it). */
+  let starting = 0;
+  let startsReported = 0;
+  const graphBytes = JSON.stringify(input.graph).length;
 
   const finish = (node: PlanNode, next: "completed" | "failed" | "skipped" | "cancelled", extra: { runId: string | null; reason?: string; usage?: TokenUsage; attempts: number }) => {
     status.set(node.id, next);
@@ -124,6 +138,9 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
       attempts = attempt;
       const runId = `${idBase}.node-${node.id}-${attempt}`;
       state.emit({ type: "plan_node_started", nodeId: node.id, agentName: node.agent, runId, attempt });
+      // Attempt 1 was counted when the scheduler started the node; a retry starts on its own.
+      let reported = false;
+      if (attempt > 1) starting++;
       const child = runChildTask(
         { state, input, caller: run.planner },
         {
@@ -136,13 +153,26 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
           limits: childLimits(left, run.deadline),
           // Every attempt of the node names its side effects alike: a transfer made by attempt 1 is not made again.
           sideEffectScope: `${idBase}.node-${node.id}`,
+          onStarted: () => {
+            reported = true;
+            starting--;
+            startsReported++;
+          },
         },
       );
       // A start refused because the plan is being cancelled is a cancelled attempt, not a thrown node.
-      last = await child.catch((error: unknown) => {
-        if (isCancellation(error)) return { ok: false, runId, reason: "cancelled before it started", failure: "cancelled", cancelled: true } as const;
-        throw error;
-      });
+      last = await child
+        .catch((error: unknown) => {
+          if (isCancellation(error)) return { ok: false, runId, reason: "cancelled before it started", failure: "cancelled", cancelled: true } as const;
+          throw error;
+        })
+        .finally(() => {
+          // A child that never started (refused, cancelled first) holds no place in the pace.
+          if (!reported) {
+            starting--;
+            startsReported++;
+          }
+        });
       usage = addUsage(usage, last.usage);
       if (last.ok || last.cancelled) break;
       if (last.failure === "budget_exceeded" && input.graph.limits.onBudget === "ask") {
@@ -191,14 +221,21 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   /** Starts the nodes whose dependencies are done, up to the concurrency, each with an equal share of the unreserved budget. */
   const startReady = () => {
     const running = [...status.values()].filter((s) => s === "running").length;
-    const ready = plan.nodes.filter((n) => status.get(n.id) === "pending" && n.dependsOn.every((dep) => status.get(dep) === "completed"));
-    const starting = ready.slice(0, Math.max(0, settings.concurrency - running));
-    if (starting.length === 0) return;
+    const ready = plan.nodes
+      .filter((n) => status.get(n.id) === "pending" && n.dependsOn.every((dep) => status.get(dep) === "completed"))
+      .slice(0, Math.max(0, settings.concurrency - running));
+    if (ready.length === 0) return;
     const unreserved = tokenLimit(state, input.graph.limits) - state.totalTokens() - [...reserved.values()].reduce((a, b) => a + b, 0);
     // Nothing left beside what running nodes hold: wait for one to settle (an exhausted budget is checked after it).
     if (unreserved <= 0) return;
-    const share = Math.max(1, Math.floor(unreserved / starting.length));
-    for (const node of starting) {
+    const share = Math.max(1, Math.floor(unreserved / ready.length));
+    let bytes = 0;
+    for (const node of ready) {
+      // Paced: once this task's starts fill the budget, the rest wait for them to be reported (at least one goes).
+      const size = graphBytes + task.length + node.objective.length + node.dependsOn.length * RESULT_QUOTED;
+      if (starting > 0 && bytes + size > START_BYTES_PER_TASK) break;
+      bytes += size;
+      starting++;
       status.set(node.id, "running");
       reserved.set(node.id, share);
       const settled = nodes.run(() => runNode(node, share)).then(settle, (error: unknown) => {
@@ -218,7 +255,9 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
       startReady();
       if (done()) break;
       const seen = settledCount;
-      await condition(() => settledCount !== seen);
+      const reportedBefore = startsReported;
+      // Wake when a node settles, or when paced starts were reported and nodes still wait to start.
+      await condition(() => settledCount !== seen || (startsReported !== reportedBefore && starting === 0));
       if (thrown.happened) throw thrown.error;
       // No node starts while the budget is exhausted or an approver is asked for more (onBudget "ask").
       const waiting = run.checkBudget();
