@@ -1,0 +1,131 @@
+// A deploy replaces the worker under runs the previous release started: each
+// of them must replay on today's workflow code, or it is stuck on a failing
+// workflow task. The fixture holds one run of each path of the engine (and its
+// child runs, every execution), recorded by the workflow code of the release
+// before issue 22's changes (scripts/record-release-histories.ts, d1ec196);
+// each replays here on today's bundle, with no database (nothing was
+// claim-checked) and no patch marker of today in it.
+import { beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
+import { temporal } from "@temporalio/proto";
+import { sharedWorkflowBundle } from "../../scripts/test-support/engine-harness";
+import { CLAIM_CHECK_ENCODING } from "../../lib/temporal/claim-check-codec";
+import { RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
+
+const RELEASE = "d1ec196";
+const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${RELEASE}.histories.json`), "utf8")) as ReleaseFixture;
+
+const { EventType } = temporal.api.enums.v1;
+const recorded = fixture.histories.map(({ scenario, workflowId, history }) => {
+  const bytes = Buffer.from(history, "base64");
+  return { scenario, workflowId, bytes, history: temporal.api.history.v1.History.decode(bytes) };
+});
+type Recorded = (typeof recorded)[number];
+
+const typeName = (type: temporal.api.enums.v1.EventType | null | undefined) => String(EventType[type ?? 0]).replace(/^EVENT_TYPE_/, "");
+
+/** What a scenario's histories show of the path it took, read from their events alone. */
+function shapeOf(histories: Recorded[]) {
+  const count = (h: Recorded, type: temporal.api.enums.v1.EventType) => h.history.events.filter((e) => e.eventType === type).length;
+  const sum = (list: Recorded[], type: temporal.api.enums.v1.EventType) => list.reduce((n, h) => n + count(h, type), 0);
+  const roots = histories.filter((h) => !h.history.events[0]?.workflowExecutionStartedEventAttributes?.parentWorkflowExecution);
+  return {
+    executions: histories.length,
+    /** How each execution of the run itself ended, in order. */
+    rootEnds: roots.map((h) => typeName(h.history.events.at(-1)?.eventType)),
+    childrenStarted: sum(roots, EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED),
+    childrenFailed: sum(roots, EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED),
+    childrenCompleted: sum(roots, EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED),
+    signalsReceived: sum(roots, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
+    signalsSent: sum(roots, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED),
+    updates: sum(roots, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
+    cancelRequests: sum(roots, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED),
+    timersFired: sum(roots, EventType.EVENT_TYPE_TIMER_FIRED),
+  };
+}
+
+type Shape = ReturnType<typeof shapeOf>;
+
+/** The path each scenario is named for, as its histories must show it (the recorder checked the runs' own events too). */
+const EXPECTED: Record<ReleaseScenario, Partial<Shape>> = {
+  "parallel-tools": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
+  // The follow-up arrives as a signal within the window, which then runs out.
+  "follow-up": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], signalsReceived: 1, timersFired: 1 },
+  // A message to a closed run: a second execution of the same workflow id.
+  "follow-up-after-close": { executions: 2, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"] },
+  "typed-repair": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"] },
+  "router-reroute": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 },
+  "router-exhausted": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_FAILED"], childrenStarted: 2, childrenFailed: 2 },
+  "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_FAILED"], childrenStarted: 2, childrenFailed: 2 },
+  handoff: { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
+  "plan-completed": { executions: 4, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 3, childrenCompleted: 3 },
+  // The hotel researcher fails twice (a retry), the itinerary is skipped, the flights complete.
+  "plan-partially-failed": { executions: 4, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 3, childrenFailed: 2, childrenCompleted: 1 },
+  "plan-cancelled": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_CANCELED"], childrenStarted: 2, childrenCompleted: 1, cancelRequests: 1 },
+  "plan-approved": { executions: 4, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1, childrenStarted: 3, childrenCompleted: 3 },
+  "tool-approval": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1 },
+  // Two conversations at once, one continued with a reply (a signal to the child).
+  "sub-agent-conversation": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, signalsSent: 1 },
+  "budget-ask-granted": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1 },
+  "continue-as-new": { rootEnds: ["WORKFLOW_EXECUTION_CONTINUED_AS_NEW", "WORKFLOW_EXECUTION_COMPLETED"] },
+};
+
+const ofScenario = (scenario: ReleaseScenario) => recorded.filter((h) => h.scenario === scenario);
+
+/** Executions in start order: a continued run's executions replay in the order they ran. */
+const startTime = (h: Recorded) => Number(h.history.events[0]?.eventTime?.seconds ?? 0) * 1e9 + (h.history.events[0]?.eventTime?.nanos ?? 0);
+
+beforeAll(() => {
+  // Each replay starts and stops a worker, which logs every state change at INFO, and the core logs the
+  // failure the last test expects as a warning.
+  try {
+    Runtime.install({ logger: new DefaultLogger("WARN"), telemetryOptions: { logging: { filter: { core: "ERROR", other: "ERROR" } } } });
+  } catch {
+    // installed already by another test file in this process
+  }
+});
+
+describe(`runs recorded by release ${RELEASE}`, () => {
+  it("hold one run of every path of the engine, every execution, and nothing a database must resolve", () => {
+    expect(fixture.release.startsWith(RELEASE), `recorded from ${fixture.release}`).toBe(true);
+    expect(new Set(recorded.map((h) => h.scenario))).toEqual(new Set(RELEASE_FIXTURE_SCENARIOS));
+    for (const scenario of RELEASE_FIXTURE_SCENARIOS) {
+      const histories = [...ofScenario(scenario)].sort((a, b) => startTime(a) - startTime(b));
+      expect(shapeOf(histories), scenario).toMatchObject(EXPECTED[scenario]);
+    }
+    expect(recorded.filter((h) => h.bytes.includes(CLAIM_CHECK_ENCODING)).map((h) => h.workflowId), "payloads stored by reference").toEqual([]);
+    // Small enough to commit and to read in a test.
+    expect(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${RELEASE}.histories.json`)).length).toBeLessThan(1024 * 1024);
+  });
+
+  it.each(RELEASE_FIXTURE_SCENARIOS)("%s: every execution replays on today's workflow code", async (scenario) => {
+    const failures: string[] = [];
+    const histories = ofScenario(scenario).map(({ workflowId, history }) => ({ workflowId, history }));
+    for await (const result of Worker.runReplayHistories({ workflowBundle: sharedWorkflowBundle() }, histories)) {
+      if (result.error) failures.push(`${result.workflowId} / ${result.runId}: ${result.error instanceof Error ? `${result.error.name}: ${result.error.message}` : String(result.error)}`);
+    }
+    expect(failures, `executions of ${scenario} that today's code cannot replay`).toEqual([]);
+  });
+});
+
+// A known defect of the release, not of today's code: recorded like the fixture above but under load (ten
+// more follow-up-after-close runs beside the sixteen scenarios, every run's summary queried every 100 ms),
+// 7 of 30 such runs in three recordings wrote a first execution that d1ec196's own bundle cannot replay
+// either, failing on the same event as below (and one open run stuck on it). Its background ledger writes were local activities (recordLedger, marker event 8),
+// whose result a replay resolves at another point than the run met it, so the replay orders the workflow
+// task of events 14–16 differently (search attributes before the run-timeout timer). Today's code keeps
+// that writer for runs without the "ledger-writer-regular-activity" marker, so it inherits the failure: such
+// a run cannot be queried once closed (a follow-up message to it fails) and, if still open at a deploy, is
+// stuck on its first workflow task on the new worker (as it would be after a restart of the old one).
+describe(`a run of release ${RELEASE} that the release itself cannot replay`, () => {
+  it("fails on today's code with the release's own nondeterminism error, at event 17", async () => {
+    const unreplayable = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${RELEASE}.unreplayable.histories.json`), "utf8")) as ReleaseFixture;
+    const [{ workflowId, history }] = unreplayable.histories as [ReleaseFixture["histories"][number]];
+    const decoded = temporal.api.history.v1.History.decode(Buffer.from(history, "base64"));
+    await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle() }, decoded, workflowId)).rejects.toThrow(
+      /UpsertWorkflowSearchAttributesMachine does not handle HistoryEvent\(id: 17, TimerStarted\)/,
+    );
+  });
+});
