@@ -40,7 +40,8 @@ const graph = {
   ],
   limits: { followUpWindowSeconds: 0, tokenBudget: 100_000_000 },
 };
-const task = `Do the work in parts\n@planner: return ${JSON.stringify(plan)}\n@worker: answer: part done`;
+// The workers' line first: a node quotes the first 8,000 characters of the task, and this plan is 90 KB of it.
+const task = `Do the work in parts\n@worker: answer: part done\n@planner: return ${JSON.stringify(plan)}`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {

@@ -34,6 +34,14 @@ export const RETRYABLE_NODE_FAILURES: ReadonlySet<string> = new Set(["model_erro
 const RESULT_QUOTED = 4000;
 
 /**
+ * How much of the user's task a node's message quotes. Every node's input is
+ * recorded in the plan run's history: a 1,000-node plan quoting a 90 KB task in
+ * full outgrew Temporal's history limit (50 MB) by its third layer. The node's
+ * own objective is what it works on; the task is context.
+ */
+const TASK_QUOTED = 8000;
+
+/**
  * The bytes of child inputs one workflow task may start. Each start carries
  * its child's input, and a task's commands travel in one gRPC message (4 MB):
  * a wide layer of a large plan, all started at once, exceeded it and the server
@@ -76,7 +84,8 @@ function quote(result: NodeResult): string {
 /** What a node's agent is asked: its objective, the user's task, and what its dependencies found. */
 function nodeMessage(node: PlanNode, task: string, results: ReadonlyMap<string, NodeResult>, byId: ReadonlyMap<string, PlanNode>): string {
   const context = node.dependsOn.map((dep) => `- ${dep} (${byId.get(dep)?.agent ?? "?"}): ${quote(results.get(dep) ?? { text: "" })}`);
-  return [`Objective: ${node.objective}`, `The user's task: ${task}`, ...(context.length ? ["Results of the nodes this one depends on:", ...context] : [])].join("\n");
+  const quotedTask = task.length > TASK_QUOTED ? `${task.slice(0, TASK_QUOTED)}… (the first ${TASK_QUOTED} of ${task.length} characters)` : task;
+  return [`Objective: ${node.objective}`, `The user's task: ${quotedTask}`, ...(context.length ? ["Results of the nodes this one depends on:", ...context] : [])].join("\n");
 }
 
 const addUsage = (a: TokenUsage, b: TokenUsage | undefined): TokenUsage => (b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a);
@@ -232,7 +241,7 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
     let bytes = 0;
     for (const node of ready) {
       // Paced: once this task's starts fill the budget, the rest wait for them to be reported (at least one goes).
-      const size = graphBytes + task.length + node.objective.length + node.dependsOn.length * RESULT_QUOTED;
+      const size = graphBytes + Math.min(task.length, TASK_QUOTED) + node.objective.length + node.dependsOn.length * RESULT_QUOTED;
       if (starting > 0 && bytes + size > START_BYTES_PER_TASK) break;
       bytes += size;
       starting++;
