@@ -9,6 +9,7 @@ import {
   planOutcomeOf,
   readEventPage,
   readMessages,
+  readLastEventSeq,
   readPlanOutcome,
   readRunRows,
   readRunSummary,
@@ -53,8 +54,8 @@ const LEDGER_CATCH_UP_POLL_MS = 25;
 async function ledgerCaughtUp(db: EngineContext["db"], runId: string, lastEventSeq: number): Promise<void> {
   const until = Date.now() + LEDGER_CATCH_UP_MS;
   for (;;) {
-    const row = await db.run.findUnique({ where: { id: runId }, select: { lastEventSeq: true } });
-    if (!row || row.lastEventSeq >= lastEventSeq || Date.now() >= until) return;
+    const written = await readLastEventSeq(db, runId);
+    if (written === null || written >= lastEventSeq || Date.now() >= until) return;
     await new Promise((resolve) => setTimeout(resolve, LEDGER_CATCH_UP_POLL_MS));
   }
 }

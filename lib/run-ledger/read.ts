@@ -171,6 +171,12 @@ export function planOutcomeOf(row: { planOutcome: string | null }): PlanOutcome 
 }
 
 /** How the run's last finished plan ended, or null (no plan finished, or no such run). */
+/** The seq of the last event the run's row counts as written (null: no such run). */
+export async function readLastEventSeq(db: Db, runId: string): Promise<number | null> {
+  const row = await db.run.findUnique({ where: { id: runId }, select: { lastEventSeq: true } });
+  return row ? row.lastEventSeq : null;
+}
+
 export async function readPlanOutcome(db: Db, runId: string): Promise<PlanOutcome | null> {
   const row = await db.run.findUnique({ where: { id: runId }, select: { planOutcome: true } });
   return row ? planOutcomeOf(row) : null;
