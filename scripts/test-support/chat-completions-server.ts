@@ -26,6 +26,18 @@ export interface ChatCompletionsServer {
   abandoned: () => number;
   /** Queues the replies for the next requests. */
   script(replies: ScriptedReply[]): void;
+  /**
+   * Queues replies for the requests that name `model` (the `<model>` of
+   * `openai-compatible/<name>/<model>`), and only for them: when each agent of
+   * a graph runs on a model of its own, each answers from its own script,
+   * whatever order their requests arrive in (parallel plan nodes, a router
+   * and its children). A model with a script never takes from the shared queue.
+   */
+  scriptFor(model: string, replies: ScriptedReply[]): void;
+  /** How many scripted replies no request has taken yet (shared and per-model). */
+  pending(): number;
+  /** How many requests found no scripted reply left (answered "(script exhausted)"). */
+  unscripted(): number;
   /** Forgets the queued replies and the recorded requests, so that one test's leftovers never answer the next. */
   reset(): void;
   close(): Promise<void>;
@@ -33,8 +45,10 @@ export interface ChatCompletionsServer {
 
 export async function startChatCompletionsServer(): Promise<ChatCompletionsServer> {
   const queue: ScriptedReply[] = [];
+  const byModel = new Map<string, ScriptedReply[]>();
   const requests: Record<string, unknown>[] = [];
   let abandoned = 0;
+  let unscripted = 0;
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -45,7 +59,10 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
       }
       const parsed = JSON.parse(body) as Record<string, unknown>;
       requests.push(parsed);
-      const reply = queue.shift() ?? { content: "(script exhausted)" };
+      const own = typeof parsed.model === "string" ? byModel.get(parsed.model) : undefined;
+      const scripted = own ? own.shift() : queue.shift();
+      if (!scripted) unscripted++;
+      const reply = scripted ?? { content: "(script exhausted)" };
       if (reply.delayMs) {
         const timer = setTimeout(() => respond(res, parsed, { ...reply, delayMs: 0 }), reply.delayMs);
         res.on("close", () => {
@@ -84,9 +101,18 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
     requests,
     abandoned: () => abandoned,
     script: (replies) => queue.push(...replies),
+    scriptFor: (model, replies) => {
+      const own = byModel.get(model) ?? [];
+      own.push(...replies);
+      byModel.set(model, own);
+    },
+    pending: () => [...byModel.values()].reduce((sum, own) => sum + own.length, queue.length),
+    unscripted: () => unscripted,
     reset: () => {
       queue.length = 0;
+      byModel.clear();
       requests.length = 0;
+      unscripted = 0;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
