@@ -61,7 +61,8 @@ describe("sub-agent conversations", () => {
     const { runId } = await h.engine.startRun({ graph: teamGraph(1), task: "message shipping: ping\nanswer: asked" });
     await waitForStatus(h.engine, runId, ["completed"]);
     const [conversation] = await eventually(() => h.engine.getConversations(runId), (list) => list[0]?.isActive === false, 20_000, "the conversation to end");
-    const child = await h.client.workflow.getHandle(conversation!.conversationId).describe();
+    // The child tells its parent it is done, writes its last ledger batch, then closes.
+    const child = await eventually(() => h.client.workflow.getHandle(conversation!.conversationId).describe(), (d) => d.status.name !== "RUNNING", 20_000, "the conversation's run to close");
     expect(child.status.name).toBe("COMPLETED");
 
     // Continuing an ended conversation is a tool error the model sees.
