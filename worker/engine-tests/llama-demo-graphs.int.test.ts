@@ -72,14 +72,6 @@ async function settle(runId: string): Promise<{ summary: RunSummary; rejected: s
   }
 }
 
-/**
- * A known engine defect, not this model's doing: the answer that fails its last repair throws before its
- * iteration span is closed (worker/workflows/agent-loop.ts, judgeAnswer before endSpan), so a run that fails
- * validation_error or plan_invalid keeps that one span running; the demo model shows it too. Delete this when fixed.
- */
-const KNOWN_OPEN_SPAN = (summary: RunSummary, span: TraceNode) =>
-  span.kind === "iteration" && span.name === `iteration ${summary.iteration}` && (summary.error?.reason === "validation_error" || summary.error?.reason === "plan_invalid");
-
 const flatten = (nodes: TraceNode[]): TraceNode[] => nodes.flatMap((node) => [node, ...flatten(node.children)]);
 
 /** A message a person can read: one line or a few, no stack frames, no serialised objects. */
@@ -128,7 +120,7 @@ describe(`the demo graphs on a real model (llama.cpp, ${MODEL})`, () => {
       expect(last?.type, "the ledger's last verdict").toBe(summary.status === "completed" ? "run_completed" : "run_failed");
       // A completed run may still wait for a follow-up (its window keeps the run span and a timer open); nothing else is left running.
       const waiting = (span: TraceNode) => summary.status === "completed" && (span.kind === "run" || (span.kind === "timer" && span.attributes?.timer === "follow_up_window"));
-      const open = flatten(await h.engine.getTrace(runId)).filter((span) => span.status === "running" && !waiting(span) && !KNOWN_OPEN_SPAN(summary, span));
+      const open = flatten(await h.engine.getTrace(runId)).filter((span) => span.status === "running" && !waiting(span));
       expect(open.map((span) => `${span.kind} ${span.name}`), "spans left running").toEqual([]);
       expect((await h.engine.getHistory(runId)).some((m) => m.role === "user"), "the conversation holds the task").toBe(true);
     }, RUN_WAIT_MS + 60_000);

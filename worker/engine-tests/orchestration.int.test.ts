@@ -67,6 +67,11 @@ describe("typed answers", () => {
     expect(summary.iteration).toBe(3);
     const history = await h.engine.getHistory(runId);
     expect(history.filter((m) => m.role === "user" && m.content.startsWith("Your output failed validation:"))).toHaveLength(2);
+    // The iteration whose answer ran out of repairs ends with the run: no span is left running in the trace.
+    const flat = (nodes: TraceNode[]): TraceNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const spans = flat(await h.engine.getTrace(runId));
+    expect(spans.filter((s) => s.status === "running").map((s) => `${s.kind} ${s.name}`)).toEqual([]);
+    expect(spans.find((s) => s.kind === "iteration" && s.name === "iteration 3")).toMatchObject({ status: "error", attributes: { outcome: "validation_error" } });
   });
 
   it("accepts the repaired answer after an invalid one, the repair counted as an iteration", async () => {

@@ -207,7 +207,14 @@ export class AgentLoop implements TurnContext {
       );
       this.toolCalls.useEagerOutcomes(response.toolOutcomes);
       if (answerSchema && response.answer) {
-        const judged = judgeAnswer(state, response, response.answer, answerSchema.schema, planCheck(agent, this.input.graph));
+        let judged: TurnResult | null;
+        try {
+          judged = judgeAnswer(state, response, response.answer, answerSchema.schema, planCheck(agent, this.input.graph));
+        } catch (error) {
+          // Out of repairs (validation_error, plan_invalid): the iteration ends with the run, not left running in the trace.
+          state.endSpan(iterationSpan, "error", { attributes: { outcome: error instanceof RunFailure ? error.reason : "error" } });
+          throw error;
+        }
         state.endSpan(iterationSpan, judged ? "ok" : "error", judged ? {} : { attributes: { outcome: "output_invalid" } });
         if (judged) return judged;
         continue;
