@@ -20,6 +20,15 @@ export interface EnginePatches {
    * workflow task). Runs whose client stamped `behaviour` ≥ 1 decided it so.
    */
   zeroWindowCloses: boolean;
+  /** Each sub-agent conversation turn draws a share of the tokens the run has left (else the whole graph budget). */
+  subAgentShares: boolean;
+  /**
+   * Plan nodes that need no child workflow (an agent without tools, sub-agents
+   * or handoffs) run as one activity of the plan's run, and every node reads its
+   * dependencies' results by reference (claim check) rather than quoted into
+   * its input.
+   */
+  inlinePlanNodes: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -28,5 +37,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     routingOffersRemaining: patched("routing-offers-remaining"),
     // Short-circuit: a run stamped by an older web server must not record a marker its history lacks.
     zeroWindowCloses: (input.behaviour ?? 0) >= 1 || patched("zero-window-closes"),
+    subAgentShares: patched("sub-agent-budget-shares"),
+    inlinePlanNodes: patched("inline-plan-nodes"),
   };
 }

@@ -89,7 +89,7 @@ export class RunState {
   /** Plans this run has executed. */
   plansExecuted = 0;
   /** Behaviour changes this execution runs with (engine-patches.ts); decided at its start, not carried. */
-  patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true };
+  patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true, subAgentShares: true, inlinePlanNodes: true };
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";
