@@ -13,6 +13,12 @@ export interface UserMessageSignal {
   turn?: number;
   /** The run's first task (reported in run_started rather than as a user_message event). */
   initial?: boolean;
+  /**
+   * Set by a parent agent on a later turn of a conversation: the conversation's
+   * token limit over all its turns (what it spent so far plus its share of what
+   * the run tree has left). Absent from parents before the shares.
+   */
+  tokenBudget?: number;
 }
 
 export interface SubAgentReplySignal {

@@ -17,6 +17,7 @@ import type { AgentRunInput, LedgerRunSummary } from "../../lib/contract/workflo
 import type { RunSummary } from "../../lib/contract/types";
 import type { AgentLoop } from "./agent-loop";
 import type { RunState } from "./run-state";
+import { tokenLimit } from "./budget";
 
 /** The run row's summary, as the run ledger writes it. */
 export function ledgerSummary(state: RunState): LedgerRunSummary {
@@ -61,15 +62,32 @@ export function summarize(state: RunState, input: AgentRunInput): RunSummary {
   };
 }
 
+/**
+ * A conversation's parent grants it what the run tree has left, turn by turn
+ * (sub-agents.ts): `tokenBudget` is the conversation's new limit over all its
+ * turns, and the run's limit (the graph budget it started with plus
+ * budgetGranted, budget.ts) becomes exactly that. The grant may be negative:
+ * when the tree has less left than the conversation's first share, its limit
+ * must shrink too. Parents before the shares never send it.
+ */
+function grantConversationBudget(state: RunState, input: AgentRunInput, tokenBudget: number): void {
+  const before = tokenLimit(state, input.graph.limits);
+  state.budgetGranted = tokenBudget - input.graph.limits.tokenBudget;
+  // Warn again as the conversation nears its new, higher limit.
+  if (tokenBudget > before) state.budgetWarned = false;
+}
+
 /** Registers every signal, query and update handler of the agent workflow. */
 export function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput): void {
   setHandler(userMessageSignal, (message) => {
+    if (message.tokenBudget !== undefined && input.conversation) grantConversationBudget(state, input, message.tokenBudget);
     state.inbox.push({ content: message.content, turn: message.turn, ...(message.images?.length ? { images: message.images } : {}) });
   });
   setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
   setHandler(summaryQuery, () => summarize(state, input));
   setHandler(pendingApprovalsQuery, () => state.pendingApprovals());
-  setHandler(conversationsQuery, () => [...state.conversations.values()]);
+  // What the parent keeps for a conversation's token share is its own bookkeeping, not part of the conversation's description.
+  setHandler(conversationsQuery, () => [...state.conversations.values()].map(({ spentTokens: _spent, ...conversation }) => conversation));
   setHandler(snapshotQuery, () => state.snapshot());
   setHandler(inputQuery, () => ({ ...input, carried: undefined }));
   setHandler(decideApprovalUpdate, (decision) => loop.approvals.decide(decision), { validator: (decision) => loop.approvals.validate(decision) });

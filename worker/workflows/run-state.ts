@@ -10,6 +10,16 @@ type EventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq"
 
 const nowIso = () => new Date(Date.now()).toISOString();
 
+/**
+ * A sub-agent conversation as the parent keeps it. `spentTokens` (what its
+ * replies reported so far) is set only on conversations started with a share
+ * of the run's tokens (sub-agents.ts): each later turn's limit is counted on
+ * top of it. It travels inside the carried conversation, so it survives
+ * continue-as-new; conversations carried from before have none and keep the
+ * whole graph budget they were started with.
+ */
+export type ConversationRecord = Conversation & { spentTokens?: number };
+
 /** Decided approvals kept in memory (so a late decision hears "already decided"); older ones live only in the ledger. */
 const DECIDED_APPROVALS_KEPT = 50;
 
@@ -67,7 +77,7 @@ export class RunState {
   turn = 0;
   usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   budgetWarned = false;
-  conversations = new Map<string, Conversation>();
+  conversations = new Map<string, ConversationRecord>();
   approvals = new Map<string, ApprovalRequest>();
   inbox: UserMessageSignal[] = [];
   spanCounter = 0;

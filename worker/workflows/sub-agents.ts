@@ -7,9 +7,11 @@ import type { TokenUsage, TraceSpan } from "../../lib/contract/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, subAgentReplySignal, userMessageSignal } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
-import type { RunState } from "./run-state";
+import type { ConversationRecord, RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
 import { FALLBACK_POLICY } from "../../lib/policy/gate";
+import { tokenLimit } from "./budget";
+import { childLimits } from "./child-task";
 
 /** What one tool call produced, as the model will see it. */
 export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string; validation?: "ok" | "failed" };
@@ -26,6 +28,14 @@ export function parseArguments(raw: string): Record<string, unknown> {
 
 export class SubAgentConversations {
   private readonly replies = new Map<string, SubAgentReplySignal>();
+  /**
+   * The shares of the run's tokens held by turns still waiting for their reply,
+   * by `conversationId#turn`. Not carried: a turn waits inside a tool call, and
+   * the run continues as new only between iterations.
+   */
+  private readonly reserved = new Map<string, number>();
+  /** The turns asking for a share now (see claimShare); null between rounds. */
+  private asking: { count: number; share: number | null } | null = null;
 
   constructor(
     private readonly state: RunState,
@@ -41,20 +51,75 @@ export class SubAgentConversations {
     if (conversation && reply.isComplete) conversation.isActive = false;
   }
 
+  /**
+   * Reserves what one more turn may spend, under `key`: what the run has left,
+   * less the shares of the turns still waiting (they may spend theirs). The
+   * message_agent calls of one response start together, each up to here
+   * without an await, so every call joins the round the first one opened
+   * before any resumes; they split what is left equally, as a plan's nodes
+   * that start together do (else the first would take it all and the others
+   * get nothing). A call that comes later (after an approval) opens a round
+   * of its own.
+   */
+  private async claimShare(key: string): Promise<number> {
+    const round = this.asking ?? { count: 0, share: null };
+    this.asking = round;
+    round.count++;
+    await Promise.resolve();
+    if (this.asking === round) this.asking = null;
+    if (round.share === null) {
+      const reserved = [...this.reserved.values()].reduce((sum, tokens) => sum + tokens, 0);
+      round.share = Math.max(1, Math.floor((tokenLimit(this.state, this.input.graph.limits) - this.state.totalTokens() - reserved) / round.count));
+    }
+    this.reserved.set(key, round.share);
+    return round.share;
+  }
+
+  /** The shares held by `conversationId`'s own turns still waiting (parallel messages to one conversation). */
+  private reservedBy(conversationId: string): number {
+    return [...this.reserved].reduce((sum, [key, tokens]) => (key.startsWith(`${conversationId}#`) ? sum + tokens : sum), 0);
+  }
+
   /** Handles one message_agent call: start or continue a conversation, then wait for the reply to this turn. */
   async message(agent: AgentConfig, rawArguments: string, parent: TraceSpan): Promise<CallOutcome> {
+    const reservation: { current: string | null } = { current: null };
+    try {
+      return await this.exchange(agent, rawArguments, parent, reservation);
+    } finally {
+      // A turn that failed to start or was cancelled while it waited gives its share back too.
+      if (reservation.current !== null) this.reserved.delete(reservation.current);
+    }
+  }
+
+  /** One turn of message(); the share it reserves is recorded under `reservation.current`. */
+  private async exchange(agent: AgentConfig, rawArguments: string, parent: TraceSpan, reservation: { current: string | null }): Promise<CallOutcome> {
     const { state, input } = this;
     const args = parseArguments(rawArguments);
     const message = typeof args.message === "string" ? args.message : "";
     if (!message) return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: "message_agent needs a non-empty `message`." };
-    let conversation;
+    let conversation: ConversationRecord | undefined;
+    // Each turn draws a share of what the run has left, so a parent and its sub-agents together keep to the budget.
+    const shares = state.patches.subAgentShares;
     if (typeof args.conversation_id === "string") {
       conversation = state.conversations.get(args.conversation_id);
       if (!conversation) return { ok: false, errorKind: "invalid_arguments", attempts: 0, content: `There is no conversation "${args.conversation_id}". Start one with agent_name.` };
       if (!conversation.isActive) return { ok: false, errorKind: "execution", attempts: 0, content: `Conversation ${conversation.conversationId} has ended; start a new one with agent_name.` };
       conversation.turns++;
+      // A conversation started before the shares (an earlier execution) keeps the whole budget it was started with.
+      let tokenBudget: number | undefined;
+      if (shares && conversation.spentTokens !== undefined) {
+        const turnKey = `${conversation.conversationId}#${conversation.turns}`;
+        reservation.current = turnKey;
+        await this.claimShare(turnKey);
+        // Its new limit over all its turns: what it spent, and the shares of its turns still waiting (this one's included).
+        tokenBudget = conversation.spentTokens + this.reservedBy(conversation.conversationId);
+      }
       try {
-        await getExternalWorkflowHandle(conversation.conversationId).signal(userMessageSignal, { content: message, turn: conversation.turns });
+        await getExternalWorkflowHandle(conversation.conversationId).signal(userMessageSignal, {
+          content: message,
+          turn: conversation.turns,
+          ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+        });
       } catch (error) {
         if (isCancellation(error)) throw error;
         conversation.isActive = false;
@@ -69,10 +134,26 @@ export class SubAgentConversations {
         throw new RunFailure("budget_exceeded", `sub-agent depth limit of ${input.graph.limits.maxDepth} reached: ${agent.name} (depth ${input.depth}) cannot start ${target}`);
       }
       const conversationId = `${workflowInfo().workflowId}.${target}-${uuid4().slice(0, 8)}`;
-      conversation = { conversationId, agentName: target, turns: 1, isActive: true, lastResponse: null, startedAt: new Date(Date.now()).toISOString() };
+      let share: number | null = null;
+      if (shares) {
+        reservation.current = `${conversationId}#1`;
+        share = await this.claimShare(reservation.current);
+      }
+      conversation = {
+        conversationId,
+        agentName: target,
+        turns: 1,
+        isActive: true,
+        lastResponse: null,
+        startedAt: new Date(Date.now()).toISOString(),
+        ...(share !== null ? { spentTokens: 0 } : {}),
+      };
       state.conversations.set(conversationId, conversation);
       const childInput: AgentRunInput = {
-        graph: input.graph,
+        // The share as the conversation's budget, which it fails at (the root alone asks approvers). Its run
+        // timeout stays the graph's: it applies to each of its turns, which later turns of the parent may
+        // start long after this one's deadline (Infinity leaves it out).
+        graph: share !== null ? { ...input.graph, limits: { ...input.graph.limits, ...childLimits(share, Infinity) } } : input.graph,
         agentName: target,
         message,
         context: input.context,
@@ -114,6 +195,9 @@ export class SubAgentConversations {
     state.emit({ type: "sub_agent_message", conversationId: current.conversationId, agentName: current.agentName, message, turn });
     const key = `${current.conversationId}#${turn}`;
     await condition(() => this.replies.has(key) || !current.isActive);
+    // Answered or ended: the share goes back to the run (the reply's usage counts instead), before any wait for an approver below.
+    if (reservation.current !== null) this.reserved.delete(reservation.current);
+    reservation.current = null;
     const reply = this.replies.get(key);
     if (!reply) {
       state.endSpan(span, "error");
@@ -122,6 +206,7 @@ export class SubAgentConversations {
     current.lastResponse = reply.response;
     if (reply.isComplete) current.isActive = false;
     state.addUsage(reply.usage);
+    if (shares && current.spentTokens !== undefined) current.spentTokens += reply.usage.inputTokens + reply.usage.outputTokens;
     state.emit({ type: "sub_agent_reply", conversationId: current.conversationId, agentName: current.agentName, response: reply.response, turn, isComplete: reply.isComplete });
     state.endSpan(span, reply.failed ? "error" : "ok", { tokens: reply.usage });
     const extension = this.checkBudget();
