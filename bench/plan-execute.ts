@@ -49,6 +49,40 @@ async function main(): Promise<void> {
   const stack = await startEngineStack({ latencyMs: NODE_MS, name: "plan", workerArgs: process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] });
   try {
     const { engine, client } = stack;
+    /**
+     * Per node, from the ledger's timestamps: how long after its last dependency
+     * finished the plan started it (scheduling), until its model call began
+     * (dispatch), the model call, and until the plan recorded it finished (report).
+     */
+    const whereTimeGoes = async (events: RunEvent[]) => {
+      const at = (e: RunEvent) => Date.parse(e.at);
+      const started = new Map<string, { at: number; runId: string }>();
+      const finishedAt = new Map<string, number>();
+      for (const e of events) {
+        if (e.type === "plan_node_started") started.set(e.nodeId, { at: at(e), runId: e.runId });
+        if (e.type === "plan_node_finished") finishedAt.set(e.nodeId, at(e));
+      }
+      const sums = { scheduling: 0, dispatch: 0, model: 0, report: 0 };
+      let counted = 0;
+      for (const node of plan.nodes) {
+        const start = started.get(node.id);
+        const end = finishedAt.get(node.id);
+        if (!start || end === undefined) continue;
+        const child = await engine.getEvents(start.runId, 0);
+        const inferenceStarted = child.find((e) => e.type === "inference_started");
+        const inference = child.find((e) => e.type === "inference_completed");
+        const runEnded = child.find((e) => e.type === "run_completed");
+        if (!inferenceStarted || inference?.type !== "inference_completed" || !runEnded) continue;
+        const ready = Math.max(started.get("")?.at ?? 0, ...node.dependsOn.map((d) => finishedAt.get(d) ?? 0));
+        if (ready > 0) sums.scheduling += start.at - ready;
+        sums.dispatch += at(inferenceStarted) - start.at;
+        sums.model += inference.latencyMs;
+        sums.report += end - at(runEnded);
+        counted++;
+      }
+      const mean = (v: number) => (counted ? v / counted : NaN).toFixed(0);
+      return `scheduling ${mean(sums.scheduling)} (after layer 1), dispatch ${mean(sums.dispatch)}, model ${mean(sums.model)}, report ${mean(sums.report)} over ${counted} nodes`;
+    };
     const runPlan = async () => {
       const started = performance.now();
       const { runId } = await engine.startRun({ graph, task });
@@ -64,7 +98,7 @@ async function main(): Promise<void> {
       const planning = events.find((e) => e.type === "inference_completed");
       const planningMs = planning?.type === "inference_completed" ? planning.latencyMs : NaN;
       const finished = events.filter((e) => e.type === "plan_node_finished" && e.status === "completed").length;
-      return { wall, planningMs, finished, runId };
+      return { wall, planningMs, finished, runId, breakdown: await whereTimeGoes(events) };
     };
     await runPlan(); // warm-up: bundle caches, JIT, connections
     const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
@@ -76,11 +110,12 @@ async function main(): Promise<void> {
     const ratios: number[] = [];
     const runIds: string[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const { wall, planningMs, finished, runId } = await runPlan();
+      const { wall, planningMs, finished, runId, breakdown } = await runPlan();
       runIds.push(runId);
       const floor = planningMs + depth * NODE_MS;
       ratios.push(wall / floor);
       console.log(`   run ${i + 1}: wall ${(wall / 1000).toFixed(2)} s; planning ${planningMs.toFixed(0)} ms + critical path ${depth * NODE_MS} ms = floor ${(floor / 1000).toFixed(2)} s; ${(wall / floor).toFixed(2)}× the floor; ${finished}/${plan.nodes.length} nodes completed`);
+      console.log(`      where a node's time goes (mean ms): ${breakdown}`);
     }
     console.log(`   median ${median(ratios).toFixed(2)}× the floor (issue 22 target ≤ 1.5×, goal 1.2×); load average now ${load()}`);
     console.log(`   worker peak resident memory ${memory.stop().toFixed(0)} MB (target ≤ 1024 MB)`);

@@ -38,10 +38,21 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A finished plan node's result, by reference: the run that holds it in the ledger. */
+export interface ResultRef {
+  nodeId: string;
+  agent: string;
+  runId: string;
+}
+
 export type ChatMessage =
   | { role: "system"; content: string }
-  /** `images`: references to stored images (the bytes are loaded by the inference activity, never carried here). */
-  | { role: "user"; content: string; images?: ImageRef[] }
+  /**
+   * `images`: references to stored images (the bytes are loaded by the inference activity, never carried here).
+   * `results`: a plan node's dependencies' results by reference (claim check): the model call reads them from
+   * the ledger, so a wide fan-in never copies every result into workflow inputs and histories.
+   */
+  | { role: "user"; content: string; images?: ImageRef[]; results?: ResultRef[] }
   | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
   | { role: "tool"; tool_call_id: string; name: string; content: string };
 

@@ -2,7 +2,7 @@
 // worker's activities and the engine client.
 import type { AgentGraph, ApprovalRule } from "../agents/schemas";
 import type { WorkspacePolicy } from "../policy/schemas";
-import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, RunStatus, TokenUsage, TraceSpan } from "./types";
+import type { ApprovalRequest, ChatMessage, Conversation, ResultRef, RunEvent, RunStatus, TokenUsage, TraceSpan } from "./types";
 import type { ImageRef } from "../attachments/schemas";
 
 export interface UserMessageSignal {
@@ -13,6 +13,8 @@ export interface UserMessageSignal {
   turn?: number;
   /** The run's first task (reported in run_started rather than as a user_message event). */
   initial?: boolean;
+  /** A plan node's dependencies' results, by reference (its first message only). */
+  results?: ResultRef[];
   /**
    * Set by a parent agent on a later turn of a conversation: the conversation's
    * token limit over all its turns (what it spent so far plus its share of what
@@ -144,6 +146,8 @@ export interface AgentRunInput {
   message: string;
   /** Images of the task (root runs only; absent in inputs of runs started before images). */
   images?: ImageRef[];
+  /** A plan node's dependencies' results, by reference (read when the model is called; see ChatMessage). */
+  results?: ResultRef[];
   context: Record<string, unknown>;
   rootRunId: string;
   parentRunId: string | null;

@@ -357,3 +357,8 @@ export function readRunTreesOf(db: Db, rootRunIds: string[]): Promise<{ id: stri
 export function readLatestAssistantMessages(db: Db, runId: string, take: number): Promise<{ data: string }[]> {
   return db.runMessage.findMany({ where: { runId, role: "assistant" }, orderBy: { index: "desc" }, take, select: { data: true } });
 }
+
+/** The answers (text, and typed answer as JSON text) of the given runs, for a plan node reading its dependencies' results by reference. */
+export function readRunOutputs(db: Db, runIds: readonly string[]): Promise<{ id: string; output: string | null; outputData: string | null }[]> {
+  return db.run.findMany({ where: { id: { in: [...new Set(runIds)] } }, select: { id: true, output: true, outputData: true } });
+}

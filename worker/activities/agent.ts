@@ -19,6 +19,7 @@ import { ConversationCache } from "./conversation-cache";
 import { ImageCache, MissingImageError, withImageData } from "./image-loader";
 import { checkAnswer, type AnswerCheck, type AnswerSchema } from "./answer-check";
 import { buildHandoffContext, type HandoffContextInput } from "./handoff-context";
+import { withDependencyResults } from "./dependency-results";
 
 export interface InferenceInput {
   runId: string;
@@ -227,7 +228,8 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
     let messages;
     try {
       // The images' bytes join the messages here, for this call only: the conversation cache and the ledger keep references.
-      messages = await withImageData(db, images, await conversationOf(db, conversations, input));
+      // So do a plan node's dependencies' results (the ledger keeps their references, see dependency-results.ts).
+      messages = await withImageData(db, images, await withDependencyResults(db, await conversationOf(db, conversations, input)));
     } catch (error) {
       if (error instanceof MissingImageError) throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: true }));
       throw remembered(failures, key, infrastructureFailure(error, "reading the conversation", input.runId, attempt));

@@ -4,6 +4,7 @@ import type { ToolExecutor } from "../tools/executor";
 import { createSmokeActivities } from "./smoke";
 import { createAgentActivities } from "./agent";
 import { createLedgerActivities } from "./ledger";
+import { createPlanNodeActivities } from "./plan-node";
 import { createLedgerWriter } from "../../lib/run-ledger/write";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSmokeActivities(deps),
     ...createAgentActivities({ ...deps, ledger }),
     ...createLedgerActivities({ ...deps, ledger }),
+    ...createPlanNodeActivities({ ...deps, ledger }),
     ...createNotificationActivities({ webhook: deps.webhook ?? null }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
   };

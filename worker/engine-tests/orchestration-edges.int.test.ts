@@ -103,6 +103,16 @@ describe("a plan that stops early", () => {
     expect(ofType(events, "plan_finished")[0]).toMatchObject({ outcome: "cancelled", completed: 0, cancelled: 3, reason: "cancelled: the run was cancelled" });
     // The children stopped before the plan recorded them (awaited, not left to the parent-close policy), and their rows say so.
     for (const node of ofType(started, "plan_node_started")) {
+      // The researchers are tool-less, so they ran inline (activities of the plan's run, cancelled and awaited the same way).
+      expect((await h.engine.getRun(node.runId)).status).toBe("cancelled");
+    }
+    // Nodes with tools are child workflows: each is cancelled (not terminated by the parent-close policy) before it is recorded.
+    const tooled = await h.engine.startRun({ graph: workers(), task: `Slow parts\n@planner: return ${JSON.stringify(parallel(2))}\n@w: think 30000` });
+    const tooledStarted = await eventually(() => h.engine.getEvents(tooled.runId), (e) => ofType(e, "plan_node_started").length >= 2, 20_000, "two tool nodes to start");
+    await h.engine.cancelRun(tooled.runId);
+    await waitForStatus(h.engine, tooled.runId, ["cancelled"]);
+    await eventually(() => h.engine.getEvents(tooled.runId), (e) => ofType(e, "plan_finished").length === 1, 20_000, "the tool plan's plan_finished");
+    for (const node of ofType(tooledStarted, "plan_node_started")) {
       expect((await h.client.workflow.getHandle(node.runId).describe()).status.name).toBe("CANCELLED");
       expect((await h.engine.getRun(node.runId)).status).toBe("cancelled");
     }
@@ -219,9 +229,14 @@ describe("synthesis", () => {
     expect(await waitForStatus(h.engine, ok.runId, ["completed"], 60_000)).toMatchObject({ output: "all written up" });
     const events = await h.engine.getEvents(ok.runId);
     expect(await h.engine.getRun(`${ok.runId}.synthesis`)).toMatchObject({ agentName: "writer", status: "completed" });
-    const brief = (await h.engine.getHistory(`${ok.runId}.synthesis`)).find((m) => m.role === "user")?.content ?? "";
-    expect(brief).toContain("- n0 (w): part done");
-    expect(brief).toContain("- n1 (w): part done");
+    // The sinks' results reach the synthesis by reference: its message names their runs.
+    const brief = (await h.engine.getHistory(`${ok.runId}.synthesis`)).find((m) => m.role === "user");
+    expect(brief?.content).toMatch(/Write the answer from these results\.\nResults of the nodes this one depends on:$/);
+    const nodeRun = (id: string) => ofType(events, "plan_node_started").find((e) => e.nodeId === id)?.runId;
+    expect(brief?.role === "user" ? brief.results : undefined).toEqual([
+      { nodeId: "n0", agent: "w", runId: nodeRun("n0") },
+      { nodeId: "n1", agent: "w", runId: nodeRun("n1") },
+    ]);
     expect(ofType(events, "plan_finished")[0]).toMatchObject({ outcome: "completed" });
 
     const bad = await h.engine.startRun({ graph, task: `Do it\n@planner: return ${JSON.stringify(parallel(2))}\n@w: answer: part done\n@writer: fail model` });

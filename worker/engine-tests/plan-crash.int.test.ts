@@ -67,4 +67,42 @@ describe("a plan whose worker is killed mid-plan", () => {
     const events: RunEvent[] = await h.engine.getEvents(runId);
     expect(events.filter((e) => e.type === "plan_node_finished").map((e) => (e.type === "plan_node_finished" ? e.status : ""))).toEqual(["completed", "completed", "completed"]);
   });
+
+  it("tool-less nodes (activities of the plan's run) in flight on the killed worker run again on the new one, each recorded once", async () => {
+    const first = await startWorker();
+    const light = { ...graph, agents: [graph.agents[0]!, { name: "writer", model: "demo/writer", description: "writes one part" }] };
+    const parts = { nodes: [{ id: "a", agent: "writer", objective: "part a", dependsOn: [] }, { id: "b", agent: "writer", objective: "part b", dependsOn: [] }, { id: "c", agent: "writer", objective: "part c", dependsOn: ["a", "b"] }] };
+    const { runId } = await h.engine.startRun({ graph: light, task: `Write in parts\n@planner: return ${JSON.stringify(parts)}\n@writer: think 4000\n@writer: answer: written` });
+    // Both nodes' activities are in flight: each has written its run (thinking) and waits on the model.
+    const nodeRuns = await eventually(
+      async () => Promise.all(["a", "b"].map((id) => h.engine.getRun(`${runId}.node-${id}-1`).catch(() => null))),
+      (runs) => runs.every((r) => r?.status === "thinking"),
+      30_000,
+      "both inline nodes to be thinking",
+    );
+    expect(nodeRuns.map((r) => r?.parentRunId)).toEqual([runId, runId]);
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    await startWorker();
+    const summary = await waitForStatus(h.engine, runId, ["completed"], 90_000);
+    expect(summary.output).toBe("written");
+    const events: RunEvent[] = await h.engine.getEvents(runId);
+    const finished = events.filter((e) => e.type === "plan_node_finished");
+    expect(finished.map((e) => (e.type === "plan_node_finished" ? [e.nodeId, e.status, e.attempts] : [])).sort()).toEqual([
+      ["a", "completed", 1],
+      ["b", "completed", 1],
+      ["c", "completed", 1],
+    ]);
+    // The killed worker's activities were tried again (attempt 2), not started as new node attempts…
+    const history = await h.client.workflow.getHandle(runId).fetchHistory();
+    const retried = (history.events ?? []).filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) >= 2);
+    expect(retried.length, JSON.stringify((history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes || e.activityTaskScheduledEventAttributes).map((e) => [e.eventId?.toString(), e.activityTaskScheduledEventAttributes?.activityType?.name, e.activityTaskStartedEventAttributes?.attempt]))).toBe(2);
+    // …and each node's run holds one answer and one ending.
+    for (const id of ["a", "b"]) {
+      const nodeEvents = await h.engine.getEvents(`${runId}.node-${id}-1`);
+      expect(nodeEvents.filter((e) => e.type === "run_completed")).toHaveLength(1);
+      expect(nodeEvents.filter((e) => e.type === "run_started")).toHaveLength(1);
+      expect(await h.engine.getRun(`${runId}.node-${id}-1`)).toMatchObject({ status: "completed", output: "written" });
+    }
+  });
 });

@@ -43,10 +43,28 @@ describe("plan and execute", () => {
     // Each node is a sub-run of the plan run with its objective and its dependencies' results.
     const itinerary = started.find((e) => e.nodeId === "itinerary-planner")!;
     expect(await h.engine.getRun(itinerary.runId)).toMatchObject({ agentName: "itinerary-planner", parentRunId: runId, status: "completed" });
-    const brief = (await h.engine.getHistory(itinerary.runId)).find((m) => m.role === "user")?.content ?? "";
-    expect(brief).toMatch(/^Objective: itinerary planner: Plan a 3-day trip/);
-    expect(brief).toContain("- flight-researcher (flight-researcher): ");
-    expect(brief).toContain("- hotel-researcher (hotel-researcher): ");
+    // The dependencies' results travel by reference (claim check): the node's message names their runs, not their text.
+    const brief = (await h.engine.getHistory(itinerary.runId)).find((m) => m.role === "user");
+    expect(brief?.content).toMatch(/^Objective: itinerary planner: Plan a 3-day trip/);
+    expect(brief?.content).toMatch(/Results of the nodes this one depends on:$/);
+    const runOf = (id: string) => started.find((e) => e.nodeId === id)?.runId;
+    expect(brief?.role === "user" ? brief.results : undefined).toEqual([
+      { nodeId: "flight-researcher", agent: "flight-researcher", runId: runOf("flight-researcher") },
+      { nodeId: "hotel-researcher", agent: "hotel-researcher", runId: runOf("hotel-researcher") },
+    ]);
+    // Tool-less researchers ran inline (no workflow of their own), and are runs all the same.
+    const flight = started.find((e) => e.nodeId === "flight-researcher")!;
+    expect(await h.engine.getRun(flight.runId)).toMatchObject({ agentName: "flight-researcher", parentRunId: runId, status: "completed" });
+    await expect(h.client.workflow.getHandle(flight.runId).describe()).rejects.toThrow(/not found/i);
+    replayable.push(runId);
+  });
+
+  it("a node's model reads its dependencies' results from the ledger: the itinerary builds on what the researchers found", async () => {
+    const { runId } = await h.engine.startRun({ graph: trip(), task: "Plan a 2-day trip to Lisbon" });
+    const summary = await waitForStatus(h.engine, runId, ["completed"]);
+    // The demo itinerary names the dependency lines it was given; its message holds only references to them.
+    expect(summary.output).toMatch(/^Itinerary for 2 days in Lisbon:/);
+    expect(summary.output).toContain("Built on: flight-researcher, hotel-researcher.");
     replayable.push(runId);
   });
 
@@ -103,14 +121,16 @@ describe("plan and execute", () => {
     const started = await eventually(() => h.engine.getEvents(runId), (events) => ofType(events, "plan_node_started").length >= 2, 20_000, "two nodes to start");
     await h.engine.cancelRun(runId);
     await waitForStatus(h.engine, runId, ["cancelled"]);
+    // The researchers run inline (activities of the plan's run): each node's own run records its cancellation.
     for (const node of ofType(started, "plan_node_started")) {
-      const child = await eventually(() => h.client.workflow.getHandle(node.runId).describe(), (d) => d.status.name !== "RUNNING", 20_000, `node ${node.nodeId} to stop`);
-      expect(child.status.name).toMatch(/CANCELLED|TERMINATED/);
+      const child = await eventually(() => h.engine.getRun(node.runId), (run) => run.status !== "thinking", 20_000, `node ${node.nodeId} to stop`);
+      expect(child.status).toBe("cancelled");
     }
   });
 
   it("replays every execution of the plan runs above, nodes included", async () => {
     const replayed = await replayRunTrees(h, replayable);
-    expect(replayed).toBeGreaterThan(replayable.length * 2);
+    // The trip's nodes are tool-less: activities of the plan's run, replayed with it (nodes with tools, child runs, replay in orchestration-edges).
+    expect(replayed).toBeGreaterThanOrEqual(replayable.length);
   });
 });

@@ -113,7 +113,8 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
       // First, ahead of a follow-up that was sent before this task ran (its handler may have queued it already).
       // The task's images travel as references (the inference activity loads their bytes); only runs with images carry the key.
-      state.inbox.unshift({ content: input.message, ...(input.images?.length ? { images: input.images } : {}), turn: 1, initial: true });
+      // A plan node's dependencies' results travel as references too (the model call reads them from the ledger).
+      state.inbox.unshift({ content: input.message, ...(input.images?.length ? { images: input.images } : {}), ...(input.results?.length ? { results: input.results } : {}), turn: 1, initial: true });
     }
     await loop.prepareTools();
 
@@ -132,7 +133,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         state.planRejections = 0;
         state.routingFailures = [];
         const images = next.images?.length ? { images: next.images } : {};
-        state.pushMessage({ role: "user", content: next.content, ...images });
+        state.pushMessage({ role: "user", content: next.content, ...images, ...(next.results?.length ? { results: next.results } : {}) });
         if (!next.initial) state.emit({ type: "user_message", content: next.content, ...images });
         state.inTurn = true;
         state.endedAt = null;

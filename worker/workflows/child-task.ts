@@ -6,7 +6,7 @@
 // cancellation is not.
 import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, isCancellation, startChild, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
-import type { TokenUsage } from "../../lib/contract/types";
+import type { ResultRef, TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
@@ -60,6 +60,8 @@ export interface ChildTask {
   limits?: Partial<RunLimits>;
   /** Shared by every attempt of one plan node (see AgentRunInput.sideEffectScope). */
   sideEffectScope?: string;
+  /** A plan node's dependencies' results by reference (the child's model calls read them from the ledger). */
+  results?: ResultRef[];
   /** Called once Temporal reports the child started (a plan paces its starts by it). */
   onStarted?: () => void;
 }
@@ -70,6 +72,7 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
   const childInput: AgentRunInput = {
     graph: task.limits ? { ...input.graph, limits: { ...input.graph.limits, ...task.limits } } : input.graph,
     ...(task.sideEffectScope ? { sideEffectScope: task.sideEffectScope } : {}),
+    ...(task.results?.length ? { results: task.results } : {}),
     agentName: task.agentName,
     message: task.message,
     context: input.context,

@@ -14,10 +14,12 @@
 import { CancellationScope, CancelledFailure, condition, isCancellation, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { sinkNodes, type Plan, type PlanNode, type PlanNodeStatus, type PlanOutcome } from "../../lib/contract/plan";
-import type { TokenUsage } from "../../lib/contract/types";
+import type { ResultRef, TokenUsage } from "../../lib/contract/types";
+import { RESULTS_HEADING } from "../../lib/contract/plan-results";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 import { tokenLimit } from "./budget";
-import { childLimits, runChildTask, type ChildTaskResult } from "./child-task";
+import { childLimits, runChildTask, type ChildTask, type ChildTaskResult } from "./child-task";
+import { runNodeInline, runsAsModelCalls } from "./inline-node";
 import type { TurnResult } from "./final-answer";
 import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
 import { RunFailure } from "./run-failure";
@@ -54,6 +56,8 @@ const START_BYTES_PER_TASK = 1_000_000;
 interface NodeResult {
   text: string;
   data?: unknown;
+  /** The run that holds the result (a dependent reads it from the ledger by this id). */
+  runId: string;
 }
 
 export interface PlanRun {
@@ -81,11 +85,23 @@ function quote(result: NodeResult): string {
   return text.length > RESULT_QUOTED ? `${text.slice(0, RESULT_QUOTED)}…` : text;
 }
 
-/** What a node's agent is asked: its objective, the user's task, and what its dependencies found. */
-function nodeMessage(node: PlanNode, task: string, results: ReadonlyMap<string, NodeResult>, byId: ReadonlyMap<string, PlanNode>): string {
-  const context = node.dependsOn.map((dep) => `- ${dep} (${byId.get(dep)?.agent ?? "?"}): ${quote(results.get(dep) ?? { text: "" })}`);
+/**
+ * What a node's agent is asked: its objective, the user's task, and what its
+ * dependencies found. By reference (runs since the inline-plan-nodes patch):
+ * the message ends with the heading and the model call reads each result from
+ * the ledger (worker/activities/dependency-results.ts); quoted, for runs
+ * recorded before: each result's first 4,000 characters.
+ */
+function nodeMessage(node: PlanNode, task: string, results: ReadonlyMap<string, NodeResult>, byId: ReadonlyMap<string, PlanNode>, byReference: boolean): { message: string; refs: ResultRef[] } {
   const quotedTask = task.length > TASK_QUOTED ? `${task.slice(0, TASK_QUOTED)}… (the first ${TASK_QUOTED} of ${task.length} characters)` : task;
-  return [`Objective: ${node.objective}`, `The user's task: ${quotedTask}`, ...(context.length ? ["Results of the nodes this one depends on:", ...context] : [])].join("\n");
+  const lines = [`Objective: ${node.objective}`, `The user's task: ${quotedTask}`];
+  if (node.dependsOn.length === 0) return { message: lines.join("\n"), refs: [] };
+  if (byReference) {
+    const refs = node.dependsOn.map((dep) => ({ nodeId: dep, agent: byId.get(dep)?.agent ?? "?", runId: results.get(dep)?.runId ?? "" }));
+    return { message: [...lines, RESULTS_HEADING].join("\n"), refs };
+  }
+  const context = node.dependsOn.map((dep) => `- ${dep} (${byId.get(dep)?.agent ?? "?"}): ${quote(results.get(dep) ?? { text: "", runId: "" })}`);
+  return { message: [...lines, RESULTS_HEADING, ...context].join("\n"), refs: [] };
 }
 
 const addUsage = (a: TokenUsage, b: TokenUsage | undefined): TokenUsage => (b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a);
@@ -125,6 +141,8 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   let starting = 0;
   let startsReported = 0;
   const graphBytes = JSON.stringify(input.graph).length;
+  /** Results by reference and nodes inline (runs since the inline-plan-nodes patch; older runs replay as recorded). */
+  const byReference = state.patches.inlinePlanNodes;
 
   const finish = (node: PlanNode, next: "completed" | "failed" | "skipped" | "cancelled", extra: { runId: string | null; reason?: string; usage?: TokenUsage; attempts: number }) => {
     status.set(node.id, next);
@@ -135,7 +153,10 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
 
   const runNode = async (node: PlanNode, initialShare: number): Promise<NodeSettled> => {
     let share = initialShare;
-    const message = nodeMessage(node, task, results, byId);
+    const { message, refs } = nodeMessage(node, task, results, byId, byReference);
+    const agent = input.graph.agents.find((a) => a.name === node.agent);
+    // A node whose agent's run is model calls alone runs as an activity of this run, not a child workflow.
+    const runTask = byReference && runsAsModelCalls(agent, input.graph) ? (t: ChildTask) => runNodeInline({ state, input, caller: run.planner }, agent, t) : (t: ChildTask) => runChildTask({ state, input, caller: run.planner }, t);
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let last: ChildTaskResult | null = null;
     let attempts = 0;
@@ -150,11 +171,10 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
       // Attempt 1 was counted when the scheduler started the node; a retry starts on its own.
       let reported = false;
       if (attempt > 1) starting++;
-      const child = runChildTask(
-        { state, input, caller: run.planner },
-        {
+      const child = runTask({
           agentName: node.agent,
           message,
+          ...(refs.length ? { results: refs } : {}),
           workflowId: runId,
           parentSpanId: planSpan.id,
           attributes: { nodeId: node.id, attempt },
@@ -167,8 +187,7 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
             starting--;
             startsReported++;
           },
-        },
-      );
+        });
       // A start refused because the plan is being cancelled is a cancelled attempt, not a thrown node.
       last = await child
         .catch((error: unknown) => {
@@ -203,7 +222,7 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   const settle = ({ node, last, attempts, usage }: NodeSettled) => {
     reserved.delete(node.id);
     if (last?.ok) {
-      results.set(node.id, { text: last.text, ...(last.data !== undefined ? { data: last.data } : {}) });
+      results.set(node.id, { text: last.text, runId: last.runId, ...(last.data !== undefined ? { data: last.data } : {}) });
       finish(node, "completed", { runId: last.runId, usage, attempts });
     } else if (!last || last.cancelled) {
       finish(node, "cancelled", { runId: last?.runId ?? null, reason: stopping ?? "the plan stopped", ...(totalOf(usage) ? { usage } : {}), attempts });
@@ -241,7 +260,7 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
     let bytes = 0;
     for (const node of ready) {
       // Paced: once this task's starts fill the budget, the rest wait for them to be reported (at least one goes).
-      const size = graphBytes + Math.min(task.length, TASK_QUOTED) + node.objective.length + node.dependsOn.length * RESULT_QUOTED;
+      const size = graphBytes + Math.min(task.length, TASK_QUOTED) + node.objective.length + node.dependsOn.length * (byReference ? 200 : RESULT_QUOTED);
       if (starting > 0 && bytes + size > START_BYTES_PER_TASK) break;
       bytes += size;
       starting++;
@@ -293,14 +312,27 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   if (outcome === "failed") throw new RunFailure("plan_failed", `every node of the plan failed or was skipped (${counts.failed} failed, ${counts.skipped} skipped)`);
 
   const sinks = sinkNodes(plan).filter((n) => results.has(n.id));
-  const summary = sinks.map((n) => `- ${n.id} (${n.agent}): ${quote(results.get(n.id) ?? { text: "" })}`);
+  const summary = sinks.map((n) => `- ${n.id} (${n.agent}): ${quote(results.get(n.id) ?? { text: "", runId: "" })}`);
   const lost = plan.nodes.filter((n) => status.get(n.id) !== "completed").map((n) => `${n.id} (${status.get(n.id)})`);
   if (settings.synthesisAgent) {
-    const message = [`The user's task: ${task}`, "Write the answer from these results:", ...summary, ...(lost.length ? [`Not done: ${lost.join(", ")}`] : [])].join("\n");
+    const notDone = lost.length ? [`Not done: ${lost.join(", ")}`] : [];
+    const refs = sinks.map((n) => ({ nodeId: n.id, agent: n.agent, runId: results.get(n.id)?.runId ?? "" }));
+    // By reference, the results follow the message (the model call reads them from the ledger).
+    const message = byReference
+      ? [`The user's task: ${task}`, "Write the answer from these results.", ...notDone, RESULTS_HEADING].join("\n")
+      : [`The user's task: ${task}`, "Write the answer from these results:", ...summary, ...notDone].join("\n");
     const left = Math.max(1, tokenLimit(state, input.graph.limits) - state.totalTokens());
     const synthesis = await runChildTask(
       { state, input, caller: run.planner },
-      { agentName: settings.synthesisAgent, message, workflowId: `${idBase}.synthesis`, parentSpanId: planSpan.id, attributes: { synthesis: 1 }, limits: childLimits(left, run.deadline) },
+      {
+        agentName: settings.synthesisAgent,
+        message,
+        ...(byReference && refs.length ? { results: refs } : {}),
+        workflowId: `${idBase}.synthesis`,
+        parentSpanId: planSpan.id,
+        attributes: { synthesis: 1 },
+        limits: childLimits(left, run.deadline),
+      },
     );
     if (!synthesis.ok && synthesis.cancelled) throw new CancelledFailure(synthesis.reason);
     if (!synthesis.ok) throw new RunFailure("plan_failed", `the synthesis by ${settings.synthesisAgent} failed: ${synthesis.reason}`);

@@ -1,0 +1,216 @@
+// A plan node whose agent needs no workflow of its own, run as one activity of
+// the plan's run (issue 22 §4). Such an agent holds no tools, sub-agents or
+// handoffs, answers in plain text and is no router or planner: its run is
+// model calls and nothing else, so a child workflow (its start, its first
+// task, a tool description, ledger writes, its completion: several round
+// trips through Temporal per node) bought it nothing but latency.
+//
+// The node is still a run of its own in the ledger, written as its child
+// workflow would write it (run row, run and iteration and inference spans,
+// events, conversation), so the live DAG, the run page, search and the API
+// read it the same way. Its ids are fixed by its input (run id, span and event
+// numbers, start time), so a retried attempt rewrites the same records.
+import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
+import { hostname } from "node:os";
+import type { AgentConfig } from "../../lib/agents/schemas";
+import { renderPrompt } from "../../lib/agents/template";
+import type { ResultRef, TokenUsage } from "../../lib/contract/types";
+import type { LedgerBatch, LedgerRunIdentity } from "../../lib/contract/workflow";
+import type { ChatMessage } from "../../lib/contract/types";
+import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
+import type { Db } from "../../lib/db/prisma";
+import type { ModelRegistry } from "../models/registry";
+import { ModelCallError } from "../models/types";
+import { RunState } from "../workflows/run-state";
+import { withDependencyResults } from "./dependency-results";
+
+export interface PlanNodeInput {
+  identity: LedgerRunIdentity;
+  /** The agent, with its model resolved (an `inherit` model is the planner's). */
+  agent: AgentConfig;
+  /** The node's dependencies' results, by reference. */
+  results: ResultRef[];
+  depth: number;
+  /** When the node's run started (workflow time: the same on every attempt, see LedgerConflictError). */
+  startedAt: string;
+  /** The node's share of the run tree's tokens: at it, the node fails budget_exceeded as a child run would. */
+  tokenBudget: number;
+  /** The run tree's step cap (limits.maxSteps), when it has one. */
+  maxSteps?: number;
+}
+
+export type PlanNodeOutput = { ok: true; text: string; usage: TokenUsage } | { ok: false; failure: string; reason: string; usage: TokenUsage };
+
+/** Model calls of one node: a retryable provider error is tried again, as the inference activity's retry policy would. */
+const MODEL_ATTEMPTS = 5;
+const HEARTBEAT_EVERY_MS = 1000;
+const WORKER_ID = `${hostname()}/${process.pid}`;
+
+/** The agent workflow's answer to a call of a tool the agent does not hold (tool-calls.ts), so the model hears the same. */
+const noSuchTool = (name: string) => `There is no tool named "${name}". Available tools: none.`;
+
+export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledger: { write(batch: LedgerBatch): Promise<void> }; models: ModelRegistry }) {
+  return {
+    async runPlanNode(input: PlanNodeInput): Promise<PlanNodeOutput> {
+      const context = Context.current();
+      const heartbeat = () => context.heartbeat({ worker: WORKER_ID, attempt: context.info.attempt });
+      heartbeat();
+      const timer = setInterval(heartbeat, HEARTBEAT_EVERY_MS);
+      try {
+        return await runNode(input, context.cancellationSignal);
+      } finally {
+        clearInterval(timer);
+      }
+    },
+  };
+
+  async function runNode(input: PlanNodeInput, signal: AbortSignal): Promise<PlanNodeOutput> {
+    const { agent, identity } = input;
+    const state = new RunState();
+    state.startedAt = input.startedAt;
+    state.baseStatus = "thinking";
+    let endedAt: string | null = null;
+    let output: string | null = null;
+    const write = () =>
+      ledger.write({
+        run: identity,
+        summary: {
+          status: state.status(),
+          iteration: state.iteration,
+          usage: state.usage,
+          pendingApprovals: 0,
+          lastEventSeq: state.lastSeq,
+          messageCount: state.messageCount,
+          generation: 0,
+          output,
+          error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
+          startedAt: state.startedAt,
+          endedAt,
+        },
+        ...state.outbox.take(),
+      });
+
+    const runSpan = state.startSpan("run", identity.agentName, null, { depth: input.depth });
+    state.runSpanId = runSpan.id;
+    const prompt = renderPrompt(agent.systemPrompt, identity.context);
+    state.pushMessage({ role: "system", content: prompt.text });
+    state.emit({ type: "run_started", agentName: identity.agentName, task: identity.task, depth: input.depth });
+    if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
+    state.pushMessage({ role: "user", content: identity.task, ...(input.results.length ? { results: input.results } : {}) });
+    const conversation: ChatMessage[] = [
+      { role: "system", content: prompt.text },
+      { role: "user", content: identity.task, ...(input.results.length ? { results: input.results } : {}) },
+    ];
+
+    const fail = async (failure: "model_error" | "budget_exceeded" | "step_limit_exceeded", reason: string): Promise<PlanNodeOutput> => {
+      endedAt = new Date().toISOString();
+      state.terminal = { status: "failed", reason: failure, message: reason };
+      state.emit({ type: "run_failed", reason: failure, message: reason });
+      state.endSpan(runSpan, "error", { attributes: { outcome: failure } });
+      await write();
+      return { ok: false, failure, reason: `${failure}: ${reason}`, usage: state.usage };
+    };
+
+    try {
+      const maxIterations = Math.min(agent.maxIterations, input.maxSteps ?? Infinity);
+      for (;;) {
+        if (state.iteration >= maxIterations) {
+          return await fail("step_limit_exceeded", `${agent.name} reached its limit of ${maxIterations} iterations without a final answer`);
+        }
+        state.iteration++;
+        const iterationSpan = state.startSpan("iteration", `iteration ${state.iteration}`, runSpan.id, { iteration: state.iteration });
+        state.emit({ type: "iteration_started", iteration: state.iteration });
+        const inferenceSpan = state.startSpan("inference", agent.model, iterationSpan.id);
+        state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
+        // The node shows as running (its run row, spans and first message) while the model works.
+        const written = write().then(
+          () => null,
+          (error: unknown) => error,
+        );
+        const started = Date.now();
+        let answer;
+        try {
+          answer = await callModel(agent, await withDependencyResults(db, conversation), signal);
+        } catch (error) {
+          // A lost write is thrown (the attempt is retried and rewrites every record of the node).
+          const lost = await written;
+          if (lost !== null) throw lost;
+          if (!(error instanceof ModelCallError)) throw error;
+          state.endSpan(inferenceSpan, "error");
+          state.endSpan(iterationSpan, "error");
+          return await fail("model_error", error.message);
+        }
+        const writeFailure = await written;
+        if (writeFailure !== null) throw writeFailure;
+        const { response, attempt } = answer;
+        state.addUsage(response.usage);
+        state.emit({ type: "inference_completed", iteration: state.iteration, model: agent.model, usage: response.usage, latencyMs: Date.now() - started, toolCalls: response.toolCalls.length, attempts: attempt, startedAt: new Date(started).toISOString() });
+        state.endSpan(inferenceSpan, "ok", { tokens: response.usage, attempts: attempt });
+        const used = state.totalTokens();
+        if (used >= input.tokenBudget * 0.9 && !state.budgetWarned) {
+          state.budgetWarned = true;
+          state.emit({ type: "budget_warning", budget: "tokens", used, limit: input.tokenBudget });
+        }
+        if (used >= input.tokenBudget) {
+          state.endSpan(iterationSpan, "error");
+          return await fail("budget_exceeded", `the run used ${used} tokens of its ${input.tokenBudget}-token budget`);
+        }
+        if (response.toolCalls.length === 0) {
+          output = response.content ?? "";
+          state.pushMessage({ role: "assistant", content: output });
+          state.endSpan(iterationSpan, "ok");
+          endedAt = new Date().toISOString();
+          state.baseStatus = "completed";
+          state.emit({ type: "run_completed", output });
+          state.endSpan(runSpan, "ok", { tokens: state.usage });
+          await write();
+          return { ok: true, text: output, usage: state.usage };
+        }
+        // No tools were offered: each call is answered as the agent loop answers an unknown tool, and the model goes on.
+        const calls = response.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } }));
+        const assistant: ChatMessage = { role: "assistant", content: response.content, tool_calls: calls };
+        state.pushMessage(assistant);
+        conversation.push(assistant);
+        for (const call of calls) {
+          const reply: ChatMessage = { role: "tool", tool_call_id: call.id, name: call.function.name, content: noSuchTool(call.function.name) };
+          state.pushMessage(reply);
+          conversation.push(reply);
+        }
+        state.endSpan(iterationSpan, "error");
+      }
+    } catch (error) {
+      if (!(error instanceof CancelledFailure) && !signal.aborted) throw error;
+      // Cancelled (the plan stopped): the node's run says so before the plan records it.
+      endedAt = new Date().toISOString();
+      state.terminal = { status: "cancelled", reason: "cancelled", message: "the run was cancelled" };
+      state.emit({ type: "run_cancelled", message: "the run was cancelled" });
+      for (const span of [...state.openSpans.values()].reverse()) state.endSpan(span, "error", { attributes: { outcome: "cancelled" } });
+      await write();
+      throw error instanceof CancelledFailure ? error : new CancelledFailure("the plan stopped");
+    }
+  }
+
+  /** One model call, with the provider's retryable errors tried again (backing off). */
+  async function callModel(agent: AgentConfig, messages: ChatMessage[], signal: AbortSignal) {
+    const { provider, modelName } = models.resolve(agent.model);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await provider.generate({ model: agent.model, agentName: agent.name, messages, tools: [], temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens, attempt, signal }, modelName);
+        return { response, attempt };
+      } catch (error) {
+        if (signal.aborted) {
+          const reason: unknown = signal.reason;
+          throw reason instanceof CancelledFailure ? reason : new CancelledFailure("the plan stopped");
+        }
+        if (error instanceof ModelCallError && (!error.retryable || attempt >= MODEL_ATTEMPTS)) throw error;
+        if (!(error instanceof ModelCallError)) {
+          console.error(`worker: the model call of plan node run ${agent.name} failed:`, error);
+          throw ApplicationFailure.create({ type: ACTIVITY_ERRORS.infrastructure, message: "the model call failed on an internal problem (see the worker log)" });
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** (attempt - 1))));
+      }
+    }
+  }
+}
+
+export type PlanNodeActivities = ReturnType<typeof createPlanNodeActivities>;

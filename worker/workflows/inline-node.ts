@@ -1,0 +1,80 @@
+// A plan node run as one activity of the plan's run instead of a child
+// workflow, when its agent's run is model calls alone (see
+// worker/activities/plan-node.ts for why, and what it writes). The node is
+// still a run of its own, with its own id, ledger and share of the budget;
+// it reports the same ChildTaskResult a child run does, so the scheduler
+// treats both alike (retries, cancellation, budget).
+import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, TimeoutFailure, workflowInfo } from "@temporalio/workflow";
+import type { AgentConfig, AgentGraph } from "../../lib/agents/schemas";
+import { effectiveModel } from "../../lib/agents/model-inheritance";
+import { isPlanner } from "../../lib/contract/system-tools";
+import type { PlanNodeActivities } from "../activities/plan-node";
+import type { ChildTask, ChildTaskResult } from "./child-task";
+import type { RunState } from "./run-state";
+import type { AgentRunInput } from "../../lib/contract/workflow";
+
+/** Whether a node on `agent` may run inline: no tools, sub-agents or handoffs, a plain-text answer, no router or planner role. */
+export function runsAsModelCalls(agent: AgentConfig | undefined, graph: AgentGraph): agent is AgentConfig {
+  return !!agent && agent.kind !== "router" && !isPlanner(agent, graph) && agent.tools.length === 0 && agent.subAgents.length === 0 && agent.handoffs.length === 0 && !agent.outputSchema;
+}
+
+/** A node's run that a retry may repeat: the activity is tried again after a lost worker or an internal failure. */
+function nodeActivity(timeoutSeconds: number | undefined) {
+  return proxyActivities<PlanNodeActivities>({
+    startToCloseTimeout: "10 minutes",
+    // A cancel reaches an activity with a heartbeat's reply, and heartbeats are throttled to 80 % of
+    // this timeout: 3 s keeps a cancelled plan's nodes stopping within seconds.
+    heartbeatTimeout: "3 seconds",
+    ...(timeoutSeconds !== undefined ? { scheduleToCloseTimeout: timeoutSeconds * 1000 } : {}),
+    retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
+    // The node's run records its cancellation before the plan records the node as cancelled.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  });
+}
+
+export async function runNodeInline(run: { state: RunState; input: AgentRunInput; caller: AgentConfig }, agent: AgentConfig, task: ChildTask): Promise<ChildTaskResult> {
+  const { state, input, caller } = run;
+  const span = state.startSpan("sub_agent", task.agentName, task.parentSpanId, { ...task.attributes, childRunId: task.workflowId, inline: true });
+  const limits = { ...input.graph.limits, ...task.limits };
+  // Nothing to pace: an activity's input is the node's message, not the whole graph.
+  task.onStarted?.();
+  try {
+    const output = await nodeActivity(task.limits?.runTimeoutSeconds).runPlanNode({
+      identity: {
+        runId: task.workflowId,
+        rootRunId: input.rootRunId,
+        parentRunId: workflowInfo().workflowId,
+        agentName: task.agentName,
+        task: task.message,
+        context: input.context,
+        startedBy: input.startedBy,
+        graphName: input.graphName ?? null,
+        agentVersionId: input.agentVersionId ?? null,
+      },
+      agent: { ...agent, model: effectiveModel(agent.model, caller.model) },
+      results: task.results ?? [],
+      depth: input.depth + 1,
+      startedAt: new Date(Date.now()).toISOString(),
+      tokenBudget: limits.tokenBudget,
+      ...(limits.maxSteps !== undefined ? { maxSteps: limits.maxSteps } : {}),
+    });
+    state.addUsage(output.usage);
+    if (output.ok) {
+      state.endSpan(span, "ok", { tokens: output.usage });
+      return { ok: true, runId: task.workflowId, text: output.text, usage: output.usage };
+    }
+    state.endSpan(span, "error", { tokens: output.usage, attributes: { outcome: "failed", reason: output.reason.slice(0, 300) } });
+    return { ok: false, runId: task.workflowId, reason: output.reason.slice(0, 500), failure: output.failure, cancelled: false, usage: output.usage };
+  } catch (error) {
+    if (isCancellation(error)) {
+      state.endSpan(span, "error", { attributes: { outcome: "cancelled" } });
+      throw error;
+    }
+    // Out of attempts (an internal failure each time) or out of time: the node failed; the scheduler decides on a retry.
+    const cause = error instanceof ActivityFailure ? error.cause : error;
+    const failure = cause instanceof TimeoutFailure ? "timeout" : cause instanceof ApplicationFailure && cause.type ? cause.type : "failed";
+    const reason = `${failure}: ${cause instanceof Error ? cause.message : String(cause)}`.slice(0, 500);
+    state.endSpan(span, "error", { attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
+    return { ok: false, runId: task.workflowId, reason, failure, cancelled: false };
+  }
+}
