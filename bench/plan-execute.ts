@@ -12,7 +12,7 @@ import os from "node:os";
 import type { RunEvent } from "../lib/contract/types";
 import { criticalPathLength, type Plan } from "../lib/contract/plan";
 import { startEngineStack } from "./lib/engine-stack";
-import { longestWorkflowTask } from "./lib/workflow-tasks";
+import { historyMix, longestWorkflowTask } from "./lib/workflow-tasks";
 import { peakRss } from "./lib/memory";
 
 const NODE_MS = Number(process.env.BENCH_NODE_MS ?? 200);
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
      * finished the plan started it (scheduling), until its model call began
      * (dispatch), the model call, and until the plan recorded it finished (report).
      */
-    const whereTimeGoes = async (events: RunEvent[]) => {
+    const whereTimeGoes = async (events: RunEvent[], launchedAt: number, answeredAt: number) => {
       const at = (e: RunEvent) => Date.parse(e.at);
       const started = new Map<string, { at: number; runId: string }>();
       const finishedAt = new Map<string, number>();
@@ -81,13 +81,17 @@ async function main(): Promise<void> {
         counted++;
       }
       const mean = (v: number) => (counted ? v / counted : NaN).toFixed(0);
-      return `scheduling ${mean(sums.scheduling)} (after layer 1), dispatch ${mean(sums.dispatch)}, model ${mean(sums.model)}, report ${mean(sums.report)} over ${counted} nodes`;
+      const firstStart = Math.min(...[...started.values()].map((s) => s.at));
+      const lastFinish = Math.max(...finishedAt.values());
+      return `launch to first node start ${(firstStart - launchedAt).toFixed(0)} ms (the planning model call included), last node finished to the run's answer ${(answeredAt - lastFinish).toFixed(0)} ms; per node: scheduling ${mean(sums.scheduling)} (after layer 1), dispatch ${mean(sums.dispatch)}, model ${mean(sums.model)}, report ${mean(sums.report)} over ${counted} nodes`;
     };
     const runPlan = async () => {
       const started = performance.now();
+      const launchedAt = Date.now();
       const { runId } = await engine.startRun({ graph, task });
       await client.workflow.getHandle(runId).result();
       const wall = performance.now() - started;
+      const answeredAt = Date.now();
       const events: RunEvent[] = [];
       for (let since = 0; ; ) {
         const page = await engine.getEvents(runId, since);
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
       const planning = events.find((e) => e.type === "inference_completed");
       const planningMs = planning?.type === "inference_completed" ? planning.latencyMs : NaN;
       const finished = events.filter((e) => e.type === "plan_node_finished" && e.status === "completed").length;
-      return { wall, planningMs, finished, runId, breakdown: await whereTimeGoes(events) };
+      return { wall, planningMs, finished, runId, breakdown: await whereTimeGoes(events, launchedAt, answeredAt) };
     };
     await runPlan(); // warm-up: bundle caches, JIT, connections
     const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
     console.log(`   median ${median(ratios).toFixed(2)}× the floor (issue 22 target ≤ 1.5×, goal 1.2×); load average now ${load()}`);
     console.log(`   worker peak resident memory ${memory.stop().toFixed(0)} MB (target ≤ 1024 MB)`);
     const longest = await longestWorkflowTask(client, runIds);
+    console.log(`   the last plan run's history: ${await historyMix(client, runIds.at(-1) ?? "")}`);
     console.log(`   longest workflow task of the plan runs: ${longest.ms} ms over ${longest.tasks} tasks (target ≤ 1000 ms)`);
   } finally {
     await stack.stop();

@@ -35,3 +35,17 @@ export async function longestWorkflowTask(client: Client, workflowIds: readonly 
   }
   return longest;
 }
+
+/** What one run's history holds: workflow tasks, and activities by type (where the round trips through Temporal go). */
+export async function historyMix(client: Client, workflowId: string): Promise<string> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const activities = new Map<string, number>();
+  let tasks = 0;
+  for (const event of history.events ?? []) {
+    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) tasks++;
+    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (type) activities.set(type, (activities.get(type) ?? 0) + 1);
+  }
+  const listed = [...activities].map(([type, count]) => `${count} ${type}`).join(", ");
+  return `${tasks} workflow tasks; activities: ${listed || "none"}; ${history.events?.length ?? 0} events`;
+}

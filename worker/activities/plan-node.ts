@@ -44,6 +44,8 @@ export type PlanNodeOutput = { ok: true; text: string; usage: TokenUsage } | { o
 /** Model calls of one node: a retryable provider error is tried again, as the inference activity's retry policy would. */
 const MODEL_ATTEMPTS = 5;
 const HEARTBEAT_EVERY_MS = 1000;
+/** How long a node's model may work before its run is written as running (else it is written once, when it ends). */
+const SHOW_RUNNING_AFTER_MS = 500;
 const WORKER_ID = `${hostname()}/${process.pid}`;
 
 /** The agent workflow's answer to a call of a tool the agent does not hold (tool-calls.ts), so the model hears the same. */
@@ -54,7 +56,7 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
     async runPlanNode(input: PlanNodeInput): Promise<PlanNodeOutput> {
       const context = Context.current();
       const heartbeat = () => context.heartbeat({ worker: WORKER_ID, attempt: context.info.attempt });
-      heartbeat();
+      // The first heartbeat goes out after a second: a node that answers sooner costs Temporal no heartbeat at all.
       const timer = setInterval(heartbeat, HEARTBEAT_EVERY_MS);
       try {
         return await runNode(input, context.cancellationSignal);
@@ -122,16 +124,21 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
         state.emit({ type: "iteration_started", iteration: state.iteration });
         const inferenceSpan = state.startSpan("inference", agent.model, iterationSpan.id);
         state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
-        // The node shows as running (its run row, spans and first message) while the model works.
-        const written = write().then(
-          () => null,
-          (error: unknown) => error,
-        );
+        // A model that takes a while: the node's run shows as running (run row, spans, first message) while it
+        // works. A quick answer is written once, with its ending: a fast plan's node costs one write, not two.
+        let written: Promise<unknown> = Promise.resolve(null);
+        const early = setTimeout(() => {
+          written = write().then(
+            () => null,
+            (error: unknown) => error,
+          );
+        }, SHOW_RUNNING_AFTER_MS);
         const started = Date.now();
         let answer;
         try {
           answer = await callModel(agent, await withDependencyResults(db, conversation), signal);
         } catch (error) {
+          clearTimeout(early);
           // A lost write is thrown (the attempt is retried and rewrites every record of the node).
           const lost = await written;
           if (lost !== null) throw lost;
@@ -140,6 +147,7 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
           state.endSpan(iterationSpan, "error");
           return await fail("model_error", error.message);
         }
+        clearTimeout(early);
         const writeFailure = await written;
         if (writeFailure !== null) throw writeFailure;
         const { response, attempt } = answer;
