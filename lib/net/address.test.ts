@@ -40,6 +40,8 @@ describe("classifyAddress", () => {
     ["169.254.169.254", "metadata"],
     ["::ffff:169.254.169.254", "metadata"],
     ["fd00:ec2::254", "metadata"],
+    ["168.63.129.16", "metadata"],
+    ["::ffff:168.63.129.16", "metadata"],
     ["example.com", "invalid"],
     ["", "invalid"],
   ])("%s is %s", (address, verdict) => {
@@ -54,6 +56,7 @@ describe("classifyAddress", () => {
     expect(isMetadataHost("metadata.google.internal")).toBe(true);
     expect(isMetadataHost("METADATA.google.internal.")).toBe(true);
     expect(isMetadataHost("169.254.169.254")).toBe(true);
+    expect(isMetadataHost("168.63.129.16")).toBe(true);
     expect(isMetadataHost("example.com")).toBe(false);
   });
 });

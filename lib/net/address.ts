@@ -8,8 +8,13 @@ import ipaddr from "ipaddr.js";
 
 export type AddressVerdict = "public" | "metadata" | "not-public" | "invalid";
 
-/** Cloud metadata endpoints: refused even for allow-listed hosts. */
-const METADATA_ADDRESSES = new Set(["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200"]);
+/**
+ * Cloud metadata endpoints: refused even for allow-listed hosts. Azure's
+ * WireServer (168.63.129.16, the VM agent's goal state and extension
+ * settings) is a public-range address, so the unicast rule alone would let it
+ * through: it is listed here by name.
+ */
+const METADATA_ADDRESSES = new Set(["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "168.63.129.16"]);
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata", "instance-data", "instance-data.ec2.internal"]);
 
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");

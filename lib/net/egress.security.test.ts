@@ -102,6 +102,19 @@ describe("the egress guard refuses private and local targets before connecting",
     expect(lookup, "the metadata name is refused by name, not resolved").not.toHaveBeenCalled();
   });
 
+  it("Azure's WireServer (168.63.129.16, a public address) is refused like metadata: by address, spelt otherwise, or via an allow-listed name resolving to it", async () => {
+    for (const url of ["http://168.63.129.16/machine?comp=goalstate", "http://[::ffff:168.63.129.16]/", "http://2822734096/", "http://168.63.129.16:32526/vmSettings"]) {
+      expect((await refusal(guarded()(url))).publicMessage, url).toBe(PRIVATE_MESSAGE);
+      await refusal(assertPublicUrl(url, { allowHosts: [] }));
+    }
+    // Listing it, or a name that resolves to it, does not open it.
+    await refusal(guarded({ allowHosts: ["168.63.129.16"] })("http://168.63.129.16/"));
+    const lookup: LookupFn = async () => [{ address: "168.63.129.16", family: 4 }];
+    await refusal(guarded({ allowHosts: ["wire.corp.example"], lookup })("http://wire.corp.example/machine?comp=goalstate"));
+    await refusal(assertPublicUrl("http://wire.attacker.example/", { allowHosts: [], lookup }));
+    expect(blocked, "no socket was even attempted").toEqual([]);
+  });
+
   it("a name that resolves to loopback (localhost, or an attacker's DNS name) is refused", async () => {
     await refusal(guarded()(`http://localhost:${v4.port}/`));
     const lookup: LookupFn = async () => [{ address: "127.0.0.1", family: 4 }];
