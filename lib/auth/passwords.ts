@@ -16,11 +16,29 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2ID);
 }
 
-/** Constant-time check of a password against a stored argon2id or legacy bcrypt hash; a malformed hash never matches. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  if (isBcrypt(stored)) return bcrypt.compare(password, stored);
-  if (!stored.startsWith("$argon2")) return false;
-  return verify(stored, password).catch(() => false);
+// Decoys: real hashes of random strings nobody knows, at the parameters real
+// hashes have (argon2id at ARGON2ID; bcrypt at cost 10, the cost legacy hashes
+// were made with). A bcrypt compare costs several argon2id verifies, so
+// checking only the stored hash's algorithm would tell an unknown email (or
+// one without a password) from an account that still has a legacy hash.
+const DECOY_ARGON2ID = "$argon2id$v=19$m=19456,t=2,p=1$jUeTOxhbP55Bqp142BCybQ$GHaFuuegCRwQmp1Bw/m/NH0qmA3IS60HSWAGtCb2iXk";
+const DECOY_BCRYPT = "$2b$10$2HQHvNDXtdpeppqz.O4WSO9vhmS54f/Ln/mOYYpZKy55ymU0W7/le";
+
+/**
+ * Constant-time check of a password against a stored argon2id or legacy
+ * bcrypt hash; a missing or malformed hash never matches. Every check does the
+ * same work whatever is stored (none, argon2id or bcrypt): one argon2id verify
+ * and one bcrypt compare, each against the stored hash if it is of that kind
+ * and a decoy otherwise, so the time taken does not say which emails exist.
+ */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const kind = !stored ? "none" : isBcrypt(stored) ? "bcrypt" : stored.startsWith("$argon2") ? "argon2" : "none";
+  const [argon2Matched, bcryptMatched] = await Promise.all([
+    verify(kind === "argon2" && stored ? stored : DECOY_ARGON2ID, password).catch(() => false),
+    bcrypt.compare(password, kind === "bcrypt" && stored ? stored : DECOY_BCRYPT).catch(() => false),
+  ]);
+  // A decoy's answer is never taken.
+  return kind === "argon2" ? argon2Matched : kind === "bcrypt" ? bcryptMatched : false;
 }
 
 /** Whether a hash that just verified should be replaced by a fresh argon2id one (legacy bcrypt, or weaker argon2 parameters). */
