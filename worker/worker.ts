@@ -55,7 +55,8 @@ async function bundleCode(bundle: BundleOption | undefined): Promise<string> {
  */
 export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections; version: WorkerVersion | null }> {
   const { config, db, connection } = deps;
-  const mcpDeps = { db, config, cwd: PROJECT_ROOT };
+  // stdio MCP servers start in private temp directories (worker/tools/mcp.ts), never in PROJECT_ROOT.
+  const mcpDeps = { db, config };
   const mcp = deps.mcp ?? createMcpConnections(mcpDeps);
   const models = deps.models ?? createModelRegistry({ models: config.models, demoLatencyMs: config.models.demoLatencyMs });
   const tools = createToolExecutor({ db, mcp, httpAllowlist: config.tools.httpAllowlist, egressFetch: createGuardedFetch({ allowHosts: config.egress.allowHosts }) });

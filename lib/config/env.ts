@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ROLES } from "../access/roles";
 import { absoluteSqliteUrl, providerOf } from "./database";
 import { parsePriceTable, type PriceTable } from "./price-table";
+import { parseStdioAllowlist, type StdioAllowEntry } from "../mcp/allowlist";
 
 type RawEnv = Record<string, string | undefined>;
 
@@ -117,8 +118,18 @@ const envSchema = z
     ZAP_ENCRYPTION_KEY: secret(32).optional(),
     // When set, every Temporal payload is encrypted with AES-256-GCM under a key derived from this value.
     ZAP_PAYLOAD_KEY: secret(32).optional(),
-    // stdio MCP commands an admin may register, as whole command lines separated by ";" (default: the bundled demo server only).
-    ZAP_MCP_STDIO_ALLOWLIST: z.string().max(10_000).optional(),
+    // stdio MCP commands an admin may register, with the environment variables each may receive: a JSON list of
+    // {"command","args","env"}, or (older form) command lines separated by ";" with none. Default: the bundled demo server only.
+    ZAP_MCP_STDIO_ALLOWLIST: z
+      .string()
+      .max(10_000)
+      .transform((text, ctx) => {
+        const parsed = parseStdioAllowlist(text);
+        if (parsed.ok) return parsed.entries;
+        ctx.addIssue({ code: "custom", message: parsed.message });
+        return z.NEVER;
+      })
+      .optional(),
     // Hosts (name or name:port) that outbound requests made for users may reach even though they resolve to a private address.
     ZAP_EGRESS_ALLOW_HOSTS: commaList.optional(),
     // OAuth sign-in is open only to these email domains (and to emails an admin invited).
@@ -225,8 +236,8 @@ export interface AppConfig {
   keyMaterial: string | null;
   /** Key material of the encrypting payload codec; null: payloads are not encrypted. */
   payloadKey: string | null;
-  /** The stdio MCP command lines an admin may register (null: the bundled demo server only). */
-  mcpStdioAllowlist: string[] | null;
+  /** The stdio MCP commands an admin may register, each with the environment variable names it may receive (null: the bundled demo server only). */
+  mcpStdioAllowlist: StdioAllowEntry[] | null;
   /** Outbound requests made for users: hosts exempt from the private-address refusal. */
   egress: { allowHosts: string[] };
   server: { port: number; host: string };
@@ -328,9 +339,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     mode: env.ZAP_MODE,
     keyMaterial: env.ZAP_ENCRYPTION_KEY ?? env.AUTH_SECRET ?? null,
     payloadKey: env.ZAP_PAYLOAD_KEY ?? null,
-    mcpStdioAllowlist: env.ZAP_MCP_STDIO_ALLOWLIST
-      ? env.ZAP_MCP_STDIO_ALLOWLIST.split(";").map((line) => line.trim().replace(/\s+/g, " ")).filter(Boolean)
-      : null,
+    mcpStdioAllowlist: env.ZAP_MCP_STDIO_ALLOWLIST ?? null,
     egress: { allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) },
     server: { port: env.PORT, host: env.HOST },
     seedDemo: env.ZAP_SEED_DEMO,

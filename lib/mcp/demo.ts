@@ -1,8 +1,8 @@
 // The bundled demo MCP server, registered by the seed on an empty registry so
 // the demo graphs (which name it) run out of the box.
-import { DEMO_MCP_COMMAND_LINE } from "./schemas";
+import { DEMO_MCP_ARGV } from "./schemas";
 
-const [command = "node", ...args] = DEMO_MCP_COMMAND_LINE.split(" ");
+const [command, ...args] = DEMO_MCP_ARGV;
 
 export const DEMO_MCP_SERVERS = [
   {

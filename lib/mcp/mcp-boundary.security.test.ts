@@ -1,17 +1,18 @@
 // Issue 14 §1: a builder could run any command on the web server and the
 // worker through an inline MCP stdio server, and the child inherited every
 // secret of the process. Each story below is an attack that used to work.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, singleAgentGraph, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { DEMO_STDIO, insertMcpServerRow, registerMcpServer } from "../../scripts/test-support/mcp";
+import { DEMO_STDIO, insertMcpServerRow, registerMcpServer, updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
 import { appendVersion, createAgent, importAgent } from "../agents/server/store";
 import { writeWorkspacePolicy } from "../policy/store";
 import { AppError } from "../errors";
+import { parseEnv, type AppConfig } from "../config/env";
 import { discoverTools } from "./server/discover";
-import { createMcpConnections, McpError } from "../../worker/tools/mcp";
+import { childEnvironment, createMcpConnections, McpError } from "../../worker/tools/mcp";
 import type { RunEvent } from "../contract/types";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -42,6 +43,20 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; pat
   }
   throw new Error("expected the call to be refused, but it succeeded");
 }
+
+/** Like refusal, with each issue's message too. */
+async function refusalIssues(promise: Promise<unknown>): Promise<{ status: number; issues: { path: string; message: string }[] }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return { status: error.status, issues: error.issues.map((i) => ({ path: i.path, message: i.message })) };
+    throw error;
+  }
+  throw new Error("expected the call to be refused, but it succeeded");
+}
+
+/** Issue 23 §2: what an admin typed as a "secret" of the allowed demo server to run code of their choosing on the worker. */
+const NODE_OPTIONS_PAYLOAD = `--import=data:text/javascript,${encodeURIComponent(`import fs from "node:fs"; fs.writeFileSync(${JSON.stringify(MARKER)}, "x")`)}`;
 
 const inlineGraph = () => singleAgentGraph({ mcpServers: [{ name: "pwn", transport: MARKER_STDIO }] });
 
@@ -84,7 +99,7 @@ describe("a builder's inline stdio server never runs", () => {
   });
 
   it("the worker itself starts nothing that is not registered, whatever the graph says", async () => {
-    const mcp = createMcpConnections({ db: h.db, config: h.config, cwd: ROOT });
+    const mcp = createMcpConnections({ db: h.db, config: h.config });
     try {
       await expect(mcp.listTools({ name: "pwn", transport: MARKER_STDIO })).rejects.toThrow(McpError);
       await expect(mcp.callTool({ name: "pwn" }, "anything", {}, { zap: {}, context: {} })).rejects.toThrow(/not registered/);
@@ -104,7 +119,7 @@ describe("the stdio allowlist", () => {
 
   it("the worker does not start a registered row whose command is not on it (registered before the list shrank)", async () => {
     await insertMcpServerRow(h.db, { name: "stale", command: MARKER_STDIO.command, args: MARKER_STDIO.args });
-    const mcp = createMcpConnections({ db: h.db, config: h.config, cwd: ROOT });
+    const mcp = createMcpConnections({ db: h.db, config: h.config });
     try {
       await expect(mcp.listTools({ name: "stale" })).rejects.toThrow(/not on the operator's allowlist/);
     } finally {
@@ -166,18 +181,24 @@ describe("the child's environment", () => {
     process.env.AUTH_SECRET = "worker-auth-secret-that-must-not-leak-0123456789";
     process.env.DATABASE_URL = "postgresql://zap:hunter2@db.internal/zap";
     try {
-      await registerMcpServer(h, { name: "envprobe", transport: DEMO_STDIO, secrets: { PROBE_TOKEN: "declared-value" } });
+      await registerMcpServer(h, { name: "envprobe", transport: DEMO_STDIO, secrets: { KB_TOKEN: "declared-value" } });
       const { runId } = await h.engine.startRun({ graph: singleAgentGraph({ mcpServers: [{ name: "envprobe" }] }), task: "tool envprobe__env_names {}\nanswer: done" });
       await waitForStatus(h.engine, runId, ["completed"], 60_000);
       const events = await h.engine.getEvents(runId);
       const result = events.find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
       expect(result?.outcome, result?.result).toBe("ok");
-      const { names, home } = JSON.parse(result?.result ?? "{}") as { names: string[]; home: string };
+      const { names, home, cwd } = JSON.parse(result?.result ?? "{}") as { names: string[]; home: string; cwd: string };
       expect(names).not.toContain("AUTH_SECRET");
       expect(names).not.toContain("DATABASE_URL");
-      expect(names.filter((n) => !["PATH", "HOME", "PROBE_TOKEN"].includes(n)), "nothing else of the worker's environment").toEqual([]);
-      expect(names).toEqual(expect.arrayContaining(["PATH", "HOME", "PROBE_TOKEN"]));
+      expect(names.filter((n) => !["PATH", "HOME", "KB_TOKEN"].includes(n)), "nothing else of the worker's environment").toEqual([]);
+      expect(names).toEqual(expect.arrayContaining(["PATH", "HOME", "KB_TOKEN"]));
       expect(home.startsWith(os.tmpdir()) && home !== os.homedir(), `HOME is a private temp dir, got ${home}`).toBe(true);
+      // Issue 23 §2: not the project root (whose .data/ holds the auth secret, the database and the key), but an empty private directory.
+      expect(cwd, "the child does not start in the project root").not.toBe(ROOT);
+      expect(path.relative(ROOT, cwd).startsWith(".."), `the working directory is outside the project, got ${cwd}`).toBe(true);
+      expect(cwd.startsWith(os.tmpdir()) && cwd !== home, `the working directory is a private temp dir of its own, got ${cwd}`).toBe(true);
+      expect(statSync(cwd).mode & 0o777, "owner-only").toBe(0o700);
+      expect(readdirSync(cwd), "empty").toEqual([]);
     } finally {
       for (const [key, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[key];
@@ -185,4 +206,78 @@ describe("the child's environment", () => {
       }
     }
   }, 90_000);
+});
+
+describe("the operator's allowlist binds the child's environment (issue 23 §2)", () => {
+  it.each([
+    ["NODE_OPTIONS", NODE_OPTIONS_PAYLOAD],
+    ["LD_PRELOAD", "/tmp/evil.so"],
+    ["UNLISTED_TOKEN", "not among the names the demo entry allows"],
+  ])("registering the allowed demo server with %s is refused with 422 naming the variable; nothing is saved", async (name, value) => {
+    const server = `env_${name.toLowerCase()}`;
+    const refused = await refusalIssues(registerMcpServer(h, { name: server, transport: DEMO_STDIO, secrets: { [name]: value } }));
+    expect(refused.status).toBe(422);
+    expect(refused.issues).toEqual([{ path: `secrets.${name}`, message: expect.stringContaining(name) }]);
+    expect(await h.db.mcpServer.findUnique({ where: { name: server } })).toBeNull();
+    expect(existsSync(MARKER), "the payload must never have run").toBe(false);
+  });
+
+  it("adding NODE_OPTIONS to the seeded demo server is refused (422 naming it); the row is unchanged", async () => {
+    const before = await h.db.mcpServer.findUniqueOrThrow({ where: { name: "kb" } });
+    const refused = await refusalIssues(updateRegisteredMcpServer(h, "kb", { secrets: { NODE_OPTIONS: NODE_OPTIONS_PAYLOAD } }));
+    expect(refused).toEqual({ status: 422, issues: [{ path: "secrets.NODE_OPTIONS", message: expect.stringContaining("NODE_OPTIONS") }] });
+    expect(await h.db.mcpServer.findUniqueOrThrow({ where: { name: "kb" } })).toEqual(before);
+  });
+
+  it("an allowlist entry cannot allow start-up variables: the configuration is refused, and a list built around it still refuses them", async () => {
+    for (const name of ["NODE_OPTIONS", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "BASH_ENV"]) {
+      const list = JSON.stringify([{ command: "node", args: DEMO_STDIO.args, env: ["KB_TOKEN", name] }]);
+      expect(() => parseEnv({ ZAP_MCP_STDIO_ALLOWLIST: list }), name).toThrow(name);
+    }
+    const lax = { ...h.config, mcpStdioAllowlist: [{ command: "node", args: DEMO_STDIO.args, env: ["KB_TOKEN", "NODE_OPTIONS", "LD_PRELOAD"] }] } as unknown as AppConfig;
+    const refused = await refusalIssues(registerMcpServer({ db: h.db, config: lax }, { name: "lax", transport: DEMO_STDIO, secrets: { NODE_OPTIONS: NODE_OPTIONS_PAYLOAD, LD_PRELOAD: "/tmp/evil.so" } }));
+    expect(refused.status).toBe(422);
+    expect(refused.issues.map((i) => i.path).sort()).toEqual(["secrets.LD_PRELOAD", "secrets.NODE_OPTIONS"]);
+    expect(await h.db.mcpServer.findUnique({ where: { name: "lax" } })).toBeNull();
+  });
+
+  it("the worker never passes a forbidden variable, even from a row written straight into the database", async () => {
+    await insertMcpServerRow(h.db, { name: "injected", command: DEMO_STDIO.command, args: DEMO_STDIO.args, env: { KB_TOKEN: "fine", NODE_OPTIONS: NODE_OPTIONS_PAYLOAD } }, h.config);
+    const mcp = createMcpConnections({ db: h.db, config: h.config });
+    try {
+      await expect(mcp.listTools({ name: "injected" })).rejects.toThrow(/NODE_OPTIONS/);
+    } finally {
+      await mcp.closeAll();
+    }
+    const discovered = await discoverTools({ db: h.db, temporal: h.client, taskQueue: h.taskQueue }, "injected", admin);
+    expect(discovered).toEqual({ ok: false, reason: expect.stringMatching(/NODE_OPTIONS/) });
+    expect(existsSync(MARKER), "the payload must never have run").toBe(false);
+    // And the environment builder itself drops them, whatever it is given.
+    const env = childEnvironment({ KB_TOKEN: "fine", NODE_OPTIONS: "x", LD_PRELOAD: "y", DYLD_INSERT_LIBRARIES: "z", PYTHONPATH: "p", BASH_ENV: "b", node_options: "x" }, "/tmp/h");
+    expect(Object.keys(env).filter((k) => env[k] !== undefined).sort()).toEqual(["HOME", "KB_TOKEN", "PATH"]);
+  }, 60_000);
+
+  it("compares command and arguments as a list, not a space-joined line", async () => {
+    const joined = [
+      { type: "stdio" as const, command: "node", args: ["--import tsx", "worker/tools/mcp-demo-server.ts"] },
+      { type: "stdio" as const, command: "node --import", args: ["tsx", "worker/tools/mcp-demo-server.ts"] },
+      { type: "stdio" as const, command: "node", args: ["--import", "tsx worker/tools/mcp-demo-server.ts"] },
+    ];
+    // The default list, and an operator's list written as a line.
+    const lined = { ...h.config, mcpStdioAllowlist: parseEnv({ ZAP_MCP_STDIO_ALLOWLIST: "node --import tsx worker/tools/mcp-demo-server.ts" }).mcpStdioAllowlist };
+    for (const config of [h.config, lined]) {
+      for (const [i, transport] of joined.entries()) {
+        const refused = await refusal(registerMcpServer({ db: h.db, config }, { name: `joined_${i}`, transport }));
+        expect(refused, JSON.stringify(transport)).toEqual({ status: 422, paths: ["transport.command"] });
+        expect(await h.db.mcpServer.findUnique({ where: { name: `joined_${i}` } })).toBeNull();
+      }
+    }
+    await insertMcpServerRow(h.db, { name: "joined_row", command: "node", args: ["--import tsx", "worker/tools/mcp-demo-server.ts"] });
+    const mcp = createMcpConnections({ db: h.db, config: h.config });
+    try {
+      await expect(mcp.listTools({ name: "joined_row" })).rejects.toThrow(/not on the operator's allowlist/);
+    } finally {
+      await mcp.closeAll();
+    }
+  });
 });

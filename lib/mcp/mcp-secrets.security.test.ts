@@ -27,7 +27,9 @@ let builder: { id: string };
 
 beforeAll(async () => {
   const port = await freePort();
-  h = await startEngineHarness({ env: { ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${port}` } });
+  // The demo server, allowed to receive the two variables this suite rotates (the JSON form of the allowlist).
+  const allowlist = JSON.stringify([{ command: DEMO_STDIO.command, args: DEMO_STDIO.args, env: ["KB_TOKEN", "OTHER"] }]);
+  h = await startEngineHarness({ env: { ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${port}`, ZAP_MCP_STDIO_ALLOWLIST: allowlist } });
   httpServer = spawn(process.execPath, ["--import", "tsx", "worker/tools/mcp-demo-server.ts", "--http", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => httpServer.stdout?.once("data", () => resolve()));
   builder = await h.db.user.findFirstOrThrow({ where: { role: "builder" }, select: { id: true } });

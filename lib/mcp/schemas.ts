@@ -6,13 +6,15 @@ import { mcpServerNameSchema } from "../agents/schemas";
 
 export { mcpServerNameSchema };
 
-/** The bundled demo server's command line: the only stdio server allowed when ZAP_MCP_STDIO_ALLOWLIST is unset. */
-export const DEMO_MCP_COMMAND_LINE = "node --import tsx worker/tools/mcp-demo-server.ts";
+/**
+ * The bundled demo server as it is registered: command, then arguments. The only stdio server allowed when
+ * ZAP_MCP_STDIO_ALLOWLIST is unset. The worker starts it with these paths resolved against its install
+ * directory (worker/tools/mcp.ts), since no child starts in the project root.
+ */
+export const DEMO_MCP_ARGV = ["node", "--import", "tsx", "worker/tools/mcp-demo-server.ts"] as const;
 
-/** The line the stdio allowlist compares: command and arguments joined by single spaces. */
-export function commandLine(command: string, args: readonly string[]): string {
-  return [command, ...args].join(" ");
-}
+/** The same, as one line for people to read (the allowlist compares lists, never this line). */
+export const DEMO_MCP_COMMAND_LINE = DEMO_MCP_ARGV.join(" ");
 
 const toolNameSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "use 1–64 letters, digits, _ . or -");
 

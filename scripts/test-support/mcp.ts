@@ -6,11 +6,12 @@ import type { Db } from "../../lib/db/prisma";
 import type { AppConfig } from "../../lib/config/env";
 import { createMcpServer, updateMcpServer } from "../../lib/mcp/server/registry";
 import type { McpServerCreateInput, McpServerUpdate, McpServerView } from "../../lib/mcp/schemas";
-import { DEMO_MCP_COMMAND_LINE } from "../../lib/mcp/schemas";
+import { DEMO_MCP_ARGV } from "../../lib/mcp/schemas";
+import { sealSecrets } from "../../lib/mcp/stored";
 
 /** The bundled demo server's stdio transport, as the default allowlist accepts it. */
 export const DEMO_STDIO = (() => {
-  const [command = "node", ...args] = DEMO_MCP_COMMAND_LINE.split(" ");
+  const [command, ...args] = DEMO_MCP_ARGV;
   return { type: "stdio" as const, command, args };
 })();
 
@@ -30,9 +31,25 @@ export async function updateRegisteredMcpServer(h: { db: Db; config: AppConfig }
   return updateMcpServer(h.db, h.config, name, patch, { id: await adminId(h.db) });
 }
 
-/** Writes a registry row with no checks at all: a stand-in for a row registered before the operator narrowed the allowlist. */
-export async function insertMcpServerRow(db: Db, row: { name: string; command: string; args: string[]; allowTools?: string[] }): Promise<void> {
+/**
+ * Writes a registry row with no checks at all: a stand-in for a row registered before the operator narrowed the
+ * allowlist, or one written straight into the database. `env` is sealed as the registry would (needs `config`).
+ */
+export async function insertMcpServerRow(
+  db: Db,
+  row: { name: string; command: string; args: string[]; allowTools?: string[]; env?: Record<string, string> },
+  config?: Pick<AppConfig, "keyMaterial">,
+): Promise<void> {
+  const env = row.env ?? {};
+  const names = Object.keys(env).sort();
+  if (names.length > 0 && !config) throw new Error("insertMcpServerRow: pass the config to seal env values");
   await db.mcpServer.create({
-    data: { name: row.name, transport: "stdio", config: JSON.stringify({ command: row.command, args: row.args }), allowTools: JSON.stringify(row.allowTools ?? []) },
+    data: {
+      name: row.name,
+      transport: "stdio",
+      config: JSON.stringify({ command: row.command, args: row.args }),
+      allowTools: JSON.stringify(row.allowTools ?? []),
+      ...(names.length > 0 && config ? { secrets: sealSecrets(config, { env, headers: {} }), secretNames: JSON.stringify(names) } : {}),
+    },
   });
 }

@@ -71,9 +71,9 @@ export function createDemoMcpServer(): McpServer {
   server.registerTool("echo_context", { description: "Return the metadata the caller sent with this call" }, async (extra) =>
     text({ meta: extra._meta ?? null }),
   );
-  // For the security suite: which variables the worker passed to this child (names only, never values).
-  server.registerTool("env_names", { description: "List the names of this server's environment variables" }, async () =>
-    text({ names: Object.keys(process.env).sort(), home: process.env.HOME ?? null }),
+  // For the security suite: which variables the worker passed to this child (names only, never values), and where it started.
+  server.registerTool("env_names", { description: "List the names of this server's environment variables and its working directory" }, async () =>
+    text({ names: Object.keys(process.env).sort(), home: process.env.HOME ?? null, cwd: process.cwd() }),
   );
   server.registerTool("always_fails", { description: "A tool that always reports an error" }, async () => ({
     isError: true,

@@ -1,11 +1,14 @@
 // MCP servers as tool sources. Only servers an admin registered are ever
 // started: a graph names one, the worker reads its registration (briefly
-// cached), re-checks the stdio allowlist, and starts the child with nothing of
-// the worker's environment but PATH and a private HOME. HTTP servers get their
-// sealed headers and go through the egress guard.
-import { mkdtempSync, rmSync } from "node:fs";
+// cached), re-checks the stdio allowlist (command, arguments and environment
+// names), and starts the child in an empty private working directory with
+// nothing of the worker's environment but PATH and a private HOME. HTTP
+// servers get their sealed headers and go through the egress guard.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,7 +17,8 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { AppConfig } from "../../lib/config/env";
 import type { Db } from "../../lib/db/prisma";
 import { MCP_TOOL_SEPARATOR } from "../../lib/tools/catalog";
-import { stdioCommandAllowed } from "../../lib/mcp/allowlist";
+import { isStartUpVariable, refusedEnvNames, stdioAllowEntry } from "../../lib/mcp/allowlist";
+import { DEMO_MCP_ARGV, RESERVED_ENV_NAMES } from "../../lib/mcp/schemas";
 import { resolveRegisteredServer, type ResolvedMcpServer } from "../../lib/mcp/stored";
 import { createGuardedFetch } from "../../lib/net/egress";
 import type { FunctionTool } from "../models/types";
@@ -71,22 +75,45 @@ export interface McpConnections {
 export interface McpDeps {
   db: Db;
   config: Pick<AppConfig, "keyMaterial" | "mcpStdioAllowlist" | "egress">;
-  /** Where stdio servers start (the project root, so the bundled demo server's relative path resolves). */
-  cwd: string;
+  /**
+   * @deprecated Ignored: stdio servers no longer start in the project root (whose .data/ holds the auth secret,
+   * database and key) but each in an empty private directory. Kept so older callers still compile.
+   */
+  cwd?: string;
 }
 
 export const notRegisteredMessage = (name: string) => `MCP server "${name}" is not registered; an admin must register it in Admin › MCP servers.`;
 
 /**
  * The child's whole environment: PATH, a private HOME, and the server's
- * declared variables. The SDK merges its own defaults (HOME, LOGNAME, SHELL,
- * TERM, USER) under what we pass; naming them undefined leaves them out, as
- * Node skips undefined values when it builds the child's environment.
+ * declared variables, less any that change how a program starts (NODE_OPTIONS,
+ * LD_PRELOAD, …), which are dropped here whatever the caller checked before.
+ * The SDK merges its own defaults (HOME, LOGNAME, SHELL, TERM, USER) under
+ * what we pass; naming them undefined leaves them out, as Node skips undefined
+ * values when it builds the child's environment.
  */
 export function childEnvironment(declared: Record<string, string>, home: string): Record<string, string> {
   const cleared: Record<string, string | undefined> = Object.fromEntries(DEFAULT_INHERITED_ENV_VARS.map((name) => [name, undefined]));
-  const env: Record<string, string | undefined> = { ...cleared, ...declared, PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home };
+  const reserved: readonly string[] = RESERVED_ENV_NAMES;
+  const passed = Object.fromEntries(Object.entries(declared).filter(([name]) => !isStartUpVariable(name) && !reserved.includes(name.toUpperCase())));
+  const env: Record<string, string | undefined> = { ...cleared, ...passed, PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home };
   return env as Record<string, string>;
+}
+
+const DEMO_SERVER_PATH = path.join(import.meta.dirname, "mcp-demo-server.ts");
+
+/**
+ * What to spawn for an allowed command. The bundled demo server is registered with paths relative to the
+ * project (DEMO_MCP_ARGV) but starts in an empty directory: its script and tsx's loader are resolved here,
+ * against this install, to absolute ones. Every other command runs exactly as registered.
+ */
+export function launchCommand(command: string, args: readonly string[]): { command: string; args: string[] } {
+  const argv = [command, ...args];
+  if (argv.length === DEMO_MCP_ARGV.length && argv.every((v, i) => v === DEMO_MCP_ARGV[i])) {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+    return { command, args: ["--import", tsx, DEMO_SERVER_PATH] };
+  }
+  return { command, args: [...args] };
 }
 
 /**
@@ -108,7 +135,8 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
   /** Each connection's tools that declare an output schema (from its last tools/list), by tool name. */
   const outputSchemas = new WeakMap<Client, Promise<Map<string, Record<string, unknown>>>>();
   const registrations = new Map<string, { at: number; server: Promise<ResolvedMcpServer | null> }>();
-  const homes = new Map<string, string>();
+  /** Each server's private directories (one owner-only temp dir holding an empty working directory and a HOME), made once per worker. */
+  const privateDirs = new Map<string, { root: string; home: string; cwd: string }>();
   const guardedFetch = createGuardedFetch({ allowHosts: deps.config.egress.allowHosts, maxRedirects: 0, timeoutMs: 120_000 });
 
   async function registered(ref: McpServerRef): Promise<ResolvedMcpServer> {
@@ -124,29 +152,33 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
     return server;
   }
 
-  /** A private, owner-only HOME per server, made once per worker. */
-  function homeOf(name: string): string {
-    let home = homes.get(name);
-    if (!home) {
-      home = mkdtempSync(path.join(os.tmpdir(), `zap-mcp-${name}-`));
-      homes.set(name, home);
+  /** A server's private HOME and working directory: not the project root, so .data/ is not the child's working tree. */
+  function dirsOf(name: string): { home: string; cwd: string } {
+    let dirs = privateDirs.get(name);
+    if (!dirs) {
+      const root = mkdtempSync(path.join(os.tmpdir(), `zap-mcp-${name}-`)); // mode 0700
+      dirs = { root, home: path.join(root, "home"), cwd: path.join(root, "cwd") };
+      mkdirSync(dirs.home, { mode: 0o700 });
+      mkdirSync(dirs.cwd, { mode: 0o700 });
+      privateDirs.set(name, dirs);
     }
-    return home;
+    return dirs;
   }
 
   function transportOf(server: ResolvedMcpServer): Transport {
     if (server.transport.type === "stdio") {
-      // Defence in depth: the registry checked this at registration, but the allowlist may have shrunk since.
-      if (!stdioCommandAllowed(deps.config.mcpStdioAllowlist, server.transport.command, server.transport.args)) {
+      // Defence in depth: the registry checked these at registration, but the allowlist may have shrunk since, or the row been written around it.
+      const entry = stdioAllowEntry(deps.config.mcpStdioAllowlist, server.transport.command, server.transport.args);
+      if (!entry) {
         throw new McpError(`MCP server "${server.name}" may not be started: its command is not on the operator's allowlist.`, undefined, false);
       }
-      return new StdioClientTransport({
-        command: server.transport.command,
-        args: server.transport.args,
-        env: childEnvironment(server.secrets.env, homeOf(server.name)),
-        cwd: deps.cwd,
-        stderr: "ignore",
-      });
+      const refused = refusedEnvNames(entry, Object.keys(server.secrets.env).sort());
+      if (refused.length > 0) {
+        throw new McpError(`MCP server "${server.name}" may not be started: ${refused.map((r) => r.message).join("; ")}.`, undefined, false);
+      }
+      const dirs = dirsOf(server.name);
+      const { command, args } = launchCommand(server.transport.command, server.transport.args);
+      return new StdioClientTransport({ command, args, env: childEnvironment(server.secrets.env, dirs.home), cwd: dirs.cwd, stderr: "ignore" });
     }
     return new StreamableHTTPClientTransport(new URL(server.transport.url), { fetch: guardedFetch, requestInit: { headers: server.secrets.headers } });
   }
@@ -262,9 +294,9 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
       clients.clear();
       registrations.clear();
       await Promise.all(all.map((c) => c.then((client) => client.close()).catch(() => undefined)));
-      // The children are gone: their private HOMEs go too.
-      for (const home of homes.values()) rmSync(home, { recursive: true, force: true });
-      homes.clear();
+      // The children are gone: their private directories go too.
+      for (const dirs of privateDirs.values()) rmSync(dirs.root, { recursive: true, force: true });
+      privateDirs.clear();
     },
   };
 }

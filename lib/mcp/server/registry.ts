@@ -9,11 +9,10 @@ import { appendAuditInTransaction } from "../../audit/write";
 import { ConflictError, ValidationError } from "../../errors";
 import { McpServerNotFound } from "../errors";
 import { assertPublicUrl, EgressRefusedError } from "../../net/egress";
-import { stdioCommandAllowed, STDIO_NOT_ALLOWED_MESSAGE } from "../allowlist";
+import { refusedEnvNames, stdioAllowEntry, STDIO_NOT_ALLOWED_MESSAGE } from "../allowlist";
 import {
   mcpServerCreateSchema,
   mcpServerUpdateSchema,
-  RESERVED_ENV_NAMES,
   type McpServerCreateInput,
   type McpServerUpdate,
   type McpServerView,
@@ -53,12 +52,17 @@ function withoutCredentials(transport: McpTransport): { transport: McpTransport;
   return { transport: { type: "http", url: url.toString() }, headers: { Authorization: `Basic ${basic}` } };
 }
 
+/** The allowlist entry of a stdio transport, or a refusal naming transport.command. */
+function allowEntry(config: RegistryConfig, transport: Extract<McpTransport, { type: "stdio" }>) {
+  const entry = stdioAllowEntry(config.mcpStdioAllowlist, transport.command, transport.args);
+  if (!entry) throw new ValidationError([{ path: "transport.command", message: STDIO_NOT_ALLOWED_MESSAGE }], "This stdio command may not be registered");
+  return entry;
+}
+
 /** Refuses what must never be registered: a stdio command off the allowlist, an HTTP URL into a private network. */
 async function checkTransport(config: RegistryConfig, transport: McpTransport): Promise<void> {
   if (transport.type === "stdio") {
-    if (!stdioCommandAllowed(config.mcpStdioAllowlist, transport.command, transport.args)) {
-      throw new ValidationError([{ path: "transport.command", message: STDIO_NOT_ALLOWED_MESSAGE }], "This stdio command may not be registered");
-    }
+    allowEntry(config, transport);
     return;
   }
   // A URL is shown to every viewer (designer, listings); a query is where hosted servers put their keys.
@@ -83,11 +87,18 @@ function mergeSecrets(stored: Record<string, string>, patch: Record<string, stri
   return next;
 }
 
-function checkSecretNames(transport: McpTransport, secrets: Record<string, string>): void {
+/**
+ * A stdio server's secrets are its child's environment: only the names its allowlist entry lists, never PATH or
+ * HOME (the worker sets them), never a variable that changes how the program starts (NODE_OPTIONS, LD_PRELOAD, …).
+ */
+function checkSecretNames(config: RegistryConfig, transport: McpTransport, secrets: Record<string, string>): void {
   if (transport.type !== "stdio") return;
-  const reserved = Object.keys(secrets).filter((n) => (RESERVED_ENV_NAMES as readonly string[]).includes(n));
-  if (reserved.length > 0) {
-    throw new ValidationError(reserved.map((n) => ({ path: `secrets.${n}`, message: `${n} is set by the worker for every server` })));
+  const refused = refusedEnvNames(allowEntry(config, transport), Object.keys(secrets).sort());
+  if (refused.length > 0) {
+    throw new ValidationError(
+      refused.map((r) => ({ path: `secrets.${r.name}`, message: r.message })),
+      `This server may not receive ${refused.map((r) => r.name).join(", ")}`,
+    );
   }
 }
 
@@ -110,7 +121,7 @@ export async function createMcpServer(db: Db, config: RegistryConfig, raw: McpSe
   await checkTransport(config, input.transport);
   const { transport, headers } = withoutCredentials(input.transport);
   const values = { ...headers, ...mergeSecrets({}, input.secrets) };
-  checkSecretNames(transport, values);
+  checkSecretNames(config, transport, values);
   const row = await writeTransaction(db, async (tx) => {
     if (await tx.mcpServer.findUnique({ where: { name: input.name } })) throw new ConflictError(`An MCP server named "${input.name}" is already registered`);
     const created = await tx.mcpServer.create({
@@ -147,7 +158,8 @@ export async function updateMcpServer(db: Db, config: RegistryConfig, name: stri
     const { transport, headers } = withoutCredentials(patch.transport ?? view.transport);
     // A change of transport type keeps the secrets: env variables become headers and back.
     const values = { ...mergeSecrets({ ...stored.env, ...stored.headers }, patch.secrets ?? {}), ...headers };
-    checkSecretNames(transport, values);
+    // What runs changes only with the transport or the secrets: a description or tool change on an older row stays possible.
+    if (patch.transport || patch.secrets) checkSecretNames(config, transport, values);
     const updated = await tx.mcpServer.update({
       where: { name },
       data: {
