@@ -124,13 +124,17 @@ test.describe("the JSON API refuses what a browser on another site could send", 
 test.describe("the audit", () => {
   test.use({ storageState: storageStateFor("viewer") });
 
-  test("the audit page says the chain verifies, and the verify API agrees", async ({ page, playwright, baseURL }) => {
+  test("the audit page says the chain verifies, and the verify API (admins only) agrees", async ({ page, playwright, baseURL }) => {
     await page.goto("/inbox/audit");
     await expect(page.getByTestId("audit-chain")).toContainText(/Audit chain verified — [\d,]+ entries/);
     const viewer = await apiAs(playwright, baseURL, "viewer");
-    const report = (await (await viewer.get("/api/audit/verify")).json()) as { verified: boolean; rows: number };
+    expect((await viewer.get("/api/audit/verify")).status(), "a viewer may not run the check").toBe(403);
+    await viewer.dispose();
+    const admin = await apiAs(playwright, baseURL, "admin");
+    const report = (await (await admin.get("/api/audit/verify?full=1")).json()) as { verified: boolean; rows: number; hashed: number };
     expect(report.verified).toBe(true);
     expect(report.rows).toBeGreaterThan(0);
-    await viewer.dispose();
+    expect(report.hashed, "a full check hashes every row").toBe(report.rows);
+    await admin.dispose();
   });
 });

@@ -12,6 +12,8 @@ export const PERMISSIONS = [
   "users:manage",
   "policy:manage",
   "mcp:manage",
+  // Recomputing the audit hash chain (GET /api/audit/verify): admins only.
+  "audit:verify",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
