@@ -156,6 +156,53 @@ describe("inputs are strict and sized", () => {
   });
 });
 
+describe("runs have owners: another builder's cancel and follow-up are refused, through the API and the actions", () => {
+  it("refuses a stranger (403, nothing done, nothing audited), lets an admin act, and a role the policy names", async () => {
+    const { getWorkspacePolicy, updateWorkspacePolicy } = await import("@/lib/policy/server/policy");
+    const before = (await getWorkspacePolicy(harness.db)).policy;
+    const owner = currentUser;
+    const agent = await freshAgent();
+    const started = await startRunAction({ graph: agent, task: "mine" });
+    if (!started.ok) throw new Error(JSON.stringify(started.error));
+    const { runId } = started.data;
+    const other = await harness.db.user.upsert({
+      where: { email: "second-builder@zap.local" },
+      create: { email: "second-builder@zap.local", name: "Second builder", role: "builder" },
+      update: { role: "builder" },
+    });
+    const adminRow = await harness.db.user.findFirstOrThrow({ where: { role: "admin" } });
+    const admin: SessionUser = { id: adminRow.id, email: adminRow.email, name: "Admin", role: "admin" };
+    try {
+      currentUser = { id: other.id, email: other.email, name: "Second builder", role: "builder" };
+      const cancel = await cancelRoute(request(`/api/runs/${runId}/cancel`, { headers: { "content-type": "" } }), params({ runId }));
+      expect(cancel.status).toBe(403);
+      expect(((await cancel.json()) as { error: { message: string } }).error.message).toMatch(new RegExp(`Only ${owner.email}, who started it, or an admin may cancel this run`));
+      const followUp = await followUpRoute(request(`/api/runs/${runId}/messages`, { body: JSON.stringify({ content: "let me steer" }) }), params({ runId }));
+      expect(followUp.status).toBe(403);
+      const viaAction = await sendFollowUpAction({ runId, content: "let me steer" });
+      expect(viaAction.ok).toBe(false);
+      expect((await cancelRunAction({ runId })).ok).toBe(false);
+      expect((await harness.client.workflow.getHandle(runId).describe()).status.name, "the run goes on").toBe("RUNNING");
+      expect(await auditRows("run.cancelled", runId)).toEqual([]);
+      expect(await auditRows("run.follow_up", runId)).toEqual([]);
+
+      // The workspace may let builders act on each other's runs.
+      await updateWorkspacePolicy(harness.db, admin, { ...before, othersRunsRole: "builder" });
+      expect((await sendFollowUpAction({ runId, content: "steering, as the policy allows" })).ok).toBe(true);
+      expect(await auditRows("run.follow_up", runId)).toEqual([{ actorId: other.id }]);
+      await updateWorkspacePolicy(harness.db, admin, before);
+
+      // An admin always may.
+      currentUser = admin;
+      expect((await cancelRoute(request(`/api/runs/${runId}/cancel`, { headers: { "content-type": "" } }), params({ runId }))).status).toBe(202);
+      expect(await auditRows("run.cancelled", runId)).toEqual([{ actorId: admin.id }]);
+    } finally {
+      currentUser = owner;
+      await updateWorkspacePolicy(harness.db, admin, before);
+    }
+  });
+});
+
 describe("every door writes exactly one audit row per mutation, with its actor", () => {
   it("runs: started, followed up and cancelled through the API and through the actions", async () => {
     const agent = await freshAgent();

@@ -21,6 +21,8 @@ export interface UserMessageSignal {
    * the run tree has left). Absent from parents before the shares.
    */
   tokenBudget?: number;
+  /** Who sent a follow-up (the web server sets it): "self", beside the starter, for the approvals of the calls that follow it. */
+  sender?: PersonRef;
 }
 
 export interface SubAgentReplySignal {
@@ -120,6 +122,8 @@ export interface CarriedState {
   planRejections?: number;
   /** Plans this run has executed (each plan's child runs get ids of their own). */
   plansExecuted?: number;
+  /** Who sent the message the current turn answers (a follow-up's sender), when the web server named one. */
+  turnSender?: PersonRef;
 }
 
 /**

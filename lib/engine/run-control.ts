@@ -24,9 +24,10 @@ export function createRunControl({
      * waiting for a follow-up) gets a signal; a run that closed after
      * completing continues as a new execution with its carried state.
      * Images go only to a run whose entry agent's model reads them (422
-     * vision_not_supported, nothing stored); `sentBy` owns the stored images.
+     * vision_not_supported, nothing stored); `sentBy` owns the stored images
+     * and, with its email, is the message's sender.
      */
-    async sendMessage(runId: string, content: string, images?: readonly ImageInput[], sentBy?: { id: string } | null): Promise<void> {
+    async sendMessage(runId: string, content: string, images?: readonly ImageInput[], sentBy?: { id: string; email?: string } | null): Promise<void> {
       if (!content.trim()) throw new ValidationError([{ path: "content", message: "the message is empty" }]);
       const description = await describe(runId);
       const running = description.status.name === "RUNNING";
@@ -35,7 +36,9 @@ export function createRunControl({
       const original = images?.length || !running ? await query(runId, inputQuery) : null;
       if (original) requireVision(agentModel(original.graph, original.agentName, original.parentModel), images?.length ?? 0, catalog);
       const stored = await storedImages(images, sentBy?.id ?? null);
-      const message = stored.length ? { content, images: stored } : { content };
+      // The sender travels with the message: the calls that follow it count them as "self" for their approvals.
+      const sender = sentBy?.email ? { sender: { id: sentBy.id, email: sentBy.email } } : {};
+      const message = stored.length ? { content, images: stored, ...sender } : { content, ...sender };
       if (running) {
         await handle(runId).signal(userMessageSignal, message);
         return;

@@ -26,6 +26,7 @@ export interface GateRequirement {
 export const FALLBACK_POLICY: WorkspacePolicy = {
   exemptTools: [],
   floors: { minRequiredApprovals: 1, maxExpiresInSeconds: 24 * 3600, allowedExpiryOutcomes: ["reject"], allowSelfApproval: false },
+  othersRunsRole: "admin",
 };
 
 const SIDE_EFFECT_TOOLS = new Set<string>(BUILTIN_TOOLS.filter((t) => t.sideEffect).map((t) => t.id));

@@ -29,6 +29,12 @@ export const workspacePolicySchema = z.strictObject({
   /** Tools (globs) exempt from deny-by-default, e.g. an MCP server's read-only tools "kb__*". Graph rules still apply. */
   exemptTools: z.array(toolGlobSchema).max(200).default([]),
   floors: policyFloorsSchema.default(() => policyFloorsSchema.parse({})),
+  /**
+   * Who besides a run's starter may cancel it or send it follow-ups: this role
+   * and above (admins always may). A run is its starter's: a colleague's cancel
+   * or follow-up is refused unless the workspace says otherwise here.
+   */
+  othersRunsRole: z.enum(["builder", "approver", "admin"]).default("admin"),
 });
 
 export type WorkspacePolicy = z.infer<typeof workspacePolicySchema>;

@@ -362,3 +362,12 @@ export function readLatestAssistantMessages(db: Db, runId: string, take: number)
 export function readRunOutputs(db: Db, runIds: readonly string[]): Promise<{ id: string; output: string | null; outputData: string | null }[]> {
   return db.run.findMany({ where: { id: { in: [...new Set(runIds)] } }, select: { id: true, output: true, outputData: true } });
 }
+
+/** Who started the run tree `runId` belongs to (its root's starter, an email), or undefined for an unknown run. */
+export async function readRunTreeStarter(db: Db, runId: string): Promise<{ rootRunId: string; startedBy: string | null } | undefined> {
+  const row = await db.run.findUnique({ where: { id: runId }, select: { rootRunId: true, startedBy: true } });
+  if (!row) return undefined;
+  if (row.rootRunId === runId) return { rootRunId: runId, startedBy: row.startedBy };
+  const root = await db.run.findUnique({ where: { id: row.rootRunId }, select: { startedBy: true } });
+  return { rootRunId: row.rootRunId, startedBy: root?.startedBy ?? row.startedBy };
+}

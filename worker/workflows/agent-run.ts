@@ -129,6 +129,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         }
         state.turn = next.turn ?? state.turn + 1;
         state.turnTask = next.content;
+        state.turnSender = next.sender ?? null;
         state.planAttempts = 0;
         state.planRejections = 0;
         state.routingFailures = [];

@@ -13,7 +13,7 @@ import { BUDGET_APPROVAL_TOOL, isBudgetApproval, tokenGrantProblems } from "../.
 import { isPlanApproval, PLAN_APPROVAL_TOOL, planEditProblems, planLimitsFor, type PlanApprovalRequest } from "../../lib/contract/plan-approval";
 import type { Plan } from "../../lib/contract/plan";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/contract/types";
-import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput } from "../../lib/contract/workflow";
+import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput, PersonRef } from "../../lib/contract/workflow";
 import type { LedgerActivities } from "../activities/ledger";
 import type { NotificationActivities } from "../activities/notifications";
 import type { RunState } from "./run-state";
@@ -225,7 +225,7 @@ export class Approvals {
       requiredApprovals: rule.requiredApprovals,
       endorsements: [],
       requestedBy: this.input.startedBy,
-      ...selfOf(this.input),
+      ...selfOf(this.input, this.state.turnSender),
       allowSelfApproval: rule.allowSelfApproval,
       onExpiry: rule.onExpiry,
       status: "pending",
@@ -283,7 +283,7 @@ export class Approvals {
       requiredApprovals: 1,
       endorsements: [],
       requestedBy: input.startedBy,
-      ...selfOf(input),
+      ...selfOf(input, state.turnSender),
       allowSelfApproval: floors.allowSelfApproval,
       onExpiry: "reject",
       status: "pending",
@@ -332,9 +332,12 @@ export function mayRun(approval: ApprovalRequest): boolean {
   return approval.status === "approved" || (approval.status === "expired" && approval.onExpiry === "approve");
 }
 
-/** The people who count as "self" for a run's approvals: who started it and who wrote the version it runs. */
-function selfOf(input: AgentRunInput): { selfIds: string[]; selfEmails: string[] } {
-  const people = [input.gate?.starter, input.gate?.author].filter((p): p is { id: string; email: string } => Boolean(p));
+/**
+ * The people who count as "self" for a run's approvals: who started it, who
+ * wrote the version it runs, and who sent the follow-up the current turn answers.
+ */
+function selfOf(input: AgentRunInput, turnSender: PersonRef | null): { selfIds: string[]; selfEmails: string[] } {
+  const people = [input.gate?.starter, input.gate?.author, turnSender].filter((p): p is { id: string; email: string } => Boolean(p));
   const emails = people.map((p) => p.email);
   if (input.startedBy) emails.push(input.startedBy);
   return { selfIds: [...new Set(people.map((p) => p.id))], selfEmails: [...new Set(emails.map((e) => e.toLowerCase()))] };

@@ -81,7 +81,8 @@ function grantConversationBudget(state: RunState, input: AgentRunInput, tokenBud
 export function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput): void {
   setHandler(userMessageSignal, (message) => {
     if (message.tokenBudget !== undefined && input.conversation) grantConversationBudget(state, input, message.tokenBudget);
-    state.inbox.push({ content: message.content, turn: message.turn, ...(message.images?.length ? { images: message.images } : {}) });
+    // A sender can only add people who may not approve (self), so an unsigned one restricts and never widens.
+    state.inbox.push({ content: message.content, turn: message.turn, ...(message.images?.length ? { images: message.images } : {}), ...(message.sender ? { sender: message.sender } : {}) });
   });
   setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
   setHandler(summaryQuery, () => summarize(state, input));

@@ -2,7 +2,7 @@
 // Deterministic (workflow time only) and bounded: events, spans and messages
 // go to an outbox that the run ledger writes to the database, so what the
 // workflow holds and carries across continue-as-new does not grow with the run.
-import type { CarriedState, LedgerBatch, UserMessageSignal } from "../../lib/contract/workflow";
+import type { CarriedState, LedgerBatch, PersonRef, UserMessageSignal } from "../../lib/contract/workflow";
 import type { EnginePatches } from "./engine-patches";
 import type { ApprovalRequest, ChatMessage, Conversation, FailureDetails, FailureReason, RunEvent, RunStatus, SpanKind, TokenUsage, TraceSpan } from "../../lib/contract/types";
 
@@ -98,6 +98,8 @@ export class RunState {
   planRejections = 0;
   /** Plans this run has executed. */
   plansExecuted = 0;
+  /** Who sent the message this turn answers (a follow-up's sender): "self" for the approvals of its calls. */
+  turnSender: PersonRef | null = null;
   /** Behaviour changes this execution runs with (engine-patches.ts); decided at its start, not carried. */
   patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true, subAgentShares: true, inlinePlanNodes: true };
 
@@ -161,6 +163,7 @@ export class RunState {
       ...(this.routingFailures.length ? { routingFailures: this.routingFailures } : {}),
       ...(this.planRejections ? { planRejections: this.planRejections } : {}),
       ...(this.plansExecuted ? { plansExecuted: this.plansExecuted } : {}),
+      ...(this.turnSender ? { turnSender: this.turnSender } : {}),
     };
   }
 

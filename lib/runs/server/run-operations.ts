@@ -8,6 +8,7 @@ import type { SessionUser } from "../../auth/server/session";
 import { operation } from "../../http/server/operation";
 import { followUpSchema, launchRunSchema, runIdInputSchema } from "../schemas";
 import { launchRun } from "./launch";
+import { assertMayControlRun } from "./run-ownership";
 import type { ImageInput } from "../../attachments/schemas";
 
 /** What both doors answer: the engine took the request (the run applies it asynchronously). */
@@ -15,7 +16,9 @@ export type Accepted = { accepted: true };
 
 /** Sends a follow-up message (and its images) to a run (a signal while open, a continuation once completed) and audits it. */
 export async function sendFollowUp(runId: string, content: string, user: SessionUser, images?: readonly ImageInput[]): Promise<Accepted> {
-  await getEngine().sendMessage(runId, content, images, { id: user.id });
+  await assertMayControlRun(getDb(), runId, user, "send a follow-up to");
+  // The sender counts as "self" for the approvals of the calls that follow the message.
+  await getEngine().sendMessage(runId, content, images, { id: user.id, email: user.email });
   // The message itself is in the run's ledger; the audit row says who sent one (and how many images), not what.
   await appendAudit(getDb(), { actorId: user.id, action: "run.follow_up", target: runId, ...(images?.length ? { details: { images: images.length } } : {}) });
   return { accepted: true };
@@ -23,6 +26,7 @@ export async function sendFollowUp(runId: string, content: string, user: Session
 
 /** Cancels a run, its in-flight work and its sub-agent conversations, and audits it. */
 export async function cancelRun(runId: string, user: SessionUser): Promise<Accepted> {
+  await assertMayControlRun(getDb(), runId, user, "cancel");
   await getEngine().cancelRun(runId);
   await appendAudit(getDb(), { actorId: user.id, action: "run.cancelled", target: runId });
   return { accepted: true };

@@ -101,6 +101,17 @@ export function PolicyEditor({ initial }: { initial: WorkspacePolicyView }) {
         </CardBody>
       </Card>
       <Card>
+        <CardHeader title="Others' runs" description="A run is its starter's: who else may cancel it or send it follow-ups. Admins always may." />
+        <CardBody>
+          <Label htmlFor="others-runs-role">Who may act on runs they did not start</Label>
+          <Select id="others-runs-role" value={policy.othersRunsRole} onChange={(e) => setPolicy({ ...policy, othersRunsRole: e.target.value as WorkspacePolicy["othersRunsRole"] })}>
+            <option value="admin">admins only</option>
+            <option value="approver">approvers and admins</option>
+            <option value="builder">builders, approvers and admins</option>
+          </Select>
+        </CardBody>
+      </Card>
+      <Card>
         <CardHeader title="Effective gate of the built-in tools" description="Under the policy above, for an agent without approval rules. MCP tools are gated like ledger_transfer unless exempted." />
         <CardBody>
           <ul className="space-y-1 text-sm" data-testid="policy-gate-preview">
