@@ -95,10 +95,25 @@ describe("approval policy", () => {
     expect(approval.requestedBy).toBe(approver.email);
     const error = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForbiddenError);
-    expect((error as ForbiddenError).userMessage).toMatch(/started this run or wrote the agent version it runs, and may not approve/);
+    expect((error as ForbiddenError).userMessage).toMatch(/started this run, wrote the agent version it runs or sent the message the call follows, and may not approve/);
     await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: admin });
     await waitForStatus(h.engine, runId, ["completed"]);
     expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(1);
+  });
+
+  it("a follow-up's sender counts as self for the calls that follow it: refused as approver, another approver decides", async () => {
+    const builder = await h.db.user.findFirstOrThrow({ where: { role: "builder" } });
+    const { runId } = await h.engine.startRun({ graph: gated({ allowSelfApproval: false }), task: "answer: ready", startedBy: { id: builder.id, email: builder.email } });
+    await waitForStatus(h.engine, runId, ["completed"]);
+    // The approver steers the run: the transfer that follows is "theirs" as much as the starter's.
+    await h.engine.sendMessage(runId, transfer(6), undefined, { id: approver.id, email: approver.email });
+    const approval = await pendingApproval(runId);
+    expect(approval.selfIds).toEqual(expect.arrayContaining([builder.id, approver.id]));
+    const error = await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: approver }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect((error as ForbiddenError).userMessage).toMatch(/sent the message the call follows, and may not approve/);
+    await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: admin });
+    await eventually(() => h.db.ledgerEntry.count({ where: { runId } }), (n) => n === 1, 20_000, "the approved transfer");
   });
 
   it("an expiry that approves runs the call, recorded as expired (where the workspace policy allows it)", async () => {

@@ -356,7 +356,7 @@ function refuseIfIneligible(approval: ApprovalRequest, decision: DecideApprovalI
     const ids = approval.selfIds ?? [];
     const emails = approval.selfEmails ?? (approval.requestedBy ? [approval.requestedBy.toLowerCase()] : []);
     if (ids.includes(decision.decidedBy.id) || emails.includes(decision.decidedBy.email.toLowerCase())) {
-      refuse(APPROVAL_ERRORS.forbidden, `${decision.decidedBy.email} started this run or wrote the agent version it runs, and may not approve its calls`);
+      refuse(APPROVAL_ERRORS.forbidden, `${decision.decidedBy.email} started this run, wrote the agent version it runs or sent the message the call follows, and may not approve its calls`);
     }
   }
   if (approval.endorsements.some((e) => e.by.id === decision.decidedBy.id)) {
