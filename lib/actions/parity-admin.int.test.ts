@@ -21,6 +21,7 @@ const userRoleRoute = await import("@/app/api/users/[id]/role/route");
 const userDisableRoute = await import("@/app/api/users/[id]/disable/route");
 const userEnableRoute = await import("@/app/api/users/[id]/enable/route");
 const resetRoute = await import("@/app/api/users/[id]/password-reset/route");
+const signInBlockRoute = await import("@/app/api/users/[id]/sign-in-block/route");
 const passwordRoute = await import("@/app/api/me/password/route");
 const mcpRoute = await import("@/app/api/mcp-servers/route");
 const mcpServerRoute = await import("@/app/api/mcp-servers/[name]/route");
@@ -29,6 +30,8 @@ const { createUserAction } = await import("./create-user");
 const { changeUserRoleAction } = await import("./change-user-role");
 const { setUserDisabledAction } = await import("./set-user-disabled");
 const { resetUserPasswordAction } = await import("./reset-user-password");
+const { liftSignInBlockAction } = await import("./lift-sign-in-block");
+const { consumeSignInAttempt, recordSignInFailure, SIGN_IN_LIMITS } = await import("../auth/server/throttle");
 const { changeOwnPasswordAction } = await import("./change-own-password");
 const { createMcpServerAction } = await import("./create-mcp-server");
 const { updateMcpServerAction } = await import("./update-mcp-server");
@@ -87,6 +90,28 @@ describe("users", () => {
   const enableViaRoute = (id: string) => async () => routeOutcome(await userEnableRoute.POST(apiRequest("POST", `/api/users/${id}/enable`), params({ id })));
   const resetViaRoute = (id: string) => async () => routeOutcome(await resetRoute.POST(apiRequest("POST", `/api/users/${id}/password-reset`), params({ id })));
   const person = async () => (await h.db.user.create({ data: { email: `${unique("p")}@zap.local`, name: "Parity", role: "viewer", passwordHash: "x" } })).id;
+
+  it("lifting a sign-in block: same result (no block left) and audit row through the route and the action", async () => {
+    as("admin");
+    const [a, b] = [await person(), await person()];
+    for (const id of [a, b]) {
+      const { email } = await h.db.user.findUniqueOrThrow({ where: { id } });
+      for (let i = 0; i < SIGN_IN_LIMITS.pairFailures; i++) {
+        const gate = await consumeSignInAttempt(h.db, { email, ip: "198.51.100.99" });
+        if (gate.allowed) await recordSignInFailure(h.db, gate.ticket);
+      }
+    }
+    const viaAction = await audited(h.db, async () => actionOutcome(await liftSignInBlockAction({ userId: a })));
+    const viaRoute = await audited(h.db, async () => routeOutcome(await signInBlockRoute.DELETE(apiRequest("DELETE", `/api/users/${b}/sign-in-block`), params({ id: b }))));
+    expect(viaAction.outcome.ok, JSON.stringify(viaAction.outcome)).toBe(true);
+    expect(normalized(viaAction.outcome, ["id", "email", "createdAt"])).toEqual(normalized(viaRoute.outcome, ["id", "email", "createdAt"]));
+    expect(JSON.stringify(viaAction.outcome)).toContain('"signInBlock":null');
+    expect(viaAction.audit).toEqual([{ action: "user.sign_in_unblocked", actorId: ids.admin, target: a }]);
+    expect(viaRoute.audit).toEqual([{ action: "user.sign_in_unblocked", actorId: ids.admin, target: b }]);
+    as("builder");
+    const refused = await routeOutcome(await signInBlockRoute.DELETE(apiRequest("DELETE", `/api/users/${a}/sign-in-block`), params({ id: a })));
+    expectSameRefusal(refused, actionOutcome(await liftSignInBlockAction({ userId: a })), "a builder lifts a block");
+  });
 
   it("role change, disable, enable and password reset: same result and audit row through each route and its action", async () => {
     as("admin");

@@ -31,7 +31,7 @@ function tooManyAttempts(seconds: number): SignInState {
 export async function signInWithPassword(_previous: SignInState, form: FormData): Promise<SignInState> {
   const parsed = formSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Check the form" };
-  // The throttle is asked first, so a blocked attempt is answered without hashing anything.
+  // The throttle is asked first, so a blocked attempt is answered without hashing anything (authorize counts the attempt itself).
   const attempt = { email: normalizeAttemptEmail(parsed.data.email), ip: clientIp(await headers(), getConfig().auth.trustProxy) };
   const wait = await signInBlockedFor(getDb(), attempt);
   if (wait > 0) return tooManyAttempts(wait);

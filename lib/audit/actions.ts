@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "user.enabled",
   "user.password_reset",
   "user.password_changed",
+  "user.sign_in_unblocked",
   "auth.signed_in",
   "auth.sign_in_failed",
   "auth.sign_in_throttled",
@@ -45,6 +46,14 @@ export const AUDIT_ACTIONS = [
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * Rows only admins (users:manage) may read: failed and throttled sign-ins name
+ * the emails tried and the addresses they came from, and a lifted block names
+ * addresses. Other readers of the audit do not see these rows at all, and see
+ * sign-ins without their address.
+ */
+export const ADMIN_ONLY_AUDIT_ACTIONS: readonly AuditAction[] = ["auth.sign_in_failed", "auth.sign_in_throttled", "user.sign_in_unblocked"];
 
 /** One row to append: who (null for the system or an anonymous caller) did what to which target. */
 export interface AuditEntry {

@@ -32,6 +32,10 @@ export type SetUserDisabledInput = z.infer<typeof setUserDisabledSchema>;
 export const resetPasswordSchema = z.strictObject({ userId });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
+/** The admin page's "lift the sign-in block" action and `DELETE /api/users/:id/sign-in-block`. */
+export const liftSignInBlockSchema = z.strictObject({ userId });
+export type LiftSignInBlockInput = z.infer<typeof liftSignInBlockSchema>;
+
 /** A user changes their own password; the rules on the new one (length, not the email) are checked on the server with the email at hand. */
 export const changeOwnPasswordSchema = z.strictObject({
   currentPassword: z.string().min(1, "Enter your current password").max(200),
@@ -53,6 +57,12 @@ export interface UserSummary {
   isDemo: boolean;
   lastSignInAt: string | null;
   createdAt: string;
+  /**
+   * Sign-in blocks on the account (null: none): the addresses refused for it
+   * after ten wrong passwords from each, and until when the account is on guard
+   * (only addresses without recent failures may try). An admin can lift them.
+   */
+  signInBlock: { addresses: { address: string; until: string }[]; guardedUntil: string | null } | null;
 }
 
 /** A new account, or a reset one, with the one-time password to hand over (shown once, never stored in clear). */

@@ -1,7 +1,8 @@
 // Issue 14 §4, as an attacker would try it, against the real Auth.js route
 // handler, the real API routes and a real (SQLite) database: guessing passwords
-// is throttled with 429 + Retry-After before any hash, a disabled user's session
-// ends at once, a password reset ends the other sessions, a builder cannot
+// is throttled with 429 + Retry-After before any hash (per account and address,
+// counted before the hash, so neither a flood nor a lockout works), a disabled
+// user's session ends at once and stays ended when they are enabled again, a password reset ends the other sessions, a builder cannot
 // manage users, and production mode refuses enabled demo accounts.
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -111,30 +112,81 @@ async function makeUser(email: string, role: "viewer" | "builder" | "admin" = "v
 }
 
 describe("password guessing", () => {
-  it("30 wrong passwords for one account: blocked with 429 and Retry-After, the right password too, and audited without passwords", async () => {
+  it("30 wrong passwords for one account from one address: that address is refused (429 + Retry-After) after ten, the owner still signs in elsewhere; audited without passwords", async () => {
     const victim = await makeUser("victim@example.com");
     const attacker = new Client("198.51.100.1");
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) statuses.push((await attacker.signIn("victim@example.com", `guess-${i}`)).status);
     expect(statuses.slice(0, 10), "the first ten are ordinary failures").toEqual(Array(10).fill(302));
-    expect(statuses.slice(10), "then every attempt is refused before any password is checked").toEqual(Array(20).fill(429));
+    expect(statuses.slice(10), "then every attempt from that address is refused before any password is checked").toEqual(Array(20).fill(429));
 
     const next = await attacker.signIn("victim@example.com", "guess-31");
     expect(next.status).toBe(429);
     expect(Number(next.headers.get("retry-after")), "Retry-After says how long: the first block is 15 minutes").toBeGreaterThan(14 * 60);
     expect((await next.json()).error).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many attempts; try again in \d+ minutes$/) });
+    expect((await attacker.signIn("victim@example.com", victim.password)).status, "the right password from the guessing address waits too").toBe(429);
 
     const owner = new Client("198.51.100.2");
-    const right = await owner.signIn("victim@example.com", victim.password);
-    expect(right.status, "while blocked, even the right password from elsewhere is refused").toBe(429);
-    expect(owner.hasSession()).toBe(false);
+    expect(signedIn(await owner.signIn("victim@example.com", victim.password)), "the owner, from an address with no failures, is not locked out").toBe(true);
+    expect(owner.hasSession()).toBe(true);
 
     const rows = await db.auditEvent.findMany({ where: { target: "victim@example.com" } });
     expect(rows.filter((r) => r.action === "auth.sign_in_failed")).toHaveLength(10);
-    expect(rows.filter((r) => r.action === "auth.sign_in_throttled")).toHaveLength(1);
+    expect(rows.filter((r) => r.action === "auth.sign_in_throttled").length, "the address's block (and the account's guard) audited once each").toBeGreaterThanOrEqual(1);
     const details = rows.map((r) => r.details).join("\n");
     expect(details).toContain('"ip":"198.51.100.1"');
     expect(details, "no attempted password is written").not.toContain("guess-");
+
+    // Once the address's block has run out, the owner signs in from there too.
+    await db.rateLimit.updateMany({ where: { key: { startsWith: "signin-" } }, data: { expire: new Date(Date.now() - 1000) } });
+    expect(signedIn(await new Client("198.51.100.1").signIn("victim@example.com", victim.password)), "after the window, from the guessing address too").toBe(true);
+  });
+
+  it("60 wrong passwords sent at once for one account: at most the limit are checked (counted before the hash)", async () => {
+    await makeUser("rushed@example.com");
+    const attempts = Array.from({ length: 60 }, (_, i) => new Client("198.51.100.20").signIn("rushed@example.com", `parallel-${i}`));
+    const statuses = (await Promise.all(attempts)).map((r) => r.status);
+    const checked = await db.auditEvent.count({ where: { action: "auth.sign_in_failed", target: "rushed@example.com" } });
+    expect(checked, "passwords verified (each verified wrong password is audited once)").toBeLessThanOrEqual(10);
+    expect(checked).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 302 || s === 429)).toBe(true);
+  });
+
+  it("60 wrong passwords at once from 60 addresses: each address that already failed is refused once the account is guarded", async () => {
+    await makeUser("spread@example.com");
+    for (let i = 0; i < 10; i++) await new Client(`198.51.100.${30 + (i % 2)}`).signIn("spread@example.com", `first-${i}`);
+    // The account is guarded now: the two addresses that failed may not try again; the guessing from them stops.
+    const again = await Promise.all(Array.from({ length: 20 }, (_, i) => new Client(`198.51.100.${30 + (i % 2)}`).signIn("spread@example.com", `again-${i}`)));
+    expect(again.map((r) => r.status)).toEqual(Array(20).fill(429));
+    expect(await db.auditEvent.count({ where: { action: "auth.sign_in_failed", target: "spread@example.com" } })).toBe(10);
+  });
+
+  it("an admin sees a block on the users page's API and lifts it (audited); the owner then signs in from that address", async () => {
+    const owner = await makeUser("blocked@example.com");
+    const shared = new Client("198.51.100.40");
+    for (let i = 0; i < 10; i++) await shared.signIn("blocked@example.com", `wrong-${i}`);
+    expect((await shared.signIn("blocked@example.com", owner.password)).status, "blocked from this address").toBe(429);
+
+    const admin = await makeUser("unblocker@example.com", "admin");
+    await db.user.update({ where: { id: admin.id }, data: { mustChangePassword: false } });
+    const adminBrowser = new Client("198.51.100.41");
+    expect(signedIn(await adminBrowser.signIn("unblocker@example.com", admin.password))).toBe(true);
+    const headers = adminBrowser.headers({ origin: ORIGIN });
+    scope.headers = headers;
+    const listed = (await (await usersRoute.GET(new NextRequest(`${ORIGIN}/api/users`, { headers }), { params: Promise.resolve({}) })).json()) as { users: { email: string; signInBlock: unknown }[] };
+    const row = listed.users.find((u) => u.email === "blocked@example.com");
+    expect(row?.signInBlock).toMatchObject({ addresses: [{ address: "198.51.100.40", until: expect.any(String) }] });
+
+    const liftRoute = await import("@/app/api/users/[id]/sign-in-block/route");
+    scope.headers = headers;
+    const lifted = await liftRoute.DELETE(new NextRequest(`${ORIGIN}/api/users/${owner.id}/sign-in-block`, { method: "DELETE", headers }), { params: Promise.resolve({ id: owner.id }) });
+    expect(lifted.status).toBe(200);
+    expect(((await lifted.json()) as { signInBlock: unknown }).signInBlock).toBeNull();
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "user.sign_in_unblocked", target: owner.id } });
+    expect(audit.actorId).toBe(admin.id);
+    expect(audit.details).toContain("198.51.100.40");
+
+    expect(signedIn(await new Client("198.51.100.40").signIn("blocked@example.com", owner.password)), "lifted: the owner signs in from that address").toBe(true);
   });
 
   it("the sign-in form (server action) says how long to wait once the account is blocked, and hashes nothing", async () => {
@@ -182,6 +234,22 @@ describe("password guessing", () => {
   });
 });
 
+describe("who sees sign-in failures", () => {
+  it("the emails tried and the addresses are in the audit for admins only", async () => {
+    const { listAuditEvents } = await import("../../inbox/server/audit");
+    await new Client("198.51.100.50").signIn("who-is-this@example.com", "nope");
+    const filter = { page: 1, pageSize: 200, person: undefined, from: undefined, to: undefined };
+    const asViewer = await listAuditEvents(db, filter, { role: "viewer" });
+    const asAdmin = await listAuditEvents(db, filter, { role: "admin" });
+    const text = (page: typeof asViewer) => JSON.stringify(page.rows);
+    expect(text(asAdmin)).toContain("who-is-this@example.com");
+    expect(text(asViewer), "no tried email").not.toContain("who-is-this@example.com");
+    expect(text(asViewer), "no address").not.toContain("198.51.100.");
+    expect(asViewer.rows.some((r) => r.action === "auth.sign_in_failed" || r.action === "auth.sign_in_throttled")).toBe(false);
+    expect((await listAuditEvents(db, { ...filter, action: "auth.sign_in_failed" }, { role: "builder" })).total, "not by asking for them either").toBe(0);
+  });
+});
+
 describe("disabling and resetting", () => {
   it("a disabled user's session ends at once and they cannot sign in again", async () => {
     const admin = await makeUser("boss@example.com", "admin");
@@ -197,6 +265,7 @@ describe("disabling and resetting", () => {
     expect(again.headers.get("location"), "with the same answer as a wrong password").toContain("error=CredentialsSignin");
 
     await users.setUserDisabled({ id: admin.id }, { userId: leaver.id, disabled: false }, db);
+    expect(await browser.me(), "enabling again does not revive the session issued before the disable").toBe(401);
     expect(signedIn(await browser.signIn("leaver@example.com", leaver.password)), "enabled again, they sign in").toBe(true);
   });
 

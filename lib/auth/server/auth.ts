@@ -9,7 +9,7 @@ import { authConfig, SIGN_IN_PATH } from "../auth-config";
 import { hashPassword, needsRehash, verifyPassword } from "../passwords";
 import { decideOAuthSignIn, profileEmailVerified } from "../oauth";
 import { isSignedOut, sessionClaims } from "./sessions";
-import { clientIp, normalizeAttemptEmail, recordSignInFailure, recordSignInSuccess, signInBlockedFor, type SignInAttempt } from "./throttle";
+import { clientIp, consumeSignInAttempt, normalizeAttemptEmail, recordSignInFailure, recordSignInSuccess, type SignInAttempt, type SignInTicket } from "./throttle";
 import { githubVerifiedEmailUserinfo } from "./github-email";
 import { getDb } from "../../db/server/db";
 import { getConfig } from "../../config/server/config";
@@ -37,10 +37,11 @@ export class SignInThrottled extends CredentialsSignin {
 // it when the email is unknown keeps the response time the same as for a wrong password.
 const TIMING_DECOY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$jUeTOxhbP55Bqp142BCybQ$GHaFuuegCRwQmp1Bw/m/NH0qmA3IS60HSWAGtCb2iXk";
 
-type FailureReason = "malformed" | "unknown_email" | "no_password" | "wrong_password" | "disabled";
+type FailureReason = "malformed" | "unknown_email" | "no_password" | "wrong_password" | "disabled" | "demo_in_production";
 
-async function refuse(db: Db, attempt: SignInAttempt, reason: FailureReason): Promise<never> {
-  await recordSignInFailure(db, attempt);
+async function refuse(db: Db, ticket: SignInTicket, reason: FailureReason): Promise<never> {
+  const { attempt } = ticket;
+  await recordSignInFailure(db, ticket);
   // The email tried and the address, never the password. The reason is for admins reading the log;
   // the person signing in hears the same sentence whatever it is.
   await appendAudit(db, { actorId: null, action: "auth.sign_in_failed", target: attempt.email || null, details: { email: attempt.email, ip: attempt.ip, reason } });
@@ -48,25 +49,29 @@ async function refuse(db: Db, attempt: SignInAttempt, reason: FailureReason): Pr
 }
 
 /**
- * Checks a password sign-in. The throttle is read first (no hashing for a
- * blocked account or address); a disabled account is refused like a wrong
+ * Checks a password sign-in. The attempt is counted first, atomically (the
+ * throttle's consume): a refused one hashes nothing, and parallel attempts
+ * cannot all pass a limit read before any of them was counted. A disabled
+ * account — or, in production mode, a demo account — is refused like a wrong
  * password, so the form does not tell an attacker which accounts exist or are
- * disabled (ASVS 2.2.1 / 3.x); the audit row says which.
+ * disabled (ASVS 2.2.1 / 3.x); the audit row (admins only) says which.
  */
 async function authorizePassword(raw: Partial<Record<string, unknown>>, request: Request) {
   const db = getDb();
   const attempt: SignInAttempt = { email: normalizeAttemptEmail(raw.email), ip: clientIp(request.headers, getConfig().auth.trustProxy) };
-  const waitSeconds = await signInBlockedFor(db, attempt);
-  if (waitSeconds > 0) throw new SignInThrottled(waitSeconds);
+  const gate = await consumeSignInAttempt(db, attempt);
+  if (!gate.allowed) throw new SignInThrottled(gate.retryAfterSeconds);
+  const { ticket } = gate;
   const parsed = credentialsSchema.safeParse(raw);
-  if (!parsed.success) return refuse(db, attempt, "malformed");
+  if (!parsed.success) return refuse(db, ticket, "malformed");
   const user = await db.user.findUnique({ where: { email: parsed.data.email }, omit: { passwordHash: false } });
   const valid = await verifyPassword(parsed.data.password, user?.passwordHash ?? TIMING_DECOY_HASH);
-  if (!user) return refuse(db, attempt, "unknown_email");
-  if (!user.passwordHash) return refuse(db, attempt, "no_password");
-  if (!valid) return refuse(db, attempt, "wrong_password");
-  if (user.disabledAt) return refuse(db, attempt, "disabled");
-  await recordSignInSuccess(db, attempt);
+  if (!user) return refuse(db, ticket, "unknown_email");
+  if (!user.passwordHash) return refuse(db, ticket, "no_password");
+  if (!valid) return refuse(db, ticket, "wrong_password");
+  if (user.disabledAt) return refuse(db, ticket, "disabled");
+  if (user.isDemo && getConfig().mode === "production") return refuse(db, ticket, "demo_in_production");
+  await recordSignInSuccess(db, ticket);
   // A legacy bcrypt hash is replaced by argon2id now that we hold the password.
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(parsed.data.password) : null;
   await db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date(), ...(rehashed ? { passwordHash: rehashed } : {}) } });
@@ -98,10 +103,15 @@ export function oauthProviders(): { id: string; name: string }[] {
   ];
 }
 
-/** Whether the user behind a session still may use it: exists, is enabled, and signed in after the last password change or reset. */
+/**
+ * Whether the user behind a session still may use it: exists, is enabled (not a
+ * demo account in production mode), and signed in after the last password
+ * change, reset, disable or enable.
+ */
 async function sessionUserValid(db: Db, userId: string, signedInAt: number): Promise<boolean> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true, sessionsValidAfter: true } });
+  const user = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true, sessionsValidAfter: true, isDemo: true } });
   if (!user || user.disabledAt) return false;
+  if (user.isDemo && getConfig().mode === "production") return false;
   return !user.sessionsValidAfter || signedInAt >= user.sessionsValidAfter.getTime();
 }
 

@@ -19,9 +19,12 @@ async function emailOf(request: NextRequest): Promise<unknown> {
 }
 
 /**
- * In front of Auth.js's `POST /api/auth/callback/credentials`: a blocked account
- * or address gets 429 with Retry-After, before Auth.js (and argon2) runs.
- * Any other Auth.js request passes (null).
+ * In front of Auth.js's `POST /api/auth/callback/credentials`: an attempt the
+ * throttle would refuse (this address blocked for this account, the address
+ * blocked, or the account on guard and this address has failed) gets 429 with
+ * Retry-After, before Auth.js (and argon2) runs. This reads only; the attempt
+ * is counted (atomically, before the hash) in authorize. Any other Auth.js
+ * request passes (null).
  */
 export async function refuseThrottledSignIn(request: NextRequest): Promise<Response | null> {
   if (request.method !== "POST" || !request.nextUrl.pathname.endsWith("/callback/credentials")) return null;

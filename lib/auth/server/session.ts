@@ -4,6 +4,7 @@ import { forbidden, redirect } from "next/navigation";
 import { auth } from "./auth";
 import { can, isRole, type Permission, type Role } from "../../access/roles";
 import { getDb } from "../../db/server/db";
+import { getConfig } from "../../config/server/config";
 import { ForbiddenError, UnauthenticatedError } from "../../errors";
 import { SIGN_IN_PATH } from "../auth-config";
 
@@ -31,9 +32,11 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   if (!id) return null;
   const user = await getDb().user.findUnique({
     where: { id },
-    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionsValidAfter: true, mustChangePassword: true },
+    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionsValidAfter: true, mustChangePassword: true, isDemo: true },
   });
   if (!user || !isRole(user.role) || user.disabledAt) return null;
+  // Production mode refuses demo accounts at any time: one enabled behind the app's back keeps no session.
+  if (user.isDemo && getConfig().mode === "production") return null;
   if (user.sessionsValidAfter && (session.signedInAt ?? 0) < user.sessionsValidAfter.getTime()) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role, mustChangePassword: user.mustChangePassword };
 });

@@ -3,6 +3,8 @@ import "server-only";
 // audit events the workflow writes (with the approval record) before it applies
 // an outcome — so what is listed here is exactly what took effect.
 import type { Db } from "../../db/prisma";
+import { can, type Role } from "../../access/roles";
+import { ADMIN_ONLY_AUDIT_ACTIONS } from "../../audit/actions";
 import { AUDIT_OUTCOMES, type AuditEventFilter, type AuditEventPage, type AuditFilter, type AuditOutcome, type AuditRow } from "../schemas";
 
 interface AuditDetails {
@@ -74,11 +76,29 @@ function parseDetails(text: string): Record<string, unknown> {
   }
 }
 
-/** Every kind of audit event (the "All events" view), newest first, one page at a time. */
-export async function listAuditEvents(db: Db, filter: AuditEventFilter): Promise<AuditEventPage> {
+/** The action filter for a reader: admins see every row; others never the admin-only ones (sign-in failures: emails tried, addresses). */
+function actionsFor(reader: { role: Role }, wanted: string | undefined) {
+  if (can(reader.role, "users:manage")) return wanted ? { action: wanted } : {};
+  const hidden = [...ADMIN_ONLY_AUDIT_ACTIONS];
+  if (wanted) return hidden.includes(wanted as (typeof hidden)[number]) ? { action: { in: [] } } : { action: wanted };
+  return { action: { notIn: hidden } };
+}
+
+/** What a reader may see of a row's details: a sign-in's address is for admins only. */
+function detailsFor(reader: { role: Role }, action: string, details: Record<string, unknown>): Record<string, unknown> {
+  if (can(reader.role, "users:manage") || !action.startsWith("auth.")) return details;
+  const { ip: _ip, ...rest } = details;
+  return rest;
+}
+
+/**
+ * Every kind of audit event (the "All events" view), newest first, one page at
+ * a time, as this reader may see it (sign-in failures are for admins only).
+ */
+export async function listAuditEvents(db: Db, filter: AuditEventFilter, reader: { role: Role }): Promise<AuditEventPage> {
   const person = filter.person?.toLowerCase();
   const where = {
-    ...(filter.action ? { action: filter.action } : {}),
+    ...actionsFor(reader, filter.action),
     ...(person ? { actor: { OR: [{ email: { contains: person } }, { name: { contains: filter.person } }] } } : {}),
     ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
   };
@@ -100,7 +120,7 @@ export async function listAuditEvents(db: Db, filter: AuditEventFilter): Promise
       action: e.action,
       actor: e.actor?.email ?? null,
       target: e.target,
-      details: parseDetails(e.details),
+      details: detailsFor(reader, e.action, parseDetails(e.details)),
       at: e.createdAt.toISOString(),
     })),
     total,

@@ -4,8 +4,8 @@ import "server-only";
 // and the /api/users and /api/me routes are built.
 import { operation } from "../../http/server/operation";
 import { continueSessionAfterPasswordChange } from "../../auth/server/password-change";
-import { changeOwnPasswordSchema, changeRoleSchema, createUserSchema, resetPasswordSchema, setUserDisabledSchema } from "../schemas";
-import { changeOwnPassword, changeUserRole, createUser, resetUserPassword, setUserDisabled } from "./users";
+import { changeOwnPasswordSchema, changeRoleSchema, createUserSchema, liftSignInBlockSchema, resetPasswordSchema, setUserDisabledSchema } from "../schemas";
+import { changeOwnPassword, changeUserRole, createUser, liftSignInBlock, resetUserPassword, setUserDisabled } from "./users";
 
 export const createUserOperation = operation({ name: "create-user", permission: "users:manage", input: createUserSchema, run: ({ input, user }) => createUser(user, input) });
 
@@ -23,6 +23,14 @@ export const resetUserPasswordOperation = operation({
   permission: "users:manage",
   input: resetPasswordSchema,
   run: ({ input, user }) => resetUserPassword(user, input),
+});
+
+/** Admins lift an account's sign-in blocks (the users page shows them); audited. */
+export const liftSignInBlockOperation = operation({
+  name: "lift-sign-in-block",
+  permission: "users:manage",
+  input: liftSignInBlockSchema,
+  run: ({ input, user }) => liftSignInBlock(user, input),
 });
 
 /** Everyone changes their own password, even while holding a one-time one; their other sessions end, this one continues. */

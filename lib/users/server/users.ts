@@ -5,9 +5,10 @@ import { writeTransaction, type DbTransaction } from "../../db/transactions";
 import { appendAuditInTransaction } from "../../audit/write";
 import { isRole } from "../../access/roles";
 import { hashPassword, oneTimePassword, passwordProblem, verifyPassword } from "../../auth/passwords";
-import { recordSignInFailure, recordSignInSuccess, signInBlockedFor } from "../../auth/server/throttle";
+import { consumeSignInAttempt, liftSignInBlocks, recordSignInFailure, recordSignInSuccess, signInBlocks, type SignInBlockState } from "../../auth/server/throttle";
+import { getConfig } from "../../config/server/config";
 import { AppError, ConflictError, RateLimitedError, ValidationError } from "../../errors";
-import type { ChangeOwnPasswordInput, ChangeRoleInput, CreateUserInput, IssuedPassword, ResetPasswordInput, SetUserDisabledInput, UserSummary } from "../schemas";
+import type { ChangeOwnPasswordInput, ChangeRoleInput, CreateUserInput, IssuedPassword, LiftSignInBlockInput, ResetPasswordInput, SetUserDisabledInput, UserSummary } from "../schemas";
 import { createUserSchema } from "../schemas";
 
 // One function per account operation: input already validated by the caller's
@@ -30,7 +31,7 @@ interface UserRow {
   createdAt: Date;
 }
 
-function summary(u: UserRow, hasPassword: boolean): UserSummary {
+function summary(u: UserRow, hasPassword: boolean, blocks: Map<string, SignInBlockState>): UserSummary {
   return {
     id: u.id,
     email: u.email,
@@ -41,13 +42,20 @@ function summary(u: UserRow, hasPassword: boolean): UserSummary {
     isDemo: u.isDemo,
     lastSignInAt: u.lastSignInAt?.toISOString() ?? null,
     createdAt: u.createdAt.toISOString(),
+    signInBlock: blocks.get(u.email) ?? null,
   };
+}
+
+/** One user's summary with its current sign-in blocks. */
+async function summaryOf(tx: Db | DbTransaction, u: UserRow, hasPassword: boolean): Promise<UserSummary> {
+  return summary(u, hasPassword, await signInBlocks(tx, [u.email]));
 }
 
 /** Every user, oldest first. */
 export async function listUsers(db: Db = getDb()): Promise<UserSummary[]> {
   const users = await db.user.findMany({ orderBy: { createdAt: "asc" }, omit: { passwordHash: false } });
-  return users.map((u) => summary(u, u.passwordHash !== null));
+  const blocks = await signInBlocks(db, users.map((u) => u.email));
+  return users.map((u) => summary(u, u.passwordHash !== null, blocks));
 }
 
 /** A missing account, said as one sentence naming it (every door answers the same). */
@@ -84,7 +92,7 @@ export async function createUser(actor: Actor, raw: CreateUserInput, db: Db = ge
     await appendAuditInTransaction(tx, { actorId: actor?.id ?? null, action: "user.created", target: user.id, details: { email: user.email, role: user.role, kind: input.kind } });
     return user;
   });
-  return { user: summary(created, password !== null), oneTimePassword: password };
+  return { user: await summaryOf(db, created, password !== null), oneTimePassword: password };
 }
 
 /** Changes a user's role, refusing to leave the system without an enabled admin; audited. */
@@ -95,24 +103,53 @@ export async function changeUserRole(actor: Actor, input: ChangeRoleInput, db: D
     if (input.role !== "admin") await keepAnAdmin(tx, target, "This is the last admin; make someone else admin first");
     const user = await tx.user.update({ where: { id: target.id }, data: { role: input.role } });
     await appendAuditInTransaction(tx, { actorId: actor?.id ?? null, action: "user.role_changed", target: target.id, details: { email: target.email, from: target.role, to: input.role } });
-    return summary(user, target.passwordHash !== null);
+    return summaryOf(tx, user, target.passwordHash !== null);
   });
 }
 
 /**
  * Disables or enables an account. A disabled user's sessions end at once (every
- * request re-reads the account) and sign-in is refused. Nobody disables
- * themselves, and the last enabled admin stays; audited.
+ * request re-reads the account) and sign-in is refused; either way the
+ * sessions issued before stay ended (sessionsValidAfter), so enabling again
+ * revives none of them. Nobody disables themselves, the last enabled admin
+ * stays, and production mode refuses to enable a demo account (its password is
+ * published); audited.
  */
 export async function setUserDisabled(actor: Actor, input: SetUserDisabledInput, db: Db = getDb()): Promise<UserSummary> {
   return writeTransaction(db, async (tx) => {
     const target = await findUser(tx, input.userId);
     if (input.disabled && actor?.id === target.id) throw new ConflictError("You cannot disable your own account");
     if (input.disabled) await keepAnAdmin(tx, target, "This is the last enabled admin; make someone else admin first");
-    if (Boolean(target.disabledAt) === input.disabled) return summary(target, target.passwordHash !== null);
-    const user = await tx.user.update({ where: { id: target.id }, data: { disabledAt: input.disabled ? new Date() : null } });
+    if (!input.disabled && target.isDemo && getConfig().mode === "production") {
+      throw new ConflictError(`Production mode refuses to enable the demo account ${target.email}: its password is published`);
+    }
+    if (Boolean(target.disabledAt) === input.disabled) return summaryOf(tx, target, target.passwordHash !== null);
+    const now = new Date();
+    const user = await tx.user.update({ where: { id: target.id }, data: { disabledAt: input.disabled ? now : null, sessionsValidAfter: now } });
     await appendAuditInTransaction(tx, { actorId: actor?.id ?? null, action: input.disabled ? "user.disabled" : "user.enabled", target: target.id, details: { email: target.email } });
-    return summary(user, target.passwordHash !== null);
+    return summaryOf(tx, user, target.passwordHash !== null);
+  });
+}
+
+/**
+ * Lifts the sign-in blocks of an account (every address refused for it, its
+ * guard and the day's backoff), for the owner who was caught by them; audited
+ * with what was lifted (when there was anything). Blocks of an address as a
+ * whole (30 failures over any accounts) are not the account's and stay.
+ */
+export async function liftSignInBlock(actor: Actor, input: LiftSignInBlockInput, db: Db = getDb()): Promise<UserSummary> {
+  return writeTransaction(db, async (tx) => {
+    const target = await findUser(tx, input.userId);
+    const lifted = await liftSignInBlocks(tx, target.email);
+    if (lifted.addresses.length > 0 || lifted.guardedUntil) {
+      await appendAuditInTransaction(tx, {
+        actorId: actor?.id ?? null,
+        action: "user.sign_in_unblocked",
+        target: target.id,
+        details: { email: target.email, addresses: lifted.addresses.map((a) => a.address), guarded: lifted.guardedUntil !== null },
+      });
+    }
+    return summaryOf(tx, target, target.passwordHash !== null);
   });
 }
 
@@ -121,14 +158,14 @@ export async function resetUserPassword(actor: Actor, input: ResetPasswordInput,
   if (actor?.id === input.userId) throw new ConflictError("Change your own password on your account page");
   const password = oneTimePassword();
   const passwordHash = await hashPassword(password);
-  const user = await writeTransaction(db, async (tx) => {
+  return writeTransaction(db, async (tx) => {
     const target = await findUser(tx, input.userId);
     const updated = await tx.user.update({ where: { id: target.id }, data: { passwordHash, mustChangePassword: true, sessionsValidAfter: new Date() } });
     await appendAuditInTransaction(tx, { actorId: actor?.id ?? null, action: "user.password_reset", target: target.id, details: { email: target.email } });
-    return updated;
+    // The new password is the admin's answer to a blocked owner too: the account's sign-in blocks go with the old one.
+    await liftSignInBlocks(tx, target.email);
+    return { user: await summaryOf(tx, updated, true), oneTimePassword: password };
   });
-  await recordSignInSuccess(db, { email: user.email, ip: null });
-  return { user: summary(user, true), oneTimePassword: password };
 }
 
 /**
@@ -138,15 +175,19 @@ export async function resetUserPassword(actor: Actor, input: ResetPasswordInput,
  * session ends (sessionsValidAfter); the caller signs this one in again. Audited.
  */
 export async function changeOwnPassword(user: { id: string; email: string }, input: ChangeOwnPasswordInput, db: Db = getDb()): Promise<void> {
-  const attempt = { email: user.email, ip: null };
-  const wait = await signInBlockedFor(db, attempt);
-  if (wait > 0) throw new RateLimitedError(wait, `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minutes`);
+  // Counted before the hash, like a sign-in (atomic consume): parallel guesses cannot pass the limit together.
+  const gate = await consumeSignInAttempt(db, { email: user.email, ip: null });
+  if (!gate.allowed) {
+    const wait = gate.retryAfterSeconds;
+    throw new RateLimitedError(wait, `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minutes`);
+  }
   const row = await db.user.findUnique({ where: { id: user.id }, omit: { passwordHash: false } });
   if (!row) throw new UserNotFound(user.id);
   if (!row.passwordHash || !(await verifyPassword(input.currentPassword, row.passwordHash))) {
-    await recordSignInFailure(db, attempt);
+    await recordSignInFailure(db, gate.ticket);
     throw new ValidationError([{ path: "currentPassword", message: "The current password is wrong" }], "The current password is wrong");
   }
+  await recordSignInSuccess(db, gate.ticket);
   const problem = passwordProblem(input.newPassword, row.email);
   if (problem) throw new ValidationError([{ path: "newPassword", message: problem }], problem);
   if (input.newPassword === input.currentPassword) {
@@ -157,5 +198,4 @@ export async function changeOwnPassword(user: { id: string; email: string }, inp
     await tx.user.update({ where: { id: row.id }, data: { passwordHash, mustChangePassword: false, sessionsValidAfter: new Date() } });
     await appendAuditInTransaction(tx, { actorId: row.id, action: "user.password_changed", target: row.id, details: { email: row.email } });
   });
-  await recordSignInSuccess(db, attempt);
 }

@@ -12,7 +12,7 @@ export default async function UsersPage() {
   const users = await listUsers();
   return (
     <>
-      <PageHeader title="Users" description="Who can sign in, and what their role lets them do. Role changes, disabling and password resets take effect on their next request (a disabled user's sessions end at once) and are audited." />
+      <PageHeader title="Users" description="Who can sign in, and what their role lets them do. Role changes, disabling and password resets take effect on their next request (a disabled user's sessions end at once and stay ended when enabled again); sign-in blocks (ten wrong passwords from one address) can be lifted here. All audited." />
       <UsersTable users={users} currentUserId={user.id} />
     </>
   );

@@ -4,6 +4,7 @@ import { changeUserRoleAction } from "@/lib/actions/change-user-role";
 import { createUserAction } from "@/lib/actions/create-user";
 import { setUserDisabledAction } from "@/lib/actions/set-user-disabled";
 import { resetUserPasswordAction } from "@/lib/actions/reset-user-password";
+import { liftSignInBlockAction } from "@/lib/actions/lift-sign-in-block";
 import { ROLES, ROLE_DESCRIPTIONS, isRole, type Role } from "@/lib/access/roles";
 import type { IssuedPassword, UserSummary } from "@/lib/users/schemas";
 import { Input, Label, Select } from "@/components/ui/input";
@@ -15,6 +16,15 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 type Message = { tone: "error" | "success"; text: string };
 
 const STATUS_TONE = { active: "success", disabled: "danger", invited: "info" } as const;
+
+const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+/** What the account's sign-in block is, in one line: which addresses are refused, and whether the account is on guard. */
+function blockText(block: NonNullable<UserSummary["signInBlock"]>): string {
+  const parts = block.addresses.map((a) => `${a.address === "direct" || a.address === "-" ? "every address (no trusted proxy)" : a.address} until ${time(a.until)}`);
+  if (block.guardedUntil) parts.push(`on guard until ${time(block.guardedUntil)} (only addresses without recent failures may try)`);
+  return `Sign-in blocked: ${parts.join("; ")}`;
+}
 
 /** The one-time password of a new or reset account, shown once: it is not stored and cannot be shown again. */
 function IssuedPasswordNotice({ issued, onDismiss }: { issued: IssuedPassword & { oneTimePassword: string }; onDismiss: () => void }) {
@@ -144,6 +154,20 @@ export function UsersTable({ users, currentUserId }: { users: UserSummary[]; cur
                   </Badge>
                   {u.isDemo ? <Badge tone="warning">demo</Badge> : null}
                   {u.mustChangePassword ? <Badge>one-time password</Badge> : null}
+                  {u.signInBlock ? (
+                    <span className="mt-1 flex max-w-xs items-start gap-2" data-testid={`sign-in-block-${u.email}`}>
+                      <span className="text-xs text-amber-700">{blockText(u.signInBlock)}</span>
+                      <button
+                        type="button"
+                        className="text-xs font-medium underline"
+                        disabled={pending}
+                        aria-label={`Lift the sign-in block of ${u.email}`}
+                        onClick={() => run(() => liftSignInBlockAction({ userId: u.id }), () => `${u.email}'s sign-in block was lifted.`)}
+                      >
+                        Lift
+                      </button>
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3">
                   <Select

@@ -5,14 +5,16 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input, Select } from "@/components/ui/input";
 import { AuditEventsTable } from "@/components/inbox/audit-events-table";
 import { getDb } from "@/lib/db/server/db";
-import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { ADMIN_ONLY_AUDIT_ACTIONS, AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { can, type Role } from "@/lib/access/roles";
 import { auditEventFilterSchema } from "@/lib/inbox/schemas";
 import { listAuditEvents } from "@/lib/inbox/server/audit";
 
-/** Every audit event, whatever its action (runs, agents, accounts, the registry…), filtered by a GET form and paged. */
-export async function AllEvents({ raw }: { raw: Record<string, string | undefined> }) {
+/** Every audit event, whatever its action (runs, agents, accounts, the registry…), filtered by a GET form and paged; sign-in failures for admins only. */
+export async function AllEvents({ raw, reader }: { raw: Record<string, string | undefined>; reader: { role: Role } }) {
   const parsed = auditEventFilterSchema.safeParse(raw);
-  const page = parsed.success ? await listAuditEvents(getDb(), parsed.data) : null;
+  const page = parsed.success ? await listAuditEvents(getDb(), parsed.data, reader) : null;
+  const actions = can(reader.role, "users:manage") ? AUDIT_ACTIONS : AUDIT_ACTIONS.filter((a) => !ADMIN_ONLY_AUDIT_ACTIONS.includes(a));
   const pageHref = (n: number) => {
     const query = new URLSearchParams(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""));
     query.set("view", "events");
@@ -31,7 +33,7 @@ export async function AllEvents({ raw }: { raw: Record<string, string | undefine
           </label>
           <Select id="events-action" name="action" defaultValue={raw.action ?? ""}>
             <option value="">any</option>
-            {AUDIT_ACTIONS.map((a) => (
+            {actions.map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>

@@ -18,7 +18,7 @@ const VIEWS = [
 
 /** The audit: whether the hash chain still verifies, then approval outcomes or every event. */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser();
+  const user = await requirePageUser();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
   const view = raw.view === "events" ? "events" : "approvals";
   const chain = await verifyAuditChain(getDb());
@@ -47,7 +47,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           Back to the inbox
         </Link>
       </nav>
-      {view === "events" ? <AllEvents raw={raw} /> : <ApprovalOutcomes raw={raw} />}
+      {view === "events" ? <AllEvents raw={raw} reader={user} /> : <ApprovalOutcomes raw={raw} />}
     </>
   );
 }
