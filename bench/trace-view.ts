@@ -19,6 +19,10 @@ import { chromium, type Page } from "@playwright/test";
 import { Client, Connection } from "@temporalio/client";
 import { createDb, type Db } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
+import { configuredKey } from "../lib/crypto/keys";
+
+/** The bench stack's key material (shared with its own engine; nothing secret is at stake in a bench). */
+const TRACE_AUTH_SECRET = "bench-trace-auth-secret-0123456789-abcdefghij";
 import { createClaimCheckCodec } from "../lib/temporal/claim-check-codec";
 import { freePort } from "../scripts/test-support/ports";
 import { DEMO_USERS } from "../lib/auth/demo-users";
@@ -155,7 +159,8 @@ async function main() {
   const stack = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ZAP_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_TASK_QUEUE: taskQueue, NEXT_TELEMETRY_DISABLED: "1" },
+    // The stack and the bench's own engine share the key that signs runs (the worker refuses unsigned ones).
+    env: { ...process.env, AUTH_SECRET: TRACE_AUTH_SECRET, PORT: String(port), HOST: "127.0.0.1", ZAP_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_TASK_QUEUE: taskQueue, NEXT_TELEMETRY_DISABLED: "1" },
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -189,7 +194,7 @@ async function main() {
     // iteration calls several tools at once (iteration + model call + N tool calls).
     const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
     const temporal = new Client({ connection, dataConverter: { payloadCodecs: [createClaimCheckCodec({ db, thresholdBytes: 256 * 1024 })] } });
-    const engine = createEngine({ temporal, db, taskQueue });
+    const engine = createEngine({ temporal, db, taskQueue, decisionKey: configuredKey({ keyMaterial: TRACE_AUTH_SECRET }, "approval-decisions") });
     const iterations = 480;
     const parallel = Math.max(1, Math.round(REAL_SPANS / iterations) - 2);
     const step = Array.from({ length: parallel }, (_, i) => `tool search_notes {"query":"temporal ${i}"}`).join(" && ");

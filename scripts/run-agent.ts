@@ -12,6 +12,8 @@ import type { RunEvent } from "../lib/contract/types";
 import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { loadDotenv } from "./lib/dotenv";
+import { ensureAuthSecret } from "./lib/auth-secret";
+import { configuredKey } from "../lib/crypto/keys";
 import { AppError } from "../lib/errors";
 
 function describeEvent(e: RunEvent): string {
@@ -75,7 +77,10 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   const payloadCodecs = zapPayloadCodecs(db, config);
   const temporal = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs } });
-  const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue, catalog: catalogOptions(config), egressAllowHosts: config.egress.allowHosts });
+  // Runs are signed as the web server signs them (the worker refuses unsigned ones): with the same key material.
+  const keyMaterial = config.keyMaterial ?? ensureAuthSecret(config.dataDir, process.env.AUTH_SECRET).secret;
+  const decisionKey = configuredKey({ keyMaterial }, "approval-decisions");
+  const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue, catalog: catalogOptions(config), egressAllowHosts: config.egress.allowHosts, decisionKey });
   try {
     const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
     const { runId } = await engine.startRun({ graphName: agentName, task, context, ...(images.length ? { images } : {}) });

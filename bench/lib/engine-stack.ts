@@ -11,6 +11,7 @@ import { parseEnv } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/seed/seed";
 import { createEngine } from "../../lib/engine/client";
+import { configuredKey } from "../../lib/crypto/keys";
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import { applyMigrations } from "../../scripts/db/migrate";
 import { provisionTemporalCli } from "../../scripts/lib/temporal-cli";
@@ -18,6 +19,8 @@ import { spawnDevServer, waitForTemporal } from "../../scripts/lib/temporal-serv
 import { freePort } from "../../scripts/test-support/ports";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
+/** The benches' key material (the worker and the engine share it; nothing secret is at stake in a bench). */
+const BENCH_AUTH_SECRET = "bench-auth-secret-bench-auth-secret-0123456789";
 const quietLogger = { info() {}, warn: console.warn, error: console.error, debug() {}, trace() {}, log() {} };
 
 export interface EngineStack {
@@ -54,14 +57,15 @@ export async function startEngineStack(options: { latencyMs: number; name: strin
     const worker = spawn(process.execPath, [...(options.workerArgs ?? []), "--import", "tsx", "worker/main.ts"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(options.latencyMs), ZAP_WORKFLOW_BUNDLE: bundlePath },
+      // One key for both sides, as `npm start` shares AUTH_SECRET: the worker checks the runs the engine signs.
+      env: { ...process.env, AUTH_SECRET: BENCH_AUTH_SECRET, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(options.latencyMs), ZAP_WORKFLOW_BUNDLE: bundlePath },
     });
     children.push(worker);
     await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
     const connection = await Connection.connect({ address });
     // The worker offloads large payloads; the client must read them back the same way.
     const client = new Client({ connection, dataConverter: { payloadCodecs: [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })] } });
-    const engine = createEngine({ temporal: client, db, taskQueue: config.temporal.taskQueue });
+    const engine = createEngine({ temporal: client, db, taskQueue: config.temporal.taskQueue, decisionKey: configuredKey({ keyMaterial: BENCH_AUTH_SECRET }, "approval-decisions") });
     return {
       engine,
       client,

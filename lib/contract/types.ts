@@ -30,7 +30,9 @@ export type FailureReason =
   /** The planner's plan stayed invalid after every repair (or an approver rejected it twice). */
   | "plan_invalid"
   /** Every node of the plan failed, or the synthesis did. */
-  | "plan_failed";
+  | "plan_failed"
+  /** A root run whose input the web server did not sign (started straight on the task queue, or altered): it ran nothing. */
+  | "unauthenticated";
 
 export interface ToolCall {
   id: string;

@@ -164,6 +164,11 @@ export interface AgentRunInput {
   agentVersionId?: string | null;
   /** The approval gate (absent only on runs started before it existed: they get the fallback policy). */
   gate?: RunGate;
+  /**
+   * The web server's signature of this run's start (lib/engine/run-start-signature.ts): a root run
+   * whose input it does not match fails `unauthenticated` before it does anything. Child runs carry none.
+   */
+  runProof?: string;
   /** The effective model of the agent that started this run (a parent, a router): an agent whose model is `inherit` uses it (DD-7). */
   parentModel?: string;
   /** See ENGINE_BEHAVIOUR; absent on runs started before it existed. */

@@ -15,6 +15,7 @@ import { agentModel, requireVision } from "../models/vision";
 import { readWorkspacePolicy } from "../policy/store";
 import { createRunRow, deleteRunRow } from "../run-ledger/write";
 import type { EngineContext } from "./engine-context";
+import { signRunStart } from "./run-start-signature";
 
 export interface StartRunInput {
   /** A saved agent graph, by name (its newest version), or… */
@@ -39,7 +40,7 @@ async function agentVersion(db: Db, name: string, version: number): Promise<{ id
 }
 
 /** The engine client's `startRun`. */
-export function createRunStarter({ db, catalog, storedImages, startWorkflow }: Pick<EngineContext, "db" | "catalog" | "storedImages" | "startWorkflow">) {
+export function createRunStarter({ db, catalog, storedImages, startWorkflow, decisionKey }: Pick<EngineContext, "db" | "catalog" | "storedImages" | "startWorkflow"> & Partial<Pick<EngineContext, "decisionKey">>) {
   async function resolveGraph(input: StartRunInput): Promise<{ graph: AgentGraph; graphName: string | null; agentVersionId: string | null }> {
     if (input.graph) return { graph: requireValidGraph(input.graph), graphName: null, agentVersionId: null };
     if (!input.graphName) throw new ValidationError([{ path: "graphName", message: "name a saved agent or pass a graph" }]);
@@ -96,6 +97,8 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow }: P
           graphName,
           agentVersionId,
           gate,
+          // Signed: the worker runs nothing of a root run whose input this does not match.
+          ...(decisionKey ? { runProof: signRunStart(decisionKey, { runId, graph, gate, startedBy, agentName: graph.entryAgent }) } : {}),
         });
       } catch (error) {
         await deleteRunRow(db, runId).catch(() => undefined);

@@ -25,6 +25,7 @@ export const FAILURE_REASONS = [
   "model_error",
   "cancelled",
   "invalid_config",
+  "unauthenticated",
 ] as const satisfies readonly FailureReason[];
 
 /** How a plan-and-execute run's last plan ended (the runs list filters by it). */

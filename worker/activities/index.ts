@@ -5,6 +5,7 @@ import { createSmokeActivities } from "./smoke";
 import { createAgentActivities } from "./agent";
 import { createLedgerActivities } from "./ledger";
 import { createPlanNodeActivities } from "./plan-node";
+import { createRunStartActivities } from "./run-start";
 import { createLedgerWriter } from "../../lib/run-ledger/write";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAgentActivities({ ...deps, ledger }),
     ...createLedgerActivities({ ...deps, ledger }),
     ...createPlanNodeActivities({ ...deps, ledger }),
+    ...createRunStartActivities({ decisionKey: deps.decisionKey ?? null }),
     ...createNotificationActivities({ webhook: deps.webhook ?? null }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
   };

@@ -28,6 +28,7 @@ import { RunFailure } from "./run-failure";
 import { RunLedger } from "./run-ledger";
 import { ledgerSummary, registerHandlers } from "./run-handlers";
 import { notifyParent } from "./sub-agents";
+import { requireSignedStart } from "./run-start-check";
 
 const nowIso = () => new Date(Date.now()).toISOString();
 
@@ -102,6 +103,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
 
   let turnUsageStart = state.usage;
   try {
+    if (state.patches.runStartChecked) await requireSignedStart(input, ledger);
     if (!agent) throw new RunFailure("invalid_config", `agent "${input.agentName}" is not in the graph`);
     if (!input.carried) {
       const runSpan = state.startSpan("run", input.agentName, null, { depth: input.depth });

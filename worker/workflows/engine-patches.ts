@@ -29,6 +29,8 @@ export interface EnginePatches {
    * its input.
    */
   inlinePlanNodes: boolean;
+  /** A root run checks the web server's signature of its input before it does anything (run-start-check.ts). */
+  runStartChecked: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -39,5 +41,6 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     zeroWindowCloses: (input.behaviour ?? 0) >= 1 || patched("zero-window-closes"),
     subAgentShares: patched("sub-agent-budget-shares"),
     inlinePlanNodes: patched("inline-plan-nodes"),
+    runStartChecked: patched("run-start-checked"),
   };
 }

@@ -16,6 +16,8 @@ import { spawnDevServer, waitForTemporal } from "../../../scripts/lib/temporal-s
 import { freePort } from "../../../scripts/test-support/ports";
 import { freshSqlite, type TestDatabase } from "../../../scripts/test-support/databases";
 import { startWorkerProcess, stopWorkerProcess } from "../../../scripts/test-support/worker-process";
+import { TEST_AUTH_SECRET } from "../../../scripts/test-support/test-keys";
+import { configuredKey } from "../../crypto/keys";
 import { eventually } from "../../../scripts/test-support/engine-harness";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "zap-it-restart-"));
@@ -69,7 +71,8 @@ describe("a finished run's page", () => {
     const { runHeader, runSpans, runMessages, listRunPage } = await import("./runs");
     const { spanDetails } = await import("./details");
     const connection = await Connection.connect({ address });
-    const engine = createEngine({ temporal: new Client({ connection }), db, taskQueue });
+    // Signed as the web server signs runs: the worker process checks with the test key.
+    const engine = createEngine({ temporal: new Client({ connection }), db, taskQueue, decisionKey: configuredKey({ keyMaterial: TEST_AUTH_SECRET }, "approval-decisions") });
     const graph = {
       entryAgent: "lead",
       agents: [

@@ -1,0 +1,21 @@
+// A root run proves it was started by the web server before it does anything
+// (issue 23 §2; the check is worker/activities/run-start.ts). A child run was
+// started by a checked run — Temporal records its parent, which no client can
+// set — so it needs no proof of its own.
+import { proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
+import type { RunStartActivities } from "../activities/run-start";
+import type { AgentRunInput } from "../../lib/contract/workflow";
+import { RunFailure } from "./run-failure";
+import type { RunLedger } from "./run-ledger";
+
+const { checkRunStart } = proxyLocalActivities<RunStartActivities>({ startToCloseTimeout: "10 seconds", retry: { maximumAttempts: 3 } });
+
+/** Throws RunFailure("unauthenticated") unless the run is a child or its input carries the web server's signature. */
+export async function requireSignedStart(input: AgentRunInput, ledger: RunLedger): Promise<void> {
+  if (workflowInfo().parent) return;
+  const problem = await ledger.exclusive(
+    () => checkRunStart({ runId: workflowInfo().workflowId, graph: input.graph, gate: input.gate, startedBy: input.startedBy, agentName: input.agentName, runProof: input.runProof }),
+    { carry: false },
+  );
+  if (problem) throw new RunFailure("unauthenticated", problem);
+}
