@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ROLES } from "../access/roles";
 import { absoluteSqliteUrl, providerOf } from "./database";
 import { parsePriceTable, type PriceTable } from "./price-table";
-import { parseStdioAllowlist, type StdioAllowEntry } from "../mcp/allowlist";
+import { parseStdioAllowlist, type StdioAllowEntry } from "./mcp-allowlist";
 
 type RawEnv = Record<string, string | undefined>;
 

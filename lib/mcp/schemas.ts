@@ -6,12 +6,9 @@ import { mcpServerNameSchema } from "../agents/schemas";
 
 export { mcpServerNameSchema };
 
-/**
- * The bundled demo server as it is registered: command, then arguments. The only stdio server allowed when
- * ZAP_MCP_STDIO_ALLOWLIST is unset. The worker starts it with these paths resolved against its install
- * directory (worker/tools/mcp.ts), since no child starts in the project root.
- */
-export const DEMO_MCP_ARGV = ["node", "--import", "tsx", "worker/tools/mcp-demo-server.ts"] as const;
+// The demo server's command and the reserved environment names live with the allowlist (lib/config).
+import { DEMO_MCP_ARGV, RESERVED_ENV_NAMES } from "../config/mcp-allowlist";
+export { DEMO_MCP_ARGV, RESERVED_ENV_NAMES };
 
 /** The same, as one line for people to read (the allowlist compares lists, never this line). */
 export const DEMO_MCP_COMMAND_LINE = DEMO_MCP_ARGV.join(" ");
@@ -36,7 +33,7 @@ const secretNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,127}$/, "us
 const secretValueSchema = z.string().min(1).max(8192).regex(/^[^\r\n\0]*$/, "no line breaks");
 
 /** Names the child process environment reserves: the worker sets them itself. */
-export const RESERVED_ENV_NAMES = ["PATH", "HOME"] as const;
+
 
 /**
  * Secret values by name: environment variables for a stdio server, request
