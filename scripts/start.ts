@@ -12,6 +12,7 @@ import type { ChildProcess } from "node:child_process";
 import { z } from "zod";
 import { parseEnv, type AppConfig } from "../lib/config/env";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
+import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
 import { DEMO_USERS } from "../lib/auth/demo-users";
 import { loadDotenv } from "./lib/dotenv";
 import { bin, PROJECT_ROOT, runOrThrow } from "./lib/run";
@@ -37,7 +38,10 @@ function isLocalHost(address: string): boolean {
 
 async function prepareConfig(): Promise<AppConfig> {
   loadDotenv();
-  return parseEnv();
+  const config = parseEnv();
+  const refusal = payloadCodecStartRefusal(config);
+  if (refusal) throw new StepError(refusal, "add ZAP_ENCRYPTION_KEYS=main:<output of `openssl rand -base64 32`> to .env (the same in every web server and worker), then start again");
+  return config;
 }
 
 async function prepareTemporal(config: AppConfig, group: ProcessGroup): Promise<string> {

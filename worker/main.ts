@@ -5,9 +5,13 @@ import { debugRequested, parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { connectWorker, createZapWorker } from "./worker";
 import { routeNewRuns } from "./versioning/startup";
+import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
 
 async function main(): Promise<void> {
   const config = parseEnv();
+  // Production mode without a payload key: refused before anything connects.
+  const refusal = payloadCodecStartRefusal(config);
+  if (refusal) throw new Error(refusal);
   const db = createDb(config.databaseUrl);
   const connection = await connectWorker(config);
   try {

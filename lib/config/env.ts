@@ -6,6 +6,7 @@ import { ROLES } from "../access/roles";
 import { absoluteSqliteUrl, providerOf } from "./database";
 import { parsePriceTable, type PriceTable } from "./price-table";
 import { parseStdioAllowlist, type StdioAllowEntry } from "./mcp-allowlist";
+import { parseEncryptionKeys, type EncryptionKey } from "./encryption-keys";
 
 type RawEnv = Record<string, string | undefined>;
 
@@ -33,6 +34,7 @@ const SECRET_VARIABLES = new Set([
   "ZAP_WEBHOOK_SECRET",
   "ZAP_ENCRYPTION_KEY",
   "ZAP_PAYLOAD_KEY",
+  "ZAP_ENCRYPTION_KEYS",
 ]);
 
 const commaList = z.string().transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean));
@@ -118,6 +120,18 @@ const envSchema = z
     ZAP_ENCRYPTION_KEY: secret(32).optional(),
     // When set, every Temporal payload is encrypted with AES-256-GCM under a key derived from this value.
     ZAP_PAYLOAD_KEY: secret(32).optional(),
+    // Named keys that rotate, for sealed MCP secrets and the payload codec: "id:base64key,..." (32 random bytes each);
+    // new ciphertext uses the first, any of them opens (ciphertext names its key). Setting it turns the payload codec on.
+    ZAP_ENCRYPTION_KEYS: z
+      .string()
+      .max(10_000)
+      .transform((text, ctx) => {
+        const parsed = parseEncryptionKeys(text);
+        if (parsed.ok) return parsed.keys;
+        ctx.addIssue({ code: "custom", message: parsed.message });
+        return z.NEVER;
+      })
+      .optional(),
     // stdio MCP commands an admin may register, with the environment variables each may receive: a JSON list of
     // {"command","args","env"}, or (older form) command lines separated by ";" with none. Default: the bundled demo server only.
     ZAP_MCP_STDIO_ALLOWLIST: z
@@ -234,8 +248,10 @@ export interface AppConfig {
   mode: "demo" | "production";
   /** Key material for sealed secrets and signed decisions (ZAP_ENCRYPTION_KEY, else AUTH_SECRET); null when neither is set. */
   keyMaterial: string | null;
-  /** Key material of the encrypting payload codec; null: payloads are not encrypted. */
+  /** Legacy key material of the encrypting payload codec (ZAP_PAYLOAD_KEY); null with no ring either: payloads are not encrypted. */
   payloadKey: string | null;
+  /** ZAP_ENCRYPTION_KEYS, in order: the first encrypts (sealed MCP secrets, Temporal payloads), any decrypts; empty when not set. */
+  encryptionKeys: EncryptionKey[];
   /** The stdio MCP commands an admin may register, each with the environment variable names it may receive (null: the bundled demo server only). */
   mcpStdioAllowlist: StdioAllowEntry[] | null;
   /** Outbound requests made for users: hosts exempt from the private-address refusal. */
@@ -339,6 +355,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     mode: env.ZAP_MODE,
     keyMaterial: env.ZAP_ENCRYPTION_KEY ?? env.AUTH_SECRET ?? null,
     payloadKey: env.ZAP_PAYLOAD_KEY ?? null,
+    encryptionKeys: env.ZAP_ENCRYPTION_KEYS ?? [],
     mcpStdioAllowlist: env.ZAP_MCP_STDIO_ALLOWLIST ?? null,
     egress: { allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) },
     server: { port: env.PORT, host: env.HOST },

@@ -3,9 +3,8 @@
 // secret is opened, and only the worker calls that.
 import { z } from "zod";
 import type { Db } from "../db/prisma";
-import type { AppConfig } from "../config/env";
-import { configuredKey } from "../crypto/keys";
-import { seal, unseal } from "../crypto/seal";
+import { keyRing, type KeyRingConfig } from "../crypto/keys";
+import { sealWithRing, unsealWithRing } from "../crypto/seal";
 import { mcpTransportSchema, type McpServerView, type McpTransport } from "./schemas";
 
 /** The columns of an `mcp_servers` row this module reads. */
@@ -52,13 +51,15 @@ export function toView(row: McpServerRow): McpServerView {
   };
 }
 
-export function sealSecrets(config: Pick<AppConfig, "keyMaterial">, secrets: McpSecrets): string {
-  return seal(configuredKey(config, "mcp-secrets"), JSON.stringify(secrets));
+/** Seals with the first key of ZAP_ENCRYPTION_KEYS (else, with no ring, the legacy ZAP_ENCRYPTION_KEY / AUTH_SECRET). */
+export function sealSecrets(config: KeyRingConfig, secrets: McpSecrets): string {
+  return sealWithRing(keyRing(config, "mcp-secrets"), "mcp-secrets", JSON.stringify(secrets));
 }
 
-export function unsealSecrets(config: Pick<AppConfig, "keyMaterial">, sealed: string | null): McpSecrets {
+/** Opens secrets sealed with any key of ZAP_ENCRYPTION_KEYS, or (sealed before the ring) the legacy key. */
+export function unsealSecrets(config: KeyRingConfig, sealed: string | null): McpSecrets {
   if (!sealed) return { env: {}, headers: {} };
-  return parseJson(secretsSchema, unseal(configuredKey(config, "mcp-secrets"), sealed));
+  return parseJson(secretsSchema, unsealWithRing(keyRing(config, "mcp-secrets"), "mcp-secrets", sealed));
 }
 
 /** A registered server with its secrets opened: worker-only. */
@@ -69,7 +70,7 @@ export interface ResolvedMcpServer extends McpServerView {
 }
 
 /** Reads a registered server and opens its secrets, or null when no server has that name. */
-export async function resolveRegisteredServer(db: Db, config: Pick<AppConfig, "keyMaterial">, name: string): Promise<ResolvedMcpServer | null> {
+export async function resolveRegisteredServer(db: Db, config: KeyRingConfig, name: string): Promise<ResolvedMcpServer | null> {
   const row = await db.mcpServer.findUnique({ where: { name } });
   if (!row) return null;
   return { ...toView(row), secrets: unsealSecrets(config, row.secrets), revision: `${row.name}@${row.updatedAt.getTime()}` };

@@ -3,8 +3,12 @@
 // answers) is AES-256-GCM ciphertext, so Temporal's history, its Web UI and
 // anyone reading the namespace see no content. Runs after the claim check
 // (a stored blob stays in our own database; its reference is encrypted too).
-// Payloads that are not encrypted decode as they are, so history written
-// before the key was set stays readable.
+// Keys have ids (ZAP_ENCRYPTION_KEYS): payloads are encrypted with the current
+// key and carry its id; any key the process holds decodes. Payloads that are
+// not encrypted decode as they are, so history written before the key was set
+// stays readable — except with `refusePlaintext` (production mode), where an
+// unencrypted payload (sent by a client without the key, e.g. the temporal CLI,
+// or by whoever can write to the namespace) is refused.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from "@temporalio/common";
 
@@ -19,6 +23,22 @@ const TAG_BYTES = 16;
 
 export class PayloadDecryptionError extends Error {
   override name = "PayloadDecryptionError";
+}
+
+/** Production mode refused a payload that arrived unencrypted. */
+export class PlaintextPayloadError extends PayloadDecryptionError {
+  override name = "PlaintextPayloadError";
+}
+
+/** The keys of a codec: `encrypt` makes new payloads (its id goes in their metadata); `decrypt` opens payloads by key id. */
+export interface EncryptionCodecKeys {
+  encrypt: { id: string; key: Buffer };
+  decrypt: ReadonlyMap<string, Buffer>;
+}
+
+export interface EncryptionCodecOptions {
+  /** Refuse payloads that arrive unencrypted instead of passing them through (production mode). */
+  refusePlaintext?: boolean;
 }
 
 /** A short, public fingerprint of a key: tells which key a payload needs without revealing it. */
@@ -49,11 +69,16 @@ function isEncrypted(payload: Payload): boolean {
   return !!encoding && Buffer.from(encoding).equals(Buffer.from(ENCRYPTED_ENCODING_BYTES));
 }
 
-/** A codec that encrypts every payload with `key` (32 bytes, e.g. deriveKey(config.payloadKey, "temporal-payloads")). */
-export function createEncryptionCodec(key: Buffer): PayloadCodec {
-  if (key.length !== 32) throw new Error("the payload key must be 32 bytes");
-  const keyId = payloadKeyId(key);
+/**
+ * A codec that encrypts every payload: with `keys` (a 32-byte key, e.g. deriveKey(config.payloadKey, "temporal-payloads"),
+ * named by its fingerprint; or a ring of named keys) and, with `refusePlaintext`, refuses unencrypted ones.
+ */
+export function createEncryptionCodec(keys: Buffer | EncryptionCodecKeys, options: EncryptionCodecOptions = {}): PayloadCodec {
+  const ring: EncryptionCodecKeys = Buffer.isBuffer(keys) ? { encrypt: { id: payloadKeyId(keys), key: keys }, decrypt: new Map([[payloadKeyId(keys), keys]]) } : keys;
+  for (const key of [ring.encrypt.key, ...ring.decrypt.values()]) if (key.length !== 32) throw new Error("the payload key must be 32 bytes");
+  const { key, id: keyId } = ring.encrypt;
   const keyIdBytes = new TextEncoder().encode(keyId);
+  const known = () => [...ring.decrypt.keys()].map((id) => `"${id}"`).join(", ");
   return {
     async encode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) => {
@@ -68,17 +93,28 @@ export function createEncryptionCodec(key: Buffer): PayloadCodec {
     },
     async decode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) => {
-        if (!isEncrypted(payload)) return payload;
+        if (!isEncrypted(payload)) {
+          if (!options.refusePlaintext) return payload;
+          const encoding = Buffer.from(payload.metadata?.[METADATA_ENCODING_KEY] ?? new Uint8Array()).toString("utf8");
+          throw new PlaintextPayloadError(
+            `refused an unencrypted Temporal payload (encoding ${JSON.stringify(encoding || "none")}): in production mode every payload must be encrypted with ZAP_ENCRYPTION_KEYS (or ZAP_PAYLOAD_KEY); it was sent by a client without the key`,
+          );
+        }
         const id = Buffer.from(payload.metadata?.[ENCRYPTION_KEY_ID_METADATA] ?? new Uint8Array()).toString("utf8");
-        if (id !== keyId) throw new PayloadDecryptionError(`a Temporal payload was encrypted with key ${id || "(unnamed)"}, not this process's ZAP_PAYLOAD_KEY (${keyId})`);
+        const decryptKey = ring.decrypt.get(id);
+        if (!decryptKey) {
+          throw new PayloadDecryptionError(
+            `a Temporal payload was encrypted with key id "${id || "(unnamed)"}", which this process does not hold (it holds ${known()}): add that key to ZAP_ENCRYPTION_KEYS (after the current one), or set the ZAP_PAYLOAD_KEY it was written with`,
+          );
+        }
         const raw = Buffer.from(payload.data ?? new Uint8Array());
         if (raw.length < NONCE_BYTES + TAG_BYTES) throw new PayloadDecryptionError("an encrypted Temporal payload is truncated");
-        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, NONCE_BYTES));
+        const decipher = createDecipheriv("aes-256-gcm", decryptKey, raw.subarray(0, NONCE_BYTES));
         decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
         try {
           return deserialize(Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]));
         } catch {
-          throw new PayloadDecryptionError("an encrypted Temporal payload does not open with this key (tampered, or another key)");
+          throw new PayloadDecryptionError(`an encrypted Temporal payload does not open with key "${id}" (tampered, or another key of that id)`);
         }
       });
     },

@@ -38,7 +38,7 @@ export async function updateRegisteredMcpServer(h: { db: Db; config: AppConfig }
 export async function insertMcpServerRow(
   db: Db,
   row: { name: string; command: string; args: string[]; allowTools?: string[]; env?: Record<string, string> },
-  config?: Pick<AppConfig, "keyMaterial">,
+  config?: Pick<AppConfig, "keyMaterial"> & Partial<Pick<AppConfig, "encryptionKeys">>,
 ): Promise<void> {
   const env = row.env ?? {};
   const names = Object.keys(env).sort();

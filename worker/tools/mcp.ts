@@ -74,7 +74,7 @@ export interface McpConnections {
 
 export interface McpDeps {
   db: Db;
-  config: Pick<AppConfig, "keyMaterial" | "mcpStdioAllowlist" | "egress">;
+  config: Pick<AppConfig, "keyMaterial" | "mcpStdioAllowlist" | "egress"> & Partial<Pick<AppConfig, "encryptionKeys">>;
   /**
    * @deprecated Ignored: stdio servers no longer start in the project root (whose .data/ holds the auth secret,
    * database and key) but each in an empty private directory. Kept so older callers still compile.

@@ -20,7 +20,7 @@ import {
 } from "../schemas";
 import { sealSecrets, toView, unsealSecrets, type McpSecrets } from "../stored";
 
-export type RegistryConfig = Pick<AppConfig, "keyMaterial" | "mcpStdioAllowlist" | "egress">;
+export type RegistryConfig = Pick<AppConfig, "keyMaterial" | "mcpStdioAllowlist" | "egress"> & Partial<Pick<AppConfig, "encryptionKeys">>;
 
 interface Actor {
   id: string;

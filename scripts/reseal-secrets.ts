@@ -1,0 +1,24 @@
+// `npx tsx scripts/reseal-secrets.ts`: re-seals every stored secret (MCP
+// servers' environment values and headers) with the first key of
+// ZAP_ENCRYPTION_KEYS. Rotating a key: put the new key first and keep the old
+// one after it (ZAP_ENCRYPTION_KEYS=new:…,old:…) in every web server and
+// worker, run this, then drop the old key. Idempotent (a secret already sealed
+// with the first key is left alone); prints the counts; exits 1, naming the
+// server, when a secret opens with no configured key.
+import { loadDotenv } from "./lib/dotenv";
+import { parseEnv } from "../lib/config/env";
+import { createDb } from "../lib/db/prisma";
+import { resealMcpSecrets } from "../lib/mcp/reseal";
+
+loadDotenv();
+const config = parseEnv();
+const db = createDb(config.databaseUrl);
+try {
+  const report = await resealMcpSecrets(db, config);
+  console.log(`✓ MCP secrets sealed with key "${report.keyId}": ${report.resealed} re-sealed, ${report.current} already current, ${report.withoutSecrets} server(s) without secrets`);
+} catch (error) {
+  console.error(`✗ ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await db.$disconnect();
+}
