@@ -74,6 +74,44 @@ test.describe("as an admin", () => {
     await context.close();
   });
 
+  test("a sign-in block: ten wrong passwords block the account's address, the admin sees it on the users page and lifts it (audited)", async ({ page, browser, baseURL }) => {
+    test.slow(); // eleven sign-ins through the form, one after the other
+    const email = `blocked-${Date.now()}@example.com`;
+    await page.goto("/admin/users");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Name").fill("Blocked Owner");
+    await page.getByRole("button", { name: "Add user" }).click();
+    await expect(page.getByTestId("alert-success")).toHaveText(`${email} was added.`);
+    const oneTimePassword = (await page.getByTestId("one-time-password").textContent()) ?? "";
+
+    const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+    const owner = await context.newPage();
+    await owner.goto("/sign-in");
+    // Each attempt is awaited (the form's server action answers its POST) before the next: the alert alone would not say a new one arrived.
+    const submit = async (password: string) => {
+      const answered = owner.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/sign-in");
+      await signInThroughForm(owner, email, password);
+      await answered;
+      await expect(owner.getByRole("button", { name: "Sign in", exact: true })).toBeEnabled();
+    };
+    for (let i = 0; i < 10; i++) {
+      await submit(`not-it-${i}`);
+      await expect(owner.getByTestId("alert-error")).toHaveText("Wrong email or password");
+    }
+    await submit(oneTimePassword);
+    await expect(owner.getByTestId("alert-error"), "blocked from here, the right password too").toHaveText(/^Too many attempts; try again in \d+ minutes?$/);
+
+    await page.reload();
+    await expect(page.getByTestId(`sign-in-block-${email}`)).toContainText("Sign-in blocked");
+    await page.getByRole("button", { name: `Lift the sign-in block of ${email}` }).click();
+    await expect(page.getByTestId("alert-success")).toHaveText(`${email}'s sign-in block was lifted.`);
+    await expect(page.getByTestId(`sign-in-block-${email}`)).toHaveCount(0);
+
+    await signInThroughForm(owner, email, oneTimePassword);
+    await expect(owner, "lifted: the owner signs in").toHaveURL(/\/account$/);
+    await context.close();
+  });
+
   test("users API validates input with precise errors", async ({ request }) => {
     const list = await request.get("/api/users");
     expect(list.status()).toBe(200);
