@@ -32,16 +32,27 @@ function passWithNonce(request: NextRequest): NextResponse {
   return response;
 }
 
-/** Public paths pass; without a session, API calls get 401 JSON and pages redirect to sign-in. */
+/**
+ * A program's API call: `Authorization: Bearer zap_…` on an /api path. This layer
+ * has no database to check the key; the route does, first thing (every /api
+ * route but the public ones is built on apiRoute, lib/http/server/api-route.ts,
+ * which answers 401 to a bad key), so the call passes on to it.
+ */
+function isApiKeyCall(request: Request, pathname: string): boolean {
+  return pathname.startsWith("/api/") && /^Bearer[ \t]+zap_/i.test(request.headers.get("authorization") ?? "");
+}
+
+/** Public paths pass; without a session (or an API key, checked by the route), API calls get 401 JSON and pages redirect to sign-in. */
 function gateRequest(request: NextAuthRequest, _event: NextFetchEvent): NextResponse {
   const { pathname, search } = request.nextUrl;
+  const caller = Boolean(request.auth?.user) || isApiKeyCall(request, pathname);
   // A stored image is no page: the proxy's headers win over the route's, so its sandboxing policy is set here.
-  if (request.auth?.user && pathname.startsWith("/api/attachments/")) {
+  if (caller && pathname.startsWith("/api/attachments/")) {
     const response = NextResponse.next();
     response.headers.set("Content-Security-Policy", ATTACHMENT_CONTENT_SECURITY_POLICY);
     return response;
   }
-  if (isPublic(pathname) || request.auth?.user) return passWithNonce(request);
+  if (isPublic(pathname) || caller) return passWithNonce(request);
   if (pathname.startsWith("/api/")) {
     return NextResponse.json({ error: { code: "unauthenticated", message: "Sign in to continue" } }, { status: 401 });
   }

@@ -39,3 +39,17 @@ export function isRole(value: unknown): value is Role {
 export function can(role: string | null | undefined, permission: Permission): boolean {
   return isRole(role) && GRANTS[role].includes(permission);
 }
+
+/**
+ * Whether `role` grants nothing beyond `limit` (an API key's role against its
+ * creator's or owner's): viewer < builder, approver < admin; builder and
+ * approver are not comparable (each has a permission the other lacks).
+ */
+export function roleWithin(role: Role, limit: Role): boolean {
+  return role === limit || limit === "admin" || role === "viewer";
+}
+
+/** The most of `role` that `limit` allows: itself when within it, else `limit` when `limit` is within it, else viewer (what builder and approver share). */
+export function capRole(role: Role, limit: Role): Role {
+  return roleWithin(role, limit) ? role : roleWithin(limit, role) ? limit : "viewer";
+}

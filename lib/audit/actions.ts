@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = [
   "auth.sign_in_failed",
   "auth.sign_in_throttled",
   "session.signed_out",
+  // API keys (the secret is never in a row: its id, name, prefix, kind and role)
+  "api_key.created",
+  "api_key.revoked",
   // set-up and diagnostics
   "seed.demo_users",
   "smoke.run",

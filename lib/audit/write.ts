@@ -5,6 +5,7 @@ import type { Db } from "../db/prisma";
 import { writeTransaction, type DbTransaction } from "../db/transactions";
 import type { AuditEntry } from "./actions";
 import { chainHash } from "./chain";
+import { currentApiKey } from "./context";
 
 const CHAIN_HEAD_ID = 1;
 
@@ -17,12 +18,15 @@ const CHAIN_HEAD_ID = 1;
 export async function appendAuditInTransaction(tx: DbTransaction, entry: AuditEntry): Promise<void> {
   if (entry.id && (await tx.auditEvent.findUnique({ where: { id: entry.id }, select: { id: true } }))) return;
   const head = await tx.auditChainHead.update({ where: { id: CHAIN_HEAD_ID }, data: { seq: { increment: 1 } } });
+  // An action taken with an API key names the key beside its owner (the actor).
+  const key = currentApiKey();
+  const details = key && entry.actorId === key.actorId ? { ...entry.details, apiKeyId: key.apiKeyId } : (entry.details ?? {});
   const row = {
     id: entry.id ?? crypto.randomUUID(),
     actorId: entry.actorId,
     action: entry.action,
     target: entry.target ?? null,
-    details: JSON.stringify(entry.details ?? {}),
+    details: JSON.stringify(details),
     // Millisecond precision on both providers, so the hash recomputes from what was stored.
     createdAt: new Date((entry.at ?? new Date()).getTime()),
   };

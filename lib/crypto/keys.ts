@@ -9,15 +9,16 @@
 //   a new key in front, re-sealing (scripts/reseal-secrets.ts), then dropping
 //   the old one. Used by sealed MCP secrets and the payload codec.
 // - The legacy single material, ZAP_ENCRYPTION_KEY else AUTH_SECRET (and
-//   ZAP_PAYLOAD_KEY for payloads): still signs approval decisions, and still
-//   opens ciphertext made before the ring existed (it carries no id).
+//   ZAP_PAYLOAD_KEY for payloads): still signs approval decisions and hashes
+//   API keys (lib/auth/server/api-keys.ts: changing it invalidates every API
+//   key), and still opens ciphertext made before the ring existed (it carries no id).
 import { hkdfSync } from "node:crypto";
 import type { AppConfig } from "../config/env";
 import type { EncryptionKey } from "../config/encryption-keys";
 
 export type { EncryptionKey };
 
-export type KeyPurpose = "mcp-secrets" | "approval-decisions" | "temporal-payloads";
+export type KeyPurpose = "mcp-secrets" | "approval-decisions" | "temporal-payloads" | "api-keys";
 
 /** A purpose's keys: `current` makes new ciphertext (null: none configured); `byId` opens it; `legacy` opens id-less ciphertext. */
 export interface KeyRing {
@@ -29,7 +30,7 @@ export interface KeyRing {
 export class MissingKeyError extends Error {
   override name = "MissingKeyError";
   constructor(purpose: KeyPurpose) {
-    const ring = purpose === "approval-decisions" ? "" : "ZAP_ENCRYPTION_KEYS, or ";
+    const ring = purpose === "approval-decisions" || purpose === "api-keys" ? "" : "ZAP_ENCRYPTION_KEYS, or ";
     super(`No key material for ${purpose}: set ${ring}ZAP_ENCRYPTION_KEY (or AUTH_SECRET) to the same value in every web server and worker`);
   }
 }

@@ -63,6 +63,11 @@ export async function requirePageUser(permission: Permission = "read", options: 
 export async function requireUser(permission: Permission = "read", options: { allowMustChangePassword?: boolean } = {}): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) throw new UnauthenticatedError();
+  return checkUser(user, permission, options);
+}
+
+/** requireUser's checks on a caller already resolved (a session's user, or an API key's: api-route.ts). */
+export function checkUser<U extends SessionUser>(user: U, permission: Permission, options: { allowMustChangePassword?: boolean } = {}): U {
   if (user.mustChangePassword && !options.allowMustChangePassword) {
     throw new ForbiddenError("Choose your own password first (Account page): a one-time password only allows that");
   }

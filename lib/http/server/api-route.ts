@@ -2,8 +2,10 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { unstable_rethrow } from "next/navigation";
-import { AppError, RateLimitedError, ValidationError, zodIssues } from "../../errors";
-import { requireUser, type SessionUser } from "../../auth/server/session";
+import { AppError, ForbiddenError, RateLimitedError, ValidationError, zodIssues } from "../../errors";
+import { checkUser, requireUser, type SessionUser } from "../../auth/server/session";
+import { authenticateApiKey, bearerToken } from "../../auth/server/api-keys";
+import { withApiKey } from "../../audit/context";
 import { mapError } from "./error-mapper";
 import { DEFAULT_MAX_BODY_BYTES, guardMutatingRequest, isMutating, readBodyText } from "./request-guard";
 import type { Permission } from "../../access/roles";
@@ -16,6 +18,8 @@ interface ApiRouteOptions<P> {
   maxBodyBytes?: number;
   /** Only for replacing a one-time password: every other route refuses a user who still holds one. */
   allowMustChangePassword?: boolean;
+  /** Only a signed-in session, never an API key (creating keys, changing the password): 403 with a key. */
+  sessionOnly?: boolean;
   handler: (args: { request: NextRequest; user: SessionUser; params: P }) => Promise<Response>;
 }
 
@@ -33,10 +37,24 @@ const readBodies = new WeakMap<Request, string>();
  * Wraps a route handler: a mutating request must come from the app's own
  * origin as JSON within the body cap (request-guard.ts), then session and
  * permission, then the handler; errors become JSON.
+ *
+ * A request with `Authorization: Bearer zap_…` is a program's: the key alone
+ * says who calls (lib/auth/server/api-keys.ts; its cookies are not read), it
+ * needs no Origin (a page on another site cannot set that header without the
+ * CORS preflight this app never answers), and every audit row it writes names
+ * the key (lib/audit/context.ts).
  */
-export function apiRoute<P = Record<string, never>>({ permission, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, allowMustChangePassword = false, handler }: ApiRouteOptions<P>) {
+export function apiRoute<P = Record<string, never>>({ permission, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, allowMustChangePassword = false, sessionOnly = false, handler }: ApiRouteOptions<P>) {
   return async (request: NextRequest, context: RouteContext<P>): Promise<Response> => {
     try {
+      const token = bearerToken(request.headers);
+      if (token !== null) {
+        const user = checkUser(await authenticateApiKey(token), permission, { allowMustChangePassword });
+        if (sessionOnly) throw new ForbiddenError("This cannot be done with an API key: sign in");
+        if (isMutating(request.method)) readBodies.set(request, await guardMutatingRequest(request, maxBodyBytes, { sameOrigin: false }));
+        const params = await context.params;
+        return await withApiKey({ apiKeyId: user.apiKeyId, actorId: user.id }, () => handler({ request, user, params }));
+      }
       if (isMutating(request.method)) readBodies.set(request, await guardMutatingRequest(request, maxBodyBytes));
       const user = await requireUser(permission, { allowMustChangePassword });
       return await handler({ request, user, params: await context.params });

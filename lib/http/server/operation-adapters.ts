@@ -64,6 +64,7 @@ export function operationRoute<P = Record<string, never>, S extends z.ZodType = 
   return apiRoute<P>({
     permission: op.permission,
     allowMustChangePassword: op.allowMustChangePassword,
+    sessionOnly: op.sessionOnly,
     maxBodyBytes,
     async handler({ request, user, params }) {
       const sent = body ? await parseJsonBody(request, jsonObject) : await noBody(request);

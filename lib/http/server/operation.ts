@@ -17,6 +17,8 @@ export interface Operation<S extends z.ZodType, T> {
   input: S;
   /** Only for replacing a one-time password (see requireUser). */
   allowMustChangePassword?: boolean;
+  /** Only with a signed-in session: the route refuses an API key (403). */
+  sessionOnly?: boolean;
   /** Acts and writes the audit row. */
   run: (args: { input: z.infer<S>; user: SessionUser }) => Promise<T>;
 }

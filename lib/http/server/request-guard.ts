@@ -89,10 +89,11 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
  * Checks a mutating request and reads its body (capped). A request that sends
  * a body, or names a Content-Type, must be application/json; one with neither
  * (a body-less DELETE or cancel) passes, since no form can send it cross-site
- * and its Origin was checked first.
+ * and its Origin was checked first. `sameOrigin: false` is for a request made
+ * with an API key (api-route.ts), which carries no cookie to forge.
  */
-export async function guardMutatingRequest(request: Request, maxBodyBytes: number): Promise<string> {
-  requireSameOrigin(request);
+export async function guardMutatingRequest(request: Request, maxBodyBytes: number, options: { sameOrigin?: boolean } = {}): Promise<string> {
+  if (options.sameOrigin !== false) requireSameOrigin(request);
   const type = mediaType(request);
   if (type !== null && type !== "application/json") throw unsupportedMediaType();
   const text = await readBodyText(request, maxBodyBytes);

@@ -33,12 +33,13 @@ export const liftSignInBlockOperation = operation({
   run: ({ input, user }) => liftSignInBlock(user, input),
 });
 
-/** Everyone changes their own password, even while holding a one-time one; their other sessions end, this one continues. */
+/** Everyone changes their own password, even while holding a one-time one; their other sessions end, this one continues. Never with an API key. */
 export const changeOwnPasswordOperation = operation({
   name: "change-own-password",
   permission: "read",
   input: changeOwnPasswordSchema,
   allowMustChangePassword: true,
+  sessionOnly: true,
   async run({ input, user }) {
     await changeOwnPassword(user, input);
     await continueSessionAfterPasswordChange(user.email, input.newPassword);

@@ -1,0 +1,127 @@
+import "server-only";
+// One function per API key operation (issue 23 §1): input validated by the
+// caller's schema, actor given, every change audited in the same transaction.
+// The token and its hash, and the Bearer resolution, are lib/auth/server/api-keys.ts.
+import { getDb } from "../../db/server/db";
+import type { Db } from "../../db/prisma";
+import { writeTransaction } from "../../db/transactions";
+import { appendAuditInTransaction } from "../../audit/write";
+import { can, isRole, roleWithin, type Role } from "../../access/roles";
+import { newApiKeyToken } from "../../auth/server/api-keys";
+import { AppError, ForbiddenError, ValidationError } from "../../errors";
+import { createApiKeySchema, type ApiKeyKind, type ApiKeySummary, type CreateApiKeyInput, type CreatedApiKey, type RevokeApiKeyInput } from "../schemas";
+
+/** Who acts: a signed-in user (their current role). */
+type Actor = { id: string; role: Role };
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  kind: string;
+  role: string;
+  ownerId: string;
+  createdById: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  owner: { id: string; email: string };
+}
+
+const SELECT = {
+  id: true,
+  name: true,
+  prefix: true,
+  kind: true,
+  role: true,
+  ownerId: true,
+  createdById: true,
+  createdAt: true,
+  expiresAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  owner: { select: { id: true, email: true } },
+} as const;
+
+function summary(row: ApiKeyRow, now = new Date()): ApiKeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    kind: row.kind === "service" ? "service" : "personal",
+    role: isRole(row.role) ? row.role : "viewer",
+    owner: row.owner,
+    createdById: row.createdById,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    status: row.revokedAt ? "revoked" : row.expiresAt && row.expiresAt <= now ? "expired" : "active",
+  };
+}
+
+/** A key the actor may not see, said as if it did not exist. */
+export class ApiKeyNotFound extends AppError {
+  constructor(id: string) {
+    super("not_found", 404, `There is no API key with id "${id}"`);
+    this.name = "ApiKeyNotFound";
+  }
+}
+
+/**
+ * Creates a key owned by the actor: personal for anyone, service for admins
+ * only; its role no higher than the actor's. The token is in the result and
+ * nowhere else (the row keeps its prefix and keyed hash).
+ */
+export async function createApiKey(actor: Actor, raw: CreateApiKeyInput, db: Db = getDb(), now = new Date()): Promise<CreatedApiKey> {
+  const input = createApiKeySchema.parse(raw);
+  const kind: ApiKeyKind = input.kind;
+  if (kind === "service" && !can(actor.role, "users:manage")) throw new ForbiddenError("Only admins create service keys");
+  if (!roleWithin(input.role, actor.role)) throw new ForbiddenError(`A key's role cannot grant more than your own role (${actor.role}); "${input.role}" does`);
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
+  if (expiresAt && expiresAt <= now) throw new ValidationError([{ path: "expiresAt", message: "expiresAt must be in the future" }]);
+  const { token, prefix, secretHash } = newApiKeyToken();
+  const row = await writeTransaction(db, async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { name: input.name, prefix, secretHash, ownerId: actor.id, kind, role: input.role, expiresAt, createdById: actor.id },
+      select: SELECT,
+    });
+    await appendAuditInTransaction(tx, {
+      actorId: actor.id,
+      action: "api_key.created",
+      target: created.id,
+      details: { name: created.name, prefix, kind, role: input.role, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return created;
+  });
+  return { key: summary(row, now), token };
+}
+
+/** The actor's own keys, newest first; an admin sees every key. */
+export async function listApiKeys(actor: Actor, db: Db = getDb()): Promise<ApiKeySummary[]> {
+  const rows = await db.apiKey.findMany({ where: can(actor.role, "users:manage") ? {} : { ownerId: actor.id }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: SELECT });
+  const now = new Date();
+  return rows.map((row) => summary(row, now));
+}
+
+/**
+ * Revokes a key at once (its next request gets 401): the owner their own, an
+ * admin any. Revoking a revoked key changes nothing and writes no second row.
+ */
+export async function revokeApiKey(actor: Actor, input: RevokeApiKeyInput, db: Db = getDb()): Promise<ApiKeySummary> {
+  const admin = can(actor.role, "users:manage");
+  return writeTransaction(db, async (tx) => {
+    const found = await tx.apiKey.findUnique({ where: { id: input.id }, select: SELECT });
+    if (!found || (!admin && found.ownerId !== actor.id)) throw new ApiKeyNotFound(input.id);
+    if (found.revokedAt) return summary(found);
+    const revoked = await tx.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() }, select: SELECT });
+    await appendAuditInTransaction(tx, {
+      actorId: actor.id,
+      action: "api_key.revoked",
+      target: found.id,
+      details: { name: found.name, prefix: found.prefix, kind: found.kind, ownerId: found.ownerId },
+    });
+    return summary(revoked);
+  });
+}
