@@ -121,9 +121,15 @@ test.describe("runs", () => {
     await dialog.getByLabel("Task").fill("Where is order A-1002?");
     await expect(dialog.getByText("Missing: context.company, context.customer.name")).toBeVisible();
     await expect(dialog.getByRole("button", { name: "Start run" })).toBeDisabled();
-    await dialog.getByLabel("Context (JSON)").fill('{"company": ');
+    const contextEditor = dialog.getByLabel("Context (JSON)");
+    await contextEditor.fill('{"company": ');
     await expect(dialog.getByRole("alert")).toContainText("Invalid JSON");
-    await dialog.getByLabel("Context (JSON)").fill('{"company":"Acme","customer":{"name":"Ada"}}');
+    // The context field is a code editor (contenteditable): `fill` selects its text and types over it, and
+    // once appended to the broken JSON instead (seen in a fresh-clone run). Clear it first and check what it holds.
+    await contextEditor.clear();
+    await expect(contextEditor).toHaveText("");
+    await contextEditor.fill('{"company":"Acme","customer":{"name":"Ada"}}');
+    await expect(contextEditor).toHaveText('{"company":"Acme","customer":{"name":"Ada"}}');
     await dialog.getByLabel("Model override (optional)").fill("not a model");
     await dialog.getByRole("button", { name: "Start run" }).click();
     await expect(dialog.getByRole("alert")).toContainText("model");
