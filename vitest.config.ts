@@ -37,6 +37,8 @@ export default defineConfig({
   },
   test: {
     environment: "node",
+    // A stray `.only` must fail the run, not quietly shrink it to one test (Playwright: forbidOnly).
+    allowOnly: false,
     projects: [
       {
         extends: true,

@@ -13,7 +13,25 @@ import { bin, PROJECT_ROOT, run } from "./lib/run";
 import { provisionTemporalCli } from "./lib/temporal-cli";
 import { generatePrismaClients } from "./db/generate";
 import { freePort } from "./test-support/ports";
-import { postgresReachable, POSTGRES_ADMIN_URL } from "./test-support/databases";
+import { postgresReachable, postgresRequired, redactedPostgresUrl } from "./test-support/databases";
+import {
+  belowFloor,
+  inCi,
+  loadSkipAllowList,
+  loadTestFloors,
+  playwrightFileTimes,
+  playwrightSkips,
+  slowest,
+  testName,
+  unallowedSkips,
+  vitestFileTimes,
+  vitestSkips,
+  type FileTime,
+  type PlaywrightReport,
+  type PlaywrightSuite,
+  type TestRef,
+  type VitestReport,
+} from "./test-support/test-report";
 
 interface SuiteResult {
   name: string;
@@ -24,6 +42,12 @@ interface SuiteResult {
   note?: string;
   /** The failed tests by name with the first line of their error, printed again under the summary (CI shows a run's tail). */
   failures?: string[];
+  /** Every skipped test, named in the summary. */
+  skips?: TestRef[];
+  /** Seconds per test file, for the slowest-files list. */
+  fileTimes?: FileTime[];
+  /** Which database(s) the suite's writes ran on, printed in the summary. */
+  databases?: string;
 }
 
 /** One line of a failure: where, which test, and the first line of why (colour codes stripped). */
@@ -57,14 +81,6 @@ async function check(name: string, command: string, args: string[]): Promise<voi
   results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: (performance.now() - started) / 1000 });
 }
 
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  testResults?: { name: string; message?: string; assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[] }[];
-}
-
 function vitestFailures(report: VitestReport): string[] {
   return (report.testResults ?? []).flatMap((file) => {
     const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
@@ -75,7 +91,8 @@ function vitestFailures(report: VitestReport): string[] {
 }
 
 /** Vitest projects of vitest.config.ts run as one suite, or (with `config`) a suite with its own config file. */
-async function vitestSuite(name: string, projects: string[], env: Record<string, string> = {}, config?: string): Promise<void> {
+async function vitestSuite(name: string, projects: string[], options: { env?: Record<string, string>; config?: string; databases?: string } = {}): Promise<void> {
+  const { env = {}, config, databases } = options;
   banner(name);
   const started = performance.now();
   const output = path.join(reportDir, `${projects.join("+")}.json`);
@@ -83,26 +100,23 @@ async function vitestSuite(name: string, projects: string[], env: Record<string,
   const code = await stream(bin("vitest"), ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
-    results.push({ name, passed: 0, failed: 1, skipped: 0, seconds, note: `vitest exited with ${code} before reporting` });
+    results.push({ name, passed: 0, failed: 1, skipped: 0, seconds, databases, note: `vitest exited with ${code} before reporting` });
     return;
   }
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A non-zero exit with no failed test (e.g. an error in a hook) still counts as a failure.
   const failed = report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0);
-  results.push({ name, passed: report.numPassedTests, failed, skipped: report.numPendingTests + report.numTodoTests, seconds, failures: vitestFailures(report) });
-}
-
-interface PlaywrightSuite {
-  file?: string;
-  title: string;
-  suites?: PlaywrightSuite[];
-  specs?: { title: string; file: string; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
-}
-
-interface PlaywrightReport {
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  errors?: unknown[];
-  suites?: PlaywrightSuite[];
+  results.push({
+    name,
+    passed: report.numPassedTests,
+    failed,
+    skipped: report.numPendingTests + report.numTodoTests,
+    seconds,
+    failures: vitestFailures(report),
+    skips: vitestSkips(report),
+    fileTimes: vitestFileTimes(report),
+    databases,
+  });
 }
 
 function playwrightFailures(suites: PlaywrightSuite[] = [], titles: string[] = []): string[] {
@@ -137,7 +151,7 @@ async function e2eSuite(): Promise<void> {
   const code = await stream(bin("playwright"), ["test"], env);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
-    results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds, note: `playwright exited with ${code} before reporting` });
+    results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds, databases: E2E_DATABASES, note: `playwright exited with ${code} before reporting` });
     return;
   }
   const report = JSON.parse(readFileSync(output, "utf8")) as PlaywrightReport;
@@ -149,6 +163,9 @@ async function e2eSuite(): Promise<void> {
     skipped: report.stats.skipped,
     seconds,
     failures: playwrightFailures(report.suites),
+    skips: playwrightSkips(report),
+    fileTimes: playwrightFileTimes(report),
+    databases: E2E_DATABASES,
   });
 }
 
@@ -165,6 +182,42 @@ async function ensureChromium(): Promise<void> {
   console.log(result.code === 0 ? "✓ chromium installed" : `✗ apt-get install chromium failed:\n${result.stderr.slice(-2000)}`);
 }
 
+/** Where the e2e server keeps its data: SQLite unless E2E_DATABASE_URL names another database. */
+const E2E_DATABASES = process.env.E2E_DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite";
+
+/** Prints every suite, every failure and skip, the slowest files; returns the number of failures the checks add (skips in CI, floors). */
+function summarise(pg: boolean): number {
+  banner("summary");
+  const ci = inCi();
+  const allowed = loadSkipAllowList();
+  const floors = loadTestFloors();
+  let extraFailures = 0;
+  for (const r of results) {
+    const skipped = r.skipped ? `, ${r.skipped} skipped` : "";
+    const floorNote = r.note ? null : belowFloor(r.name, r.passed + r.failed + r.skipped, floors);
+    if (floorNote) extraFailures += 1;
+    const failed = r.failed || floorNote;
+    const where = r.databases ? ` [${r.databases}]` : "";
+    console.log(`${failed ? "✗" : "✓"} ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${skipped} (${r.seconds.toFixed(1)} s)${where}${r.note ? ` — ${r.note}` : ""}`);
+    if (floorNote) console.log(`    ✗ ${floorNote}`);
+    for (const failure of (r.failures ?? []).slice(0, 20)) console.log(`    ✗ ${failure}`);
+    const unallowed = unallowedSkips(r.skips ?? [], allowed);
+    for (const skip of r.skips ?? []) {
+      const refused = ci && unallowed.includes(skip);
+      console.log(`    ${refused ? "✗ skipped in CI, not on the allow-list:" : "∅ skipped:"} ${testName(skip)}`);
+    }
+    if (ci) extraFailures += unallowed.length;
+  }
+  const skippedCount = results.reduce((n, r) => n + r.skipped, 0);
+  if (skippedCount && !ci) console.log(`  ${skippedCount} test(s) skipped${pg ? "" : " — PostgreSQL is not reachable; see scripts/test-support/databases.ts for how to get one"}; in CI (CI=true) a skip off scripts/test-support/skip-allowlist.json fails the run`);
+  const times = results.flatMap((r) => r.fileTimes ?? []);
+  if (times.length) {
+    console.log("slowest files:");
+    for (const t of slowest(times)) console.log(`  ${t.seconds.toFixed(1).padStart(6)} s  ${t.file}`);
+  }
+  return extraFailures;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   banner("setup");
@@ -173,30 +226,28 @@ async function main(): Promise<void> {
   await generatePrismaClients();
   console.log("✓ Prisma clients generated");
   await ensureChromium();
+  // Throws, naming the server and the error, when PostgreSQL is required (CI, or TEST_DATABASE_URL set) and down.
   const pg = await postgresReachable();
-  console.log(pg ? `✓ PostgreSQL reachable at ${POSTGRES_ADMIN_URL}` : `! PostgreSQL not reachable at ${POSTGRES_ADMIN_URL}: its tests will be skipped`);
+  if (pg) console.log(`✓ PostgreSQL reachable at ${redactedPostgresUrl()}`);
+  else console.log(`! PostgreSQL not reachable at ${redactedPostgresUrl()}: its tests will be skipped, each named in the summary (required: ${postgresRequired() ? "yes" : "no, not CI"})`);
+  const both = pg ? "SQLite + PostgreSQL" : "SQLite only: PostgreSQL unreachable";
 
   await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
   await check("lint", bin("eslint"), ["--max-warnings=0", "."]);
   await vitestSuite("unit", ["unit"]);
   // The load tests alone, then two files at a time (vitest.config.ts): one report.
-  await vitestSuite("integration", ["integration", "integration-serial"]);
-  await vitestSuite("security", ["security"]);
+  await vitestSuite("integration", ["integration", "integration-serial"], { databases: both });
+  await vitestSuite("security", ["security"], { databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" });
   await e2eSuite();
   // After e2e, whose `npm start` brought `.next` up to date: the two `next start` servers serve that build.
-  await vitestSuite("scale-out", ["scale-out"], {}, "scripts/scale-out/vitest.config.ts");
-  await vitestSuite("first run", ["first-run"], {}, "scripts/first-run/vitest.config.ts");
+  await vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });
+  await vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite" });
 
   rmSync(reportDir, { recursive: true, force: true });
-  banner("summary");
-  for (const r of results) {
-    const skipped = r.skipped ? `, ${r.skipped} skipped` : "";
-    console.log(`${r.failed ? "✗" : "✓"} ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${skipped} (${r.seconds.toFixed(1)} s)${r.note ? ` — ${r.note}` : ""}`);
-    for (const failure of (r.failures ?? []).slice(0, 20)) console.log(`    ✗ ${failure}`);
-  }
+  const extraFailures = summarise(pg);
   const total = results.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), {
     passed: 0,
-    failed: 0,
+    failed: extraFailures,
     skipped: 0,
   });
   console.log(`total time ${((performance.now() - started) / 1000).toFixed(0)} s`);

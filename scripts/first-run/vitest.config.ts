@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     name: "first-run",
     environment: "node",
+    allowOnly: false,
     include: ["scripts/first-run/**/*.first-run.ts"],
     fileParallelism: false,
     // The first test builds the clone (next build, ~1–2 min on two cores).

@@ -18,6 +18,7 @@ export default defineConfig({
   test: {
     name: "scale-out",
     environment: "node",
+    allowOnly: false,
     include: ["scripts/scale-out/**/*.scale-out.ts"],
     // The integration suite's Temporal dev server and workflow bundle.
     globalSetup: ["scripts/test-support/temporal-global-setup.ts"],

@@ -15,13 +15,46 @@ export interface TestDatabase {
 /** The PostgreSQL server tests may create databases on: TEST_DATABASE_URL, else the local default. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+/** How to get a PostgreSQL for the tests, printed with every local skip. */
+export const HOW_TO_GET_POSTGRES =
+  "start one (e.g. `docker run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16`, or Debian's `postgresql` package) or point TEST_DATABASE_URL at one";
+
+/**
+ * PostgreSQL is promised, not optional, in CI (`CI` set) and whenever TEST_DATABASE_URL names a server:
+ * there an unreachable server fails the tests instead of skipping them.
+ */
+export function postgresRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return (Boolean(ci) && ci !== "false" && ci !== "0") || Boolean(env.TEST_DATABASE_URL);
+}
+
+/** The admin URL without its password, for messages. */
+export function redactedPostgresUrl(url = POSTGRES_ADMIN_URL): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(an unparseable TEST_DATABASE_URL)";
+  }
+}
+
+/**
+ * Whether PostgreSQL answers. Unreachable where it is required (postgresRequired): throws an error naming the
+ * server and why, so the file (or `npm test`'s set-up) fails; elsewhere: a loud warning and false, and the
+ * callers skip their PostgreSQL tests, which the runner names one by one.
+ */
+export async function postgresReachable(url = POSTGRES_ADMIN_URL): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     await client.query("select 1");
     return true;
-  } catch {
+  } catch (error) {
+    const why = error instanceof Error ? error.message || error.name : String(error);
+    if (postgresRequired())
+      throw new Error(`PostgreSQL at ${redactedPostgresUrl(url)} is required (${process.env.TEST_DATABASE_URL ? "TEST_DATABASE_URL is set" : "CI is set"}) but unreachable: ${why}`);
+    console.warn(`⚠ PostgreSQL at ${redactedPostgresUrl(url)} is unreachable (${why}): its tests are SKIPPED. To run them, ${HOW_TO_GET_POSTGRES}.`);
     return false;
   } finally {
     await client.end().catch(() => undefined);
@@ -67,7 +100,6 @@ export interface ProviderUnderTest {
 /** The providers database tests run against: SQLite always, PostgreSQL when reachable. */
 export async function testProviders(): Promise<ProviderUnderTest[]> {
   const pgUp = await postgresReachable();
-  if (!pgUp) console.warn(`PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}; its tests are skipped.`);
   return [
     { provider: "sqlite", available: true, create: freshSqlite },
     { provider: "postgresql", available: pgUp, create: freshPostgres },

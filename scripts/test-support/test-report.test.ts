@@ -1,0 +1,119 @@
+// The runner's honesty checks: a skipped test is named, refused in CI unless
+// allow-listed; a suite below its floor fails; PostgreSQL down where it is
+// required is an error naming it, not a skip.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { belowFloor, inCi, loadSkipAllowList, loadTestFloors, playwrightSkips, slowest, unallowedSkips, vitestFileTimes, vitestSkips, type PlaywrightReport, type VitestReport } from "./test-report";
+import { postgresReachable, postgresRequired, redactedPostgresUrl } from "./databases";
+import { PROJECT_ROOT } from "../lib/run";
+
+const vitestReport: VitestReport = {
+  numPassedTests: 1,
+  numFailedTests: 0,
+  numPendingTests: 2,
+  numTodoTests: 1,
+  testResults: [
+    {
+      name: path.join(PROJECT_ROOT, "lib/a.int.test.ts"),
+      startTime: 1_000,
+      endTime: 4_500,
+      assertionResults: [
+        { fullName: "a runs", status: "passed", duration: 3000 },
+        { fullName: "a on postgresql", status: "skipped" },
+        { fullName: "a later", status: "todo" },
+      ],
+    },
+    { name: path.join(PROJECT_ROOT, "lib/b.int.test.ts"), startTime: 0, endTime: 9_000, assertionResults: [{ fullName: "b", status: "pending" }] },
+  ],
+};
+
+const playwrightReport: PlaywrightReport = {
+  stats: { expected: 1, unexpected: 0, flaky: 0, skipped: 1 },
+  suites: [
+    {
+      title: "inbox.spec.ts",
+      file: "inbox.spec.ts",
+      specs: [
+        { title: "approves", file: "inbox.spec.ts", tests: [{ status: "expected", results: [{ duration: 2000 }] }] },
+        { title: "rejects", file: "inbox.spec.ts", tests: [{ status: "skipped", results: [] }] },
+      ],
+    },
+  ],
+};
+
+describe("skips", () => {
+  it("names every skipped, pending and todo test of a vitest report by file and title", () => {
+    expect(vitestSkips(vitestReport)).toEqual([
+      { file: "lib/a.int.test.ts", title: "a on postgresql" },
+      { file: "lib/a.int.test.ts", title: "a later" },
+      { file: "lib/b.int.test.ts", title: "b" },
+    ]);
+  });
+
+  it("names Playwright's skipped tests", () => {
+    expect(playwrightSkips(playwrightReport)).toEqual([{ file: "inbox.spec.ts", title: "rejects" }]);
+  });
+
+  it("refuses every skip the allow-list does not name exactly", () => {
+    const skips = vitestSkips(vitestReport);
+    const allowed = [{ file: "lib/a.int.test.ts", title: "a later", reason: "needs a GPU model server that CI cannot build" }];
+    expect(unallowedSkips(skips, allowed).map((s) => s.title)).toEqual(["a on postgresql", "b"]);
+  });
+
+  it("the allow-list must give a reason for each entry; the committed one is valid", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "zap-allow-"));
+    const file = path.join(dir, "allow.json");
+    writeFileSync(file, JSON.stringify([{ file: "x.test.ts", title: "t", reason: "" }]));
+    expect(() => loadSkipAllowList(file)).toThrow(/needs a file, a title and a reason/);
+    expect(Array.isArray(loadSkipAllowList())).toBe(true);
+  });
+
+  it("CI is any CI value but false or 0", () => {
+    expect(inCi({ CI: "true" })).toBe(true);
+    expect(inCi({ CI: "1" })).toBe(true);
+    expect(inCi({ CI: "false" })).toBe(false);
+    expect(inCi({})).toBe(false);
+  });
+});
+
+describe("floors and times", () => {
+  it("a suite below its committed floor is a failure that says so; at or above is fine", () => {
+    const floors = loadTestFloors();
+    expect(floors.unit).toBeGreaterThan(500);
+    expect(belowFloor("unit", floors.unit - 1, floors)).toMatch(/below the floor of/);
+    expect(belowFloor("unit", floors.unit, floors)).toBeNull();
+    expect(belowFloor("not-a-suite", 0, floors)).toBeNull();
+  });
+
+  it("file times come from the report's start and end; the slowest first", () => {
+    expect(slowest(vitestFileTimes(vitestReport), 1)).toEqual([{ file: "lib/b.int.test.ts", seconds: 9 }]);
+  });
+});
+
+describe("PostgreSQL where it is required", () => {
+  const saved = { CI: process.env.CI, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL };
+  afterEach(() => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+  const closed = "postgresql://postgres:hunter2@127.0.0.1:1/postgres";
+
+  it("with CI=true a server that is down is an error naming PostgreSQL, its URL (password hidden) and why", async () => {
+    process.env.CI = "true";
+    delete process.env.TEST_DATABASE_URL;
+    expect(postgresRequired()).toBe(true);
+    await expect(postgresReachable(closed)).rejects.toThrow(/^PostgreSQL at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/postgres is required \(CI is set\) but unreachable: .*ECONNREFUSED/);
+  });
+
+  it("locally (no CI, no TEST_DATABASE_URL) it is a loud skip: false", async () => {
+    delete process.env.CI;
+    delete process.env.TEST_DATABASE_URL;
+    expect(postgresRequired()).toBe(false);
+    await expect(postgresReachable(closed)).resolves.toBe(false);
+    expect(redactedPostgresUrl(closed)).not.toContain("hunter2");
+  });
+});
