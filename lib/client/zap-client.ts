@@ -1,0 +1,195 @@
+// The TypeScript client of Zap Studio's HTTP API, for programs (issue 23 §1):
+// an API key, the run lifecycle (start, read, stream, wait, follow up, cancel),
+// approvals and keys. Browser- and Node-safe: only `fetch`; the response types
+// are the routes' own (imported as types, erased at run time).
+//
+//   const zap = new ZapClient({ baseUrl: "https://zap.example.com", apiKey: process.env.ZAP_API_KEY! });
+//   const { runId } = await zap.startRun({ graph: "support-triage", task: "Where is my order?" });
+//   for await (const event of zap.streamRun(runId)) console.log(event.type);
+import { TERMINAL_STATUSES, type ApprovalRequest, type RunEvent } from "../contract/types";
+import type { launchRunSchema, RunFilters, RunListPage } from "../runs/schemas";
+import type { ImageInput } from "../attachments/schemas";
+import type { AuditEventFilter, AuditEventPage, InboxItem } from "../inbox/schemas";
+import type { ApiKeySummary } from "../api-keys/schemas";
+import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
+import type { SessionUser } from "../auth/server/session";
+import type { z } from "zod";
+import { ApiError, Http, sleep, type HttpOptions } from "./http";
+
+export { ApiError, RateLimitedApiError } from "./http";
+export type { RunEvent, EventPage, RunSummaryWithPlan as RunSummary };
+
+/** `POST /api/runs`: the saved graph, the task, and optionally context, version, model and images. */
+export type StartRunInput = z.input<typeof launchRunSchema>;
+
+/** `POST /api/runs/:runId/approvals/:approvalId`: a rejection needs a reason; only an approval may edit the arguments. */
+export interface DecisionInput {
+  approved: boolean;
+  reason?: string;
+  /** The arguments the tool runs with instead of the model's (approvals only). */
+  editedArguments?: Record<string, unknown>;
+}
+
+/** The caller as the server sees it: the key's owner, with the key's role (never above the owner's). */
+export type Me = SessionUser & { apiKeyId?: string };
+
+export interface StreamOptions {
+  /** Events after this sequence number (default 0: from the start); resume a stream with the last `seq` seen. */
+  since?: number;
+  /** Stops the stream: the iterator returns without throwing. */
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Give up after this long (ApiError status 0, code "timeout"); default: wait as long as the run takes. */
+  timeoutMs?: number;
+}
+
+/** How polling backs off while nothing happens: from the first delay, doubling up to the last. */
+const POLL_MS = { first: 250, max: 2_000 } as const;
+/** Consecutive transient failures (no answer, 502–504) a stream rides out before it throws. */
+const STREAM_RETRIES = 5;
+
+function isTransient(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504);
+}
+
+/** A Zap Studio server, called with an API key. */
+export class ZapClient {
+  private readonly http: Http;
+
+  constructor(options: HttpOptions) {
+    this.http = new Http(options);
+  }
+
+  /** Who the key acts as: its owner, with the key's role. */
+  async me(options: { signal?: AbortSignal } = {}): Promise<Me> {
+    return (await this.http.call<{ user: Me }>("GET", "/api/me", options)).user;
+  }
+
+  /** Starts a run of a saved agent graph (needs a builder's role or higher): its run id. */
+  startRun(input: StartRunInput, options: { signal?: AbortSignal } = {}): Promise<{ runId: string }> {
+    return this.http.call("POST", "/api/runs", { body: input, signal: options.signal });
+  }
+
+  /** The run's summary: status, usage, output or error, the last event's sequence number. */
+  async getRun(runId: string, options: { signal?: AbortSignal } = {}): Promise<RunSummaryWithPlan> {
+    return (await this.http.call<{ run: RunSummaryWithPlan }>("GET", `/api/runs/${encodeURIComponent(runId)}`, options)).run;
+  }
+
+  /** Top-level runs, newest first, one page at a time, filtered as the runs list is (status, graph, startedBy, …). */
+  listRuns(filters: Partial<RunFilters> = {}, options: { signal?: AbortSignal } = {}): Promise<RunListPage> {
+    return this.http.call("GET", "/api/runs/list", { query: { ...filters }, signal: options.signal });
+  }
+
+  /** One page of the run's events after sequence number `since`; ask again from `nextSince` while `hasMore`. */
+  events(runId: string, since = 0, options: { limit?: number; maxBytes?: number; signal?: AbortSignal } = {}): Promise<EventPage> {
+    const { signal, ...page } = options;
+    return this.http.call("GET", `/api/runs/${encodeURIComponent(runId)}/events`, { query: { since, ...page }, signal });
+  }
+
+  /**
+   * The run's events as they happen, until the run has ended and every event
+   * it wrote has been yielded (a run that waits for an approval keeps the stream
+   * open). Polls the events page, backing off from 250 ms to 2 s while nothing
+   * happens, and asks only for events after the last one yielded, so nothing
+   * comes twice; a few transient failures (no answer, 502–504) are retried.
+   * Today it polls; the signature stays when the server streams (issue 26).
+   */
+  async *streamRun(runId: string, options: StreamOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+    const { signal } = options;
+    let since = options.since ?? 0;
+    let delay: number = POLL_MS.first;
+    let failures = 0;
+    try {
+      for (;;) {
+        let page: EventPage;
+        let ended = false;
+        try {
+          page = await this.events(runId, since, { signal });
+          // Only an empty page asks whether the run ended, and only then may the stream stop: the summary's
+          // lastEventSeq says whether events were written after the page was read.
+          if (page.events.length === 0 && !page.hasMore) {
+            const run = await this.getRun(runId, { signal });
+            ended = TERMINAL_STATUSES.includes(run.status) && run.lastEventSeq <= since;
+          }
+          failures = 0;
+        } catch (error) {
+          if (signal?.aborted) return;
+          if (!isTransient(error) || ++failures > STREAM_RETRIES) throw error;
+          await sleep(delay, signal);
+          delay = Math.min(delay * 2, POLL_MS.max);
+          continue;
+        }
+        for (const event of page.events) {
+          since = event.seq;
+          yield event;
+        }
+        if (ended) return;
+        if (page.hasMore) continue;
+        if (page.events.length > 0) {
+          delay = POLL_MS.first;
+          continue;
+        }
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, POLL_MS.max);
+      }
+    } catch (error) {
+      // Aborting is how a caller stops the stream: the iterator ends, it does not fail.
+      if (signal?.aborted) return;
+      throw error;
+    }
+  }
+
+  /** Waits until the run ends (completed, failed or cancelled) and returns its summary. */
+  async waitForRun(runId: string, options: WaitOptions = {}): Promise<RunSummaryWithPlan> {
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let delay: number = POLL_MS.first;
+    for (;;) {
+      const run = await this.getRun(runId, { signal: options.signal });
+      if (TERMINAL_STATUSES.includes(run.status)) return run;
+      if (Date.now() + delay > deadline) throw new ApiError(0, "timeout", `Run ${runId} had not ended after ${options.timeoutMs} ms (status ${run.status})`);
+      await sleep(delay, options.signal);
+      delay = Math.min(delay * 2, POLL_MS.max);
+    }
+  }
+
+  /** Cancels the run and its sub-agent conversations (its starter or an admin). */
+  cancelRun(runId: string, options: { signal?: AbortSignal } = {}): Promise<{ accepted: true }> {
+    return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/cancel`, options);
+  }
+
+  /** Sends a follow-up message to the run (its starter or an admin), optionally with images. */
+  sendMessage(runId: string, content: string, options: { images?: ImageInput[]; signal?: AbortSignal } = {}): Promise<{ accepted: true }> {
+    const body = options.images?.length ? { content, images: options.images } : { content };
+    return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/messages`, { body, signal: options.signal });
+  }
+
+  /** Every pending approval across runs and sub-runs, oldest first, and the server's time. */
+  listApprovals(options: { signal?: AbortSignal } = {}): Promise<{ approvals: InboxItem[]; serverTime: string }> {
+    return this.http.call("GET", "/api/approvals", options);
+  }
+
+  /** Approves or rejects one call (approvers and admins): the approval as decided. */
+  async decideApproval(runId: string, approvalId: string, decision: DecisionInput, options: { signal?: AbortSignal } = {}): Promise<ApprovalRequest> {
+    const path = `/api/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(approvalId)}`;
+    return (await this.http.call<{ approval: ApprovalRequest }>("POST", path, { body: decision, signal: options.signal })).approval;
+  }
+
+  /** The audit's every-event view, newest first, as this key's role may read it. */
+  auditEvents(filter: Partial<AuditEventFilter> = {}, options: { signal?: AbortSignal } = {}): Promise<AuditEventPage> {
+    const query = { ...filter, from: filter.from?.toISOString(), to: filter.to?.toISOString() };
+    return this.http.call("GET", "/api/audit", { query, signal: options.signal });
+  }
+
+  /** The owner's keys (an admin's: every key), never a secret. Keys are created in the UI or with `npm run api-key`. */
+  async listApiKeys(options: { signal?: AbortSignal } = {}): Promise<ApiKeySummary[]> {
+    return (await this.http.call<{ keys: ApiKeySummary[] }>("GET", "/api/api-keys", options)).keys;
+  }
+
+  /** Revokes a key at once (the owner's own; an admin any): its next request gets 401. */
+  revokeApiKey(id: string, options: { signal?: AbortSignal } = {}): Promise<ApiKeySummary> {
+    return this.http.call("DELETE", `/api/api-keys/${encodeURIComponent(id)}`, options);
+  }
+}
