@@ -23,7 +23,7 @@ export const HOW_TO_GET_POSTGRES =
  * PostgreSQL is promised, not optional, in CI (`CI` set) and whenever TEST_DATABASE_URL names a server:
  * there an unreachable server fails the tests instead of skipping them.
  */
-export function postgresRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+export function postgresRequired(env: Record<string, string | undefined> = process.env): boolean {
   const ci = env.CI?.trim().toLowerCase();
   return (Boolean(ci) && ci !== "false" && ci !== "0") || Boolean(env.TEST_DATABASE_URL);
 }

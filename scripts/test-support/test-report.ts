@@ -49,7 +49,7 @@ function relative(file: string): string {
 }
 
 /** Whether this is a CI run: `CI` set to anything but "false"/"0" (GitHub, GitLab and most runners set CI=true). */
-export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
+export function inCi(env: Record<string, string | undefined> = process.env): boolean {
   const value = env.CI?.trim().toLowerCase();
   return Boolean(value) && value !== "false" && value !== "0";
 }
