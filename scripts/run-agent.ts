@@ -1,6 +1,8 @@
 // `npm run agent -- <agent> "<task>" [--context '{"customer":{"name":"Ada"}}'] [--image photo.png ...]`
 // Starts a run of a saved agent against the running stack (npm start) and
-// prints its events as they happen.
+// prints its events as they happen. With `--server <url>` (or ZAP_URL) it runs
+// on a remote server through its HTTP API instead, with the API key in
+// ZAP_API_KEY or `--api-key-file <path>` (scripts/lib/run-agent-remote.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Client, Connection } from "@temporalio/client";
@@ -8,54 +10,17 @@ import { parseEnv } from "../lib/config/env";
 import { createDb } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
 import { catalogOptions } from "../lib/models/catalog";
-import type { RunEvent } from "../lib/contract/types";
 import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { loadDotenv } from "./lib/dotenv";
 import { ensureAuthSecret } from "./lib/auth-secret";
 import { configuredKey } from "../lib/crypto/keys";
 import { AppError } from "../lib/errors";
+import { describeEvent } from "./lib/describe-event";
+import { runRemote } from "./lib/run-agent-remote";
 
-function describeEvent(e: RunEvent): string {
-  switch (e.type) {
-    case "run_started":
-      return `run started: ${e.agentName}`;
-    case "iteration_started":
-      return `iteration ${e.iteration}`;
-    case "inference_completed":
-      return `  model ${e.model}: ${e.toolCalls} tool call(s), ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.latencyMs} ms`;
-    case "tool_call_started":
-      return `  → ${e.tool} ${e.arguments}`;
-    case "tool_call_completed":
-      return `  ← ${e.tool} ${e.outcome} (${e.durationMs} ms): ${e.result.slice(0, 160)}`;
-    case "approval_requested":
-      return `  ⏸ approval needed for ${e.approval.toolName} (id ${e.approval.id}, role ${e.approval.requiredRole ?? "any approver"})`;
-    case "approval_decided":
-      return `  ▶ approval ${e.status}${e.decidedBy ? ` by ${e.decidedBy}` : ""}${e.reason ? `: ${e.reason}` : ""}`;
-    case "sub_agent_message":
-      return `  ⇢ ${e.agentName} (turn ${e.turn}): ${e.message}`;
-    case "sub_agent_reply":
-      return `  ⇠ ${e.agentName}: ${e.response.slice(0, 160)}`;
-    case "routing_decided": {
-      const d = e.decision;
-      return `  ⤳ ${d.router} routes to ${d.chosen} (target ${d.target}, confidence ${d.confidence} vs ${d.threshold}${d.fallbackTaken ? ", fallback taken" : ""}): ${d.reason}`;
-    }
-    case "routed_agent_failed":
-      return `  ✗ ${e.agentName} failed (attempt ${e.attempt}): ${e.reason}`;
-    case "handoff":
-      return `  ⇒ handoff ${e.from} → ${e.to}: ${e.reason}`;
-    case "output_invalid":
-      return `  ✗ answer failed its schema (${e.errors.join("; ")})${e.repairing ? ", asking for a repair" : ""}`;
-    case "budget_extension_requested":
-      return `  ⏸ token budget reached (${e.used} of ${e.limit}): asking an approver for ${e.requested} more`;
-    case "run_completed":
-      return `completed: ${e.output}`;
-    case "run_failed":
-      return `failed (${e.reason}): ${e.message}${e.details?.errors ? `\n  errors: ${e.details.errors.join("; ")}` : ""}`;
-    default:
-      return `  ${e.type}`;
-  }
-}
+const USAGE =
+  'usage: npm run agent -- [--server <url> [--api-key-file <path>]] <agent> "<task>" [--context \'{"key":"value"}\'] [--image file.png ...]   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk, trip-planner, image-describer)';
 
 /** The values of a repeatable flag (`--image a.png --image b.jpg`). */
 function flagValues(name: string): string[] {
@@ -68,10 +33,26 @@ async function main(): Promise<void> {
   const images = flagValues("--image").map((file) => ({ data: readFileSync(file).toString("base64"), name: path.basename(file) }));
   const contextFlag = process.argv.indexOf("--context");
   if (!agentName || !task) {
-    console.error('usage: npm run agent -- <agent> "<task>" [--context \'{"key":"value"}\'] [--image file.png ...]   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk, trip-planner, image-describer)');
+    console.error(USAGE);
+    process.exit(2);
+  }
+  if (process.argv.some((arg) => arg === "--api-key" || arg.startsWith("--api-key="))) {
+    console.error("✗ --api-key is not taken: a command line is readable by every user of the machine (ps) and stays in shell history; set ZAP_API_KEY or pass --api-key-file <path>");
     process.exit(2);
   }
   loadDotenv();
+  const server = flagValues("--server")[0] ?? process.env.ZAP_URL;
+  if (server) {
+    let context: Record<string, unknown>;
+    try {
+      context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
+    } catch (error) {
+      console.error(`✗ --context is not JSON: ${(error as Error).message}`);
+      process.exit(2);
+    }
+    const input = { graph: agentName, task, context, ...(images.length ? { images } : {}) };
+    return runRemote({ server, envKey: process.env.ZAP_API_KEY, keyFile: flagValues("--api-key-file")[0], input });
+  }
   const config = parseEnv();
   const connection = await Connection.connect(temporalConnectionOptions(config));
   const db = createDb(config.databaseUrl);

@@ -1,0 +1,45 @@
+// One line per run event, as `npm run agent` prints them (local and remote
+// mode alike). Browser-safe: the event type only.
+import type { RunEvent } from "../../lib/contract/types";
+
+/** The event as one line (indented for what happens inside a turn). */
+export function describeEvent(e: RunEvent): string {
+  switch (e.type) {
+    case "run_started":
+      return `run started: ${e.agentName}`;
+    case "iteration_started":
+      return `iteration ${e.iteration}`;
+    case "inference_completed":
+      return `  model ${e.model}: ${e.toolCalls} tool call(s), ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.latencyMs} ms`;
+    case "tool_call_started":
+      return `  → ${e.tool} ${e.arguments}`;
+    case "tool_call_completed":
+      return `  ← ${e.tool} ${e.outcome} (${e.durationMs} ms): ${e.result.slice(0, 160)}`;
+    case "approval_requested":
+      return `  ⏸ approval needed for ${e.approval.toolName} (id ${e.approval.id}, role ${e.approval.requiredRole ?? "any approver"})`;
+    case "approval_decided":
+      return `  ▶ approval ${e.status}${e.decidedBy ? ` by ${e.decidedBy}` : ""}${e.reason ? `: ${e.reason}` : ""}`;
+    case "sub_agent_message":
+      return `  ⇢ ${e.agentName} (turn ${e.turn}): ${e.message}`;
+    case "sub_agent_reply":
+      return `  ⇠ ${e.agentName}: ${e.response.slice(0, 160)}`;
+    case "routing_decided": {
+      const d = e.decision;
+      return `  ⤳ ${d.router} routes to ${d.chosen} (target ${d.target}, confidence ${d.confidence} vs ${d.threshold}${d.fallbackTaken ? ", fallback taken" : ""}): ${d.reason}`;
+    }
+    case "routed_agent_failed":
+      return `  ✗ ${e.agentName} failed (attempt ${e.attempt}): ${e.reason}`;
+    case "handoff":
+      return `  ⇒ handoff ${e.from} → ${e.to}: ${e.reason}`;
+    case "output_invalid":
+      return `  ✗ answer failed its schema (${e.errors.join("; ")})${e.repairing ? ", asking for a repair" : ""}`;
+    case "budget_extension_requested":
+      return `  ⏸ token budget reached (${e.used} of ${e.limit}): asking an approver for ${e.requested} more`;
+    case "run_completed":
+      return `completed: ${e.output}`;
+    case "run_failed":
+      return `failed (${e.reason}): ${e.message}${e.details?.errors ? `\n  errors: ${e.details.errors.join("; ")}` : ""}`;
+    default:
+      return `  ${e.type}`;
+  }
+}
