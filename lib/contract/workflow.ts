@@ -41,7 +41,8 @@ export interface DecideApprovalInput {
   approved: boolean;
   reason?: string;
   editedArguments?: Record<string, unknown>;
-  decidedBy: { id: string; email: string; role: string };
+  /** `apiKeyId`: the API key the decision was made with (signed with the rest; the audit row names it). */
+  decidedBy: { id: string; email: string; role: string; apiKeyId?: string };
   /** When the web server signed the decision (ISO time); decisions older than the signature window are refused. */
   issuedAt?: string;
   /** HMAC-SHA256 of the decision by the web server (lib/engine/decision-signature.ts); checked where it is recorded. */
@@ -248,7 +249,7 @@ export interface ApprovalOutcomeRecord {
   status: "approved" | "rejected" | "expired" | "endorsed";
   reason: string | null;
   editedArguments: Record<string, unknown> | null;
-  decidedBy: { id: string; email: string; role: string } | null;
+  decidedBy: { id: string; email: string; role: string; apiKeyId?: string } | null;
   decidedAt: string;
   /** The web server's signature of the decision (absent for expiries, which the workflow's timer decides). */
   signature?: string;

@@ -32,4 +32,14 @@ describe("decision signatures", () => {
     expect(decisionSignatureProblem(key, fields, signature, now + DECISION_SIGNATURE_WINDOW_MS)).toMatch(/expired/);
     expect(decisionSignatureProblem(null, fields, signature, now)).toMatch(/no key/);
   });
+
+  it("signs the API key a decision was made with: added, removed or swapped, it is refused; a decision without one signs as before", () => {
+    const withKey = { ...fields, decidedBy: { ...fields.decidedBy, apiKeyId: "key-1" } };
+    const signature = signDecision(key, withKey);
+    expect(decisionSignatureProblem(key, withKey, signature, now)).toBeNull();
+    expect(decisionSignatureProblem(key, fields, signature, now), "the key id dropped").toMatch(/not signed/);
+    expect(decisionSignatureProblem(key, { ...fields, decidedBy: { ...fields.decidedBy, apiKeyId: "key-2" } }, signature, now), "another key named").toMatch(/not signed/);
+    expect(decisionSignatureProblem(key, withKey, signDecision(key, fields), now), "a key id added to a decision signed without one").toMatch(/not signed/);
+    expect(signDecision(key, { ...fields, decidedBy: { ...fields.decidedBy, apiKeyId: undefined } }), "no key: the signature of the decisions signed before keys existed").toBe(signDecision(key, fields));
+  });
 });

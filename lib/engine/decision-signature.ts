@@ -15,7 +15,7 @@ export interface SignedDecisionFields {
   approved: boolean;
   reason: string | null;
   editedArguments: Record<string, unknown> | null;
-  decidedBy: { id: string; email: string; role: string };
+  decidedBy: { id: string; email: string; role: string; apiKeyId?: string };
   issuedAt: string;
 }
 
@@ -31,7 +31,7 @@ export function canonicalJson(value: unknown): string {
 
 function digest(key: Buffer, fields: SignedDecisionFields): Buffer {
   const { runId, approvalId, approved, reason, editedArguments, decidedBy, issuedAt } = fields;
-  const canonical = canonicalJson({ runId, approvalId, approved, reason, editedArguments, decidedBy: { id: decidedBy.id, email: decidedBy.email, role: decidedBy.role }, issuedAt });
+  const canonical = canonicalJson({ runId, approvalId, approved, reason, editedArguments, decidedBy: { id: decidedBy.id, email: decidedBy.email, role: decidedBy.role, apiKeyId: decidedBy.apiKeyId }, issuedAt });
   return createHmac("sha256", key).update(canonical, "utf8").digest();
 }
 

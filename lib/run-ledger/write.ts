@@ -44,6 +44,9 @@ function auditDetails(record: ApprovalOutcomeRecord): Record<string, unknown> {
     requestedAt: approval.requestedAt,
     endorsements: approval.endorsements.map((e) => e.by.email),
     requiredApprovals: approval.requiredApprovals,
+    // A decision made with an API key names it, as every other row written with a key does (lib/audit/write.ts):
+    // this row is written by the worker, outside the request that carried the key.
+    ...(decidedBy?.apiKeyId ? { apiKeyId: decidedBy.apiKeyId } : {}),
   };
 }
 

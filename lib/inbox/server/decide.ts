@@ -9,15 +9,19 @@ import type { SessionUser } from "../../auth/server/session";
 import { bulkDecideInputSchema, decideInputSchema, type BulkDecideInput, type BulkOutcome, type DecideInput } from "../schemas";
 import { operation } from "../../http/server/operation";
 import { getEngine } from "../../engine/server/engine";
+import { currentApiKey } from "../../audit/context";
 
 /** Decides one approval as the signed-in person; the action and the route both call this. */
 export function decideOne(engine: Engine, user: SessionUser, input: DecideInput): Promise<ApprovalRequest> {
+  // Made with an API key: the key travels with the decision (signed) to the audit row the worker writes.
+  const key = currentApiKey();
+  const apiKeyId = key && key.actorId === user.id ? key.apiKeyId : undefined;
   return engine.decideApproval(input.runId, {
     approvalId: input.approvalId,
     approved: input.approved,
     reason: input.reason,
     editedArguments: input.editedArguments,
-    decidedBy: { id: user.id, email: user.email, role: user.role },
+    decidedBy: { id: user.id, email: user.email, role: user.role, ...(apiKeyId ? { apiKeyId } : {}) },
   });
 }
 
