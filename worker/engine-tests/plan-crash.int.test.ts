@@ -5,7 +5,9 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
-import type { RunEvent } from "../../lib/contract/types";
+import type { RunEvent, TraceNode } from "../../lib/contract/types";
+
+const flatten = (spans: TraceNode[]): TraceNode[] => spans.flatMap((span) => [span, ...flatten(span.children)]);
 
 let h: EngineHarness;
 const workers: ChildProcess[] = [];
@@ -66,6 +68,18 @@ describe("a plan whose worker is killed mid-plan", () => {
     expect(await h.db.toolExecution.count({ where: { runId } })).toBe(3);
     const events: RunEvent[] = await h.engine.getEvents(runId);
     expect(events.filter((e) => e.type === "plan_node_finished").map((e) => (e.type === "plan_node_finished" ? e.status : ""))).toEqual(["completed", "completed", "completed"]);
+    // The kill hit both transfers in flight: each was retried on the new worker after the first stopped
+    // heartbeating, and found its record (replayed), while "last", started after the kill, ran once.
+    for (const id of ["first", "second"]) {
+      const nodeEvents = await h.engine.getEvents(`${runId}.node-${id}-1`);
+      const done = nodeEvents.find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
+      expect(done?.attempts, `node ${id}'s transfer retried after the kill`).toBeGreaterThanOrEqual(2);
+      expect(JSON.parse(done?.result ?? "{}"), `node ${id}'s retry found the committed transfer`).toMatchObject({ status: "completed", replayed: true });
+      const tool = flatten(await h.engine.getTrace(`${runId}.node-${id}-1`)).find((s) => s.kind === "tool" && s.name === "ledger_transfer");
+      expect(String(tool?.attributes?.retryReason)).toMatch(/^attempt 1 stopped heartbeating on worker .+ \(heartbeat timeout: the worker was lost\); retried on /);
+    }
+    const last = (await h.engine.getEvents(`${runId}.node-last-1`)).find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
+    expect(last?.attempts).toBe(1);
   });
 
   it("tool-less nodes (activities of the plan's run) in flight on the killed worker run again on the new one, each recorded once", async () => {

@@ -11,7 +11,9 @@ import { eventually, startEngineHarness, waitForStatus, type EngineHarness } fro
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import { spawnDevServer, temporalIsServing, waitForTemporal } from "../../scripts/lib/temporal-server";
 import { freePort } from "../../scripts/test-support/ports";
-import type { RunEvent } from "../../lib/contract/types";
+import type { RunEvent, TraceNode } from "../../lib/contract/types";
+
+const flatten = (spans: TraceNode[]): TraceNode[] => spans.flatMap((span) => [span, ...flatten(span.children)]);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "zap-plan-temporal-crash-"));
 let ports: { port: number; uiPort: number; httpPort: number };
@@ -77,6 +79,7 @@ describe("a plan whose Temporal server is killed mid-plan", () => {
     });
     // Both parallel transfers have committed; their activities still hold (heartbeating) when the server dies.
     await eventually(() => h.db.ledgerEntry.count({ where: { runId } }), (n) => n === 2, 30_000, "two transfers to commit");
+    const killedAt = Date.now();
     server?.kill("SIGKILL");
     await new Promise((resolve) => server?.once("exit", resolve));
     expect(await temporalIsServing({ address: `127.0.0.1:${ports.port}` }, 500)).toBe(false);
@@ -92,5 +95,11 @@ describe("a plan whose Temporal server is killed mid-plan", () => {
     expect(await h.db.toolExecution.count({ where: { runId } })).toBe(3);
     const events: RunEvent[] = await h.engine.getEvents(runId);
     expect(events.filter((e) => e.type === "plan_node_finished").map((e) => (e.type === "plan_node_finished" ? e.status : ""))).toEqual(["completed", "completed", "completed"]);
+    // The kill hit both transfers in flight: each tool call began before the server died and ended after it.
+    for (const id of ["first", "second"]) {
+      const tool = flatten(await h.engine.getTrace(`${runId}.node-${id}-1`)).find((s) => s.kind === "tool" && s.name === "ledger_transfer");
+      expect(Date.parse(tool?.startedAt ?? ""), `node ${id}'s transfer started before the kill`).toBeLessThan(killedAt);
+      expect(Date.parse(tool?.endedAt ?? ""), `node ${id}'s transfer ended after the kill`).toBeGreaterThan(killedAt);
+    }
   }, 240_000);
 });
