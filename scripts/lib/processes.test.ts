@@ -84,7 +84,8 @@ describe("ProcessGroup", () => {
 
     const started = performance.now();
     await group.stopAll();
-    expect(performance.now() - started, "stopAll must not wait out the backoff").toBeLessThan(1_000);
+    // The backoff is 30 s; 10 s separates waiting it out from a slow machine.
+    expect(performance.now() - started, "stopAll must not wait out the backoff").toBeLessThan(10_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(launched).toBe(1);
   });
