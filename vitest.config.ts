@@ -8,11 +8,11 @@ const INTEGRATION_FILES = "{lib,worker,scripts}/**/*.int.test.ts";
 /** The security suite (issue 14's attacks, each a test): real Temporal and databases, like integration. */
 const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
 /**
- * Integration files that load the machine on purpose, with timeouts that assume nothing else runs, and the
- * Temporal-server crash of a plan (it kills and restarts a server of its own; its root run once stood still
- * after the restart on "Missing associated machine for LocalActivity(7)", since root-caused: README, Plan and execute).
+ * Integration files that load the machine on purpose, with timeouts that assume nothing else runs. (The plan's
+ * Temporal-server crash, which kills and restarts a server of its own, runs with the others again: the
+ * "Missing associated machine for LocalActivity(7)" it once stopped on is root-caused — plan-cancel-replay.int.test.ts.)
  */
-const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts", "worker/engine-tests/plan-temporal-crash.int.test.ts"];
+const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts"];
 /**
  * Tests on a real model (llama-server on the CPU, which loads the machine): serial, and collected only where a
  * llama-server binary is — ZAP_LLAMA_SERVER, or the build of scripts/test-support/llama-server.ts (its
