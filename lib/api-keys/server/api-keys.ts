@@ -8,8 +8,9 @@ import { writeTransaction } from "../../db/transactions";
 import { appendAuditInTransaction } from "../../audit/write";
 import { can, isRole, roleWithin, type Role } from "../../access/roles";
 import { newApiKeyToken } from "../../auth/server/api-keys";
-import { AppError, ForbiddenError, ValidationError } from "../../errors";
-import { createApiKeySchema, type ApiKeyKind, type ApiKeySummary, type CreateApiKeyInput, type CreatedApiKey, type RevokeApiKeyInput } from "../schemas";
+import { AppError, ForbiddenError, ValidationError, zodIssues } from "../../errors";
+import type { z } from "zod";
+import { createApiKeySchema, type ApiKeySummary, type CreateApiKeyInput, type CreatedApiKey, type RevokeApiKeyInput } from "../schemas";
 
 /** Who acts: a signed-in user (their current role). */
 type Actor = { id: string; role: Role };
@@ -69,6 +70,33 @@ export class ApiKeyNotFound extends AppError {
   }
 }
 
+/** Who the audit row names: a user (the web's actor), or nobody (the system) with the door in the details. */
+interface AuditedBy {
+  actorId: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Inserts a key for `owner` (the rules already checked) and its api_key.created row, in one transaction. */
+async function insertKey(db: Db, owner: { id: string }, input: z.output<typeof createApiKeySchema>, createdById: string | null, audited: AuditedBy, now: Date): Promise<CreatedApiKey> {
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
+  if (expiresAt && expiresAt <= now) throw new ValidationError([{ path: "expiresAt", message: "expiresAt must be in the future" }]);
+  const { token, prefix, secretHash } = newApiKeyToken();
+  const row = await writeTransaction(db, async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { name: input.name, prefix, secretHash, ownerId: owner.id, kind: input.kind, role: input.role, expiresAt, createdById },
+      select: SELECT,
+    });
+    await appendAuditInTransaction(tx, {
+      actorId: audited.actorId,
+      action: "api_key.created",
+      target: created.id,
+      details: { name: created.name, prefix, kind: input.kind, role: input.role, expiresAt: expiresAt?.toISOString() ?? null, ...audited.details },
+    });
+    return created;
+  });
+  return { key: summary(row, now), token };
+}
+
 /**
  * Creates a key owned by the actor: personal for anyone, service for admins
  * only; its role no higher than the actor's. The token is in the result and
@@ -76,26 +104,29 @@ export class ApiKeyNotFound extends AppError {
  */
 export async function createApiKey(actor: Actor, raw: CreateApiKeyInput, db: Db = getDb(), now = new Date()): Promise<CreatedApiKey> {
   const input = createApiKeySchema.parse(raw);
-  const kind: ApiKeyKind = input.kind;
-  if (kind === "service" && !can(actor.role, "users:manage")) throw new ForbiddenError("Only admins create service keys");
+  if (input.kind === "service" && !can(actor.role, "users:manage")) throw new ForbiddenError("Only admins create service keys");
   if (!roleWithin(input.role, actor.role)) throw new ForbiddenError(`A key's role cannot grant more than your own role (${actor.role}); "${input.role}" does`);
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
-  if (expiresAt && expiresAt <= now) throw new ValidationError([{ path: "expiresAt", message: "expiresAt must be in the future" }]);
-  const { token, prefix, secretHash } = newApiKeyToken();
-  const row = await writeTransaction(db, async (tx) => {
-    const created = await tx.apiKey.create({
-      data: { name: input.name, prefix, secretHash, ownerId: actor.id, kind, role: input.role, expiresAt, createdById: actor.id },
-      select: SELECT,
-    });
-    await appendAuditInTransaction(tx, {
-      actorId: actor.id,
-      action: "api_key.created",
-      target: created.id,
-      details: { name: created.name, prefix, kind, role: input.role, expiresAt: expiresAt?.toISOString() ?? null },
-    });
-    return created;
-  });
-  return { key: summary(row, now), token };
+  return insertKey(db, actor, input, actor.id, { actorId: actor.id }, now);
+}
+
+/**
+ * An operator on the server host (`npm run api-key -- create`) creates a key
+ * for a user named by email, under the web's rules applied to that owner: a
+ * service key only for an admin, a role no higher than the owner's, an enabled
+ * account. The audit row has no actor (the audit page shows "system") and says
+ * `via: "cli"`, which operator account ran it, and for whom.
+ */
+export async function createApiKeyAsOperator(operator: string, ownerEmail: string, raw: CreateApiKeyInput, db: Db = getDb(), now = new Date()): Promise<CreatedApiKey> {
+  const parsed = createApiKeySchema.safeParse(raw);
+  if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
+  const input = parsed.data;
+  const owner = await db.user.findUnique({ where: { email: ownerEmail.trim().toLowerCase() }, select: { id: true, email: true, role: true, disabledAt: true } });
+  if (!owner) throw new AppError("not_found", 404, `There is no user with email "${ownerEmail}"`);
+  if (owner.disabledAt) throw new ForbiddenError(`${owner.email} is disabled: a key of theirs would be refused`);
+  const ownerRole: Role = isRole(owner.role) ? owner.role : "viewer";
+  if (input.kind === "service" && !can(ownerRole, "users:manage")) throw new ForbiddenError(`Service keys belong to admins; ${owner.email} is ${ownerRole}`);
+  if (!roleWithin(input.role, ownerRole)) throw new ForbiddenError(`A key's role cannot grant more than its owner's role (${owner.email} is ${ownerRole}); "${input.role}" does`);
+  return insertKey(db, owner, input, null, { actorId: null, details: { via: "cli", operator, owner: owner.email } }, now);
 }
 
 /** The actor's own keys, newest first; an admin sees every key. */
@@ -105,23 +136,41 @@ export async function listApiKeys(actor: Actor, db: Db = getDb()): Promise<ApiKe
   return rows.map((row) => summary(row, now));
 }
 
+/** Revokes `id` when `mayRevoke` allows it, writing api_key.revoked as `audited`; a revoked key is returned as it is. */
+async function revoke(db: Db, id: string, mayRevoke: (key: { ownerId: string }) => boolean, audited: AuditedBy): Promise<ApiKeySummary> {
+  return writeTransaction(db, async (tx) => {
+    const found = await tx.apiKey.findUnique({ where: { id }, select: SELECT });
+    if (!found || !mayRevoke(found)) throw new ApiKeyNotFound(id);
+    if (found.revokedAt) return summary(found);
+    const revoked = await tx.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() }, select: SELECT });
+    await appendAuditInTransaction(tx, {
+      actorId: audited.actorId,
+      action: "api_key.revoked",
+      target: found.id,
+      details: { name: found.name, prefix: found.prefix, kind: found.kind, ownerId: found.ownerId, ...audited.details },
+    });
+    return summary(revoked);
+  });
+}
+
 /**
  * Revokes a key at once (its next request gets 401): the owner their own, an
  * admin any. Revoking a revoked key changes nothing and writes no second row.
  */
 export async function revokeApiKey(actor: Actor, input: RevokeApiKeyInput, db: Db = getDb()): Promise<ApiKeySummary> {
   const admin = can(actor.role, "users:manage");
-  return writeTransaction(db, async (tx) => {
-    const found = await tx.apiKey.findUnique({ where: { id: input.id }, select: SELECT });
-    if (!found || (!admin && found.ownerId !== actor.id)) throw new ApiKeyNotFound(input.id);
-    if (found.revokedAt) return summary(found);
-    const revoked = await tx.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() }, select: SELECT });
-    await appendAuditInTransaction(tx, {
-      actorId: actor.id,
-      action: "api_key.revoked",
-      target: found.id,
-      details: { name: found.name, prefix: found.prefix, kind: found.kind, ownerId: found.ownerId },
-    });
-    return summary(revoked);
-  });
+  return revoke(db, input.id, (key) => admin || key.ownerId === actor.id, { actorId: actor.id });
+}
+
+/** An operator revokes any key (`npm run api-key -- revoke`); audited as createApiKeyAsOperator is. */
+export async function revokeApiKeyAsOperator(operator: string, input: RevokeApiKeyInput, db: Db = getDb()): Promise<ApiKeySummary> {
+  return revoke(db, input.id, () => true, { actorId: null, details: { via: "cli", operator } });
+}
+
+/** Every key, or one owner's (by email), newest first: what the operator's `list` shows. */
+export async function listApiKeysAsOperator(filter: { ownerEmail?: string }, db: Db = getDb()): Promise<ApiKeySummary[]> {
+  const where = filter.ownerEmail ? { owner: { email: filter.ownerEmail.trim().toLowerCase() } } : {};
+  const rows = await db.apiKey.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: SELECT });
+  const now = new Date();
+  return rows.map((row) => summary(row, now));
 }
