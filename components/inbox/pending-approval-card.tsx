@@ -91,6 +91,11 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
         {budget ? <h3 className="text-sm font-semibold">Token budget</h3> : plan ? <h3 className="text-sm font-semibold">Plan</h3> : <h3 className="font-mono text-sm font-semibold">{item.toolName}</h3>}
         <Badge>{item.agentName}</Badge>
         {item.requiredRole && <Badge tone="warning">needs {item.requiredRole}</Badge>}
+        {item.unconfirmed && (
+          <span title="The run did not answer in time; this is the ledger's record, which may trail the run. Deciding still asks the run." data-testid="approval-unconfirmed">
+            <Badge tone="warning">not confirmed by the run</Badge>
+          </span>
+        )}
         {item.requiredApprovals > 1 && (
           <Badge tone="info">
             {item.endorsements.length} of {item.requiredApprovals} approvals

@@ -110,6 +110,11 @@ export interface ApprovalRequest {
   kind?: "tool" | "budget" | "plan";
   /** A budget approval: the tokens the run had used and the budget in force when it asked. */
   budget?: { used: number; limit: number };
+  /**
+   * The run did not answer when the inbox asked (lib/engine/pending-approvals.ts): this is the ledger's
+   * record, which may trail the run; deciding it still goes to the run, which has the last word.
+   */
+  unconfirmed?: boolean;
 }
 
 export interface Conversation {

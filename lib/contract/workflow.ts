@@ -70,6 +70,8 @@ export interface RunGate {
   starter: PersonRef | null;
   /** Who saved the agent version the run executes (null for inline graphs). */
   author: PersonRef | null;
+  /** A child run's: who sent the follow-ups its ancestors' current turns answer (child-gate.ts). */
+  senders?: PersonRef[];
 }
 
 /**

@@ -22,6 +22,7 @@ import type { EngineContext } from "./engine-context";
 import { RunNotFound } from "./errors";
 import { isDeadlineExceeded } from "./temporal-errors";
 import { readVisibility } from "./visibility";
+import { collectPendingApprovals, ledgerPendingApprovals } from "./pending-approvals";
 
 export interface RunListItem {
   runId: string;
@@ -162,9 +163,16 @@ export function createRunReads({ temporal, db, handle, query, requireKnownRun }:
     async listPendingApprovals(): Promise<ApprovalRequest[]> {
       // Runs of the runs table only, so a foreign workflow of the same type is never asked.
       const { rows } = await readRunRows(db, { awaitingApproval: true }, { take: 500 });
-      const runIds = rows.map((r) => r.id);
-      const lists = await Promise.all(runIds.map((id) => handle(id).query(pendingApprovalsQuery).catch((): ApprovalRequest[] => [])));
-      return dedupePending(lists.flat());
+      const approvals = await collectPendingApprovals(
+        rows.map((r) => r.id),
+        {
+          ask: (id) => handle(id).query(pendingApprovalsQuery),
+          fromLedger: (ids) => ledgerPendingApprovals(db, ids),
+          onUnanswered: (ids, error) =>
+            console.warn(`inbox: ${ids.length} run(s) did not answer the pending-approvals query (${error instanceof Error ? error.message : String(error)}); showing the ledger's records for ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`),
+        },
+      );
+      return dedupePending(approvals);
     },
   };
 }

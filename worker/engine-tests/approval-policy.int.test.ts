@@ -116,6 +116,33 @@ describe("approval policy", () => {
     await eventually(() => h.db.ledgerEntry.count({ where: { runId } }), (n) => n === 1, 20_000, "the approved transfer");
   });
 
+  it("…and for the calls of the sub-agent conversations that follow it, however deep", async () => {
+    const builder = await h.db.user.findFirstOrThrow({ where: { role: "builder" } });
+    const graph = {
+      entryAgent: "lead",
+      agents: [
+        { name: "lead", model: "demo/lead", subAgents: ["payer"] },
+        { name: "payer", model: "demo/payer", description: "pays", tools: ["ledger_transfer"], approvalRules: [{ pattern: "ledger_transfer", allowSelfApproval: false }] },
+      ],
+      limits: { followUpWindowSeconds: 60 },
+    };
+    const { runId } = await h.engine.startRun({ graph, task: "answer: ready", startedBy: { id: builder.id, email: builder.email } });
+    await waitForStatus(h.engine, runId, ["completed"]);
+    // The approver's follow-up has the lead ask its sub-agent for a transfer: the call in the child run is theirs too.
+    await h.engine.sendMessage(runId, 'message payer: tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":8}\nanswer: asked', undefined, {
+      id: approver.id,
+      email: approver.email,
+    });
+    const childRunId = await eventually(async () => (await h.engine.getConversations(runId))[0]?.conversationId ?? "", (id) => id !== "", 20_000, "the conversation to start");
+    const approval = await pendingApproval(childRunId);
+    expect(approval.selfIds).toEqual(expect.arrayContaining([builder.id, approver.id]));
+    const error = await h.engine.decideApproval(childRunId, { approvalId: approval.id, approved: true, decidedBy: approver }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect((error as ForbiddenError).userMessage).toMatch(/sent the message the call follows, and may not approve/);
+    await h.engine.decideApproval(childRunId, { approvalId: approval.id, approved: true, decidedBy: admin });
+    await eventually(() => h.db.ledgerEntry.count({ where: { runId: { in: [runId, childRunId] } } }), (n) => n === 1, 20_000, "the approved transfer");
+  });
+
   it("an expiry that approves runs the call, recorded as expired (where the workspace policy allows it)", async () => {
     // The run takes the policy as it stands when it starts; restored at once for the other tests.
     await writeWorkspacePolicy(h.db, admin.id, { exemptTools: ["kb__*"], floors: { allowedExpiryOutcomes: ["reject", "approve"] } });

@@ -334,10 +334,11 @@ export function mayRun(approval: ApprovalRequest): boolean {
 
 /**
  * The people who count as "self" for a run's approvals: who started it, who
- * wrote the version it runs, and who sent the follow-up the current turn answers.
+ * wrote the version it runs, and who sent the follow-up the current turn answers
+ * (this run's, or for a child run, its ancestors').
  */
 function selfOf(input: AgentRunInput, turnSender: PersonRef | null): { selfIds: string[]; selfEmails: string[] } {
-  const people = [input.gate?.starter, input.gate?.author, turnSender].filter((p): p is { id: string; email: string } => Boolean(p));
+  const people = [input.gate?.starter, input.gate?.author, ...(input.gate?.senders ?? []), turnSender].filter((p): p is { id: string; email: string } => Boolean(p));
   const emails = people.map((p) => p.email);
   if (input.startedBy) emails.push(input.startedBy);
   return { selfIds: [...new Set(people.map((p) => p.id))], selfEmails: [...new Set(emails.map((e) => e.toLowerCase()))] };

@@ -10,7 +10,7 @@ import type { ResultRef, TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
-import { FALLBACK_POLICY } from "../../lib/policy/gate";
+import { childGate } from "./child-gate";
 import type { RunState } from "./run-state";
 
 /**
@@ -86,13 +86,7 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
     oneShot: true,
     parentModel: caller.model,
     ...(input.behaviour !== undefined ? { behaviour: input.behaviour } : {}),
-    gate: {
-      policy: input.gate?.policy ?? FALLBACK_POLICY,
-      policyRevision: input.gate?.policyRevision ?? 0,
-      inheritedRules: [...caller.approvalRules, ...(input.gate?.inheritedRules ?? [])],
-      starter: input.gate?.starter ?? null,
-      author: input.gate?.author ?? null,
-    },
+    gate: childGate(input, state, caller.approvalRules),
   };
   try {
     // startChild, then its result: what executeChild does, with the moment it started in between.

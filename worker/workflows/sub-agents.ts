@@ -9,7 +9,7 @@ import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, subAgentReplySignal, 
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
 import type { ConversationRecord, RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
-import { FALLBACK_POLICY } from "../../lib/policy/gate";
+import { childGate } from "./child-gate";
 import { tokenLimit } from "./budget";
 import { childLimits } from "./child-task";
 
@@ -119,6 +119,8 @@ export class SubAgentConversations {
           content: message,
           turn: conversation.turns,
           ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+          // The follow-up this turn answers: its sender is "self" for the calls the conversation makes now.
+          ...(this.state.turnSender ? { sender: this.state.turnSender } : {}),
         });
       } catch (error) {
         if (isCancellation(error)) throw error;
@@ -168,13 +170,7 @@ export class SubAgentConversations {
         graphName: input.graphName ?? null,
         agentVersionId: input.agentVersionId ?? null,
         // The conversation inherits the run's gate and every rule above it: a sub-agent is no way around its parent's rules.
-        gate: {
-          policy: input.gate?.policy ?? FALLBACK_POLICY,
-          policyRevision: input.gate?.policyRevision ?? 0,
-          inheritedRules: [...agent.approvalRules, ...(input.gate?.inheritedRules ?? [])],
-          starter: input.gate?.starter ?? null,
-          author: input.gate?.author ?? null,
-        },
+        gate: childGate(input, state, agent.approvalRules),
       };
       // ABANDON: conversations outlive one execution of the parent (continue-as-new);
       // the parent cancels them itself when it ends or is cancelled.
