@@ -100,6 +100,16 @@ test("an approver approves a plan in the inbox, after the API and the editor ref
 
   await expect.poll(async () => (await runOf(approverApi, runId)).status, { timeout: 30_000, message: "the approved plan runs to the end" }).toBe("completed");
   expect((await runOf(approverApi, runId)).output).toBe("Day 1 Gravensteen, day 2 Patershol");
+  // Parallel by the ledger's clock, not by two "running" badges seen within a retrying expect: each
+  // researcher started before the other finished (a sequential executor gives end ≤ next start).
+  const { events } = (await (await approverApi.get(`/api/runs/${encodeURIComponent(runId)}/events?since=0`)).json()) as { events: { type: string; nodeId?: string; at: string }[] };
+  const span = (nodeId: string) => {
+    const at = (type: string) => Date.parse(events.find((e) => e.type === type && e.nodeId === nodeId)?.at ?? "");
+    return { start: at("plan_node_started"), end: at("plan_node_finished") };
+  };
+  const [f, h] = [span("flight-researcher"), span("hotel-researcher")];
+  expect([f.start, f.end, h.start, h.end].every(Number.isFinite), "both researchers' start and end are in the ledger").toBe(true);
+  expect(f.start < h.end && h.start < f.end, `researchers overlap: flights ${f.start}–${f.end}, hotels ${h.start}–${h.end}`).toBe(true);
 
   await context.close();
   await Promise.all([builderApi.dispose(), approverApi.dispose()]);

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
+import { Client, Connection } from "@temporalio/client";
 import { buildIfStale } from "../lib/next-build";
 import { applyMigrations } from "../db/migrate";
 import { freshPostgres, postgresReachable, type TestDatabase } from "../test-support/databases";
@@ -78,6 +79,28 @@ async function pollUntil(what: string, timeoutMs: number, check: () => Promise<s
 
 const pgUp = await postgresReachable();
 if (!pgUp) console.warn("PostgreSQL is not reachable; the scale-out test is skipped.");
+
+/**
+ * The runs whose history shows the killed worker holding work when it died: it took a task of the run (the
+ * task's started event names it) and the run then needed a workflow task to time out or an activity attempt ≥ 2,
+ * which a run that never met the kill does not.
+ */
+async function interruptedOnWorker(runIds: string[], identity: string): Promise<string[]> {
+  const connection = await Connection.connect({ address: inject("temporalAddress") });
+  try {
+    const client = new Client({ connection, namespace: "default" });
+    const held: string[] = [];
+    await inPool(runIds, 8, async (runId) => {
+      const events = (await client.workflow.getHandle(runId).fetchHistory()).events ?? [];
+      const tookTask = events.some((e) => e.workflowTaskStartedEventAttributes?.identity === identity || e.activityTaskStartedEventAttributes?.identity === identity);
+      const interrupted = events.some((e) => e.workflowTaskTimedOutEventAttributes || (e.activityTaskStartedEventAttributes?.attempt ?? 1) >= 2);
+      if (tookTask && interrupted) held.push(runId);
+    });
+    return held;
+  } finally {
+    await connection.close();
+  }
+}
 
 describe.skipIf(!pgUp)("two web servers and two workers on one database and task queue", () => {
   let database: TestDatabase;
@@ -192,8 +215,11 @@ describe.skipIf(!pgUp)("two web servers and two workers on one database and task
     let killedAt = 0;
     let completedAtKill = 0;
     const freeRunIds: string[] = [];
+    let killedIdentity = "";
     const killFirstWorker = async () => {
       killedAt = performance.now();
+      // The SDK's default worker identity: what the histories name as the worker that took each task.
+      killedIdentity = `${(workers[0] as ChildProcess).pid}@${os.hostname()}`;
       completedAtKill = await db.run.count({ where: { status: "completed", id: { in: [...gatedRunIds, ...freeRunIds] } } });
       const first = workers[0] as ChildProcess;
       const exited = new Promise((resolve) => first.once("exit", resolve));
@@ -234,8 +260,12 @@ describe.skipIf(!pgUp)("two web servers and two workers on one database and task
     const wallSeconds = (performance.now() - t0) / 1000;
     const afterKillSeconds = (performance.now() - killedAt) / 1000;
 
-    // Mid-way: runs were still going when the worker died.
+    // Mid-way: runs were still going when the worker died…
     expect(completedAtKill).toBeLessThan(allRunIds.length);
+    // …and the killed worker held some of them: their histories show a task it had taken that never finished
+    // there (a workflow task that timed out on its sticky queue, or an activity tried again).
+    const held = await interruptedOnWorker(allRunIds, killedIdentity);
+    expect(held.length, `runs whose work was in flight on the killed worker ${killedIdentity}`).toBeGreaterThan(0);
     // Each side effect once: one ledger entry per run, and the balance moved by exactly that.
     const entries = await db.ledgerEntry.groupBy({ by: ["runId"], where: { runId: { in: allRunIds } }, _count: { _all: true } });
     const entriesPerRun = new Map(entries.map((e) => [e.runId, e._count._all]));
@@ -275,6 +305,7 @@ describe.skipIf(!pgUp)("two web servers and two workers on one database and task
       `scale-out: ${allRunIds.length} runs (${half} approved through 2 web servers, ${doubled} of them through both at once) on 2 workers, one SIGKILLed after ${Math.floor(half / 2)} decisions (${completedAtKill} runs complete then)`,
       `  wall ${wallSeconds.toFixed(1)} s from the first start request to the last run complete: ${(allRunIds.length / wallSeconds).toFixed(1)} runs/s`,
       `  ${half} gated runs started and waiting for approval in ${gatedAskedSeconds.toFixed(1)} s; the survivor finished everything ${afterKillSeconds.toFixed(1)} s after the kill`,
+      `  ${held.length} runs had work in flight on the killed worker (a workflow task timed out or an activity retried)`,
       `  decision round trip (HTTP) p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms, max ${percentile(latencies, 100).toFixed(0)} ms`,
       `  set-up ${setupSeconds.toFixed(1)} s; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
     ];
