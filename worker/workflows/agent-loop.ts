@@ -108,6 +108,9 @@ export class AgentLoop implements TurnContext {
   deadline = Infinity;
   /** The run timeout struck the current turn (its work scope is being cancelled). */
   private timedOut = false;
+  /** Turns this execution has answered or is answering, and the one in progress (0: none), for the kept deadline timers. */
+  private turnsStarted = 0;
+  private activeTurn = 0;
 
   /** Why work in flight stops when `error` ends the turn: what a plan records on the nodes it cancels. */
   stopReason(error: unknown): string {
@@ -124,6 +127,28 @@ export class AgentLoop implements TurnContext {
     const remaining = Math.max(1, this.deadline - Date.now());
     this.timedOut = false;
     const work = new CancellationScope();
+    if (this.state.patches.turnDeadlineKept) {
+      // Never cancelled (engine-patches.ts turnDeadlineKept): a timer that fires after its turn ended is a
+      // no-op, and a pending one goes with the execution. Cancelling the run cancels it with the root scope.
+      const turn = ++this.turnsStarted;
+      this.activeTurn = turn;
+      void sleep(remaining).then(
+        () => {
+          if (this.activeTurn !== turn) return;
+          this.timedOut = true;
+          work.cancel();
+        },
+        () => undefined,
+      );
+      try {
+        return await work.run(() => this.answerTurn());
+      } catch (error) {
+        if (this.timedOut && isCancellation(error)) throw runTimeoutFailure(this.limits);
+        throw error;
+      } finally {
+        this.activeTurn = 0;
+      }
+    }
     const timer = new CancellationScope();
     void timer
       .run(() => sleep(remaining))

@@ -31,6 +31,13 @@ export interface EnginePatches {
   inlinePlanNodes: boolean;
   /** A root run checks the web server's signature of its input before it does anything (run-start-check.ts). */
   runStartChecked: boolean;
+  /**
+   * A turn's run-timeout timer is left to fire rather than cancelled when the turn ends (agent-loop.ts respond).
+   * A turn answered by a local activity could start and cancel it in one activation on replay but not when it
+   * ran (a query let the activity's result land in a later workflow task), and the SDK drops a timer started
+   * and cancelled in one activation: "UpsertWorkflowSearchAttributesMachine does not handle TimerStarted".
+   */
+  turnDeadlineKept: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -42,5 +49,6 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     subAgentShares: patched("sub-agent-budget-shares"),
     inlinePlanNodes: patched("inline-plan-nodes"),
     runStartChecked: patched("run-start-checked"),
+    turnDeadlineKept: patched("turn-deadline-kept"),
   };
 }

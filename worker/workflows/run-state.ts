@@ -101,7 +101,7 @@ export class RunState {
   /** Who sent the message this turn answers (a follow-up's sender): "self" for the approvals of its calls. */
   turnSender: PersonRef | null = null;
   /** Behaviour changes this execution runs with (engine-patches.ts); decided at its start, not carried. */
-  patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true, subAgentShares: true, inlinePlanNodes: true, runStartChecked: true };
+  patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true, subAgentShares: true, inlinePlanNodes: true, runStartChecked: true, turnDeadlineKept: true };
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";
