@@ -110,6 +110,8 @@ export function RunsClient() {
   return (
     <div className="space-y-4">
       <form className="flex flex-wrap items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 text-sm" onSubmit={(e) => e.preventDefault()} aria-label="Filter runs">
+        {/* Disabled until hydrated: a choice made in the server's HTML would reach no handler and be lost (seen in e2e under load). */}
+        <fieldset disabled={!inBrowser} className="contents">
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">Status</span>
           <Select aria-label="Status" value={params.get("status") ?? ""} onChange={(e) => set("status", e.target.value)}>
@@ -174,6 +176,7 @@ export function RunsClient() {
           <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />
           <span>Awaiting approval</span>
         </label>
+        </fieldset>
       </form>
       {data && data.total === 0 && !query ? (
         <EmptyState title="No runs yet">Start one with “New run” here, or from an agent in the designer.</EmptyState>
