@@ -66,6 +66,8 @@ export default defineConfig({
           ...integration,
           name: "security",
           include: [SECURITY_FILES],
+          // With the integration files (npm test runs both in one vitest run): one pool of two workers.
+          sequence: { groupOrder: 2 },
           // next-auth imports "next/server" without an extension, which Node's ESM resolver refuses; inlined, Vite resolves it (sign-in tests drive Auth.js's real route).
           server: { deps: { inline: ["next-auth"] } },
           exclude: ["**/node_modules/**"],

@@ -25,6 +25,7 @@ import {
   testName,
   unallowedSkips,
   vitestFileTimes,
+  vitestReportPart,
   vitestSkips,
   type FileTime,
   type PlaywrightReport,
@@ -91,9 +92,21 @@ function vitestFailures(report: VitestReport): string[] {
 }
 
 /** Vitest projects of vitest.config.ts run as one suite, or (with `config`) a suite with its own config file. */
-async function vitestSuite(name: string, projects: string[], options: { env?: Record<string, string>; config?: string; databases?: string } = {}): Promise<void> {
-  const { env = {}, config, databases } = options;
-  banner(name);
+/** A suite reported out of a shared vitest run: the files `files` matches. */
+interface SuitePart {
+  name: string;
+  files: RegExp;
+  databases?: string;
+}
+
+/**
+ * Vitest projects of vitest.config.ts run as one suite, or (with `config`) a suite with its own config file.
+ * With `parts`, one run (one Temporal dev server, bundle and pool) is reported as several suites: each part
+ * takes the files it matches, `name` the rest; each shows the shared run's time.
+ */
+async function vitestSuite(name: string, projects: string[], options: { env?: Record<string, string>; config?: string; databases?: string; parts?: SuitePart[] } = {}): Promise<void> {
+  const { env = {}, config, databases, parts = [] } = options;
+  banner([name, ...parts.map((p) => p.name)].join(" + "));
   const started = performance.now();
   const output = path.join(reportDir, `${projects.join("+")}.json`);
   const selection = config ? ["--config", config] : projects.flatMap((project) => ["--project", project]);
@@ -104,19 +117,25 @@ async function vitestSuite(name: string, projects: string[], options: { env?: Re
     return;
   }
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
-  // A non-zero exit with no failed test (e.g. an error in a hook) still counts as a failure.
-  const failed = report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0);
-  results.push({
-    name,
-    passed: report.numPassedTests,
-    failed,
-    skipped: report.numPendingTests + report.numTodoTests,
-    seconds,
-    failures: vitestFailures(report),
-    skips: vitestSkips(report),
-    fileTimes: vitestFileTimes(report),
-    databases,
-  });
+  const suites = [
+    { name, databases, report: vitestReportPart(report, (file) => !parts.some((p) => p.files.test(file))) },
+    ...parts.map((p) => ({ name: p.name, databases: p.databases, report: vitestReportPart(report, (file) => p.files.test(file)) })),
+  ];
+  // A non-zero exit with no failed test (e.g. an error in a global hook) still counts as a failure, on the first suite.
+  const unexplained = code !== 0 && suites.every((s) => s.report.numFailedTests === 0) ? 1 : 0;
+  suites.forEach((suite, i) =>
+    results.push({
+      name: suite.name,
+      passed: suite.report.numPassedTests,
+      failed: suite.report.numFailedTests + (i === 0 ? unexplained : 0),
+      skipped: suite.report.numPendingTests + suite.report.numTodoTests,
+      seconds,
+      failures: vitestFailures(suite.report),
+      skips: vitestSkips(suite.report),
+      fileTimes: vitestFileTimes(suite.report),
+      databases: suite.databases,
+    }),
+  );
 }
 
 function playwrightFailures(suites: PlaywrightSuite[] = [], titles: string[] = []): string[] {
@@ -232,12 +251,15 @@ async function main(): Promise<void> {
   else console.log(`! PostgreSQL not reachable at ${redactedPostgresUrl()}: its tests will be skipped, each named in the summary (required: ${postgresRequired() ? "yes" : "no, not CI"})`);
   const both = pg ? "SQLite + PostgreSQL" : "SQLite only: PostgreSQL unreachable";
 
-  await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
-  await check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+  // Side by side: each is one single-threaded process, and the machine has two cores.
+  await Promise.all([check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]), check("lint", bin("eslint"), ["--max-warnings=0", "."])]);
   await vitestSuite("unit", ["unit"]);
-  // The load tests alone, then two files at a time (vitest.config.ts): one report.
-  await vitestSuite("integration", ["integration", "integration-serial"], { databases: both });
-  await vitestSuite("security", ["security"], { databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" });
+  // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
+  // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
+  await vitestSuite("integration", ["integration-serial", "integration", "security"], {
+    databases: both,
+    parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
+  });
   await e2eSuite();
   // After e2e, whose `npm start` brought `.next` up to date: the two `next start` servers serve that build.
   await vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });

@@ -157,3 +157,20 @@ export function belowFloor(suite: string, collected: number, floors: Record<stri
   if (floor === undefined || collected >= floor) return null;
   return `collected ${collected} tests, below the floor of ${floor} (scripts/test-support/test-floor.json): a test file stopped being collected, or tests were removed without lowering the floor`;
 }
+
+// ── one vitest run, several suites ───────────────────────────────────────────
+
+/** The part of a report whose files `match` selects, with its counts recomputed from its tests. */
+export function vitestReportPart(report: VitestReport, match: (file: string) => boolean): VitestReport {
+  const testResults = (report.testResults ?? []).filter((file) => match(file.name));
+  const count = (statuses: string[]) => testResults.reduce((n, file) => n + (file.assertionResults ?? []).filter((t) => statuses.includes(t.status)).length, 0);
+  // A file that failed outside any test (an import, a hook) counts as one failure.
+  const brokenFiles = testResults.filter((file) => file.message && !(file.assertionResults ?? []).some((t) => t.status === "failed")).length;
+  return {
+    numPassedTests: count(["passed"]),
+    numFailedTests: count(["failed"]) + brokenFiles,
+    numPendingTests: count(["skipped", "pending", "disabled"]),
+    numTodoTests: count(["todo"]),
+    testResults,
+  };
+}
