@@ -35,6 +35,14 @@ export function describeEvent(e: RunEvent): string {
       return `  ✗ answer failed its schema (${e.errors.join("; ")})${e.repairing ? ", asking for a repair" : ""}`;
     case "budget_extension_requested":
       return `  ⏸ token budget reached (${e.used} of ${e.limit}): asking an approver for ${e.requested} more`;
+    case "plan_proposed":
+      return `  ▦ plan of ${e.plan.nodes.length} node(s)${e.attempt > 1 ? ` (attempt ${e.attempt})` : ""}: ${e.plan.nodes.map((n) => (n.dependsOn.length ? `${n.id} ← ${n.dependsOn.join(", ")}` : n.id)).join("; ")}`;
+    case "plan_node_started":
+      return `  ▶ node ${e.nodeId} (${e.agentName})${e.attempt > 1 ? ` attempt ${e.attempt}` : ""}`;
+    case "plan_node_finished":
+      return `  ${e.status === "completed" ? "✓" : "✗"} node ${e.nodeId} ${e.status}${e.reason ? `: ${e.reason}` : ""}`;
+    case "plan_finished":
+      return `  ▦ plan ${e.outcome}: ${e.completed} completed, ${e.failed} failed, ${e.skipped} skipped${e.cancelled ? `, ${e.cancelled} cancelled` : ""}${e.reason ? ` (${e.reason})` : ""}`;
     case "run_completed":
       return `completed: ${e.output}`;
     case "run_failed":
