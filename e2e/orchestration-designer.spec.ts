@@ -48,6 +48,14 @@ test.describe("orchestration in the designer", () => {
     await addAgent(page, "billing", "Invoices, refunds and payments");
     await addAgent(page, "tech", "Technical problems, errors and outages");
     await addAgent(page, "general", "Anything else");
+    // Each "+ Agent" went to free space beside the selected agent: no two nodes overlap, before any Auto-layout.
+    const boxes = await Promise.all(["main", "billing", "tech", "general"].map(async (agent) => ({ agent, box: await node(page, `agent:${agent}`).boundingBox() })));
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1)) {
+        const apart = !a.box || !b.box || a.box.x + a.box.width <= b.box.x || b.box.x + b.box.width <= a.box.x || a.box.y + a.box.height <= b.box.y || b.box.y + b.box.height <= a.box.y;
+        expect(apart, `${a.agent} and ${b.agent} overlap: ${JSON.stringify(a.box)} ${JSON.stringify(b.box)}`).toBe(true);
+      }
+    expect(boxes.every((b) => b.box !== null), "every agent is on screen").toBe(true);
     await page.getByRole("button", { name: "Auto-layout" }).click();
 
     // main becomes a router; its children are linked on the canvas.

@@ -19,6 +19,7 @@ import { listAgentVersionsAction } from "@/lib/actions/list-agent-versions";
 import { RunDialog } from "@/components/runs/run-dialog";
 import { DesignerCanvas, FIT_VIEW } from "@/components/graph/designer-canvas";
 import { withFullLayout } from "@/components/graph/flow-model";
+import { freeSpot } from "@/lib/agents/free-spot";
 import { Inspector } from "@/components/agents/inspector";
 import { ProblemsPanel } from "@/components/agents/problems-panel";
 import { Palette } from "@/components/agents/palette";
@@ -66,7 +67,6 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
   const [importErrors, setImportErrors] = useState<GraphIssue[]>([]);
   const [busy, setBusy] = useState(false);
   const clipboard = useRef<{ agent: AgentConfig; position: Point }[]>([]);
-  const added = useRef(0);
   const readOnly = !canEdit || diffView !== null;
 
   // Not recomputed while nodes move: issues depend on the agents only.
@@ -123,26 +123,30 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
     (item: string, at?: Point, onAgent?: string | null) => {
       if (!canEdit) return;
       const bounds = document.querySelector(".react-flow")?.getBoundingClientRect();
-      const step = (added.current++ % 8) * 24;
       const target = onAgent ?? selectedAgent;
-      // From the keyboard, a tool or server goes below the agent it attaches to; anything else beside the view's centre.
-      const owner = item !== "agent" && target ? doc.graph.layout?.nodes[agentNodeId(target)] : undefined;
-      const point =
+      const layout = doc.graph.layout?.nodes ?? {};
+      // From the keyboard, a tool or server goes below the agent it attaches to, an agent beside the selected
+      // one, anything else at the view's centre; then to the nearest free place there (never on another node).
+      const owner = item !== "agent" && target ? layout[agentNodeId(target)] : undefined;
+      const beside = item === "agent" && selectedAgent ? layout[agentNodeId(selectedAgent)] : undefined;
+      const near =
         at ??
-        (owner ? { x: owner.x + step * 3, y: owner.y + 150 } : null) ??
-        (bounds ? flow.screenToFlowPosition({ x: bounds.left + bounds.width / 2 + step, y: bounds.top + bounds.height / 2 + step }) : { x: step, y: step });
+        (owner ? { x: owner.x, y: owner.y + 150 } : null) ??
+        (beside ? { x: beside.x + 264, y: beside.y } : null) ??
+        (bounds ? flow.screenToFlowPosition({ x: bounds.left + bounds.width / 2, y: bounds.top + bounds.height / 2 }) : { x: 0, y: 0 });
+      const spot = (g: AgentGraph) => freeSpot(g.layout?.nodes ?? {}, near);
       if (item === "agent") {
         let created = "";
         edit((g) => {
-          const result = addAgent(g, point);
+          const result = addAgent(g, spot(g));
           created = result.name;
           return result.graph;
         });
         if (created) setSelected(new Set([agentNodeId(created)]));
       } else if (item === "mcp") {
-        edit((g) => addMcpServer(g, target ?? g.entryAgent, point).graph);
+        edit((g) => addMcpServer(g, target ?? g.entryAgent, spot(g)).graph);
       } else if (item.startsWith("tool:")) {
-        edit((g) => addTool(g, item.slice(5), point, target ?? undefined));
+        edit((g) => addTool(g, item.slice(5), spot(g), target ?? undefined));
       }
     },
     [canEdit, doc.graph.layout, edit, flow, selectedAgent],
