@@ -1,6 +1,7 @@
 // One error family for everything the browser may see. Each error carries an
 // HTTP status and a message written for the user; anything that is not an
 // AppError is reported as a generic 500 and logged server-side.
+import { explainUnions, type IssueLike } from "./http/union-issues";
 
 export type AppErrorCode =
   | "bad_request"
@@ -122,7 +123,11 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
-/** zod issues → FieldIssue list with paths as formatPath writes them (`agents[2].name`). */
-export function zodIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldIssue[] {
-  return issues.map((i) => ({ path: formatPath(i.path) || "(root)", message: i.message }));
+/**
+ * zod issues → FieldIssue list with paths as formatPath writes them
+ * (`agents[2].name`); a value that matched no branch of a union names the
+ * branches ("use { attachmentId }, { data } or { url }"), not "Invalid input".
+ */
+export function zodIssues(issues: readonly IssueLike[]): FieldIssue[] {
+  return explainUnions(issues).map((i) => ({ path: formatPath(i.path) || "(root)", message: i.message }));
 }

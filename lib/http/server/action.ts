@@ -3,6 +3,7 @@ import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { ValidationError, zodIssues, type ErrorBody } from "../../errors";
 import { mapError } from "./error-mapper";
+import { REPORT_INPUT } from "../union-issues";
 import { requireUser, type SessionUser } from "../../auth/server/session";
 import type { Permission } from "../../access/roles";
 
@@ -25,7 +26,7 @@ export function defineAction<S extends z.ZodType, T>(options: {
   return async (raw: unknown) => {
     try {
       const user = await requireUser(options.permission, { allowMustChangePassword: options.allowMustChangePassword });
-      const parsed = options.input.safeParse(raw);
+      const parsed = options.input.safeParse(raw, REPORT_INPUT);
       if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
       return { ok: true, data: await options.handler({ input: parsed.data, user }) };
     } catch (error) {

@@ -7,6 +7,7 @@ import { checkUser, requireUser, type SessionUser } from "../../auth/server/sess
 import { authenticateApiKey, bearerToken } from "../../auth/server/api-keys";
 import { withApiKey } from "../../audit/context";
 import { mapError } from "./error-mapper";
+import { REPORT_INPUT } from "../union-issues";
 import { DEFAULT_MAX_BODY_BYTES, guardMutatingRequest, isMutating, readBodyText } from "./request-guard";
 import type { Permission } from "../../access/roles";
 
@@ -67,14 +68,14 @@ export function apiRoute<P = Record<string, never>>({ permission, maxBodyBytes =
 
 /** Validates the query string; a mismatch is a 422 naming the parameters. */
 export function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
+  const parsed = schema.safeParse(Object.fromEntries(request.nextUrl.searchParams), REPORT_INPUT);
   if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
   return parsed.data;
 }
 
 /** Validates a path or query value; a mismatch is a 422 naming the parameter. */
 export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.infer<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, REPORT_INPUT);
   if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues.map((i) => ({ ...i, path: [name, ...i.path] }))));
   return parsed.data;
 }
@@ -93,7 +94,7 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   } catch {
     throw new AppError("bad_request", 400, "The request body is not valid JSON");
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, REPORT_INPUT);
   if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
   return parsed.data;
 }

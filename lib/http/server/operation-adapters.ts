@@ -6,6 +6,7 @@ import { ValidationError, zodIssues } from "../../errors";
 import { apiRoute, bodyText, parseJsonBody } from "./api-route";
 import { defineAction, type ActionResult } from "./action";
 import type { Operation } from "./operation";
+import { REPORT_INPUT } from "../union-issues";
 
 /** The operation as a server action; `after` runs on success (e.g. revalidatePath for the pages that show it). */
 export function operationAction<S extends z.ZodType, T>(op: Operation<S, T>, after?: () => void): (raw: unknown) => Promise<ActionResult<T>> {
@@ -72,7 +73,7 @@ export function operationRoute<P = Record<string, never>, S extends z.ZodType = 
       const fromPath = path?.(params) ?? {};
       const twice = Object.keys(fromPath).filter((key) => key in fromBody);
       if (twice.length) throw new ValidationError(twice.map((key) => ({ path: key, message: "given in the path; leave it out of the body" })));
-      const parsed = op.input.safeParse({ ...fromBody, ...fromPath });
+      const parsed = op.input.safeParse({ ...fromBody, ...fromPath }, REPORT_INPUT);
       if (!parsed.success) throw new ValidationError(zodIssues(parsed.error.issues));
       const result = await op.run({ input: parsed.data, user });
       return status === 204 ? new Response(null, { status, headers }) : Response.json(respond(result), { status, headers });
