@@ -92,8 +92,8 @@ test("a router's decision shows in the trace, the header and the runs list, and 
   await expect(fact(decision, "target")).toHaveText("billing");
   await expect(fact(decision, "confidence")).toHaveText("0.4 (below the threshold)");
   await expect(fact(decision, "threshold")).toHaveText("0.7");
-  await expect(fact(decision, "fallback")).toHaveText("general");
-  await expect(fact(decision, "fallback taken")).toHaveText("yes");
+  await expect(fact(decision, "outcome")).toHaveText("confidence 0.4 is below the threshold 0.7 → fallback general, named by help-desk");
+  await expect(fact(decision, "fallback named")).toHaveText("general");
   await expect(fact(decision, "chosen")).toHaveText("general");
   await expect(fact(decision, "attempt")).toHaveText("1");
 

@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { RoutingRecord, RunEvent } from "../contract/types";
-import { handoffFacts, handoffLine, hasFailureDetails, isMarkerEvent, markerTitle, mergeMarkers, outputInvalidOutcome, repeatsEvent, routingFacts, validationNote, type MarkerEvent } from "./orchestration-view";
+import { handoffFacts, handoffLine, hasFailureDetails, isMarkerEvent, markerTitle, mergeMarkers, outputInvalidOutcome, repeatsEvent, routingFacts, routingOutcome, validationNote, type MarkerEvent } from "./orchestration-view";
 
 const at = "2026-01-01T00:00:00Z";
 const decision: RoutingRecord = { router: "help-desk", attempt: 1, target: "billing", confidence: 0.42, reason: "mentions an invoice", fallback: "general", chosen: "general", fallbackTaken: true, threshold: 0.7 };
 const facts = (list: { label: string; value: string }[]) => Object.fromEntries(list.map((f) => [f.label, f.value]));
 
 describe("routingFacts", () => {
-  it("names target, confidence against the threshold, reason, fallback, whether it was taken, and the attempt", () => {
+  it("names what happened, the target, confidence against the threshold, reason, the fallback named and the attempt", () => {
     expect(facts(routingFacts(decision))).toEqual({
+      outcome: "confidence 0.42 is below the threshold 0.7 → fallback general, named by help-desk",
       target: "billing",
       confidence: "0.42 (below the threshold)",
       threshold: "0.7",
       reason: "mentions an invoice",
-      fallback: "general",
-      "fallback taken": "yes",
+      "fallback named": "general",
       chosen: "general",
       attempt: "1",
     });
@@ -22,8 +22,31 @@ describe("routingFacts", () => {
 
   it("a confident decision without a fallback says so", () => {
     const shown = facts(routingFacts({ ...decision, confidence: 0.9, fallback: null, fallbackTaken: false, chosen: "billing", attempt: 2 }));
-    expect(shown).toMatchObject({ confidence: "0.9", fallback: "none named", "fallback taken": "no", chosen: "billing", attempt: "2" });
+    expect(shown).toMatchObject({ outcome: "confidence 0.9 meets the threshold 0.7 → billing", confidence: "0.9", "fallback named": "none", chosen: "billing", attempt: "2" });
     expect(routingFacts({ ...decision, confidence: 1 }).find((f) => f.label === "confidence")?.emphasis).toBe(false);
+  });
+
+  it("never says a fallback was taken beside \"none named\"", () => {
+    for (const record of [decision, { ...decision, fallback: null }, { ...decision, fallback: null, fallbackTaken: false, chosen: "billing" }]) {
+      const shown = facts(routingFacts(record));
+      expect(Object.keys(shown)).not.toContain("fallback taken");
+      if (record.fallback === null) expect(shown.outcome).not.toMatch(/→ fallback/);
+    }
+  });
+});
+
+describe("routingOutcome: every outcome one true sentence", () => {
+  it("routed with enough confidence", () => {
+    expect(routingOutcome({ ...decision, confidence: 0.7, fallbackTaken: false, chosen: "billing" })).toBe("confidence 0.7 meets the threshold 0.7 → billing");
+  });
+  it("below the threshold → the fallback the router named", () => {
+    expect(routingOutcome(decision)).toBe("confidence 0.42 is below the threshold 0.7 → fallback general, named by help-desk");
+  });
+  it("below the threshold, no fallback named → the default agent", () => {
+    expect(routingOutcome({ ...decision, fallback: null })).toBe("confidence 0.42 is below the threshold 0.7 → default agent general");
+  });
+  it("below the threshold with no one else → the target anyway", () => {
+    expect(routingOutcome({ ...decision, fallback: null, fallbackTaken: false, chosen: "billing" })).toBe("confidence 0.42 is below the threshold 0.7, and no fallback or default agent can take it → the target billing anyway");
   });
 });
 
@@ -54,7 +77,7 @@ describe("markers", () => {
   it("only run-level moments are markers", () => {
     expect(isMarkerEvent(routed)).toBe(true);
     expect(isMarkerEvent({ seq: 1, at, type: "iteration_started", iteration: 1 })).toBe(false);
-    expect(markerTitle(routed)).toBe("routed to general (attempt 1, confidence 0.42, fallback taken)");
+    expect(markerTitle(routed)).toBe("routed to general (attempt 1): confidence 0.42 is below the threshold 0.7 → fallback general, named by help-desk");
   });
   it("merging the page's markers with the tail's keeps each event once, in sequence order", () => {
     const follow: MarkerEvent = { seq: 2, at, type: "user_message", content: "more" };

@@ -2,6 +2,7 @@
 // answers rejected by their schema, and a tool call's validation. Pure and
 // browser-safe; the trace's details panel and timeline markers render these.
 import type { FailureDetails, RoutingRecord, RunEvent, TraceSpan } from "../contract/types";
+import { plural } from "../text/plural";
 
 /** The events the run page marks on its timeline and conversation: each a moment of the run as a whole. */
 export const MARKER_EVENT_TYPES = ["continued_as_new", "user_message", "handoff", "routing_decided", "output_invalid"] as const satisfies readonly RunEvent["type"][];
@@ -16,7 +17,7 @@ export function isMarkerEvent(event: RunEvent): event is MarkerEvent {
 export interface Fact {
   label: string;
   value: string;
-  /** A fact that should stand out (a fallback taken, a failed check). */
+  /** A fact that should stand out (a task below the routing threshold, a failed check). */
   emphasis?: boolean;
 }
 
@@ -25,16 +26,32 @@ function fraction(value: number): string {
   return Number.isInteger(value) ? value.toFixed(1) : String(Math.round(value * 1000) / 1000);
 }
 
-/** A routing decision as facts: who was named and how sure, the threshold, the fallback and whether it was taken. */
+/**
+ * What a routing decision did, as one sentence that cannot contradict itself:
+ * routed with enough confidence; below the threshold → the router's fallback,
+ * or the graph's default agent; or below it with no one else to take the task.
+ */
+export function routingOutcome(decision: RoutingRecord): string {
+  const confidence = `confidence ${fraction(decision.confidence)}`;
+  const threshold = `the threshold ${fraction(decision.threshold)}`;
+  if (decision.confidence >= decision.threshold) return `${confidence} meets ${threshold} → ${decision.chosen}`;
+  const below = `${confidence} is below ${threshold}`;
+  if (!decision.fallbackTaken) return `${below}, and no fallback or default agent can take it → the target ${decision.chosen} anyway`;
+  // The record names the router's fallback only when it was usable; a different chosen agent is the router's default.
+  if (decision.fallback !== null && decision.fallback === decision.chosen) return `${below} → fallback ${decision.chosen}, named by ${decision.router}`;
+  return `${below} → default agent ${decision.chosen}`;
+}
+
+/** A routing decision as facts: what happened (one sentence), then who was named, how sure, and why. */
 export function routingFacts(decision: RoutingRecord): Fact[] {
   const below = decision.confidence < decision.threshold;
   return [
+    { label: "outcome", value: routingOutcome(decision), emphasis: below },
     { label: "target", value: decision.target },
     { label: "confidence", value: `${fraction(decision.confidence)}${below ? " (below the threshold)" : ""}`, emphasis: below },
     { label: "threshold", value: fraction(decision.threshold) },
     { label: "reason", value: decision.reason },
-    { label: "fallback", value: decision.fallback ?? "none named" },
-    { label: "fallback taken", value: decision.fallbackTaken ? "yes" : "no", emphasis: decision.fallbackTaken },
+    { label: "fallback named", value: decision.fallback ?? "none" },
     { label: "chosen", value: decision.chosen },
     { label: "attempt", value: String(decision.attempt) },
   ];
@@ -76,9 +93,9 @@ export function markerTitle(event: MarkerEvent): string {
     case "handoff":
       return `handoff ${handoffLine(event)}`;
     case "routing_decided":
-      return `routed to ${event.decision.chosen} (attempt ${event.decision.attempt}, confidence ${fraction(event.decision.confidence)}${event.decision.fallbackTaken ? ", fallback taken" : ""})`;
+      return `routed to ${event.decision.chosen} (attempt ${event.decision.attempt}): ${routingOutcome(event.decision)}`;
     case "output_invalid":
-      return `answer failed its schema (${event.errors.length} error${event.errors.length === 1 ? "" : "s"}); ${outputInvalidOutcome(event)}`;
+      return `answer failed its schema (${plural(event.errors.length, "error")}); ${outputInvalidOutcome(event)}`;
   }
 }
 

@@ -1,6 +1,8 @@
 // One line per run event, as `npm run agent` prints them (local and remote
 // mode alike). Browser-safe: the event type only.
 import type { RunEvent } from "../../lib/contract/types";
+import { routingOutcome } from "../../lib/runs/orchestration-view";
+import { plural } from "../../lib/text/plural";
 
 /** The event as one line (indented for what happens inside a turn). */
 export function describeEvent(e: RunEvent): string {
@@ -10,7 +12,7 @@ export function describeEvent(e: RunEvent): string {
     case "iteration_started":
       return `iteration ${e.iteration}`;
     case "inference_completed":
-      return `  model ${e.model}: ${e.toolCalls} tool call(s), ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.latencyMs} ms`;
+      return `  model ${e.model}: ${plural(e.toolCalls, "tool call")}, ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.latencyMs} ms`;
     case "tool_call_started":
       return `  → ${e.tool} ${e.arguments}`;
     case "tool_call_completed":
@@ -25,7 +27,7 @@ export function describeEvent(e: RunEvent): string {
       return `  ⇠ ${e.agentName}: ${e.response.slice(0, 160)}`;
     case "routing_decided": {
       const d = e.decision;
-      return `  ⤳ ${d.router} routes to ${d.chosen} (target ${d.target}, confidence ${d.confidence} vs ${d.threshold}${d.fallbackTaken ? ", fallback taken" : ""}): ${d.reason}`;
+      return `  ⤳ ${d.router} routes to ${d.chosen} (target ${d.target}; ${routingOutcome(d)}): ${d.reason}`;
     }
     case "routed_agent_failed":
       return `  ✗ ${e.agentName} failed (attempt ${e.attempt}): ${e.reason}`;
@@ -36,7 +38,7 @@ export function describeEvent(e: RunEvent): string {
     case "budget_extension_requested":
       return `  ⏸ token budget reached (${e.used} of ${e.limit}): asking an approver for ${e.requested} more`;
     case "plan_proposed":
-      return `  ▦ plan of ${e.plan.nodes.length} node(s)${e.attempt > 1 ? ` (attempt ${e.attempt})` : ""}: ${e.plan.nodes.map((n) => (n.dependsOn.length ? `${n.id} ← ${n.dependsOn.join(", ")}` : n.id)).join("; ")}`;
+      return `  ▦ plan of ${plural(e.plan.nodes.length, "node")}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ""}: ${e.plan.nodes.map((n) => (n.dependsOn.length ? `${n.id} ← ${n.dependsOn.join(", ")}` : n.id)).join("; ")}`;
     case "plan_node_started":
       return `  ▶ node ${e.nodeId} (${e.agentName})${e.attempt > 1 ? ` attempt ${e.attempt}` : ""}`;
     case "plan_node_finished":
