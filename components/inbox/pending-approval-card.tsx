@@ -1,5 +1,4 @@
 "use client";
-import Link from "next/link";
 import { useId, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
@@ -16,6 +15,7 @@ import { BudgetRequestSummary, GrantTokensForm } from "./budget-request";
 import { EditPlanForm, PlanRequestSummary } from "./plan-request";
 import { EditArguments } from "./edit-arguments";
 import { INBOX_QUERY_KEY } from "./use-inbox";
+import { RunIdentityLine } from "./run-identity";
 
 export type CardMode = "idle" | "reject" | "edit";
 
@@ -106,16 +106,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
         </span>
       </header>
 
-      <nav aria-label="Parent chain" className="flex flex-wrap items-center gap-1 text-xs text-zinc-600" data-testid="approval-chain">
-        {item.chain.map((link, i) => (
-          <span key={link.runId} className="flex items-center gap-1">
-            {i > 0 && <span aria-hidden>›</span>}
-            <Link href={`/runs/${encodeURIComponent(link.runId)}${i === item.chain.length - 1 ? `?approval=${item.id}` : ""}`} className="underline decoration-dotted hover:text-zinc-900" title={link.runId}>
-              {link.agentName}
-            </Link>
-          </span>
-        ))}
-      </nav>
+      <RunIdentityLine item={item} />
 
       {item.precedingMessage && (
         <blockquote className="border-l-2 border-zinc-300 pl-3 text-sm whitespace-pre-wrap text-zinc-700" data-testid="approval-preceding-message">
@@ -125,7 +116,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
       {budget ? (
         <BudgetRequestSummary item={item} />
       ) : plan ? (
-        <PlanRequestSummary item={item} />
+        <PlanRequestSummary item={item} decider={canDecide ? mode : null} />
       ) : (
         <pre className="max-h-60 overflow-auto rounded-md bg-zinc-950 p-3 text-xs text-zinc-100" data-testid="approval-arguments">
           {JSON.stringify(item.arguments, null, 2)}
@@ -210,7 +201,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
         <GrantTokensForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(grant) => decide.mutate({ approved: true, editedArguments: grant })} />
       )}
       {canDecide && mode === "edit" && plan && (
-        <EditPlanForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited) => decide.mutate({ approved: true, editedArguments: edited })} />
+        <EditPlanForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited, approvedLine) => decide.mutate({ approved: true, editedArguments: edited }, { onSuccess: () => onDecided?.(approvedLine) })} />
       )}
       {canDecide && mode === "edit" && !budget && !plan && (
         <EditArguments schema={item.toolSchema} original={item.arguments} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited) => decide.mutate({ approved: true, editedArguments: edited })} />

@@ -7,7 +7,10 @@
 // Tokens per turn come from the run's model calls (the k-th successful
 // inference produced the k-th assistant message). Everything renders as text;
 // a user's images show as thumbnails served by our own origin, each opening the
-// original in a new tab.
+// original in a new tab. A call a person decided shows its result as "Result
+// after approval" (who, when), set apart from what the model said before it
+// asked: a run that read balances, then moved money, must not read as if
+// nothing moved.
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -17,6 +20,8 @@ import { ENGINE_PURPOSE_LABELS, toTurns, type HandoffMark, type TurnItem } from 
 import { handoffLine } from "@/lib/runs/orchestration-view";
 import { Payload } from "./payload";
 import { MessageImages } from "@/components/attachments/message-images";
+import { DecidedResultBlock, useRunDecisions } from "@/components/inbox/decided-result";
+import type { DecidedCall } from "@/lib/inbox/schemas";
 
 function subRunOf(content: string): { id: string; agent: string } | null {
   try {
@@ -71,6 +76,8 @@ export function Conversation({
     refetchInterval: live ? 1500 : false,
   });
   const turns = useMemo(() => toTurns(messages, entryAgent, handoffs), [messages, entryAgent, handoffs]);
+  const decisionsQuery = useRunDecisions(runId, { live, version: eventSeq });
+  const decisions = useMemo(() => new Map((decisionsQuery.data ?? []).map((d) => [d.toolCallId, d])), [decisionsQuery.data]);
   // Answers are named by agent only where more than one agent speaks.
   const nameSpeakers = handoffs.length > 0;
   const results = useMemo(() => {
@@ -109,7 +116,7 @@ export function Conversation({
               </div>
             ) : null}
             {turn.items.map((item) => (
-              <TurnItemView key={item.kind === "handoff" ? `handoff-${item.index}-${item.handoff.to}` : item.index} item={item} results={results} textOnly={textOnly} nameSpeakers={nameSpeakers} />
+              <TurnItemView key={item.kind === "handoff" ? `handoff-${item.index}-${item.handoff.to}` : item.index} item={item} results={results} decisions={decisions} textOnly={textOnly} nameSpeakers={nameSpeakers} />
             ))}
           </article>
         );
@@ -124,8 +131,9 @@ function imagesOf(message: ChatMessage | undefined) {
 }
 
 type ToolResults = ReadonlyMap<string, Extract<ChatMessage, { role: "tool" }>>;
+type Decisions = ReadonlyMap<string, DecidedCall>;
 
-function TurnItemView({ item, results, textOnly, nameSpeakers }: { item: TurnItem; results: ToolResults; textOnly: boolean; nameSpeakers: boolean }) {
+function TurnItemView({ item, results, decisions, textOnly, nameSpeakers }: { item: TurnItem; results: ToolResults; decisions: Decisions; textOnly: boolean; nameSpeakers: boolean }) {
   if (item.kind === "handoff") {
     return (
       <div role="separator" aria-label={`handoff ${handoffLine(item.handoff)}`} data-testid="handoff-divider" className="flex items-center gap-2 py-1 text-xs text-orange-800">
@@ -145,12 +153,18 @@ function TurnItemView({ item, results, textOnly, nameSpeakers }: { item: TurnIte
   }
   const { message } = item;
   if (message.role !== "assistant") return null; // tool results show under their call
+  const decided = message.tool_calls?.map((c) => decisions.get(c.id)).filter((d): d is DecidedCall => d !== undefined) ?? [];
   return (
     <div className="space-y-2" data-testid="assistant-message" data-speaker={item.speaker}>
       {message.content ? (
         <div data-testid="assistant-text">
           <p className="text-[11px] font-semibold uppercase text-zinc-500">{nameSpeakers ? `assistant · ${item.speaker}` : "assistant"}</p>
           <p className="whitespace-pre-wrap text-sm text-zinc-900">{message.content}</p>
+          {decided.length ? (
+            <p className="mt-1 text-[11px] text-zinc-500" data-testid="said-before-decision">
+              written before the decision on {[...new Set(decided.map((d) => d.toolName))].join(", ")}; what was done is below
+            </p>
+          ) : null}
         </div>
       ) : nameSpeakers && message.tool_calls?.length ? (
         <p className="text-[11px] font-semibold uppercase text-zinc-500">assistant · {item.speaker}</p>
@@ -158,12 +172,19 @@ function TurnItemView({ item, results, textOnly, nameSpeakers }: { item: TurnIte
       {!textOnly
         ? message.tool_calls?.map((call) => {
             const result = results.get(call.id);
+            const decision = decisions.get(call.id);
             const sub = result && call.function.name === "message_agent" ? subRunOf(result.content) : null;
             return (
               <div key={call.id} data-testid="tool-call" className="ml-4 space-y-1 border-l-2 border-sky-200 pl-3">
                 <p className="text-xs font-medium text-sky-800">→ {call.function.name}</p>
                 <Payload text={call.function.arguments} label="arguments" />
-                {result ? <Payload text={result.content} label="result" /> : <p className="text-xs text-zinc-500">waiting for the result…</p>}
+                {decision ? (
+                  <DecidedResultBlock decision={result ? { ...decision, result: result.content } : decision} />
+                ) : result ? (
+                  <Payload text={result.content} label="result" />
+                ) : (
+                  <p className="text-xs text-zinc-500">waiting for the result…</p>
+                )}
                 {sub ? (
                   <Link className="text-xs text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(sub.id)}`}>
                     Open {sub.agent}’s conversation

@@ -13,10 +13,33 @@ export interface RunLink {
   agentName: string;
 }
 
+/** Who launched a run tree: a person (by email, with the name we know) — an API key acts as its owner. */
+export interface RunStarter {
+  email: string;
+  name: string | null;
+}
+
+/**
+ * What tells one waiting call from another identical one: the graph and
+ * version it runs, the asking run's task and who started the run tree.
+ */
+export interface RunIdentity {
+  /** The saved graph (null for an inline graph started through the API). */
+  graphName: string | null;
+  version: number | null;
+  /** The first non-empty line of the asking run's task, at most 160 characters. */
+  task: string;
+  startedBy: RunStarter | null;
+}
+
 /** A pending approval with what a person needs to decide it. */
 export interface InboxItem extends ApprovalRequest {
   /** Root run first, the asking run last (one link for a top-level run). */
   chain: RunLink[];
+  /** Graph, version, task and starter of the asking run (absent from older servers' answers). */
+  identity?: RunIdentity;
+  /** Emails of the people who already decided an approval of this run tree ("mine" for them too). */
+  decidedBefore?: string[];
   /** Text of the assistant message that made the call (null when it had none). */
   precedingMessage: string | null;
   /** Tokens and cost of the asking run itself, and of the whole run tree (each run counted once). */
@@ -27,6 +50,22 @@ export interface InboxItem extends ApprovalRequest {
   /** A plan approval: the cards and size an edited plan must keep (the workflow checks the same). */
   planLimits?: PlanLimits;
 }
+
+/** A decided call of a run with what it did after the decision (the tool's result), for the run page, the inbox and the conversation. */
+export interface DecidedCall {
+  approvalId: string;
+  runId: string;
+  toolCallId: string;
+  toolName: string;
+  status: "approved" | "rejected" | "expired";
+  decidedBy: string | null;
+  decidedAt: string | null;
+  editedArguments: Record<string, unknown> | null;
+  /** The tool's result after the decision; null until the tool has answered. */
+  result: string | null;
+}
+
+export const runDecisionsInputSchema = z.strictObject({ runId: runIdSchema });
 
 export interface InboxSnapshot {
   items: InboxItem[];

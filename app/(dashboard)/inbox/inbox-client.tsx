@@ -9,9 +9,12 @@ import { ApprovalCard, type CardMode } from "@/components/inbox/pending-approval
 import { useInbox, INBOX_QUERY_KEY } from "@/components/inbox/use-inbox";
 import { useInboxKeys } from "@/components/inbox/use-inbox-keys";
 import { groupIdentical } from "@/components/inbox/groups";
+import { ApproveWhichDialog, ConfirmSelection } from "@/components/inbox/choose-calls";
+import { DecidedHere } from "@/components/inbox/decided-here";
 import { bulkDecideApprovalsAction } from "@/lib/actions/bulk-decide-approvals";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
 import { approvalSubject } from "@/lib/contract/budget-approval";
+import { isMine, shortRunId } from "@/lib/inbox/identity";
 import type { BulkOutcome, InboxItem } from "@/lib/inbox/schemas";
 
 function summarize(outcomes: BulkOutcome[]): string {
@@ -20,25 +23,39 @@ function summarize(outcomes: BulkOutcome[]): string {
   return [`${done} decided`, ...(refused.length ? [`${refused.length} refused: ${[...new Set(refused.map((r) => r.message))].join("; ")}`] : [])].join(", ");
 }
 
-/** The live inbox: grouped identical calls, selection, bulk and keyboard triage. */
-export function InboxClient({ canDecide }: { canDecide: boolean }) {
+const DECIDED_KEPT = 5;
+
+/**
+ * The live inbox: grouped identical calls, each card saying whose run it is;
+ * a "mine" filter; selection, bulk and keyboard triage that never decides a
+ * card the user did not move to, and asks which calls before approving a group.
+ */
+export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string }) {
   const inbox = useInbox();
   const queryClient = useQueryClient();
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const [open, setOpen] = useState<{ id: string; mode: CardMode } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [bulkReason, setBulkReason] = useState("");
+  const [confirming, setConfirming] = useState<boolean | null>(null);
+  const [askWhich, setAskWhich] = useState<{ groupKey: string; focusedId: string } | null>(null);
+  const [mineOnly, setMineOnly] = useState(false);
+  const [decided, setDecided] = useState<InboxItem[]>([]);
   const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
 
-  const items = inbox.data?.items ?? [];
+  const all = inbox.data?.items ?? [];
+  const items = mineOnly ? all.filter((i) => isMine(i, me)) : all;
   const groups = groupIdentical(items);
   const ordered = groups.flatMap((g) => g.items);
   const byId = new Map(items.map((i) => [i.id, i]));
-  // Selections and focus of approvals that left the inbox are ignored, not copied into state.
+  const groupOf = new Map(groups.flatMap((g) => g.items.map((i) => [i.id, g] as const)));
+  // Selections and focus of approvals that left the inbox (or the filter) are ignored, not copied into state:
+  // no other card takes the focus in their place.
   const selection = [...selected].map((id) => byId.get(id)).filter((i): i is InboxItem => i !== undefined);
-  const focused = (focusedId && byId.get(focusedId)) || ordered[0];
+  const focused = focusedId ? byId.get(focusedId) : undefined;
   const skew = inbox.data ? Date.parse(inbox.data.serverTime) - inbox.dataUpdatedAt : 0;
+  const asked = askWhich ? groups.find((g) => g.key === askWhich.groupKey) : undefined;
 
   const toggle = (id: string) =>
     setSelected((current) => {
@@ -49,27 +66,31 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
     });
   const modeOf = (id: string): CardMode => (open?.id === id ? open.mode : "idle");
   const refresh = () => void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
+  const remember = (done: InboxItem[]) => setDecided((current) => [...done, ...current.filter((d) => !done.some((x) => x.id === d.id))].slice(0, DECIDED_KEPT));
 
   async function approveNow(item: InboxItem) {
     const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, approved: true });
-    setStatus(result.ok ? { tone: "success", text: `${approvalSubject(item)} (${item.agentName}): ${result.data.status}` } : { tone: "error", text: result.error.message });
+    setStatus(result.ok ? { tone: "success", text: `${approvalSubject(item)} (${item.agentName}, run ${shortRunId(item.runId)}): ${result.data.status}` } : { tone: "error", text: result.error.message });
+    if (result.ok) remember([item]);
     refresh();
   }
 
-  async function bulk(approved: boolean) {
+  async function decideMany(chosen: InboxItem[], approved: boolean) {
     setBulkBusy(true);
-    const result = await bulkDecideApprovalsAction({ items: selection.map((i) => ({ runId: i.runId, approvalId: i.id })), approved, ...(approved ? {} : { reason: bulkReason.trim() }) });
+    const result = await bulkDecideApprovalsAction({ items: chosen.map((i) => ({ runId: i.runId, approvalId: i.id })), approved, ...(approved ? {} : { reason: bulkReason.trim() }) });
     setBulkBusy(false);
+    setConfirming(null);
     if (result.ok) {
       setStatus({ tone: result.data.every((o) => o.ok) ? "success" : "error", text: summarize(result.data) });
       setSelected(new Set());
       setBulkReason("");
+      remember(chosen.filter((c) => result.data.some((o) => o.ok && o.approvalId === c.id)));
     } else setStatus({ tone: "error", text: result.error.message });
     refresh();
   }
 
   useInboxKeys({
-    enabled: canDecide,
+    enabled: canDecide && askWhich === null && confirming === null,
     ids: ordered.map((i) => i.id),
     focusedId: focused?.id ?? null,
     onFocus: (id) => {
@@ -78,17 +99,35 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
     },
     onApprove: (id) => {
       const item = byId.get(id);
-      if (item) void approveNow(item);
+      const group = groupOf.get(id);
+      // Identical calls of other runs sit beside this one: ask which, never guess.
+      if (group && group.items.length > 1) setAskWhich({ groupKey: group.key, focusedId: id });
+      else if (item) void approveNow(item);
     },
     onReject: (id) => setOpen({ id, mode: "reject" }),
     onEdit: (id) => setOpen({ id, mode: "edit" }),
     onToggle: toggle,
+    onNoFocus: () => setStatus({ tone: "error", text: "No card is chosen: move to one with j/k first." }),
   });
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3 text-sm text-zinc-600">
-        <span data-testid="inbox-count">{inbox.isPending ? "Loading…" : `${items.length} waiting`}</span>
+        <span data-testid="inbox-count">{inbox.isPending ? "Loading…" : mineOnly ? `${items.length} of ${all.length} waiting are mine` : `${items.length} waiting`}</span>
+        <div role="group" aria-label="Show" className="flex rounded-md ring-1 ring-zinc-300">
+          <button type="button" aria-pressed={!mineOnly} onClick={() => setMineOnly(false)} className={`rounded-l-md px-2 py-1 text-xs ${mineOnly ? "" : "bg-zinc-900 text-white"}`}>
+            All
+          </button>
+          <button
+            type="button"
+            aria-pressed={mineOnly}
+            title="Runs you started, and runs where you already decided an approval"
+            onClick={() => setMineOnly(true)}
+            className={`rounded-r-md px-2 py-1 text-xs ${mineOnly ? "bg-zinc-900 text-white" : ""}`}
+          >
+            Mine
+          </button>
+        </div>
         {canDecide ? <span className="text-xs">Keys: j/k move · a approve · r reject · e edit · x select</span> : <span className="text-xs">Read-only: approvers and admins decide.</span>}
         <Link href="/inbox/audit" className="ml-auto underline">
           Audit
@@ -99,23 +138,44 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
 
       {canDecide && selection.length > 0 && (
         <section aria-label="Bulk decision" className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3">
-          <span className="text-sm">{selection.length} selected</span>
-          <Button disabled={bulkBusy} onClick={() => void bulk(true)}>
-            Approve selected
-          </Button>
-          <input aria-label="Reason for rejecting the selection" placeholder="Reason (needed to reject)" className="min-w-64 flex-1 rounded-md border border-zinc-300 px-2 py-1.5 text-sm" value={bulkReason} onChange={(e) => setBulkReason(e.target.value)} />
-          <Button variant="danger" disabled={bulkBusy || !bulkReason.trim()} onClick={() => void bulk(false)}>
-            Reject selected
-          </Button>
-          <Button variant="ghost" onClick={() => setSelected(new Set())}>
-            Clear
-          </Button>
+          {confirming === null ? (
+            <>
+              <span className="text-sm">{selection.length} selected</span>
+              <Button disabled={bulkBusy} onClick={() => setConfirming(true)}>
+                Approve selected…
+              </Button>
+              <input aria-label="Reason for rejecting the selection" placeholder="Reason (needed to reject)" className="min-w-64 flex-1 rounded-md border border-zinc-300 px-2 py-1.5 text-sm" value={bulkReason} onChange={(e) => setBulkReason(e.target.value)} />
+              <Button variant="danger" disabled={bulkBusy || !bulkReason.trim()} onClick={() => setConfirming(false)}>
+                Reject selected…
+              </Button>
+              <Button variant="ghost" onClick={() => setSelected(new Set())}>
+                Clear
+              </Button>
+            </>
+          ) : (
+            <ConfirmSelection items={selection} approved={confirming} busy={bulkBusy} onConfirm={() => void decideMany(selection, confirming)} onCancel={() => setConfirming(null)} />
+          )}
         </section>
       )}
 
+      {asked && askWhich && (
+        <ApproveWhichDialog
+          items={asked.items}
+          focusedId={askWhich.focusedId}
+          onClose={() => setAskWhich(null)}
+          onApprove={(chosen) => {
+            setAskWhich(null);
+            if (chosen.length === 1 && chosen[0]) void approveNow(chosen[0]);
+            else void decideMany(chosen, true);
+          }}
+        />
+      )}
+
       {!inbox.isPending && items.length === 0 && (
-        <EmptyState title="Nothing waiting for approval">
-          When a run or sub-agent calls a tool that matches an approval rule, reaches a token budget set to ask for more, or proposes a plan its graph wants approved, it pauses and the request appears here within a second.
+        <EmptyState title={mineOnly && all.length > 0 ? "Nothing of yours is waiting" : "Nothing waiting for approval"}>
+          {mineOnly && all.length > 0
+            ? `${all.length} other approvals wait; "All" shows them. Mine are runs you started and runs where you already decided an approval.`
+            : "When a run or sub-agent calls a tool that matches an approval rule, reaches a token budget set to ask for more, or proposes a plan its graph wants approved, it pauses and the request appears here within a second."}
         </EmptyState>
       )}
 
@@ -124,7 +184,7 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
           {group.items.length > 1 && (
             <div className="flex items-center gap-2 text-xs text-zinc-600">
               <span>
-                {group.items.length} identical calls of {group.toolName}
+                {group.items.length} identical calls of {group.toolName} from {new Set(group.items.map((i) => i.runId)).size} runs — check each card&apos;s run, task and starter
               </span>
               {canDecide && (
                 <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setSelected((current) => new Set([...current, ...group.items.map((i) => i.id)]))}>
@@ -144,11 +204,16 @@ export function InboxClient({ canDecide }: { canDecide: boolean }) {
               selected={selected.has(item.id)}
               onToggleSelect={() => toggle(item.id)}
               clockSkewMs={skew}
-              onDecided={(text) => setStatus({ tone: "success", text })}
+              onDecided={(text) => {
+                setStatus({ tone: "success", text });
+                remember([item]);
+              }}
             />
           ))}
         </section>
       ))}
+
+      <DecidedHere items={decided} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ export default async function InboxPage() {
   return (
     <>
       <PageHeader title="Inbox" description="Tool calls waiting for a human decision, across all runs and sub-runs." />
-      <InboxClient canDecide={can(user.role, "approvals:decide")} />
+      <InboxClient canDecide={can(user.role, "approvals:decide")} me={user.email} />
     </>
   );
 }

@@ -13,6 +13,7 @@ import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
 import { readLatestAssistantMessages, readRunTreesOf } from "../../run-ledger/read";
 import { isBudgetApproval, TOKEN_GRANT_SCHEMA } from "../../contract/budget-approval";
 import { isPlanApproval, planApprovalSchema, planLimitsOf } from "../../contract/plan-approval";
+import { readIdentities } from "./identity";
 
 interface RunRow {
   id: string;
@@ -75,7 +76,8 @@ async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<stri
 }
 
 /**
- * Adds chain, preceding message, usage and tool schema to pending approvals.
+ * Adds chain, identity (graph, task, starter), preceding message, usage and
+ * tool schema to pending approvals.
  * Usage comes from the runs' model-call spans, as on the runs pages: a run
  * row's token counters include its sub-agents' replies, so summing rows over a
  * tree would count sub-runs twice.
@@ -83,9 +85,10 @@ async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<stri
 export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<InboxItem[]> {
   if (approvals.length === 0) return [];
   const rootIds = [...new Set(approvals.map((a) => a.rootRunId))];
-  const [rows, messages] = await Promise.all([
+  const [rows, messages, identities] = await Promise.all([
     readRunTreesOf(db, rootIds),
     Promise.all(approvals.map((a) => precedingMessage(db, a))),
+    readIdentities(db, approvals),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const own = await ownUsage(
@@ -97,6 +100,8 @@ export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<Inbo
   return approvals.map((approval, i) => ({
     ...approval,
     chain: chainOf(approval.runId, byId, approval.agentName),
+    ...(identities.identity.has(approval.runId) ? { identity: identities.identity.get(approval.runId) } : {}),
+    decidedBefore: identities.decidedBefore.get(approval.rootRunId) ?? [],
     precedingMessage: messages[i] ?? null,
     runUsage: own.get(approval.runId) ?? ZERO_USAGE,
     treeUsage: totals.get(approval.rootRunId) ?? ZERO_USAGE,
