@@ -63,7 +63,7 @@ test.describe("as a builder", () => {
     // One sub-agent link, by dragging between handles.
     await link(page, "agent:main", "agent:billing");
     await expect(page.locator('.react-flow__edge[data-id="sub:main>billing"]')).toBeVisible();
-    await expect(node(page, "agent:main")).toContainText("1 sub-agents");
+    await expect(node(page, "agent:main")).toContainText("1 sub-agent");
 
     // The demo MCP server on main, with its tools discovered through the server side.
     await select(page, "agent:main");

@@ -91,7 +91,7 @@ test.describe("orchestration in the designer", () => {
     await expect(linkInspector.getByTestId("link-meaning")).toContainText("transfers control for good");
     await linkInspector.getByLabel("Handoff context (what the receiver sees)").selectOption("recent");
     await linkInspector.getByLabel("Recent messages (N)").fill("4");
-    await expect(node(page, "agent:billing")).toContainText("1 handoffs");
+    await expect(node(page, "agent:billing")).toContainText("1 handoff");
 
     // tech answers with a typed object: a field added in the list shows in the JSON, and broken JSON is kept with an error.
     await select(page, "agent:tech");

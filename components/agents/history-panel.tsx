@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { VersionSummary } from "@/lib/agents/designer-schemas";
 import type { FieldChange } from "@/lib/agents/graph-diff";
 import type { GraphIssue } from "@/lib/agents/validate";
+import { plural } from "@/lib/text/plural";
 
 export type DiffSide = number | "draft";
 
@@ -57,7 +58,7 @@ export function HistoryPanel(props: {
                   v{v.version}
                   {v.version === baseVersion ? <span className="ml-1 font-normal text-indigo-700">(editing)</span> : null}
                 </span>
-                <span className="text-zinc-500">{v.runs} run{v.runs === 1 ? "" : "s"}</span>
+                <span className="text-zinc-500">{plural(v.runs, "run")}</span>
               </div>
               <p className="text-zinc-600">
                 {v.author ?? "seed"} · <time dateTime={v.createdAt}>{new Date(v.createdAt).toLocaleString()}</time>

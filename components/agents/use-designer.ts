@@ -67,6 +67,8 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
   const [history, setHistory] = useState<History>({ graph: initial.graph, past: [], future: [], lastKey: null, lastAt: 0 });
   const [baseVersion, setBaseVersion] = useState(initial.baseVersion);
   const [savedGraph, setSavedGraph] = useState(saved.graph);
+  // The version savedGraph is: the base until a rebase moves the base to a version never loaded here.
+  const [savedVersion, setSavedVersion] = useState(saved.version);
 
   /** One edit; edits with the same key in quick succession (typing) are one undo step. */
   const edit = useCallback((change: (graph: AgentGraph) => AgentGraph, key: string | null = null) => {
@@ -105,6 +107,7 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
   const markSaved = useCallback((version: number, graph: AgentGraph) => {
     setBaseVersion(version);
     setSavedGraph(graph);
+    setSavedVersion(version);
     window.localStorage.removeItem(draftKey(agent));
   }, [agent]);
 
@@ -152,7 +155,7 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
     const confirmLeave = (event: MouseEvent) => {
       const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
       if (!link || link.hasAttribute("download") || link.getAttribute("target") === "_blank") return;
-      if (!window.confirm("This agent has unsaved changes. Leave anyway? The draft stays kept in this browser.")) {
+      if (!window.confirm("This agent has unsaved changes. Leave anyway? The draft is kept in this browser.")) {
         event.preventDefault();
         event.stopPropagation();
       }
@@ -171,6 +174,7 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
     canRedo: history.future.length > 0,
     baseVersion,
     savedGraph,
+    savedVersion,
     dirty,
     edit,
     checkpoint,

@@ -6,6 +6,7 @@ import { memo } from "react";
 import { Handle, Position, type NodeProps, type NodeTypes } from "@xyflow/react";
 import type { AgentFlowNode, McpFlowNode, ToolFlowNode } from "./flow-model";
 import type { DiffMark } from "@/lib/agents/graph-diff";
+import { plural } from "@/lib/text/plural";
 
 // Borders, not rings or shadows: box-shadows on hundreds of nodes make every
 // pan frame repaint slowly where the browser rasterizes in software.
@@ -31,10 +32,13 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<A
       data-diff={data.mark ?? undefined}
       title={data.firstProblem ?? undefined}
     >
-      <Handle type="target" position={Position.Top} />
-      <div className="flex items-center justify-between gap-2">
-        <span className="truncate text-sm font-semibold text-zinc-900">{data.name}</span>
-        <span className="flex items-center gap-1">
+      <Handle type="target" position={Position.Top} className="designer-handle" />
+      {/* The name keeps its line; the badges wrap below it when both do not fit, never cutting it short. */}
+      <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-0.5">
+        <span className="min-w-0 break-all text-sm font-semibold text-zinc-900" data-testid="agent-name">
+          {data.name}
+        </span>
+        <span className="ml-auto flex shrink-0 items-center gap-1">
           {data.router ? (
             <span className="rounded bg-sky-600 px-1.5 text-[10px] font-semibold text-white" data-testid="router-marker">
               router
@@ -51,21 +55,21 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<A
             </span>
           ) : null}
           <span
-            aria-label={badge === "ok" ? "valid" : `${data.errors} errors, ${data.warnings} warnings`}
+            aria-label={badge === "ok" ? "valid" : `${plural(data.errors, "error")}, ${plural(data.warnings, "warning")}`}
             data-testid="validation-badge"
             className={`rounded-full px-1.5 text-[10px] font-semibold ${badge === "error" ? "bg-red-600 text-white" : badge === "warning" ? "bg-amber-400 text-zinc-900" : "bg-emerald-100 text-emerald-800"}`}
           >
-            {badge === "error" ? `${data.errors} error${data.errors > 1 ? "s" : ""}` : badge === "warning" ? `${data.warnings} warning${data.warnings > 1 ? "s" : ""}` : "ok"}
+            {badge === "error" ? plural(data.errors, "error") : badge === "warning" ? plural(data.warnings, "warning") : "ok"}
           </span>
         </span>
       </div>
       <p className="truncate font-mono text-zinc-600">{data.model}</p>
       <p className="text-zinc-500">
-        {data.tools} tools · {data.mcpServers} MCP · {data.subAgents} {data.router ? "children" : "sub-agents"}
-        {data.handoffs > 0 ? ` · ${data.handoffs} handoffs` : ""}
+        {plural(data.tools, "tool")} · {data.mcpServers} MCP · {data.router ? plural(data.subAgents, "child", "children") : plural(data.subAgents, "sub-agent")}
+        {data.handoffs > 0 ? ` · ${plural(data.handoffs, "handoff")}` : ""}
       </p>
       {data.errors > 0 && data.firstProblem ? <p className="mt-1 line-clamp-2 text-red-700" data-testid="node-problem">{data.firstProblem}</p> : null}
-      <Handle type="source" position={Position.Bottom} />
+      <Handle type="source" position={Position.Bottom} className="designer-handle" />
     </div>
   );
 });
@@ -73,7 +77,7 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<A
 export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<ToolFlowNode>) {
   return (
     <div className={`w-[170px] rounded-md px-2 py-1.5 text-xs ${frame(selected, data.mark, data.known ? data.errors : 1)}`} data-testid={`tool-node-${data.tool}`} data-diff={data.mark ?? undefined} title={data.description}>
-      <Handle type="target" position={Position.Top} />
+      <Handle type="target" position={Position.Top} className="designer-handle" />
       <span className="font-mono font-medium text-zinc-800">{data.tool}</span>
       <span className="ml-1 text-[10px] uppercase text-zinc-400">tool</span>
     </div>
@@ -83,7 +87,7 @@ export const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<Too
 export const McpNode = memo(function McpNode({ data, selected }: NodeProps<McpFlowNode>) {
   return (
     <div className={`w-[200px] rounded-md px-2 py-1.5 text-xs ${frame(selected, data.mark, data.errors)}`} data-testid={`mcp-node-${data.agent}-${data.server}`} data-diff={data.mark ?? undefined}>
-      <Handle type="target" position={Position.Top} />
+      <Handle type="target" position={Position.Top} className="designer-handle" />
       <p className="font-semibold text-zinc-800">
         MCP <span className="font-mono">{data.server}</span>
       </p>

@@ -43,7 +43,7 @@ function ErrorBox({ error }: { error: ErrorBody }) {
   );
 }
 
-function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]; fixedAgent?: string; initial?: RunDialogInitial; onClose: () => void }) {
+function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: string[]; fixedAgent?: string; initial?: RunDialogInitial; note?: string; onClose: () => void }) {
   const router = useRouter();
   const ids = { agent: useId(), version: useId(), task: useId(), model: useId(), title: useId() };
   const [agent, setAgent] = useState(fixedAgent ?? agents[0] ?? "");
@@ -96,6 +96,11 @@ function DialogBody({ agents, fixedAgent, initial, onClose }: { agents: string[]
         <h2 id={ids.title} className="text-lg font-semibold">
           Run {fixedAgent ?? "an agent"}
         </h2>
+        {note ? (
+          <p className="rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-900" data-testid="run-dialog-note">
+            {note}
+          </p>
+        ) : null}
         <div className="grid grid-cols-2 gap-3">
           {fixedAgent ? null : (
             <div>
@@ -195,4 +200,13 @@ export function RunDialog({ agent, agents = [], initial, label = "Run", ariaLabe
       {open ? <DialogBody agents={agents} fixedAgent={agent} initial={initial} onClose={() => setOpen(false)} /> : null}
     </>
   );
+}
+
+/**
+ * The run dialog opened by its owner rather than by its own button (the
+ * designer opens it after asking whether to save the draft first), with the
+ * version chosen and a note saying which one it is.
+ */
+export function RunLaunchDialog({ agent, initial, note, onClose }: { agent: string; initial?: RunDialogInitial; note?: string; onClose: () => void }) {
+  return <DialogBody agents={[]} fixedAgent={agent} initial={initial} note={note} onClose={onClose} />;
 }

@@ -44,4 +44,12 @@ describe("diffGraphs", () => {
     expect(Object.fromEntries(diffGraphs(before, after).edges)).toEqual({ "handoff:a>b": "added", "sub:a>b": "removed" });
     expect(unionGraph(before, after).agents[0]).toMatchObject({ subAgents: ["b"], handoffs: ["b"] });
   });
+
+  it("lists a change of orchestration mode and plan settings", () => {
+    const planned = { ...v1, mode: "plan-and-execute" as const, plan: { maxNodes: 10, concurrency: 4, approval: true, nodeRetries: 1 } };
+    expect(diffGraphs(v1, planned).fields).toEqual([
+      { path: "mode", after: "plan-and-execute" },
+      { path: "plan", after: { maxNodes: 10, concurrency: 4, approval: true, nodeRetries: 1 } },
+    ]);
+  });
 });

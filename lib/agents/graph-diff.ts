@@ -84,6 +84,8 @@ export function diffGraphs(from: AgentGraph, to: AgentGraph): GraphDiff {
 
   const fields: FieldChange[] = [];
   fieldChanges(from.entryAgent, to.entryAgent, "", ["entryAgent"], fields);
+  fieldChanges(from.mode, to.mode, "", ["mode"], fields);
+  fieldChanges(from.plan, to.plan, "", ["plan"], fields);
   fieldChanges(from.limits, to.limits, "", ["limits"], fields);
   const byName = (g: AgentGraph) => new Map(g.agents.map((x) => [x.name, x]));
   const before = byName(from);

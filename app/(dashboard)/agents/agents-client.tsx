@@ -16,6 +16,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { plural } from "@/lib/text/plural";
 
 function ErrorList({ error }: { error: ErrorBody }) {
   return (
@@ -179,7 +180,7 @@ export function AgentsList({ agents, canEdit, templates }: { agents: AgentSummar
                     <p className="max-w-md truncate text-zinc-500">{a.description}</p>
                   </td>
                   <td className="px-4 py-3 text-zinc-700">
-                    {a.entryAgent ?? "—"} <span className="text-zinc-400">({a.agentCount} agents)</span>
+                    {a.entryAgent ?? "—"} <span className="text-zinc-400">({plural(a.agentCount, "agent")})</span>
                   </td>
                   <td className="px-4 py-3">v{a.latestVersion}</td>
                   <td className="px-4 py-3">{a.lastRunStatus ? <Badge tone={a.lastRunStatus === "completed" ? "success" : a.lastRunStatus === "failed" ? "danger" : "info"}>{a.lastRunStatus}</Badge> : <span className="text-zinc-400">never run</span>}</td>

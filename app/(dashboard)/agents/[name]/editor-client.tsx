@@ -3,7 +3,6 @@
 // one draft document. Every change is a graph edit (undoable, validated live);
 // saving appends a version on top of the one the draft started from.
 import { useCallback, useMemo, useRef, useState } from "react";
-import Link from "next/link";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import type { AgentConfig, AgentGraph } from "@/lib/agents/schemas";
 import type { DiscoveredTool, VersionSummary } from "@/lib/agents/designer-schemas";
@@ -16,14 +15,16 @@ import { saveAgentVersionAction } from "@/lib/actions/save-agent-version";
 import { restoreAgentVersionAction } from "@/lib/actions/restore-agent-version";
 import { getAgentVersionAction } from "@/lib/actions/get-agent-version";
 import { listAgentVersionsAction } from "@/lib/actions/list-agent-versions";
-import { RunDialog } from "@/components/runs/run-dialog";
+import { useQueryClient } from "@tanstack/react-query";
+import { plural } from "@/lib/text/plural";
 import { DesignerCanvas, FIT_VIEW } from "@/components/graph/designer-canvas";
 import { withFullLayout } from "@/components/graph/flow-model";
 import { freeSpot } from "@/lib/agents/free-spot";
 import { Inspector } from "@/components/agents/inspector";
 import { ProblemsPanel } from "@/components/agents/problems-panel";
 import { Palette } from "@/components/agents/palette";
-import { HelpPopover } from "@/components/agents/help-popover";
+import { DesignerToolbar } from "@/components/agents/designer-toolbar";
+import { DesignerRun, type SaveOutcome } from "@/components/agents/designer-run";
 import { FieldChanges, HistoryPanel, type DiffSide } from "@/components/agents/history-panel";
 import type { ProviderOption } from "@/components/agents/model-picker";
 import { readDraft, useDesignerDocument, useValidation } from "@/components/agents/use-designer";
@@ -47,6 +48,7 @@ const EMPTY = new Set<string>();
 
 function Editor({ name, saved, versions: initialVersions, canEdit, providers }: EditorProps) {
   const flow = useReactFlow();
+  const queryClient = useQueryClient();
   // Rendered on the client only (see editor-loader), so a kept draft is read before the first render.
   const [kept] = useState(() => (canEdit ? readDraft(name) : null));
   const [savedLayout] = useState(() => withFullLayout(saved.graph));
@@ -61,7 +63,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
   const [discovered, setDiscovered] = useState<ReadonlyMap<string, readonly DiscoveredTool[]>>(new Map());
   const [versions, setVersions] = useState(initialVersions);
   const [message, setMessage] = useState("");
-  const [status, setStatus] = useState<{ tone: "ok" | "error" | "info"; text: string } | null>(kept ? { tone: "info", text: `Restored your unsaved draft from ${new Date(kept.savedAt).toLocaleString()} (based on v${kept.baseVersion}).` } : null);
+  const [status, setStatus] = useState<{ tone: "ok" | "error" | "info"; text: string } | null>(kept ? { tone: "info", text: `Restored your unsaved draft from ${new Date(kept.savedAt).toLocaleString()} (based on v${kept.baseVersion}). The draft is kept in this browser until you save it.` } : null);
   const [conflict, setConflict] = useState<{ text: string; latest: number } | null>(null);
   const [diffView, setDiffView] = useState<DiffView | null>(null);
   const [importErrors, setImportErrors] = useState<GraphIssue[]>([]);
@@ -152,11 +154,13 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
     [canEdit, doc.graph.layout, edit, flow, selectedAgent],
   );
 
-  async function save() {
-    if (!canEdit || busy) return;
+  /** Saves the draft as a new version; says why not when it cannot (Save and run shows that too). */
+  async function save(): Promise<SaveOutcome> {
+    if (!canEdit || busy) return { ok: false, reason: "Not saved: a save is already under way." };
     if (validation.errors.length) {
-      setStatus({ tone: "error", text: `Not saved: fix ${validation.errors.length} error${validation.errors.length > 1 ? "s" : ""} first (see Problems). Warnings do not block saving.` });
-      return;
+      const text = `Not saved: fix ${plural(validation.errors.length, "error")} first (see Problems). Warnings do not block saving.`;
+      setStatus({ tone: "error", text });
+      return { ok: false, reason: text };
     }
     setBusy(true);
     const graph = doc.graph;
@@ -168,16 +172,22 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
       setMessage("");
       setConflict(null);
       setStatus({ tone: "ok", text: `Saved version ${result.data.version}.` });
-    } else if (result.error.code === "conflict") {
+      // The run dialog lists versions from a short-lived cache: the new one must be there when Save and run opens it.
+      void queryClient.invalidateQueries({ queryKey: ["launch-options", name] });
+      return { ok: true, version: result.data.version };
+    }
+    if (result.error.code === "conflict") {
       const listed = await listAgentVersionsAction({ name });
       if (listed.ok) setVersions(listed.data);
       setConflict({ text: result.error.message, latest: listed.ok ? (listed.data[0]?.version ?? doc.baseVersion) : doc.baseVersion });
       setStatus(null);
-    } else {
-      const issues = result.error.issues ?? [];
-      setRefused({ graph, errors: issues.map((i) => ({ path: i.path, message: i.message, code: i.path.endsWith(".outputSchema.schema") ? "invalid_output_schema" : "invalid" })) });
-      setStatus({ tone: "error", text: [result.error.message, ...issues.map((i) => `${i.path}: ${i.message}`)].join(" · ") });
+      return { ok: false, reason: result.error.message };
     }
+    const issues = result.error.issues ?? [];
+    setRefused({ graph, errors: issues.map((i) => ({ path: i.path, message: i.message, code: i.path.endsWith(".outputSchema.schema") ? "invalid_output_schema" : "invalid" })) });
+    const text = [result.error.message, ...issues.map((i) => `${i.path}: ${i.message}`)].join(" · ");
+    setStatus({ tone: "error", text });
+    return { ok: false, reason: text };
   }
 
   async function graphOf(side: DiffSide): Promise<AgentGraph | null> {
@@ -260,51 +270,25 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
   const canvasGraph = diffView?.graph ?? doc.graph;
   return (
     <div className="-mx-8 -my-8 flex h-screen flex-col">
-      <header className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-white px-4 py-2">
-        <Link href="/agents" className="text-sm text-zinc-500 hover:underline">
-          Agents
-        </Link>
-        <span className="text-zinc-400">/</span>
-        <h1 className="text-lg font-semibold">{name}</h1>
-        <span className="text-xs text-zinc-500" data-testid="base-version">
-          v{doc.baseVersion}
-          {doc.dirty ? " · unsaved changes" : ""}
-        </span>
-        <span className="text-xs text-zinc-400" data-testid="validation-time">
-          validated in {validation.ms.toFixed(1)} ms
-        </span>
-        <div className="ml-auto flex items-center gap-2">
-          {canEdit ? (
-            <>
-              <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300 disabled:opacity-40" onClick={doc.undo} disabled={!doc.canUndo}>
-                Undo
-              </button>
-              <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300 disabled:opacity-40" onClick={doc.redo} disabled={!doc.canRedo}>
-                Redo
-              </button>
-              <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300" onClick={() => { edit((g) => withFullLayout(g, true)); window.requestAnimationFrame(() => void flow.fitView(FIT_VIEW)); }} disabled={readOnly}>
-                Auto-layout
-              </button>
-            </>
-          ) : null}
-          <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300" onClick={() => void flow.fitView(FIT_VIEW)}>
-            Fit view
-          </button>
-          <button type="button" className="rounded px-2 py-1 text-xs ring-1 ring-zinc-300" onClick={exportDraft}>
-            Export draft
-          </button>
-          <HelpPopover />
-          {canEdit ? (
-            <>
-              <input aria-label="Version message" placeholder="What changed?" value={message} onChange={(e) => setMessage(e.target.value)} className="w-48 rounded px-2 py-1 text-xs ring-1 ring-zinc-300" />
-              <button type="button" onClick={() => void save()} disabled={busy || diffView !== null} className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
-                Save
-              </button>
-              <RunDialog agent={name} label="Run" variant="secondary" className="px-3 py-1" />
-            </>
-          ) : null}
-        </div>
-      </header>
+      <DesignerToolbar
+        name={name}
+        baseVersion={doc.baseVersion}
+        dirty={doc.dirty}
+        canEdit={canEdit}
+        readOnly={readOnly}
+        canUndo={doc.canUndo}
+        canRedo={doc.canRedo}
+        saveDisabled={busy || diffView !== null}
+        message={message}
+        onMessage={setMessage}
+        onUndo={doc.undo}
+        onRedo={doc.redo}
+        onAutoLayout={() => { edit((g) => withFullLayout(g, true)); window.requestAnimationFrame(() => void flow.fitView(FIT_VIEW)); }}
+        onFitView={() => void flow.fitView(FIT_VIEW)}
+        onExport={exportDraft}
+        onSave={() => void save()}
+        run={<DesignerRun agent={name} draft={doc.graph} dirty={doc.dirty} baseVersion={doc.baseVersion} saved={{ version: doc.savedVersion, graph: doc.savedGraph }} save={save} />}
+      />
       {!canEdit ? (
         <p className="bg-zinc-100 px-4 py-1 text-xs text-zinc-700" data-testid="read-only-banner">
           Read-only: your role can view this agent graph but not change it.
@@ -353,7 +337,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
               onDropItem={(item, at, onAgent) => addItem(item, at, onAgent)}
             />
           </div>
-          {diffView ? null : <ProblemsPanel graph={doc.graph} errors={validation.errors} warnings={validation.warnings} onSelect={(ids) => setSelected(new Set(ids.slice(0, 1)))} />}
+          {diffView ? null : <ProblemsPanel graph={doc.graph} errors={validation.errors} warnings={validation.warnings} validatedInMs={validation.ms} onSelect={(ids) => setSelected(new Set(ids.slice(0, 1)))} />}
         </div>
         <aside className="w-96 shrink-0 space-y-6 overflow-auto border-l border-zinc-200 bg-white p-3" aria-label="Inspector">
           {diffView ? (
