@@ -1,4 +1,18 @@
 import type { AuditEventRow } from "@/lib/inbox/schemas";
+import { AuditPlan, auditedPlans } from "@/components/plan/audit-plan";
+
+/** The details as JSON text; a plan approval's plans as a list and a structured diff instead of two JSON blobs. */
+function Details({ details }: { details: Record<string, unknown> }) {
+  const plans = auditedPlans(details.tool, details.arguments, details.editedArguments);
+  if (!plans) return <>{Object.keys(details).length ? JSON.stringify(details) : ""}</>;
+  const rest = Object.fromEntries(Object.entries(details).filter(([key]) => key !== "arguments" && key !== "editedArguments"));
+  return (
+    <div className="space-y-1 font-sans">
+      <AuditPlan proposed={plans.proposed} edited={plans.edited} />
+      <div className="font-mono">{JSON.stringify(rest)}</div>
+    </div>
+  );
+}
 
 /** Audit events of every kind: when, who, what, on which target, and the details as JSON text. */
 export function AuditEventsTable({ rows }: { rows: AuditEventRow[] }) {
@@ -22,7 +36,9 @@ export function AuditEventsTable({ rows }: { rows: AuditEventRow[] }) {
             <td className="pr-3 font-mono text-xs">{row.action}</td>
             <td className="pr-3 text-xs">{row.actor ?? "system"}</td>
             <td className="pr-3 font-mono text-xs break-all">{row.target ?? ""}</td>
-            <td className="font-mono text-xs break-all text-zinc-600">{Object.keys(row.details).length ? JSON.stringify(row.details) : ""}</td>
+            <td className="font-mono text-xs break-all text-zinc-600">
+              <Details details={row.details} />
+            </td>
           </tr>
         ))}
       </tbody>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { AuditRow } from "@/lib/inbox/schemas";
 import { ArgsDiff } from "./args-diff";
+import { AuditPlan, auditedPlans } from "@/components/plan/audit-plan";
 
 const TONE = { approved: "success", rejected: "danger", expired: "warning", endorsed: "info" } as const;
 
@@ -11,6 +12,18 @@ function duration(ms: number | null): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** A call's arguments as text and what the approver changed; a plan as its nodes and a structured diff of the edit. */
+function ArgumentsCell({ row }: { row: AuditRow }) {
+  const plans = auditedPlans(row.tool, row.arguments, row.editedArguments);
+  if (plans) return <AuditPlan proposed={plans.proposed} edited={plans.edited} />;
+  return (
+    <>
+      <pre className="overflow-auto text-xs whitespace-pre-wrap">{JSON.stringify(row.arguments)}</pre>
+      {row.editedArguments && <ArgsDiff before={row.arguments} after={row.editedArguments} />}
+    </>
+  );
 }
 
 /** Decisions, endorsements and expiries; arguments and reasons shown as text. */
@@ -45,8 +58,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
               </Link>
             </td>
             <td className="max-w-md pr-3">
-              <pre className="overflow-auto text-xs whitespace-pre-wrap">{JSON.stringify(row.arguments)}</pre>
-              {row.editedArguments && <ArgsDiff before={row.arguments} after={row.editedArguments} />}
+              <ArgumentsCell row={row} />
             </td>
             <td className="max-w-xs pr-3 whitespace-pre-wrap">{row.reason ?? "—"}</td>
             <td className="pr-3">
