@@ -1,5 +1,6 @@
 import type { SpanKind } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
+import { followUpDeadline, followUpWindowText } from "@/lib/runs/run-time";
 
 /** Bar colour by span kind; errors and running spans override it (see barClass). */
 export const KIND_COLORS: Record<SpanKind, string> = {
@@ -47,6 +48,8 @@ export function waitNote(span: Pick<TraceSpanView, "kind" | "endMs" | "attribute
   if (span.kind !== "timer" && span.kind !== "approval_wait") return null;
   const ended = span.attributes?.ended;
   if (span.endMs !== null) return typeof ended === "string" ? (WAIT_ENDINGS[ended] ?? ended) : null;
+  const window = followUpDeadline(span.attributes);
+  if (window) return followUpWindowText(window);
   const deadline = span.attributes?.deadline;
   return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${new Date(deadline).toLocaleTimeString()}` : null;
 }

@@ -58,3 +58,39 @@ describe("Waterfall windowing", () => {
     expect(rowTops(render(spans(5))).length).toBe(5);
   });
 });
+
+describe("a run waiting for follow-ups", () => {
+  const t0 = Date.parse("2026-01-01T10:00:00Z");
+  const times = { startMs: t0, endMs: t0 + 280 };
+  const root: TraceSpanView = { id: "s0", parentId: null, kind: "run", name: "help-desk", status: "ok", runId: RUN, startMs: t0, endMs: t0 + 280 };
+  const call: TraceSpanView = { id: "s1", parentId: "s0", kind: "inference", name: "demo/echo", status: "ok", runId: RUN, startMs: t0 + 10, endMs: t0 + 270 };
+  const window: TraceSpanView = { id: "s2", parentId: "s0", kind: "timer", name: "follow-up window", status: "running", runId: RUN, startMs: t0 + 281, endMs: null, attributes: { timer: "follow_up_window", deadline: new Date(t0 + 3_600_000).toISOString() } };
+
+  function renderRun(withTimes: boolean): string {
+    const all = [root, call, window];
+    const props: WaterfallProps = {
+      rootRunId: RUN,
+      rootAgent: "help-desk",
+      indexes: new Map<string, SpanIndex>([[RUN, indexSpans(all)]]),
+      allSpans: all,
+      state: STATE,
+      onToggleCollapse: () => {},
+      onToggleSubRun: () => {},
+      selectedKey: null,
+      onSelect: () => {},
+      markers: [],
+      ...(withTimes ? { runTimes: times } : {}),
+      zoom: [0, 1],
+      onZoom: () => {},
+      loadingSubRuns: new Set(),
+    };
+    return renderToStaticMarkup(createElement(Waterfall, props));
+  }
+
+  it("the root bar says the run's duration and the axis ends at the answer; the window says until when", () => {
+    const html = renderRun(true);
+    expect(html).toContain('aria-label="run help-desk, 280 ms"');
+    expect(html, "the axis ends at the answer").toContain("+280 ms");
+    expect(html).toMatch(/data-testid="span-follow-up-window"[^>]*>open for follow-ups until \d{2}:\d{2}</);
+  });
+});

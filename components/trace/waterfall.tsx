@@ -12,6 +12,7 @@ import { formatDuration } from "@/components/runs/usage";
 import { MARKER_STYLES, markerTitle, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
+import { isAfterRun, isFollowUpWindow, type RunTimes } from "@/lib/runs/run-time";
 
 const ROW_HEIGHT = 26;
 const OVERSCAN = 12;
@@ -29,6 +30,8 @@ export interface WaterfallProps {
   selectedKey: string | null;
   onSelect: (row: TimelineRow) => void;
   markers: readonly MarkerEvent[];
+  /** The run's start and end (the header's): the follow-up window after the answer stays off the axis. */
+  runTimes?: RunTimes;
   /** Zoom window as fractions of the full axis. */
   zoom: [number, number];
   onZoom: (zoom: [number, number]) => void;
@@ -58,6 +61,8 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
 }) {
   const { span } = row;
   const duration = (span.endMs ?? now) - span.startMs;
+  // An open follow-up window is a deadline, not a growing time: its note says until when.
+  const openWindow = span.endMs === null && isFollowUpWindow(span);
   const retried = (span.attempts ?? 1) > 1;
   const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
   const note = retryReason ?? waitNote(span);
@@ -107,9 +112,17 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
             style={{ left: `${left * 100}%`, width: `max(2px, ${width * 100}%)` }}
           />
         ) : null}
-        <span className="pointer-events-none absolute top-1 whitespace-nowrap text-[10px] text-zinc-500" style={{ left: `calc(${Math.min(0.92, left + Math.max(width, 0)) * 100}% + 4px)` }}>
-          {formatDuration(duration)}
-          {note ? <span className={`ml-2 ${retryReason ? "text-amber-700" : "text-slate-600"}`}>{note}</span> : null}
+        <span
+          className="pointer-events-none absolute top-1 whitespace-nowrap text-[10px] text-zinc-500"
+          // An open window starts where the axis ends: its note is set against the right edge, where it fits.
+          style={openWindow ? { right: 4 } : { left: `calc(${Math.min(0.92, left + Math.max(width, 0)) * 100}% + 4px)` }}
+        >
+          {openWindow ? null : formatDuration(duration)}
+          {note ? (
+            <span data-testid={openWindow ? "span-follow-up-window" : undefined} className={`${openWindow ? "" : "ml-2"} ${retryReason ? "text-amber-700" : "text-slate-600"}`}>
+              {note}
+            </span>
+          ) : null}
         </span>
       </div>
     </div>
@@ -123,7 +136,10 @@ export function Waterfall(props: WaterfallProps) {
   const axis = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const now = useNow();
-  const hasRunning = useMemo(() => props.allSpans.some((s) => s.endMs === null), [props.allSpans]);
+  const { runTimes } = props;
+  // The window after the run's answer is not run time: it neither stretches the axis nor keeps it growing.
+  const axisSpans = useMemo(() => (runTimes ? props.allSpans.filter((s) => !isAfterRun(s, runTimes)) : props.allSpans), [props.allSpans, runTimes]);
+  const hasRunning = useMemo(() => axisSpans.some((s) => s.endMs === null), [axisSpans]);
   // Only a live trace needs the clock in its range; a finished one stays put.
   const clock = hasRunning ? now : 0;
 
@@ -131,14 +147,14 @@ export function Waterfall(props: WaterfallProps) {
   const { start, end } = useMemo(() => {
     let lo = Infinity;
     let hi = -Infinity;
-    for (const s of props.allSpans) {
+    for (const s of axisSpans) {
       if (s.startMs < lo) lo = s.startMs;
       const until = s.endMs ?? clock;
       if (until > hi) hi = until;
     }
     return Number.isFinite(lo) ? { start: lo, end: Math.max(hi, lo + 1) } : { start: 0, end: 1 };
-  }, [props.allSpans, clock]);
-  const scale = useMemo(() => timeScale(props.allSpans, start, end), [props.allSpans, start, end]);
+  }, [axisSpans, clock]);
+  const scale = useMemo(() => timeScale(axisSpans, start, end), [axisSpans, start, end]);
   const [z0, z1] = zoom;
   const toView = (t: number) => (scale.toFraction(t) - z0) / (z1 - z0);
 

@@ -150,7 +150,10 @@ export interface RunHeaderData {
   /** `details`: what a validation or routing failure carries (schema errors and the last answer, or the agents tried). */
   error: { reason: string; message: string; details?: FailureDetails } | null;
   startedAt: string;
+  /** When the run last answered (or failed, or was cancelled): its work's end, not the end of the follow-up window after it. */
   endedAt: string | null;
+  /** A root run that answered and waits for a follow-up: until when (ISO); null otherwise. */
+  followUpUntil: string | null;
   lastEventSeq: number;
   self: UsageCost;
   total: UsageCost;

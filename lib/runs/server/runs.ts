@@ -28,7 +28,8 @@ import { toSpanView } from "../span-rows";
 import { isMarkerEvent, MARKER_EVENT_TYPES, type MarkerEvent } from "../orchestration-view";
 import { RunNotFound } from "../../engine/errors";
 import { readVisibility } from "../../engine/visibility";
-import type { ChatMessage, RunStatus } from "../../contract/types";
+import type { ChatMessage, RunStatus, TraceSpan } from "../../contract/types";
+import { followUpDeadline } from "../run-time";
 import type { ImageRef } from "../../attachments/schemas";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
@@ -123,6 +124,19 @@ function parseContext(text: string): Record<string, unknown> {
   }
 }
 
+/**
+ * Until when a root run that answered waits for a follow-up: the deadline of
+ * its open follow-up window (the timer span the workflow starts after the
+ * answer); null for a run that works, ended, or is a sub-run.
+ */
+async function openFollowUpWindow(run: RunRow): Promise<string | null> {
+  if (run.status !== "completed" || run.parentRunId !== null) return null;
+  const open = await getDb().runSpan.findFirst({ where: { runId: run.id, kind: "timer", endedAt: null }, orderBy: { startedAt: "desc" }, select: { data: true } });
+  if (!open) return null;
+  const { attributes } = JSON.parse(open.data) as Pick<TraceSpan, "attributes">;
+  return followUpDeadline(attributes);
+}
+
 /** The run page header: status and usage as self and including sub-runs. */
 export async function runHeader(runId: string): Promise<RunHeaderData> {
   const db = getDb();
@@ -175,6 +189,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "", ...(details ? { details } : {}) } : null,
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
+    followUpUntil: await openFollowUpWindow(run),
     lastEventSeq: run.lastEventSeq,
     self: own.get(run.id) ?? ZERO_USAGE,
     total: totals.get(run.id) ?? ZERO_USAGE,

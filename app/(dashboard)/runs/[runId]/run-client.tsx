@@ -9,6 +9,7 @@ import { mergeMarkers, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { handoffMarks } from "@/lib/runs/conversation-turns";
 import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
 import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
+import { drawnSpans, runTimes } from "@/lib/runs/run-time";
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { useRunTail } from "@/components/trace/use-run-tail";
@@ -71,13 +72,20 @@ export function RunClient({
     })),
   });
   const subRunKey = subRuns.map((q) => q.dataUpdatedAt).join(",");
-  // The run's own index is rebuilt only when its spans change, not when a sub-run opens.
+  // The header and the trace's root bar read one set of run times (lib/runs/run-time.ts).
+  const { startedAt, endedAt } = tail.header;
+  const times = useMemo(() => runTimes({ startedAt, endedAt }), [startedAt, endedAt]);
+  // The store's list is mutated in place: tail.spanVersion says when it changed.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const rootIndex = useMemo(() => indexSpans(tail.spans), [tail.spanVersion]);
+  const ownSpans = useMemo(() => drawnSpans(tail.spans, runId, times), [tail.spanVersion, runId, times]);
+  // The run's own index is rebuilt only when its spans change, not when a sub-run opens
+  // (drawnSpans may hand back the store's own list, so the version is a dependency too).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const rootIndex = useMemo(() => indexSpans(ownSpans), [ownSpans, tail.spanVersion]);
   const { indexes, allSpans, loadingSubRuns } = useMemo(() => {
     const map = new Map<string, SpanIndex>([[runId, rootIndex]]);
     // A fresh array per change: the store's list is appended in place.
-    let all: TraceSpanView[] = tail.spans.slice();
+    let all: TraceSpanView[] = ownSpans.slice();
     const loading = new Set<string>();
     subRuns.forEach((q, i) => {
       const id = subRunIds[i];
@@ -90,7 +98,7 @@ export function RunClient({
     return { indexes: map, allSpans: all, loadingSubRuns: loading };
     // tail.spanVersion and subRunKey say when the (mutable) span lists changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [runId, rootIndex, tail.spanVersion, subRunKey, subRunIds]);
+  }, [runId, rootIndex, ownSpans, tail.spanVersion, subRunKey, subRunIds]);
 
   const agents = useMemo(() => [...new Set(allSpans.filter((s) => s.kind === "sub_agent").map((s) => s.name))], [allSpans]);
   const inferenceTokens = useMemo(
@@ -184,6 +192,7 @@ export function RunClient({
                 selectedKey={selected?.key ?? null}
                 onSelect={onSelect}
                 markers={markers}
+                runTimes={times}
                 zoom={zoom}
                 onZoom={setZoom}
                 loadingSubRuns={loadingSubRuns}

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { UsageText, formatDuration } from "@/components/runs/usage";
+import { followUpWindowText, runDurationMs, runTimes } from "@/lib/runs/run-time";
 import { RunDialog } from "@/components/runs/run-dialog";
 import { JsonTree } from "@/components/runs/json-tree";
 import { FailureDetails } from "@/components/runs/failure-details";
@@ -19,7 +20,8 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
-  const end = header.endedAt ? Date.parse(header.endedAt) : now;
+  // Start → last answer (or now while it works): the trace's root bar reads the same times.
+  const duration = runDurationMs(runTimes(header), now);
   const terminal = isTerminal(header.status);
 
   async function cancel() {
@@ -47,8 +49,14 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
               </>
             ) : null}
           </p>
-          <h1 className="flex items-center gap-3 text-2xl font-semibold tracking-tight text-zinc-900">
-            {header.agentName}
+          {/* The run is its graph's: the graph names it, the agent it entered (or, for a sub-run, ran) stands beside. */}
+          <h1 className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-2xl font-semibold tracking-tight text-zinc-900">
+            <span data-testid="run-title">{header.graphName ?? header.agentName}</span>
+            {header.graphName ? (
+              <span data-testid="run-agent" className="text-sm font-normal text-zinc-500">
+                {header.parentRunId ? "agent" : "entry agent"} {header.agentName}
+              </span>
+            ) : null}
             <StatusBadge status={header.status} />
           </h1>
           <p className="mt-1 break-all font-mono text-xs text-zinc-500">{header.runId}</p>
@@ -82,7 +90,13 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
         </div>
         <div>
           <dt className="text-xs text-zinc-500">Duration</dt>
-          <dd>{formatDuration(end - Date.parse(header.startedAt))}</dd>
+          <dd data-testid="run-duration">{formatDuration(duration)}</dd>
+          {header.followUpUntil && header.status === "completed" ? (
+            // The window after the answer is not run time: it is said as a window.
+            <dd data-testid="follow-up-window" className="text-xs text-zinc-500" suppressHydrationWarning>
+              {followUpWindowText(header.followUpUntil)}
+            </dd>
+          ) : null}
         </div>
         <div>
           <dt className="text-xs text-zinc-500">Iterations</dt>

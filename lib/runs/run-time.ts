@@ -1,0 +1,72 @@
+// A run's time, one number everywhere. A root run answers, then stays open for
+// follow-ups (a durable timer, up to the graph's followUpWindowSeconds): its
+// root span is open until that window closes, while the run's work ended with
+// the answer. The header measured start → answer, the trace's root bar start →
+// now (growing by the browser's clock): 280 ms beside 2.1 s. Both read the
+// run's times from here: start → last answer (or failure, or cancellation),
+// or → now while it works; the window after the answer is shown as a window
+// ("open for follow-ups until 15:04"), off the run's time axis.
+import type { TraceSpan } from "../contract/types";
+import type { RunHeaderData, TraceSpanView } from "./schemas";
+
+/** The run's start, and its end (null while it works), in ms since the epoch. */
+export interface RunTimes {
+  startMs: number;
+  endMs: number | null;
+}
+
+export function runTimes(header: Pick<RunHeaderData, "startedAt" | "endedAt">): RunTimes {
+  return { startMs: Date.parse(header.startedAt), endMs: header.endedAt ? Date.parse(header.endedAt) : null };
+}
+
+/** How long the run worked: to its end, or to `now` while it works (the header's Duration and the trace's root bar). */
+export function runDurationMs(times: RunTimes, now: number): number {
+  return (times.endMs ?? now) - times.startMs;
+}
+
+/** Whether a span is a root run's wait for a follow-up (not the sub-run's idle wait for its parent). */
+export function isFollowUpWindow(span: Pick<TraceSpanView, "kind" | "attributes">): boolean {
+  return span.kind === "timer" && span.attributes?.timer === "follow_up_window";
+}
+
+/** A follow-up window's deadline (ISO), from its span's attributes; null when it has none. */
+export function followUpDeadline(attributes: TraceSpan["attributes"]): string | null {
+  if (attributes?.timer !== "follow_up_window") return null;
+  const deadline = attributes.deadline;
+  return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? deadline : null;
+}
+
+/** "15:04": a wall-clock time in the viewer's zone, to the minute. */
+export function clockTime(iso: string | number): string {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+/** "open for follow-ups until 15:04". */
+export function followUpWindowText(deadline: string): string {
+  return `open for follow-ups until ${clockTime(deadline)}`;
+}
+
+/** A follow-up window that opened after the run's last answer: it is not run time, and stays off the time axis. */
+export function isAfterRun(span: Pick<TraceSpanView, "kind" | "attributes" | "startMs">, times: RunTimes): boolean {
+  return times.endMs !== null && isFollowUpWindow(span) && span.startMs >= times.endMs;
+}
+
+/** Whether a span is the run's own root span (the bar the run's duration is read from). */
+const isRootRunSpan = (span: TraceSpanView, runId: string) => span.kind === "run" && span.parentId === null && span.runId === runId;
+
+/**
+ * The run's spans as the trace draws them: its root span spans the run's
+ * times (so its bar and the header say one number), and ends, not "running",
+ * once the run answered. The other spans are unchanged. The same array when
+ * nothing changes (a 200,000-span trace is not copied for nothing).
+ */
+export function drawnSpans(spans: TraceSpanView[], runId: string, times: RunTimes): TraceSpanView[] {
+  const at = spans.findIndex((s) => isRootRunSpan(s, runId));
+  const root = spans[at];
+  if (!root) return spans;
+  const status = times.endMs !== null && root.status === "running" ? "ok" : root.status;
+  if (root.startMs === times.startMs && root.endMs === times.endMs && root.status === status) return spans;
+  const drawn = spans.slice();
+  drawn[at] = { ...root, startMs: times.startMs, endMs: times.endMs, status };
+  return drawn;
+}
