@@ -102,8 +102,12 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   await expect(subCard.getByTestId("approval-usage"), "tokens and cost so far (demo models are free)").toHaveText(/^[1-9][\d,]* tok, \$0 this run · [1-9][\d,]* tok, \$0 with its parent and sub-runs$/);
   await expect(page.getByTestId("inbox-badge")).toHaveText(/^[1-9]\d*$/);
 
-  // Keyboard: j/k move the focus, x selects, e edits.
+  // Keyboard: no card has the focus until the user moves to one (a does nothing); j/k move it, x selects, e edits.
   const focused = page.getByTestId("approval-card").and(page.locator('[aria-current="true"]'));
+  await expect(focused).toHaveCount(0);
+  await page.keyboard.press("a");
+  await expect(page.getByRole("status")).toHaveText("No card is chosen: move to one with j/k first.");
+  await page.keyboard.press("j");
   const first = await focused.getAttribute("data-approval-id");
   await page.keyboard.press("j");
   await expect(focused).not.toHaveAttribute("data-approval-id", first ?? "");
@@ -150,7 +154,11 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const group = page.getByRole("region", { name: "2 identical ledger_transfer calls" });
   await group.getByRole("button", { name: "Select all 2" }).click();
   await page.getByRole("textbox", { name: "Reason for rejecting the selection" }).fill("duplicate request");
-  await page.getByRole("button", { name: "Reject selected" }).click();
+  await page.getByRole("button", { name: "Reject selected…" }).click();
+  const confirm = page.getByRole("group", { name: "Confirm: reject 2 selected" });
+  await expect(confirm.getByTestId("selection-summary").getByRole("listitem"), "the selection is listed, run by run, before it applies").toHaveCount(2);
+  for (const runId of twins) await expect(confirm).toContainText(`run ${runId.slice(-8)}`);
+  await confirm.getByRole("button", { name: "Reject these 2" }).click();
   await expect(page.getByRole("status")).toHaveText("2 decided");
 
   // Both runs continue accordingly; their traces show the decisions.

@@ -41,7 +41,7 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
   const [askWhich, setAskWhich] = useState<{ groupKey: string; focusedId: string } | null>(null);
   const [mineOnly, setMineOnly] = useState(false);
   const [decided, setDecided] = useState<InboxItem[]>([]);
-  const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [status, setStatus] = useState<{ tone: "success" | "error" | "info"; text: string } | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
 
   const all = inbox.data?.items ?? [];
@@ -107,7 +107,7 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
     onReject: (id) => setOpen({ id, mode: "reject" }),
     onEdit: (id) => setOpen({ id, mode: "edit" }),
     onToggle: toggle,
-    onNoFocus: () => setStatus({ tone: "error", text: "No card is chosen: move to one with j/k first." }),
+    onNoFocus: () => setStatus({ tone: "info", text: "No card is chosen: move to one with j/k first." }),
   });
 
   return (
