@@ -14,11 +14,28 @@ export interface InboxKeyHandlers {
   onNoFocus?: () => void;
 }
 
+const DECISION_KEYS = { a: "approve", r: "reject", e: "edit", x: "toggle" } as const;
+type DecisionKey = keyof typeof DECISION_KEYS;
+
+export type InboxKeyAction = { kind: "move"; id: string } | { kind: "decide"; action: (typeof DECISION_KEYS)[DecisionKey]; id: string } | { kind: "no-focus" } | null;
+
 /**
- * j/k move, a approve, r reject, e edit, x select — never while typing in a
- * field. Decision keys act only on the card the user moved to: there is no
- * focus until the first j/k, and none after the focused card leaves the inbox.
+ * What a key does, given the cards in order and the one the user moved to.
+ * Decision keys act only on that card: there is no focus until the first j/k,
+ * and none after the focused card leaves the inbox (no other card inherits it).
  */
+export function inboxKeyAction(key: string, ids: readonly string[], focusedId: string | null): InboxKeyAction {
+  const index = focusedId ? ids.indexOf(focusedId) : -1;
+  if (key === "j" || key === "k") {
+    const id = key === "j" ? ids[Math.min(index + 1, ids.length - 1)] : ids[Math.max(index - 1, 0)];
+    return id ? { kind: "move", id } : null;
+  }
+  if (!Object.hasOwn(DECISION_KEYS, key)) return null;
+  const id = index >= 0 ? ids[index] : undefined;
+  return id ? { kind: "decide", action: DECISION_KEYS[key as DecisionKey], id } : { kind: "no-focus" };
+}
+
+/** j/k move, a approve, r reject, e edit, x select — never while typing in a field. */
 export function useInboxKeys(handlers: InboxKeyHandlers) {
   // The listener is installed once; it reads the latest handlers through the ref.
   const latest = useRef(handlers);
@@ -31,41 +48,15 @@ export function useInboxKeys(handlers: InboxKeyHandlers) {
       if (!h.enabled || event.metaKey || event.ctrlKey || event.altKey) return;
       const target = event.target as HTMLElement | null;
       if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
-      const index = h.focusedId ? h.ids.indexOf(h.focusedId) : -1;
-      const current = index >= 0 ? h.ids[index] : undefined;
-      const act = (fn: (id: string) => void) => {
-        if (!current) {
-          h.onNoFocus?.();
-          return;
-        }
-        event.preventDefault();
-        fn(current);
-      };
-      const move = (id: string | undefined) => {
-        if (!id) return;
-        event.preventDefault();
-        h.onFocus(id);
-      };
-      switch (event.key) {
-        case "j":
-          move(h.ids[Math.min(index + 1, h.ids.length - 1)]);
-          break;
-        case "k":
-          move(h.ids[Math.max(index - 1, 0)]);
-          break;
-        case "a":
-          act(h.onApprove);
-          break;
-        case "r":
-          act(h.onReject);
-          break;
-        case "e":
-          act(h.onEdit);
-          break;
-        case "x":
-          act(h.onToggle);
-          break;
+      const action = inboxKeyAction(event.key, h.ids, h.focusedId);
+      if (!action) return;
+      if (action.kind === "no-focus") {
+        h.onNoFocus?.();
+        return;
       }
+      event.preventDefault();
+      if (action.kind === "move") h.onFocus(action.id);
+      else ({ approve: h.onApprove, reject: h.onReject, edit: h.onEdit, toggle: h.onToggle })[action.action](action.id);
     }
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
