@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import type { PlanOutcome } from "@/lib/contract/plan";
 import type { PlanCounts } from "@/lib/runs/schemas";
+import { plural } from "@/lib/text/plural";
 
 // Amber for partially failed: such a run's status is "completed", so this badge is the only sign that part of its plan did not run.
 const TONES: Record<PlanOutcome, "success" | "warning" | "danger" | "neutral"> = { completed: "success", partially_failed: "warning", failed: "danger", cancelled: "neutral" };
@@ -19,7 +20,7 @@ export function PlanOutcomeBadge({ outcome }: { outcome: PlanOutcome }) {
 /** "1 of 3 nodes completed · 1 failed · 1 skipped": a finished plan's nodes by how they ended. */
 export function planCountsText(counts: PlanCounts): string {
   const total = counts.completed + counts.failed + counts.skipped + counts.cancelled;
-  const parts = [`${counts.completed} of ${total} node${total === 1 ? "" : "s"} completed`];
+  const parts = [`${counts.completed} of ${plural(total, "node")} completed`];
   if (counts.failed) parts.push(`${counts.failed} failed`);
   if (counts.skipped) parts.push(`${counts.skipped} skipped`);
   if (counts.cancelled) parts.push(`${counts.cancelled} cancelled`);

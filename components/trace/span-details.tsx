@@ -15,6 +15,7 @@ import { KIND_LABELS, waitNote } from "./colors";
 import { handoffFacts, outputInvalidOutcome, repeatsEvent, routingFacts, validationNote, type Fact } from "@/lib/runs/orchestration-view";
 import { useNow } from "@/components/runs/use-now";
 import { getJson } from "@/lib/http/client";
+import { plural } from "@/lib/text/plural";
 
 interface SpanDetailsBody {
   span: TraceSpanView;
@@ -97,7 +98,7 @@ function EventView({ event }: { event: RunEvent }) {
     case "tool_call_started":
       return <Payload text={event.arguments} label="arguments" />;
     case "tool_call_completed":
-      return <Payload text={event.result} label={`result (${event.outcome}, ${event.attempts} attempt${event.attempts === 1 ? "" : "s"})`} />;
+      return <Payload text={event.result} label={`result (${event.outcome}, ${plural(event.attempts, "attempt")})`} />;
     case "error":
       return <Payload text={event.message} label={`error (${event.kind})`} />;
     case "sub_agent_message":

@@ -12,6 +12,7 @@ import { formatDuration } from "@/components/runs/usage";
 import { MARKER_STYLES, markerTitle, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
+import { plural } from "@/lib/text/plural";
 import { isAfterRun, isFollowUpWindow, type RunTimes } from "@/lib/runs/run-time";
 
 const ROW_HEIGHT = 26;
@@ -188,7 +189,7 @@ export function Waterfall(props: WaterfallProps) {
     <div className="rounded-lg border border-zinc-200 bg-white" data-testid="waterfall" data-span-count={rows.length}>
       <div className="flex border-b border-zinc-200 text-[10px] text-zinc-500">
         <div className="shrink-0 px-2 py-1" style={{ width: LABEL_WIDTH }}>
-          {rows.length.toLocaleString("en-US")} rows · drag the axis to zoom
+          {plural(rows.length, "row")} · drag the axis to zoom
         </div>
         <div
           ref={axis}

@@ -1,5 +1,6 @@
 // How the typed-answer tree shows a JSON value: containers fold with a short
 // preview, leaves show as JSON literals. Pure and browser-safe.
+import { plural } from "../text/plural";
 
 export type JsonNode =
   | { kind: "object"; entries: [string, unknown][] }
@@ -19,8 +20,8 @@ export function jsonNode(value: unknown): JsonNode {
 
 /** The folded line of a container: "{3 keys}", "[1 item]". */
 export function jsonPreview(node: Exclude<JsonNode, { kind: "leaf" }>): string {
-  if (node.kind === "object") return `{${node.entries.length} key${node.entries.length === 1 ? "" : "s"}}`;
-  return `[${node.items.length} item${node.items.length === 1 ? "" : "s"}]`;
+  if (node.kind === "object") return `{${plural(node.entries.length, "key")}}`;
+  return `[${plural(node.items.length, "item")}]`;
 }
 
 /** The raw view: pretty JSON (a value JSON cannot hold reads as its text). */

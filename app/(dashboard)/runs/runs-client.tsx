@@ -16,6 +16,7 @@ import { useNow } from "@/components/runs/use-now";
 import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
+import { plural } from "@/lib/text/plural";
 
 type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
 
@@ -37,6 +38,11 @@ function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; o
             <Link href={`/runs/${encodeURIComponent(row.runId)}`} className="font-medium text-indigo-700 hover:underline">
               {depth ? `↳ ${row.agentName}` : (row.graphName ?? row.agentName)}
             </Link>
+            {row.subRuns.length ? (
+              <p data-testid="sub-run-count" className="text-xs text-zinc-500">
+                {plural(row.subRuns.length, "sub-run")}
+              </p>
+            ) : null}
             <p className="max-w-md truncate text-xs text-zinc-500" title={row.task}>
               {row.task}
             </p>
@@ -228,7 +234,7 @@ export function RunsClient() {
         </table>
       </div>
       <div className="flex items-center justify-between text-sm text-zinc-600">
-        <span>{data ? `${data.total} run${data.total === 1 ? "" : "s"}` : "Loading…"}</span>
+        <span>{data ? plural(data.total, "run") : "Loading…"}</span>
         <span className="flex items-center gap-2">
           <Button variant="secondary" disabled={page <= 1} onClick={() => set("page", String(page - 1))}>
             Previous

@@ -14,6 +14,7 @@ import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { useRunTail } from "@/components/trace/use-run-tail";
 import { getJson } from "@/lib/http/client";
+import { plural } from "@/lib/text/plural";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
 import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
@@ -144,7 +145,7 @@ export function RunClient({
             ? `loading spans… ${Math.max(tail.loaded, tail.spans.length).toLocaleString("en-US")}`
             : live
               ? `live · polling every ${pollMs} ms · seq ${tail.since}`
-              : `finished · ${tail.spans.length.toLocaleString("en-US")} spans`}
+              : `finished · ${plural(tail.spans.length, "span")}`}
         </span>
       </div>
       {tail.error ? <p className="mb-2 text-sm text-red-600">{tail.error.message}</p> : null}
