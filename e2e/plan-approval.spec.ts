@@ -1,8 +1,8 @@
 // Plan approval (issue 17 §1): a trip-planner graph with plan.approval on
 // proposes its plan and waits in the inbox before any node runs. The API
 // refuses an edit with a cycle (422) and decides nothing; in the inbox the
-// approver sees the plan drawn and listed, the editor refuses the same cycle
-// with a clear message, and approving runs the plan to completion.
+// approver sees the plan drawn and listed, the editor's JSON view refuses the same
+// cycle with a clear message, and approving runs the plan to completion.
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
@@ -79,9 +79,10 @@ test("an approver approves a plan in the inbox, after the API and the editor ref
   // The editor checks the edit as the workflow does: the same cycle is refused before anything is sent.
   await card.getByRole("button", { name: "Edit plan" }).click();
   const form = card.getByRole("form", { name: "Edit plan" });
-  await form.getByRole("textbox").fill(JSON.stringify(cyclic, null, 2));
-  await form.getByRole("button", { name: "Approve edited plan" }).click();
+  await form.getByRole("button", { name: "JSON" }).click();
+  await form.getByLabel(/Plan \(JSON/).fill(JSON.stringify(cyclic, null, 2));
   await expect(form.getByRole("alert", { name: "Plan problems" })).toContainText("plan.cycle: flight-researcher → itinerary-planner → flight-researcher");
+  await expect(form.getByRole("button", { name: "Approve with edits" })).toBeDisabled();
   await form.getByRole("button", { name: "Cancel" }).click();
 
   await card.getByRole("button", { name: "Approve plan" }).click();

@@ -5,11 +5,11 @@
 // live check drawn where it applies — a cycle's nodes and edges in red, named
 // on the canvas, a node's own problems (unknown agent…) on its card.
 import { memo, useCallback, useMemo, useState } from "react";
-import { Handle, MarkerType, Panel, Position, ReactFlow, ReactFlowProvider, type Connection, type Edge, type Node, type NodeProps, type NodeTypes, type OnDelete } from "@xyflow/react";
+import { Handle, MarkerType, Panel, Position, ReactFlow, ReactFlowProvider, type Connection, type Edge, type Node, type NodeProps, type NodeTypes, type OnDelete, type OnEdgesChange, type OnNodesChange } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "@/components/graph/designer.css";
 import type { Plan, PlanNode } from "@/lib/contract/plan";
-import { edgeKey, planEdges } from "@/lib/plans/diff";
+import { edgeKey, planEdges, type PlanEdge } from "@/lib/plans/diff";
 import type { PlanCheck } from "@/lib/plans/edit";
 import { fittedViewport, layoutPlan, MIN_ZOOM, PLAN_NODE_SIZE } from "../plan-layout";
 
@@ -64,6 +64,11 @@ function EditCardView({ data, selected }: NodeProps<EditFlowNode>) {
 }
 
 const EditCard = memo(EditCardView);
+
+/** The edges around a cycle named as ids (each depends on the next): from each next id to the one before it. */
+function cycleEdges(cycle: readonly string[]): PlanEdge[] {
+  return cycle.slice(0, -1).map((id, i) => ({ source: cycle[i + 1] ?? id, target: id }));
+}
 const NODE_TYPES: NodeTypes = { planEditNode: EditCard };
 const CANVAS_HEIGHT = 380;
 const NO_PROBLEMS: readonly string[] = [];
@@ -146,6 +151,24 @@ function PlanEditCanvasInner({ plan, check, selection, onSelect, onConnect, onRe
     [onRemoveNode, onRemoveEdge, onSelect],
   );
 
+  // Selecting with the keyboard (Tab to an edge or node, then Enter) arrives as a change, not a click.
+  const onNodesChange: OnNodesChange<EditFlowNode> = useCallback(
+    (changes) => {
+      for (const c of changes) if (c.type === "select" && c.selected) onSelect({ kind: "node", id: c.id });
+    },
+    [onSelect],
+  );
+  const edgeById = useMemo(() => new Map(edgesOfPlan.map((e) => [edgeKey(e), e])), [edgesOfPlan]);
+  const onEdgesChange: OnEdgesChange = useCallback(
+    (changes) => {
+      for (const c of changes) {
+        const e = c.type === "select" && c.selected ? edgeById.get(c.id) : undefined;
+        if (e) onSelect({ kind: "edge", source: e.source, target: e.target });
+      }
+    },
+    [onSelect, edgeById],
+  );
+
   return (
     <div ref={measureRef} className="rounded-lg border border-zinc-200 bg-zinc-50" style={{ height: CANVAS_HEIGHT }} data-testid="plan-edit-canvas" data-nodes={plan.nodes.length} data-edges={edgesOfPlan.length}>
       {viewport ? (
@@ -155,6 +178,8 @@ function PlanEditCanvasInner({ plan, check, selection, onSelect, onConnect, onRe
           edges={edges}
           nodeTypes={NODE_TYPES}
           onConnect={connect}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
           onNodeClick={(_event, node) => onSelect(selection?.kind === "node" && selection.id === node.id ? null : { kind: "node", id: node.id })}
           onEdgeClick={(_event, edge) => onSelect({ kind: "edge", source: edge.source, target: edge.target })}
           onPaneClick={() => onSelect(null)}
@@ -172,8 +197,23 @@ function PlanEditCanvasInner({ plan, check, selection, onSelect, onConnect, onRe
             <Panel position="top-left">
               <div className="rounded-md border border-red-300 bg-white/95 px-2 py-1 text-xs text-red-800 shadow-sm" data-testid="plan-edit-cycle">
                 {check.cycles.map((cycle) => (
-                  <div key={cycle.join(">")}>
-                    Cycle: <span className="font-mono">{cycle.join(" → ")}</span> — delete one of its dependencies
+                  <div key={cycle.join(">")} className="space-y-1">
+                    <div>
+                      Cycle: <span className="font-mono">{cycle.join(" → ")}</span> (each waits for the next) — delete one of its dependencies:
+                    </div>
+                    <div className="flex flex-wrap gap-1">
+                      {cycleEdges(cycle).map((e) => (
+                        <button
+                          key={edgeKey(e)}
+                          type="button"
+                          className="rounded border border-red-300 px-1.5 py-0.5 font-mono hover:bg-red-100"
+                          aria-label={`Delete dependency ${e.source} → ${e.target}`}
+                          onClick={() => onRemoveEdge(e.source, e.target)}
+                        >
+                          {e.source} → {e.target} ×
+                        </button>
+                      ))}
+                    </div>
                   </div>
                 ))}
               </div>
