@@ -13,7 +13,7 @@ import { MARKER_STYLES, markerTitle, type MarkerEvent } from "@/lib/runs/orchest
 import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
 import { plural } from "@/lib/text/plural";
-import { isAfterRun, isFollowUpWindow, type RunTimes } from "@/lib/runs/run-time";
+import { isAfterRun, isFollowUpWindow, isWaitForMessage, type RunTimes } from "@/lib/runs/run-time";
 
 const ROW_HEIGHT = 26;
 const OVERSCAN = 12;
@@ -62,8 +62,8 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
 }) {
   const { span } = row;
   const duration = (span.endMs ?? now) - span.startMs;
-  // An open follow-up window is a deadline, not a growing time: its note says until when.
-  const openWindow = span.endMs === null && isFollowUpWindow(span);
+  // An open wait for the next message is a deadline, not a growing time: its note says until when.
+  const openWindow = span.endMs === null && isWaitForMessage(span);
   const retried = (span.attempts ?? 1) > 1;
   const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
   const note = retryReason ?? waitNote(span);
@@ -120,7 +120,7 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
         >
           {openWindow ? null : formatDuration(duration)}
           {note ? (
-            <span data-testid={openWindow ? "span-follow-up-window" : undefined} className={`${openWindow ? "" : "ml-2"} ${retryReason ? "text-amber-700" : "text-slate-600"}`}>
+            <span data-testid={openWindow && isFollowUpWindow(span) ? "span-follow-up-window" : undefined} className={`${openWindow ? "" : "ml-2"} ${retryReason ? "text-amber-700" : "text-slate-600"}`}>
               {note}
             </span>
           ) : null}

@@ -58,7 +58,8 @@ describe("the follow-up window", () => {
   it("is after the run once the run answered, and never while it works", () => {
     expect(isAfterRun(window, runTimes(header))).toBe(true);
     expect(isAfterRun(window, runTimes({ ...header, endedAt: null }))).toBe(false);
-    expect(isAfterRun({ ...window, attributes: { timer: "sub_agent_idle" } }, runTimes(header))).toBe(false);
+    expect(isAfterRun({ ...window, attributes: { timer: "sub_agent_idle" } }, runTimes(header)), "a sub-agent's idle wait after its answer neither").toBe(true);
+    expect(isAfterRun({ ...window, kind: "approval_wait" }, runTimes(header))).toBe(false);
   });
   it("is said as a window, to the minute", () => {
     const deadline = followUpDeadline(window.attributes);

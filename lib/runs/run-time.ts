@@ -46,9 +46,14 @@ export function followUpWindowText(deadline: string): string {
   return `open for follow-ups until ${clockTime(deadline)}`;
 }
 
-/** A follow-up window that opened after the run's last answer: it is not run time, and stays off the time axis. */
+/** A wait for the next message: a root run's follow-up window, or a sub-agent conversation's idle wait for its parent. */
+export function isWaitForMessage(span: Pick<TraceSpanView, "kind" | "attributes">): boolean {
+  return span.kind === "timer" && (span.attributes?.timer === "follow_up_window" || span.attributes?.timer === "sub_agent_idle");
+}
+
+/** A wait for the next message that opened after the run's last answer: it is not run time, and stays off the time axis. */
 export function isAfterRun(span: Pick<TraceSpanView, "kind" | "attributes" | "startMs">, times: RunTimes): boolean {
-  return times.endMs !== null && isFollowUpWindow(span) && span.startMs >= times.endMs;
+  return times.endMs !== null && isWaitForMessage(span) && span.startMs >= times.endMs;
 }
 
 /** Whether a span is the run's own root span (the bar the run's duration is read from). */
