@@ -8,6 +8,7 @@ import type { Role } from "../../access/roles";
 import { listAudit } from "./audit";
 import { decideMany, decideOne } from "./decide";
 import { loadInbox, loadRunApprovals } from "./inbox";
+import { readRunDecisions } from "./decisions";
 
 let h: EngineHarness;
 let approver: SessionUser;
@@ -95,5 +96,22 @@ describe("approval inbox", () => {
     const outcomes = await decideMany(h.engine, approver, { items: refs, approved: false, reason: "duplicate" });
     expect(outcomes[0]).toMatchObject({ ok: false, message: expect.stringContaining("already approved by admin@zap.local") });
     expect(outcomes[1]).toMatchObject({ ok: true, status: "rejected" });
+  });
+
+  it("says whose each identical call is, who decided in its run before, and what an approved call did", async () => {
+    const bo = await h.db.user.findUniqueOrThrow({ where: { email: "builder@zap.local" } });
+    const task = (who: string) => `Pay the rent for ${who}\n${transfer(11)}\n${transfer(12)}\nanswer: done`;
+    const { runId } = await h.engine.startRun({ graph: gated(), task: task("Bo"), startedBy: { id: bo.id, email: bo.email } });
+    const [first] = await waiting(runId);
+    expect(first?.identity).toEqual({ graphName: null, version: null, task: "Pay the rent for Bo", startedBy: { email: "builder@zap.local", name: "Bo Builder" } });
+    expect(first?.decidedBefore).toEqual([]);
+    await decideOne(h.engine, approver, { runId: first?.runId ?? "", approvalId: first?.id ?? "", approved: true });
+    const [second] = await eventually(() => inboxOf(runId), (items) => items.length === 1 && items[0]?.id !== first?.id, 20_000, "the second transfer to wait");
+    expect(second?.decidedBefore, "the approver decided in this run before: it is theirs too").toEqual([approver.email]);
+    const decided = await eventually(() => readRunDecisions(h.db, runId), (d) => d[0]?.result !== null && d[0]?.result !== undefined, 20_000, "the approved transfer's result");
+    expect(decided).toHaveLength(1);
+    expect(decided[0]).toMatchObject({ approvalId: first?.id, toolName: "ledger_transfer", status: "approved", decidedBy: approver.email });
+    expect(JSON.parse(decided[0]?.result ?? "{}")).toMatchObject({ amount: 11, status: "completed" });
+    await decideOne(h.engine, approver, { runId: second?.runId ?? "", approvalId: second?.id ?? "", approved: false, reason: "once is enough" });
   });
 });
