@@ -122,7 +122,9 @@ test("two starters' identical transfers are told apart, and the approver approve
 
   // All again: Alex's call is still there, and a bulk decision lists what it holds before it applies.
   await page.getByRole("button", { name: "All", exact: true }).click();
-  await alexCard.getByRole("checkbox").check();
+  // Alex's call is alone now: no longer in a group of identical calls.
+  await expect(group).toHaveCount(0);
+  await page.getByTestId("approval-card").filter({ hasText: `Fund payroll ${tag}` }).getByRole("checkbox").check();
   await page.getByRole("textbox", { name: "Reason for rejecting the selection" }).fill(`not this one (${tag})`);
   await page.getByRole("button", { name: "Reject selected…" }).click();
   const confirm = page.getByRole("group", { name: "Confirm: reject 1 selected" });
