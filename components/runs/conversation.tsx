@@ -193,7 +193,11 @@ function TurnItemView({ item, results, decisions, textOnly, nameSpeakers }: { it
               </div>
             );
           })
-        : null}
+        : // Text only still says what a decided call did: it is part of the story, not a payload detail.
+          decided.map((decision) => {
+            const result = results.get(decision.toolCallId);
+            return <DecidedResultBlock key={decision.approvalId} decision={result ? { ...decision, result: result.content } : decision} />;
+          })}
     </div>
   );
 }
