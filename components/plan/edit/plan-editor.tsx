@@ -117,7 +117,14 @@ function NodePanel({ state, nodeId, agents, onClose }: { state: PlanEditState; n
         </label>
         <label className="min-w-64 flex-1 space-y-0.5">
           <span className="block text-zinc-600">Objective</span>
-          <Input value={node.objective} onChange={(e) => state.edit((p) => updatePlanNode(p, nodeId, { objective: e.target.value }))} />
+          <Input
+            value={node.objective}
+            onChange={(e) => state.edit((p) => updatePlanNode(p, nodeId, { objective: e.target.value }))}
+            // Enter ends the edit of this field; it does not send the plan.
+            onKeyDown={(e) => {
+              if (e.key === "Enter") e.preventDefault();
+            }}
+          />
         </label>
         <Button type="button" variant="danger" onClick={() => state.edit((p) => removePlanNode(p, nodeId))}>
           Remove node
