@@ -165,7 +165,7 @@ test.describe("orchestration in the designer", () => {
     const decision = page.getByTestId("span-details").getByTestId("routing-decision");
     await expect(decision.locator('[data-fact="target"]')).toHaveText("billing");
     await expect(decision.locator('[data-fact="confidence"]')).toContainText("below the threshold");
-    await expect(decision.locator('[data-fact="fallback taken"]')).toHaveText("yes");
+    await expect(decision.locator('[data-fact="outcome"]')).toHaveText("confidence 0.3 is below the threshold 0.7 → default agent general");
     await expect(decision.locator('[data-fact="chosen"]')).toHaveText("general");
   });
 });
