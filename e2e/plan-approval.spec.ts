@@ -68,7 +68,8 @@ test("an approver approves a plan in the inbox, after the API and the editor ref
   const context = await browser.newContext({ storageState: storageStateFor("approver") });
   const page = await context.newPage();
   await page.goto("/inbox");
-  const card = page.locator(`[data-approval-id="${approvalId}"]`);
+  // The pending card (once decided, the page lists the decision under "Decided here" instead).
+  const card = page.locator(`[data-testid="approval-card"][data-approval-id="${approvalId}"]`);
   await expect(card).toHaveAccessibleName("plan proposed by trip-planner");
   await expect(card.getByTestId("approval-plan")).toContainText("trip-planner proposes a plan of 3 nodes");
   await expect(card.getByTestId("plan-dag")).toHaveAttribute("data-nodes", "3");
