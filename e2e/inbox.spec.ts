@@ -42,11 +42,12 @@ async function events(api: APIRequestContext, runId: string): Promise<RunEventLi
   return ((await (await api.get(`/api/runs/${runId}/events?since=0`)).json()) as { events: RunEventLike[] }).events;
 }
 
-/** Moves the keyboard focus with j until the focused card shows `text`. */
+/** Moves the keyboard focus with j until the focused card shows `text` (there may be no focused card yet: none until the user moves). */
 async function focusCard(page: Page, text: string): Promise<void> {
   const focused = page.getByTestId("approval-card").and(page.locator('[aria-current="true"]'));
+  const focusedText = () => focused.evaluateAll((cards) => cards.map((card) => card.textContent ?? ""));
   for (let i = 0; i < 20; i++) {
-    if (((await focused.textContent()) ?? "").includes(text)) return;
+    if ((await focusedText())[0]?.includes(text)) return;
     await page.keyboard.press("j");
   }
   await expect(focused, `no card with ${text} reachable with j`).toContainText(text);
