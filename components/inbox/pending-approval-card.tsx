@@ -128,7 +128,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           <dt className="inline">requested </dt>
           <dd className="inline">
             <time dateTime={item.requestedAt}>{new Date(item.requestedAt).toLocaleString()}</time>
-            {item.requestedBy ? ` · run by ${item.requestedBy}` : ""}
+            {item.requestedBy && !item.identity?.startedBy ? ` · run by ${item.requestedBy}` : ""}
           </dd>
         </div>
         <div>
