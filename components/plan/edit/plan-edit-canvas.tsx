@@ -27,6 +27,7 @@ type EditFlowNode = Node<EditCardData, "planEditNode">;
 
 /** Handles big enough to grab at the zoom a fitted plan opens at (the hit area stays ≥ 12 px down to 60 %). */
 const HANDLE_STYLE = { width: 20, height: 20, background: "#6366f1", border: "2px solid white" } as const;
+const HIDDEN_HANDLE = { opacity: 0, pointerEvents: "none" } as const;
 
 function EditCardView({ data, selected }: NodeProps<EditFlowNode>) {
   const { node, problems, inCycle, onRemove } = data;
@@ -40,7 +41,10 @@ function EditCardView({ data, selected }: NodeProps<EditFlowNode>) {
       data-problems={problems.length || undefined}
       title={[node.objective, ...problems].join("\n")}
     >
-      <Handle type="target" position={Position.Left} style={HANDLE_STYLE} aria-label={`${node.id}: needs (drop a dependency here)`} />
+      <Handle id="in" type="target" position={Position.Left} style={HANDLE_STYLE} aria-label={`${node.id}: needs (drop a dependency here)`} />
+      {/* Where an edge back to the left (one closing a cycle) leaves and enters: under the card, so it shows. */}
+      <Handle id="back-in" type="target" position={Position.Bottom} style={HIDDEN_HANDLE} isConnectable={false} />
+      <Handle id="back-out" type="source" position={Position.Bottom} style={HIDDEN_HANDLE} isConnectable={false} />
       <div className="flex items-center justify-between gap-2">
         <span className="truncate font-mono text-[11px] text-zinc-500">{node.id}</span>
         <button
@@ -58,7 +62,7 @@ function EditCardView({ data, selected }: NodeProps<EditFlowNode>) {
       <div className="truncate text-sm font-semibold text-zinc-900">{node.agent}</div>
       <p className="line-clamp-2 text-zinc-700">{node.objective || <span className="italic text-zinc-400">no objective</span>}</p>
       {problems.length ? <p className="truncate text-[11px] text-red-700">{problems[0]}</p> : inCycle ? <p className="text-[11px] font-semibold text-red-700">on a cycle</p> : null}
-      <Handle type="source" position={Position.Right} style={HANDLE_STYLE} aria-label={`${node.id}: is needed by (drag to a node)`} />
+      <Handle id="out" type="source" position={Position.Right} style={HANDLE_STYLE} aria-label={`${node.id}: is needed by (drag to a node)`} />
     </div>
   );
 }
@@ -122,8 +126,13 @@ function PlanEditCanvasInner({ plan, check, selection, onSelect, onConnect, onRe
       edgesOfPlan.map((e) => {
         const key = edgeKey(e);
         const inCycle = check.cycleEdges.has(key);
+        // An edge that runs back to the left (one that closes a cycle) goes under the cards instead of behind them.
+        const backwards = (positions.get(e.source)?.x ?? 0) >= (positions.get(e.target)?.x ?? 0);
         return {
           id: key,
+          type: backwards ? "smoothstep" : "default",
+          sourceHandle: backwards ? "back-out" : "out",
+          targetHandle: backwards ? "back-in" : "in",
           source: e.source,
           target: e.target,
           selected: selection?.kind === "edge" && edgeKey(selection) === key,
@@ -136,7 +145,7 @@ function PlanEditCanvasInner({ plan, check, selection, onSelect, onConnect, onRe
           interactionWidth: 24,
         };
       }),
-    [edgesOfPlan, check, selection],
+    [edgesOfPlan, check, selection, positions],
   );
 
   const connect = useCallback((c: Connection) => {
