@@ -1,6 +1,7 @@
 "use client";
 // The designer's toolbar: one row at any common width. The name gives way
-// (truncated, full name on hover) before the buttons wrap, and "unsaved
+// (truncated, full name on hover) before the buttons wrap (Export draft lives
+// in the history panel, beside the versions' exports), and "unsaved
 // changes" has a slot of its own, so appearing never moves or wraps anything.
 import type { ReactNode } from "react";
 import Link from "next/link";
@@ -23,7 +24,6 @@ export interface ToolbarProps {
   onRedo: () => void;
   onAutoLayout: () => void;
   onFitView: () => void;
-  onExport: () => void;
   onSave: () => void;
   /** The Run button (and what it opens). */
   run: ReactNode;
@@ -43,8 +43,8 @@ export function DesignerToolbar(props: ToolbarProps) {
         </h1>
         <span className="shrink-0 whitespace-nowrap text-xs text-zinc-500" data-testid="base-version">
           v{baseVersion}
-          <span className="inline-block w-28" title={dirty ? "The draft is kept in this browser until you save it." : undefined}>
-            {dirty ? " · unsaved changes" : ""}
+          <span className="ml-1 inline-block w-28" title={dirty ? "The draft is kept in this browser until you save it." : undefined}>
+            {dirty ? "· unsaved changes" : ""}
           </span>
         </span>
       </div>
@@ -64,9 +64,6 @@ export function DesignerToolbar(props: ToolbarProps) {
         ) : null}
         <button type="button" className={TOOL} onClick={props.onFitView}>
           Fit view
-        </button>
-        <button type="button" className={TOOL} onClick={props.onExport}>
-          Export draft
         </button>
         <HelpPopover />
         {canEdit ? (

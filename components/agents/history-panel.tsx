@@ -37,9 +37,10 @@ export function HistoryPanel(props: {
   onCompare: (from: DiffSide, to: DiffSide) => void;
   onRestore: (version: number) => void;
   onImport: (text: string) => void;
+  onExportDraft: () => void;
   importErrors: readonly GraphIssue[];
 }) {
-  const { agent, versions, baseVersion, canEdit, busy, onCompare, onRestore, onImport, importErrors } = props;
+  const { agent, versions, baseVersion, canEdit, busy, onCompare, onRestore, onImport, onExportDraft, importErrors } = props;
   const [from, setFrom] = useState<string>(String(versions[1]?.version ?? versions[0]?.version ?? 1));
   const [to, setTo] = useState<string>("draft");
   const [text, setText] = useState("");
@@ -49,7 +50,12 @@ export function HistoryPanel(props: {
   return (
     <div className="space-y-4 text-xs" data-testid="history-panel">
       <section>
-        <h2 className="mb-1 text-sm font-semibold text-zinc-900">Versions</h2>
+        <div className="mb-1 flex items-center justify-between">
+          <h2 className="text-sm font-semibold text-zinc-900">Versions</h2>
+          <button type="button" className="rounded px-2 py-1 ring-1 ring-zinc-300" onClick={onExportDraft}>
+            Export draft
+          </button>
+        </div>
         <ol className="divide-y divide-zinc-100 rounded border border-zinc-200">
           {versions.map((v) => (
             <li key={v.version} className="p-2" data-testid={`version-${v.version}`}>

@@ -8,7 +8,7 @@ describe("what a draft changes, in words", () => {
   it("names agents added and removed, and the settings changed per agent", () => {
     const draft = agentGraphSchema.parse({
       entryAgent: "triage",
-      agents: [{ name: "triage", subAgents: ["billing"], systemPrompt: "Sort the ticket." }, { name: "billing", model: "demo/vision", temperature: 0.9 }, { name: "tech" }],
+      agents: [{ name: "triage", subAgents: ["billing"], systemPrompt: "Sort the ticket." }, { name: "billing", model: "demo/vision", temperature: 0.9 }, { name: "tech", description: "Outages" }],
     });
     expect(summarizeGraphChanges(v3, draft)).toEqual(["1 agent added (tech)", "1 agent removed (old)", "prompt of triage changed", "model and temperature of billing changed"]);
   });
@@ -33,5 +33,16 @@ describe("what a draft changes, in words", () => {
   it("says when only positions moved, and when nothing differs", () => {
     expect(summarizeGraphChanges(v3, { ...v3, layout: { nodes: { "agent:triage": { x: 5, y: 5 } } } })).toEqual(["only node positions moved"]);
     expect(summarizeGraphChanges(v3, v3)).toEqual(["no differences"]);
+  });
+
+  it("reads a rename (same place in the list) as one agent renamed, not one removed and one added", () => {
+    const draft = agentGraphSchema.parse({
+      entryAgent: "front-desk",
+      agents: [{ name: "front-desk", subAgents: ["billing"], kind: "router" }, { name: "billing" }, { name: "old" }, { name: "new" }],
+    });
+    expect(summarizeGraphChanges(v3, draft)).toEqual(["1 agent added (new)", "triage renamed to front-desk", "kind of front-desk changed"]);
+    // Deleted, and another agent added in its place: not a rename.
+    const replaced = agentGraphSchema.parse({ entryAgent: "triage", agents: [{ name: "triage" }, { name: "tech", model: "demo/vision" }, { name: "old" }] });
+    expect(summarizeGraphChanges(v3, replaced)).toEqual(["1 agent added (tech)", "1 agent removed (billing)", "sub-agents of triage changed"]);
   });
 });

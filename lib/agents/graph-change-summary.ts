@@ -46,6 +46,13 @@ function changedSettings(before: AgentConfig, after: AgentConfig): string[] {
   return keys.filter((key) => !same(before[key], after[key])).map((key) => (key === "subAgents" && after.kind === "router" ? "children" : SETTING_WORDS[key]));
 }
 
+/** How many links of a graph name an agent: entry, sub-agent, handoff, router default, plan synthesis. */
+function referencesTo(graph: AgentGraph, name: string): number {
+  let count = (graph.entryAgent === name ? 1 : 0) + (graph.plan?.synthesisAgent === name ? 1 : 0);
+  for (const agent of graph.agents) count += agent.subAgents.filter((n) => n === name).length + agent.handoffs.filter((n) => n === name).length + (agent.router?.defaultAgent === name ? 1 : 0);
+  return count;
+}
+
 /**
  * The differences from `saved` to `draft`, one phrase each, most telling first:
  * agents added and removed, then each changed agent's settings, then the
@@ -53,23 +60,39 @@ function changedSettings(before: AgentConfig, after: AgentConfig): string[] {
  */
 export function summarizeGraphChanges(saved: AgentGraph, draft: AgentGraph): string[] {
   const diff = diffGraphs(saved, draft);
-  const agentIds = (mark: string) => [...diff.nodes].filter(([id, m]) => m === mark && id.startsWith("agent:")).map(([id]) => id.slice("agent:".length));
+  const agentIds = (mark: string) => new Set([...diff.nodes].filter(([id, m]) => m === mark && id.startsWith("agent:")).map(([id]) => id.slice("agent:".length)));
   const added = agentIds("added");
   const removed = agentIds("removed");
+  // A rename keeps the agent's place in the list (the designer edits it in place) and moves the links to it:
+  // a removed and an added name at the same index, with the old name's links now the new one's (or the
+  // same settings), are one agent renamed, compared setting by setting like any other.
+  const renamed = new Map<string, string>();
+  draft.agents.forEach((agent, i) => {
+    const old = saved.agents[i];
+    if (!old || !removed.has(old.name) || !added.has(agent.name)) return;
+    const linksMoved = referencesTo(saved, old.name) > 0 && referencesTo(draft, old.name) === 0 && referencesTo(draft, agent.name) >= referencesTo(saved, old.name);
+    if (linksMoved || changedSettings({ ...old, name: agent.name }, agent).length === 0) renamed.set(agent.name, old.name);
+  });
+  for (const [now, was] of renamed) {
+    added.delete(now);
+    removed.delete(was);
+  }
   const phrases: string[] = [];
-  if (added.length) phrases.push(`${plural(added.length, "agent")} added (${names(added)})`);
-  if (removed.length) phrases.push(`${plural(removed.length, "agent")} removed (${names(removed)})`);
+  if (added.size) phrases.push(`${plural(added.size, "agent")} added (${names([...added])})`);
+  if (removed.size) phrases.push(`${plural(removed.size, "agent")} removed (${names([...removed])})`);
+  for (const [now, was] of renamed) phrases.push(`${was} renamed to ${now}`);
 
   const before = new Map(saved.agents.map((a) => [a.name, a]));
   for (const agent of draft.agents) {
-    const old = before.get(agent.name);
+    const old = before.get(renamed.get(agent.name) ?? agent.name);
     if (!old) continue;
-    const settings = changedSettings(old, agent);
+    const settings = changedSettings({ ...old, name: agent.name }, agent);
     if (settings.length === 0) continue;
     phrases.push(settings.length > LISTED_SETTINGS ? `${plural(settings.length, "setting")} of ${agent.name} changed` : `${andList(settings)} of ${agent.name} changed`);
   }
 
-  if (saved.entryAgent !== draft.entryAgent) phrases.push(`entry agent ${saved.entryAgent} → ${draft.entryAgent}`);
+  // The entry agent renamed is the same entry agent.
+  if (saved.entryAgent !== draft.entryAgent && renamed.get(draft.entryAgent) !== saved.entryAgent) phrases.push(`entry agent ${saved.entryAgent} → ${draft.entryAgent}`);
   if ((saved.mode ?? "agents") !== (draft.mode ?? "agents")) phrases.push(`orchestration ${saved.mode ?? "agents"} → ${draft.mode ?? "agents"}`);
   if (!same(saved.plan, draft.plan)) phrases.push("plan settings changed");
   if (!same(saved.limits, draft.limits)) phrases.push("run limits changed");

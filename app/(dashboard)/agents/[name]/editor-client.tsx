@@ -285,7 +285,6 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
         onRedo={doc.redo}
         onAutoLayout={() => { edit((g) => withFullLayout(g, true)); window.requestAnimationFrame(() => void flow.fitView(FIT_VIEW)); }}
         onFitView={() => void flow.fitView(FIT_VIEW)}
-        onExport={exportDraft}
         onSave={() => void save()}
         run={<DesignerRun agent={name} draft={doc.graph} dirty={doc.dirty} baseVersion={doc.baseVersion} saved={{ version: doc.savedVersion, graph: doc.savedGraph }} save={save} />}
       />
@@ -359,7 +358,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
               edit={edit}
             />
           )}
-          <HistoryPanel agent={name} versions={versions} baseVersion={doc.baseVersion} canEdit={canEdit} busy={busy} onCompare={(a, b) => void compare(a, b)} onRestore={(v) => void restore(v)} onImport={importText} importErrors={importErrors} />
+          <HistoryPanel agent={name} versions={versions} baseVersion={doc.baseVersion} canEdit={canEdit} busy={busy} onCompare={(a, b) => void compare(a, b)} onRestore={(v) => void restore(v)} onImport={importText} onExportDraft={exportDraft} importErrors={importErrors} />
         </aside>
       </div>
     </div>
