@@ -7,6 +7,7 @@ import type { ChatMessage } from "../../contract/types";
 import { operation } from "../../http/server/operation";
 import { getDb } from "../../db/server/db";
 import { runDecisionsInputSchema, type DecidedCall } from "../schemas";
+import { readMessages } from "../../run-ledger/read";
 
 const DECIDED = ["approved", "rejected", "expired"] as const;
 type DecidedStatus = (typeof DECIDED)[number];
@@ -22,17 +23,10 @@ function jsonObject(text: string | null): Record<string, unknown> | null {
   }
 }
 
-/** The tool result of each call id, from the run's tool messages. */
-export function toolResults(rows: { data: string }[]): Map<string, string> {
+/** The tool result of each call id, from the run's messages. */
+export function toolResults(messages: readonly ChatMessage[]): Map<string, string> {
   const results = new Map<string, string>();
-  for (const row of rows) {
-    try {
-      const message = JSON.parse(row.data) as ChatMessage;
-      if (message.role === "tool") results.set(message.tool_call_id, message.content);
-    } catch {
-      // A message the ledger cannot read shows as "no result yet" rather than failing the card.
-    }
-  }
+  for (const message of messages) if (message.role === "tool") results.set(message.tool_call_id, message.content);
   return results;
 }
 
@@ -40,8 +34,7 @@ export function toolResults(rows: { data: string }[]): Map<string, string> {
 export async function readRunDecisions(db: Db, runId: string): Promise<DecidedCall[]> {
   const records = await db.approvalRecord.findMany({ where: { runId, status: { in: [...DECIDED] } }, orderBy: { requestedAt: "asc" }, take: 200 });
   if (!records.length) return [];
-  const messages = await db.runMessage.findMany({ where: { runId, role: "tool" }, select: { data: true } });
-  const results = toolResults(messages);
+  const results = toolResults(await readMessages(db, runId));
   return records.flatMap((r): DecidedCall[] =>
     isDecided(r.status)
       ? [

@@ -7,6 +7,7 @@ import type { Db } from "../../db/prisma";
 import type { ApprovalRequest } from "../../contract/types";
 import type { RunIdentity, RunStarter } from "../schemas";
 import { firstLine } from "../identity";
+import { readRunRow } from "../../run-ledger/read";
 
 interface IdentityRow {
   id: string;
@@ -27,12 +28,14 @@ export async function readIdentities(db: Db, approvals: ApprovalRequest[]): Prom
   const runIds = [...new Set(approvals.flatMap((a) => [a.runId, a.rootRunId]))];
   const rootIds = [...new Set(approvals.map((a) => a.rootRunId))];
   const [rows, decisions] = await Promise.all([
-    db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, graphName: true, agentVersionId: true, startedBy: true, task: true } }),
+    // One read per run through the ledger's reader: the inbox lists a handful of waiting runs, each row by its key.
+    Promise.all(runIds.map((id) => readRunRow(db, id))),
     db.approvalRecord.findMany({ where: { rootRunId: { in: rootIds }, decidedByEmail: { not: null } }, select: { rootRunId: true, decidedByEmail: true } }),
   ]);
-  const byId = new Map<string, IdentityRow>(rows.map((r) => [r.id, r]));
-  const versionIds = [...new Set(rows.map((r) => r.agentVersionId).filter((v): v is string => v !== null))];
-  const emails = [...new Set(rows.map((r) => r.startedBy).filter((e): e is string => e !== null))];
+  const byId = new Map<string, IdentityRow>(rows.filter((r) => r !== null).map((r) => [r.id, r]));
+  const known = [...byId.values()];
+  const versionIds = [...new Set(known.map((r) => r.agentVersionId).filter((v): v is string => v !== null))];
+  const emails = [...new Set(known.map((r) => r.startedBy).filter((e): e is string => e !== null))];
   const [versions, users] = await Promise.all([
     versionIds.length ? db.agentVersion.findMany({ where: { id: { in: versionIds } }, select: { id: true, version: true } }) : [],
     emails.length ? db.user.findMany({ where: { email: { in: emails } }, select: { email: true, name: true } }) : [],
