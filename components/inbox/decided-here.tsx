@@ -13,7 +13,7 @@ export function DecidedHere({ items }: { items: InboxItem[] }) {
     <section aria-label="Decided here" className="space-y-2">
       <h2 className="text-sm font-semibold text-zinc-700">Decided here</h2>
       {items.map((item) => (
-        <article key={item.id} data-testid="decided-card" data-approval-id={item.id} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
+        <article key={item.id} data-testid="decided-card" data-decided-approval-id={item.id} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
           <p className="text-xs text-zinc-700">
             <span className="font-mono font-semibold">{item.toolName}</span> —{" "}
             <Link href={`/runs/${encodeURIComponent(item.runId)}`} className="underline decoration-dotted">

@@ -6,6 +6,8 @@ import type { InboxItem } from "@/lib/inbox/schemas";
 import { getJson } from "@/lib/http/client";
 import { PendingApprovalCard } from "./pending-approval-card";
 import { DecidedResult } from "./decided-result";
+import { isBudgetApproval } from "@/lib/contract/budget-approval";
+import { isPlanApproval } from "@/lib/contract/plan-approval";
 
 /**
  * The pending calls of one run, decidable in place: drop it into the run page
@@ -36,14 +38,15 @@ export function RunPendingApprovals({ runId, canDecide }: { runId: string; canDe
           clockSkewMs={skew}
           onDecided={(text) => {
             setStatus(text);
-            setDecided((current) => [item, ...current.filter((d) => d.id !== item.id)]);
+            // A tool call keeps a card with its result after the decision; a grant of tokens or a plan has none.
+            if (!isBudgetApproval(item) && !isPlanApproval(item)) setDecided((current) => [item, ...current.filter((d) => d.id !== item.id)]);
           }}
         />
       ))}
       {decided
         .filter((item) => !approvals.some((a) => a.id === item.id))
         .map((item) => (
-          <article key={item.id} data-testid="decided-card" data-approval-id={item.id} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
+          <article key={item.id} data-testid="decided-card" data-decided-approval-id={item.id} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
             <p className="font-mono text-sm font-semibold">{item.toolName}</p>
             <DecidedResult runId={item.runId} approvalId={item.id} />
           </article>

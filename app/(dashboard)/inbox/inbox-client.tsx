@@ -13,7 +13,8 @@ import { ApproveWhichDialog, ConfirmSelection } from "@/components/inbox/choose-
 import { DecidedHere } from "@/components/inbox/decided-here";
 import { bulkDecideApprovalsAction } from "@/lib/actions/bulk-decide-approvals";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
-import { approvalSubject } from "@/lib/contract/budget-approval";
+import { approvalSubject, isBudgetApproval } from "@/lib/contract/budget-approval";
+import { isPlanApproval } from "@/lib/contract/plan-approval";
 import { isMine, shortRunId } from "@/lib/inbox/identity";
 import type { BulkOutcome, InboxItem } from "@/lib/inbox/schemas";
 
@@ -66,7 +67,11 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
     });
   const modeOf = (id: string): CardMode => (open?.id === id ? open.mode : "idle");
   const refresh = () => void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
-  const remember = (done: InboxItem[]) => setDecided((current) => [...done, ...current.filter((d) => !done.some((x) => x.id === d.id))].slice(0, DECIDED_KEPT));
+  // Tool calls only: they have a result to show after the decision (a grant of tokens or a plan has none).
+  const remember = (done: InboxItem[]) => {
+    const calls = done.filter((d) => !isBudgetApproval(d) && !isPlanApproval(d));
+    setDecided((current) => [...calls, ...current.filter((d) => !calls.some((x) => x.id === d.id))].slice(0, DECIDED_KEPT));
+  };
 
   async function approveNow(item: InboxItem) {
     const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, approved: true });

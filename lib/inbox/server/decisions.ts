@@ -8,6 +8,8 @@ import { operation } from "../../http/server/operation";
 import { getDb } from "../../db/server/db";
 import { runDecisionsInputSchema, type DecidedCall } from "../schemas";
 import { readMessages } from "../../run-ledger/read";
+import { BUDGET_APPROVAL_TOOL } from "../../contract/budget-approval";
+import { PLAN_APPROVAL_TOOL } from "../../contract/plan-approval";
 
 const DECIDED = ["approved", "rejected", "expired"] as const;
 type DecidedStatus = (typeof DECIDED)[number];
@@ -30,9 +32,14 @@ export function toolResults(messages: readonly ChatMessage[]): Map<string, strin
   return results;
 }
 
-/** Decided approvals of one run, oldest first, each with the tool's result once it has answered. */
+/** Decided tool calls of one run, oldest first, each with the tool's result once it has answered. */
 export async function readRunDecisions(db: Db, runId: string): Promise<DecidedCall[]> {
-  const records = await db.approvalRecord.findMany({ where: { runId, status: { in: [...DECIDED] } }, orderBy: { requestedAt: "asc" }, take: 200 });
+  // Tool calls only: a grant of tokens or a plan's approval has no tool result of its own.
+  const records = await db.approvalRecord.findMany({
+    where: { runId, status: { in: [...DECIDED] }, toolName: { notIn: [BUDGET_APPROVAL_TOOL, PLAN_APPROVAL_TOOL] } },
+    orderBy: { requestedAt: "asc" },
+    take: 200,
+  });
   if (!records.length) return [];
   const results = toolResults(await readMessages(db, runId));
   return records.flatMap((r): DecidedCall[] =>
