@@ -120,6 +120,8 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
             </label>
             <Select id={ids.version} value={version === "" ? "" : String(version)} onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : "")}>
               <option value="">latest{options.data?.versions[0] ? ` (v${options.data.versions[0].version})` : ""}</option>
+              {/* A version asked for (Re-run, the designer's choice) shows as chosen while the list loads. */}
+              {version !== "" && !options.data?.versions.some((v) => v.version === version) ? <option value={version}>v{version}</option> : null}
               {options.data?.versions.map((v) => (
                 <option key={v.version} value={v.version}>
                   v{v.version}
