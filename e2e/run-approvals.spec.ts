@@ -28,6 +28,12 @@ test("an approver approves a waiting call on the run page and the run completes"
       timeout: 20_000,
     })
     .toBe("completed");
-  await expect(page.getByRole("region", { name: "Pending approvals" })).toHaveCount(0);
+  // The decided call keeps its card on the run page, with what the tool did after the approval.
+  const section = page.getByRole("region", { name: "Pending approvals" });
+  await expect(section.getByTestId("approval-card")).toHaveCount(0);
+  const result = section.getByTestId("decided-card").getByTestId("result-after-decision");
+  await expect(result).toHaveAttribute("data-status", "approved");
+  await expect(result).toContainText("Result after approval");
+  await expect(result).not.toContainText("running ledger_transfer");
   await builder.dispose();
 });

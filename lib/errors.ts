@@ -1,7 +1,7 @@
 // One error family for everything the browser may see. Each error carries an
 // HTTP status and a message written for the user; anything that is not an
 // AppError is reported as a generic 500 and logged server-side.
-import { explainUnions, type IssueLike } from "./http/union-issues";
+import { explainUnions, type IssueLike } from "./union-issues";
 
 export type AppErrorCode =
   | "bad_request"

@@ -4,7 +4,7 @@
 // as if nothing moved. The block polls the run's decided calls until the tool
 // has answered, then shows its result.
 import { useQuery } from "@tanstack/react-query";
-import { runDecisionsAction } from "@/lib/actions/bulk-decide-approvals";
+import { runDecisionsAction } from "@/lib/actions/run-decisions";
 import type { DecidedCall } from "@/lib/inbox/schemas";
 import { Payload } from "@/components/runs/payload";
 

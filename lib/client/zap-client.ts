@@ -9,7 +9,7 @@
 import { TERMINAL_STATUSES, type ApprovalRequest, type RunEvent } from "../contract/types";
 import type { launchRunSchema, RunFilters, RunListPage } from "../runs/schemas";
 import type { ImageInput } from "../attachments/schemas";
-import type { AuditEventFilter, AuditEventPage, InboxItem } from "../inbox/schemas";
+import type { AuditEventFilter, AuditEventPage, DecidedCall, InboxItem } from "../inbox/schemas";
 import type { ApiKeySummary } from "../api-keys/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { SessionUser } from "../auth/server/session";
@@ -175,6 +175,11 @@ export class ZapClient {
   async decideApproval(runId: string, approvalId: string, decision: DecisionInput, options: { signal?: AbortSignal } = {}): Promise<ApprovalRequest> {
     const path = `/api/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(approvalId)}`;
     return (await this.http.call<{ approval: ApprovalRequest }>("POST", path, { body: decision, signal: options.signal })).approval;
+  }
+
+  /** A run's decided tool calls: who decided, when, and what the tool returned after the decision. */
+  runDecisions(runId: string, options: { signal?: AbortSignal } = {}): Promise<DecidedCall[]> {
+    return this.http.call("GET", `/api/runs/${encodeURIComponent(runId)}/decisions`, options);
   }
 
   /** The audit's every-event view, newest first, as this key's role may read it. */

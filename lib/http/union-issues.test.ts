@@ -4,7 +4,7 @@ import { imageInputsSchema } from "../attachments/schemas";
 import { launchRunSchema } from "../runs/schemas";
 import { legacyMcpTransportSchema } from "../agents/schemas";
 import { zodIssues } from "../errors";
-import { orList, REPORT_INPUT } from "./union-issues";
+import { orList, REPORT_INPUT } from "../union-issues";
 
 /** The field issues a caller of the HTTP API gets for `value` against `schema` (parsed as lib/http/server parses). */
 function issuesOf(schema: z.ZodType, value: unknown, options: { reportInput?: boolean } = REPORT_INPUT) {

@@ -327,6 +327,12 @@ export function countSpansStartedBefore(db: Db, runId: string, kind: TraceSpan["
   return db.runSpan.count({ where: { runId, kind, startedAt: { lt: startedAt } } });
 }
 
+/** The newest open timer span of a run (a root run's follow-up window after its answer), or null. */
+export async function readOpenTimerSpan(db: Db, runId: string): Promise<TraceSpan | null> {
+  const row = await db.runSpan.findFirst({ where: { runId, kind: "timer", endedAt: null }, orderBy: { startedAt: "desc" } });
+  return row ? spanFromRecord(row) : null;
+}
+
 /** One span of a run, or null. */
 export async function readSpan(db: Db, runId: string, spanId: string): Promise<TraceSpan | null> {
   const row = await db.runSpan.findUnique({ where: { runId_spanId: { runId, spanId } } });

@@ -3,7 +3,7 @@ import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { ValidationError, zodIssues, type ErrorBody } from "../../errors";
 import { mapError } from "./error-mapper";
-import { REPORT_INPUT } from "../union-issues";
+import { REPORT_INPUT } from "../../union-issues";
 import { requireUser, type SessionUser } from "../../auth/server/session";
 import type { Permission } from "../../access/roles";
 

@@ -7,7 +7,7 @@ import { checkUser, requireUser, type SessionUser } from "../../auth/server/sess
 import { authenticateApiKey, bearerToken } from "../../auth/server/api-keys";
 import { withApiKey } from "../../audit/context";
 import { mapError } from "./error-mapper";
-import { REPORT_INPUT } from "../union-issues";
+import { REPORT_INPUT } from "../../union-issues";
 import { DEFAULT_MAX_BODY_BYTES, guardMutatingRequest, isMutating, readBodyText } from "./request-guard";
 import type { Permission } from "../../access/roles";
 

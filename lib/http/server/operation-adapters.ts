@@ -6,7 +6,7 @@ import { ValidationError, zodIssues } from "../../errors";
 import { apiRoute, bodyText, parseJsonBody } from "./api-route";
 import { defineAction, type ActionResult } from "./action";
 import type { Operation } from "./operation";
-import { REPORT_INPUT } from "../union-issues";
+import { REPORT_INPUT } from "../../union-issues";
 
 /** The operation as a server action; `after` runs on success (e.g. revalidatePath for the pages that show it). */
 export function operationAction<S extends z.ZodType, T>(op: Operation<S, T>, after?: () => void): (raw: unknown) => Promise<ActionResult<T>> {

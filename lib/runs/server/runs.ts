@@ -13,6 +13,7 @@ import {
   readLastPlanFinished,
   readMessages,
   readMessagesFrom,
+  readOpenTimerSpan,
   readRunRow,
   readRunRows,
   readRunTree,
@@ -28,7 +29,7 @@ import { toSpanView } from "../span-rows";
 import { isMarkerEvent, MARKER_EVENT_TYPES, type MarkerEvent } from "../orchestration-view";
 import { RunNotFound } from "../../engine/errors";
 import { readVisibility } from "../../engine/visibility";
-import type { ChatMessage, RunStatus, TraceSpan } from "../../contract/types";
+import type { ChatMessage, RunStatus } from "../../contract/types";
 import { followUpDeadline } from "../run-time";
 import type { ImageRef } from "../../attachments/schemas";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
@@ -131,10 +132,8 @@ function parseContext(text: string): Record<string, unknown> {
  */
 async function openFollowUpWindow(run: RunRow): Promise<string | null> {
   if (run.status !== "completed" || run.parentRunId !== null) return null;
-  const open = await getDb().runSpan.findFirst({ where: { runId: run.id, kind: "timer", endedAt: null }, orderBy: { startedAt: "desc" }, select: { data: true } });
-  if (!open) return null;
-  const { attributes } = JSON.parse(open.data) as Pick<TraceSpan, "attributes">;
-  return followUpDeadline(attributes);
+  const open = await readOpenTimerSpan(getDb(), run.id);
+  return open ? followUpDeadline(open.attributes) : null;
 }
 
 /** The run page header: status and usage as self and including sub-runs. */

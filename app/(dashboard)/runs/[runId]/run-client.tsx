@@ -53,6 +53,10 @@ export function RunClient({
   const runId = initialHeader.runId;
   const tail = useRunTail(runId, initialHeader, pollMs);
   const [tab, setTab] = useState<"trace" | "conversation">("trace");
+  // Once the run has asked for an approval, the section stays: a call decided here keeps its card with the
+  // result after the decision (the section hides itself while it has nothing to show).
+  const [hadApprovals, setHadApprovals] = useState(initialHeader.pendingApprovals > 0);
+  if (!hadApprovals && tail.header.pendingApprovals > 0) setHadApprovals(true);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [expandedSubRuns, setExpandedSubRuns] = useState<ReadonlySet<string>>(new Set());
   const [foldedAgents, setFoldedAgents] = useState<ReadonlySet<string>>(new Set());
@@ -128,7 +132,7 @@ export function RunClient({
   return (
     <div>
       <RunHeader header={tail.header} taskImages={taskImages} canLaunch={canLaunch} onChanged={tail.refresh} />
-      {tail.header.pendingApprovals > 0 && (
+      {hadApprovals && (
         <div className="mb-4">
           <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} />
         </div>
