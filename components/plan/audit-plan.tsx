@@ -3,19 +3,10 @@
 // plans the audit row holds — nodes added, removed and changed, dependencies.
 // No hooks: the audit page renders it on the server.
 import { PlanDiffView } from "@/components/plan/edit/plan-diff-view";
-import { PLAN_APPROVAL_TOOL, proposedPlan } from "@/lib/contract/plan-approval";
 import type { Plan } from "@/lib/contract/plan";
 import { describePlanDiff, diffPlans } from "@/lib/plans/diff";
+export { auditedPlans } from "@/lib/plans/audited";
 import { plural } from "@/lib/text/plural";
-
-/** The proposed and (when edited) approved plans of an audit row; null when the row is no plan approval or holds no readable plan. */
-export function auditedPlans(tool: unknown, args: unknown, edited: unknown): { proposed: Plan; edited: Plan | null } | null {
-  if (tool !== PLAN_APPROVAL_TOOL || typeof args !== "object" || args === null) return null;
-  const proposed = proposedPlan({ arguments: args as Record<string, unknown> });
-  if (!proposed) return null;
-  const approved = typeof edited === "object" && edited !== null ? proposedPlan({ arguments: edited as Record<string, unknown> }) : null;
-  return { proposed, edited: approved };
-}
 
 export function AuditPlan({ proposed, edited }: { proposed: Plan; edited: Plan | null }) {
   const diff = edited ? diffPlans(proposed, edited) : null;

@@ -38,3 +38,41 @@ describe("approval audit", () => {
     expect(line).toContain(",30.0");
   });
 });
+
+describe("a plan edit in the CSV export", () => {
+  const proposed = {
+    nodes: [
+      { id: "flights", agent: "flight-researcher", objective: "Find flights", dependsOn: [] },
+      { id: "days", agent: "itinerary-planner", objective: "Write the days", dependsOn: ["flights"] },
+    ],
+  };
+  const edited = {
+    nodes: [
+      { id: "flights", agent: "flight-researcher", objective: "Find flights", dependsOn: [] },
+      { id: "museums", agent: "hotel-researcher", objective: "Find museums", dependsOn: [] },
+      { id: "days", agent: "itinerary-planner", objective: "Write the days", dependsOn: ["flights", "museums"] },
+    ],
+  };
+  const planEvent = (editedArguments: unknown) => ({
+    ...event,
+    details: JSON.stringify({ tool: "plan", agent: "trip-planner", decidedBy: "approver@zap.local", role: "approver", arguments: { plan: proposed }, editedArguments, requestedAt: "2026-11-22T10:00:00Z" }),
+  });
+  const planEditCell = (editedArguments: unknown) => {
+    const row = toAuditRow(planEvent(editedArguments));
+    const [header, line] = auditCsv(row ? [row] : []).trimEnd().split("\r\n");
+    const columns = header?.split(",") ?? [];
+    // The plan_edit cell is quoted (it holds commas), and no JSON precedes it in its column.
+    return { columns, line: line ?? "" };
+  };
+
+  it("names each change of an edited plan, not two JSON blobs", () => {
+    const { columns, line } = planEditCell({ plan: edited });
+    expect(columns).toContain("plan_edit");
+    expect(line).toContain('"1 node added, 1 dependency added: +node museums (hotel-researcher); +dependency museums -> days"');
+  });
+
+  it("leaves the cell empty for a plan approved as proposed", () => {
+    const { line } = planEditCell(undefined);
+    expect(line).not.toContain("node added");
+  });
+});

@@ -5,6 +5,7 @@ import "server-only";
 import type { Db } from "../../db/prisma";
 import { can, type Role } from "../../access/roles";
 import { ADMIN_ONLY_AUDIT_ACTIONS } from "../../audit/actions";
+import { planEditLine } from "../../plans/audited";
 import { AUDIT_OUTCOMES, type AuditEventFilter, type AuditEventPage, type AuditFilter, type AuditOutcome, type AuditRow } from "../schemas";
 
 interface AuditDetails {
@@ -137,6 +138,8 @@ const CSV_COLUMNS: [string, (row: AuditRow) => string][] = [
   ["outcome", (r) => r.outcome],
   ["arguments_requested", (r) => JSON.stringify(r.arguments)],
   ["arguments_approved", (r) => (r.outcome === "approved" ? JSON.stringify(r.editedArguments ?? r.arguments) : "")],
+  // A plan edit as its structured diff, named change by change (the two plans stay in the columns before).
+  ["plan_edit", (r) => (r.outcome === "approved" ? planEditLine(r.tool, r.arguments, r.editedArguments) : "")],
   ["reason", (r) => r.reason ?? ""],
   ["decided_by", (r) => r.decidedBy ?? ""],
   ["role", (r) => r.role ?? ""],
