@@ -1,5 +1,6 @@
 // Issue 25 §1: two people's identical transfers, told apart and approved by
-// keyboard correctly. Two starters (Bo Builder and Alex Admin) each start a
+// keyboard correctly. Two builders (Bo, a demo user, and Alex, an account the
+// admin creates for this test) each start a
 // treasury run whose demo agent asks for the same ledger_transfer; Bo's run had
 // an earlier transfer the approver already decided (so it is "mine" for the
 // approver). The approver sees whose each card is (graph, task, starter, run
@@ -10,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { Role } from "../lib/access/roles";
-import { storageStateFor } from "./support";
+import { signInThroughForm, storageStateFor } from "./support";
 
 type Pending = { id: string; runId: string; rootRunId: string; arguments: { amount?: number } };
 
@@ -38,8 +39,25 @@ async function pendingOf(api: APIRequestContext, rootRunIds: string[]): Promise<
 test("two starters' identical transfers are told apart, and the approver approves the intended one by keyboard", async ({ browser, playwright, baseURL }) => {
   test.setTimeout(120_000);
   const as = (role: Role) => playwright.request.newContext({ baseURL, storageState: storageStateFor(role) });
-  const [bo, alex, approverApi] = await Promise.all([as("builder"), as("admin"), as("approver")]);
+  const [bo, admin, approverApi] = await Promise.all([as("builder"), as("admin"), as("approver")]);
   const tag = randomUUID().slice(0, 8);
+
+  // A second builder: the admin creates Alex, who signs in with the one-time password and chooses their own.
+  const alexEmail = `alex-${tag}@example.com`;
+  const created = await admin.post("/api/users", { data: { email: alexEmail, name: "Alex Builder", role: "builder" } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { oneTimePassword } = (await created.json()) as { oneTimePassword: string };
+  const alexContext = await browser.newContext();
+  const alexPage = await alexContext.newPage();
+  await alexPage.goto("/sign-in");
+  await signInThroughForm(alexPage, alexEmail, oneTimePassword);
+  await expect(alexPage).toHaveURL(/\/account$/);
+  await alexPage.getByLabel("Current password", { exact: true }).fill(oneTimePassword);
+  await alexPage.getByLabel("New password", { exact: true }).fill(`alex's own passphrase ${tag}`);
+  await alexPage.getByLabel("Repeat the new password").fill(`alex's own passphrase ${tag}`);
+  await alexPage.getByRole("button", { name: "Change password" }).click();
+  await expect(alexPage.getByTestId("user-role")).toHaveText("builder");
+  const alex = alexContext.request;
   // Amounts unique to this test, so no other spec's waiting call joins the group.
   const twin = 1000 + Math.floor(Math.random() * 8000);
   const earlier = twin + 1;
@@ -76,7 +94,7 @@ test("two starters' identical transfers are told apart, and the approver approve
   await expect(boCard.getByTestId("approval-run-link")).toHaveText(shortId(boRun));
   await expect(boCard.getByTestId("approval-run-link")).toHaveAttribute("href", new RegExp(`^/runs/${boRun}\\?approval=`));
   await expect(alexCard.getByTestId("approval-task")).toHaveText(`Fund payroll ${tag}`);
-  await expect(alexCard.getByTestId("approval-starter")).toHaveText("Alex Admin (admin@zap.local)");
+  await expect(alexCard.getByTestId("approval-starter")).toHaveText(`Alex Builder (${alexEmail})`);
   await expect(alexCard.getByTestId("approval-run-link")).toHaveText(shortId(alexRun));
 
   // No card has the keyboard focus on load: "a" decides nothing.
@@ -91,7 +109,7 @@ test("two starters' identical transfers are told apart, and the approver approve
   await page.keyboard.press("a");
   const which = page.getByRole("dialog", { name: "Approve which ledger_transfer calls?" });
   await expect(which.getByRole("button", { name: new RegExp(`^Approve run ${shortId(boRun)} “Pay the rent ${tag}” · started by Bo Builder`) })).toBeFocused();
-  await expect(which.getByRole("button", { name: new RegExp(`^Approve run ${shortId(alexRun)} “Fund payroll ${tag}” · started by Alex Admin`) })).toBeVisible();
+  await expect(which.getByRole("button", { name: new RegExp(`^Approve run ${shortId(alexRun)} “Fund payroll ${tag}” · started by Alex Builder`) })).toBeVisible();
   await expect(which.getByRole("button", { name: "Approve all 2" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(which).toHaveCount(0);
@@ -128,7 +146,7 @@ test("two starters' identical transfers are told apart, and the approver approve
   await page.getByRole("textbox", { name: "Reason for rejecting the selection" }).fill(`not this one (${tag})`);
   await page.getByRole("button", { name: "Reject selected…" }).click();
   const confirm = page.getByRole("group", { name: "Confirm: reject 1 selected" });
-  await expect(confirm.getByTestId("selection-summary")).toHaveText(`ledger_transfer — run ${shortId(alexRun)} “Fund payroll ${tag}” · started by Alex Admin (admin@zap.local)`);
+  await expect(confirm.getByTestId("selection-summary")).toHaveText(`ledger_transfer — run ${shortId(alexRun)} “Fund payroll ${tag}” · started by Alex Builder (${alexEmail})`);
   await confirm.getByRole("button", { name: "Back" }).click();
   expect((await pendingOf(approverApi, [alexRun])).map((p) => p.id), "going back decides nothing").toEqual([alexCall?.id]);
 
@@ -146,5 +164,5 @@ test("two starters' identical transfers are told apart, and the approver approve
   const tidy = await approverApi.post(`/api/runs/${alexCall?.runId}/approvals/${alexCall?.id}`, { data: { approved: false, reason: "e2e tidy-up" } });
   expect(tidy.status()).toBe(200);
   await context.close();
-  await Promise.all([bo.dispose(), alex.dispose(), approverApi.dispose()]);
+  await Promise.all([bo.dispose(), admin.dispose(), approverApi.dispose(), alexContext.close()]);
 });

@@ -119,3 +119,33 @@ test("an image of the wrong shape through the HTTP API is refused with the shape
   expect(ftp.status()).toBe(422);
   expect(((await ftp.json()) as { error: { issues: { path: string; message: string }[] } }).error.issues).toEqual([{ path: "images[0].url", message: "use an http or https URL" }]);
 });
+
+/** "839 ms" or "1.4 s" in ms. */
+function durationMs(text: string): number {
+  const match = /(\d+(?:\.\d+)?) (ms|s)$/.exec(text);
+  if (!match) throw new Error(`not a duration: ${text}`);
+  return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+}
+
+test("a sub-agent that answered and waits for its parent is not drawn as growing past the run", async ({ page }) => {
+  const task = `tool lookup_order {"order_id":"A-1003"} && message billing: Is A-1003 refundable?\nanswer: A-1003 can be refunded (${tag}).`;
+  const started = await builder.post("/api/runs", { data: { graph: "support-triage", task, context: { company: "Acme", customer: { name: "Ada" } } } });
+  expect(started.status(), await started.text()).toBe(201);
+  const { runId: id } = (await started.json()) as { runId: string };
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/runs/${encodeURIComponent(id)}`)).json()) as { run: { status: string } }).run.status, { timeout: 30_000 })
+    .toBe("completed");
+  const completedAt = Date.now();
+  // A bar drawn to the browser's clock would by now be longer than the whole run: let the clock pass the run's own length.
+  await expect.poll(() => Date.now() - completedAt, { timeout: 10_000 }).toBeGreaterThan(2_500);
+  await page.goto(`/runs/${encodeURIComponent(id)}`);
+  await page.getByRole("button", { name: "Show sub-run billing" }).click();
+  const rootBar = page.locator('[data-testid="span-row"][data-kind="run"]').first().getByRole("button", { name: /^run triage, / });
+  const childBar = page.locator('[data-testid="span-row"][data-kind="run"][data-run*=".billing-"]').first().getByRole("button", { name: /^run billing, / });
+  await expect(childBar).toBeVisible();
+  const root = durationMs((await rootBar.getAttribute("aria-label")) ?? "");
+  const child = durationMs((await childBar.getAttribute("aria-label")) ?? "");
+  expect(child, `the billing sub-run (${child} ms) worked within the run (${root} ms)`).toBeLessThanOrEqual(root);
+  // Its wait is said as a deadline, in the same clock as the follow-up window.
+  await expect(page.getByTestId("span-row").filter({ hasText: "idle wait for the parent" }).first()).toContainText(/until \d{2}:\d{2}/);
+});

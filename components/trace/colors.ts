@@ -1,6 +1,6 @@
 import type { SpanKind } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
-import { followUpDeadline, followUpWindowText } from "@/lib/runs/run-time";
+import { clockTime, followUpDeadline, followUpWindowText } from "@/lib/runs/run-time";
 
 /** Bar colour by span kind; errors and running spans override it (see barClass). */
 export const KIND_COLORS: Record<SpanKind, string> = {
@@ -51,5 +51,5 @@ export function waitNote(span: Pick<TraceSpanView, "kind" | "endMs" | "attribute
   const window = followUpDeadline(span.attributes);
   if (window) return followUpWindowText(window);
   const deadline = span.attributes?.deadline;
-  return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${new Date(deadline).toLocaleTimeString()}` : null;
+  return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${clockTime(deadline)}` : null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceSpanView } from "./schemas";
-import { clockTime, drawnSpans, followUpDeadline, followUpWindowText, isAfterRun, runDurationMs, runTimes } from "./run-time";
+import { clockTime, drawnSpans, drawnSubRunSpans, followUpDeadline, followUpWindowText, isAfterRun, runDurationMs, runTimes } from "./run-time";
 
 const RUN = "run-1";
 const t0 = Date.parse("2026-01-01T10:00:00Z");
@@ -68,5 +68,20 @@ describe("the follow-up window", () => {
     expect(clockTime(deadline ?? "")).toBe(clockTime(answeredAt + 3_600_000));
     expect(followUpDeadline({ timer: "sub_agent_idle", deadline: "2026-01-01T11:00:00Z" })).toBeNull();
     expect(followUpDeadline({ timer: "follow_up_window", deadline: "soon" })).toBeNull();
+  });
+});
+
+describe("drawnSubRunSpans: a sub-agent that answered and waits for its parent", () => {
+  const CHILD = "run-1.billing";
+  const childRun: TraceSpanView = { id: "c0", parentId: null, kind: "run", name: "billing", status: "running", runId: CHILD, startMs: t0 + 50, endMs: null };
+  const idle: TraceSpanView = { id: "c9", parentId: "c0", kind: "timer", name: "idle wait for the parent", status: "running", runId: CHILD, startMs: t0 + 200, endMs: null, attributes: { timer: "sub_agent_idle" } };
+  it("ends its run bar where the wait began, not at the browser's now", () => {
+    const drawn = drawnSubRunSpans([childRun, idle]);
+    expect(drawn[0]).toMatchObject({ startMs: t0 + 50, endMs: t0 + 200, status: "ok" });
+    expect(drawn[1], "the wait itself is left as it is").toBe(idle);
+  });
+  it("a sub-run at work (no open wait) keeps running, and the list is handed back as it is", () => {
+    const working = [childRun, { ...idle, endMs: t0 + 300, status: "ok" as const }];
+    expect(drawnSubRunSpans(working)).toBe(working);
   });
 });

@@ -75,3 +75,18 @@ export function drawnSpans(spans: TraceSpanView[], runId: string, times: RunTime
   drawn[at] = { ...root, startMs: times.startMs, endMs: times.endMs, status };
   return drawn;
 }
+
+/**
+ * A sub-run's spans as the trace draws them. A sub-agent conversation answers,
+ * then waits for its parent's next message (an open idle timer); its run span
+ * stays open meanwhile, and drawn to "now" it grew past the whole run (a 2.0 s
+ * bar under a 1.4 s root). While such a wait is open, the run span ends where
+ * the wait began. The same array when there is no open wait.
+ */
+export function drawnSubRunSpans(spans: TraceSpanView[]): TraceSpanView[] {
+  let waitStart: number | null = null;
+  for (const span of spans) if (span.endMs === null && isWaitForMessage(span)) waitStart = Math.max(waitStart ?? span.startMs, span.startMs);
+  if (waitStart === null) return spans;
+  const end = waitStart;
+  return spans.map((span) => (span.kind === "run" && span.endMs === null ? { ...span, endMs: Math.max(end, span.startMs), status: span.status === "running" ? "ok" : span.status } : span));
+}

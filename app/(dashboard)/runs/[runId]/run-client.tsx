@@ -9,7 +9,7 @@ import { mergeMarkers, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { handoffMarks } from "@/lib/runs/conversation-turns";
 import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
 import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
-import { drawnSpans, runTimes } from "@/lib/runs/run-time";
+import { drawnSpans, drawnSubRunSpans, runTimes } from "@/lib/runs/run-time";
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { useRunTail } from "@/components/trace/use-run-tail";
@@ -96,8 +96,9 @@ export function RunClient({
       const id = subRunIds[i];
       if (!id) return;
       if (q.data) {
-        map.set(id, indexSpans(q.data.spans));
-        all = all.concat(q.data.spans);
+        const spans = drawnSubRunSpans(q.data.spans);
+        map.set(id, indexSpans(spans));
+        all = all.concat(spans);
       } else loading.add(id);
     });
     return { indexes: map, allSpans: all, loadingSubRuns: loading };
