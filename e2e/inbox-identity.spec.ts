@@ -36,7 +36,7 @@ async function pendingOf(api: APIRequestContext, rootRunIds: string[]): Promise<
   return body.approvals.filter((a) => rootRunIds.includes(a.rootRunId));
 }
 
-test("two starters' identical transfers are told apart, and the approver approves the intended one by keyboard", async ({ browser, playwright, baseURL }) => {
+test("two builders' identical transfers are told apart, and the approver approves the intended one by keyboard", async ({ browser, playwright, baseURL }) => {
   test.setTimeout(120_000);
   const as = (role: Role) => playwright.request.newContext({ baseURL, storageState: storageStateFor(role) });
   const [bo, admin, approverApi] = await Promise.all([as("builder"), as("admin"), as("approver")]);
