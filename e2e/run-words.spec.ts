@@ -146,6 +146,10 @@ test("a sub-agent that answered and waits for its parent is not drawn as growing
   const root = durationMs((await rootBar.getAttribute("aria-label")) ?? "");
   const child = durationMs((await childBar.getAttribute("aria-label")) ?? "");
   expect(child, `the billing sub-run (${child} ms) worked within the run (${root} ms)`).toBeLessThanOrEqual(root);
+  // Nor does the open wait keep the time axis growing with the clock: it ends with the run.
+  const ticks = await page.getByTestId("time-axis").locator("span").allTextContents();
+  const axisEnd = durationMs(ticks.filter((t) => t.startsWith("+")).at(-1) ?? "");
+  expect(axisEnd, `the axis (to +${axisEnd} ms) ends with the run (${root} ms)`).toBeLessThanOrEqual(root + 100);
   // Its wait is said as a deadline, in the same clock as the follow-up window.
   await expect(page.getByTestId("span-row").filter({ hasText: "idle wait for the parent" }).first()).toContainText(/until \d{2}:\d{2}/);
 });

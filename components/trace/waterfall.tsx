@@ -13,7 +13,7 @@ import { MARKER_STYLES, markerTitle, type MarkerEvent } from "@/lib/runs/orchest
 import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
 import { plural } from "@/lib/text/plural";
-import { isAfterRun, isFollowUpWindow, isWaitForMessage, type RunTimes } from "@/lib/runs/run-time";
+import { isFollowUpWindow, isWaitForMessage, onTimeAxis, type RunTimes } from "@/lib/runs/run-time";
 
 const ROW_HEIGHT = 26;
 const OVERSCAN = 12;
@@ -139,7 +139,12 @@ export function Waterfall(props: WaterfallProps) {
   const now = useNow();
   const { runTimes } = props;
   // The window after the run's answer is not run time: it neither stretches the axis nor keeps it growing.
-  const axisSpans = useMemo(() => (runTimes ? props.allSpans.filter((s) => !isAfterRun(s, runTimes)) : props.allSpans), [props.allSpans, runTimes]);
+  // Nor does any open wait for a message (a sub-agent's idle wait for its parent): it is a deadline, drawn
+  // from where it began to the edge with its "until", not a bar growing by the clock.
+  const axisSpans = useMemo(
+    () => props.allSpans.filter((s) => onTimeAxis(s, runTimes)),
+    [props.allSpans, runTimes],
+  );
   const hasRunning = useMemo(() => axisSpans.some((s) => s.endMs === null), [axisSpans]);
   // Only a live trace needs the clock in its range; a finished one stays put.
   const clock = hasRunning ? now : 0;

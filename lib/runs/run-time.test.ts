@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceSpanView } from "./schemas";
-import { clockTime, drawnSpans, drawnSubRunSpans, followUpDeadline, followUpWindowText, isAfterRun, runDurationMs, runTimes } from "./run-time";
+import { clockTime, drawnSpans, drawnSubRunSpans, onTimeAxis, followUpDeadline, followUpWindowText, isAfterRun, runDurationMs, runTimes } from "./run-time";
 
 const RUN = "run-1";
 const t0 = Date.parse("2026-01-01T10:00:00Z");
@@ -83,5 +83,17 @@ describe("drawnSubRunSpans: a sub-agent that answered and waits for its parent",
   it("a sub-run at work (no open wait) keeps running, and the list is handed back as it is", () => {
     const working = [childRun, { ...idle, endMs: t0 + 300, status: "ok" as const }];
     expect(drawnSubRunSpans(working)).toBe(working);
+  });
+});
+
+describe("onTimeAxis: what stretches the trace's time axis", () => {
+  const idle: TraceSpanView = { id: "c9", parentId: "c0", kind: "timer", name: "idle wait for the parent", status: "running", runId: "run-1.billing", startMs: t0 + 200, endMs: null, attributes: { timer: "sub_agent_idle" } };
+  it("not an open wait for a message, even one begun before the answer", () => {
+    expect(onTimeAxis(idle, runTimes(header))).toBe(false);
+    expect(onTimeAxis(window, runTimes(header))).toBe(false);
+  });
+  it("a wait that ended, and the run's work, do", () => {
+    expect(onTimeAxis({ ...idle, endMs: t0 + 250 }, runTimes(header))).toBe(true);
+    expect(onTimeAxis(root, runTimes(header))).toBe(true);
   });
 });

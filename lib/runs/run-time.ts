@@ -90,3 +90,14 @@ export function drawnSubRunSpans(spans: TraceSpanView[]): TraceSpanView[] {
   const end = waitStart;
   return spans.map((span) => (span.kind === "run" && span.endMs === null ? { ...span, endMs: Math.max(end, span.startMs), status: span.status === "running" ? "ok" : span.status } : span));
 }
+
+/**
+ * Whether a span stretches the trace's time axis: not the window after the
+ * answer, and not any open wait for a message (a deadline, drawn from where it
+ * began to the edge with its "until"; counted, it kept the axis growing with
+ * the clock after the run had answered).
+ */
+export function onTimeAxis(span: Pick<TraceSpanView, "kind" | "attributes" | "startMs" | "endMs">, times: RunTimes | undefined): boolean {
+  if (times && isAfterRun(span, times)) return false;
+  return !(span.endMs === null && isWaitForMessage(span));
+}
