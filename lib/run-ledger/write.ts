@@ -9,6 +9,7 @@ import { appendAuditInTransaction } from "../audit/write";
 import type { ApprovalRequest } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../contract/workflow";
+import { writeDerivedRows } from "./derived";
 
 function spanData(span: LedgerBatch["spans"][number]): string {
   return JSON.stringify({ tokens: span.tokens, attempts: span.attempts, attributes: span.attributes });
@@ -182,6 +183,8 @@ async function writeGroupInTx(tx: DbTransaction, batches: LedgerBatch[]): Promis
   if (messages.length) await tx.runMessage.createMany({ data: messages });
   await rewriteSpans(tx, batches);
   for (const batch of batches) await insertApprovalRequests(tx, batch);
+  // The fast path inserted every row of every batch (else it threw and the checked path runs).
+  await writeDerivedRows(tx, batches.map(({ run, summary, events, messages, spans }) => ({ run, summary, events, messages, spans })));
 }
 
 /**
@@ -230,6 +233,7 @@ async function writeBatchCheckedInTx(tx: DbTransaction, batch: LedgerBatch): Pro
   if (messages.length) await tx.runMessage.createMany({ data: messageRows(run.runId, messages) });
   await rewriteSpans(tx, [batch]);
   await insertApprovalRequests(tx, batch);
+  await writeDerivedRows(tx, [{ run, summary: batch.summary, events, messages, spans: batch.spans }]);
 }
 
 /** Writes one batch of a run's ledger in one transaction. */
