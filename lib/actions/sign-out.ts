@@ -3,6 +3,7 @@ import { auth, signOut } from "../auth/server/auth";
 import { recordSignOut } from "../auth/server/sessions";
 import { SIGN_IN_PATH } from "../auth/auth-config";
 import { getDb } from "../db/server/db";
+import { closeUserStreams } from "../runs/server/stream-limits";
 
 /**
  * Ends the session on the server first (its token is refused from then on,
@@ -14,6 +15,7 @@ export async function signOutAction(): Promise<void> {
   const session = await auth();
   if (session?.sessionId && session.user?.id) {
     await recordSignOut(getDb(), { sessionId: session.sessionId, userId: session.user.id });
+    closeUserStreams(session.user.id);
   }
   await signOut({ redirectTo: SIGN_IN_PATH });
 }

@@ -7,17 +7,15 @@ import "server-only";
 import type { Db } from "../../db/prisma";
 import { TERMINAL_STATUSES, type RunEvent } from "../../contract/types";
 import { readEventPage, readRunSummary } from "../../run-ledger/read";
-import { RateLimitedError } from "../../errors";
 import { RunNotFound } from "../../engine/errors";
+import { STREAMS_PER_USER, takeStreamSlot } from "./stream-limits";
 
 /** How often an idle stream looks at the ledger again, and how often it sends a comment so proxies keep it open. */
 export const STREAM_POLL_MS = 200;
 export const STREAM_HEARTBEAT_MS = 15_000;
-/** Open streams per user on this web server: a tab per run is normal, hundreds are a leak or an abuse. */
-export const STREAMS_PER_USER = 16;
+/** The per-user cap, shared with the other live streams (lib/runs/server/stream-limits.ts). */
+export { STREAMS_PER_USER };
 const PAGE = { limit: 500, maxBytes: 512 * 1024 };
-
-const open = new Map<string, number>();
 
 /** One SSE frame: the event's seq is its id, its type the SSE event name. */
 export function sseFrame(event: RunEvent): string {
@@ -43,20 +41,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export async function runEventStream(db: Db, args: { runId: string; since: number; userId: string; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
   const { runId, userId, signal } = args;
   if (!(await readRunSummary(db, runId))) throw new RunNotFound(runId);
-  const count = open.get(userId) ?? 0;
-  if (count >= STREAMS_PER_USER) throw new RateLimitedError(5, `At most ${STREAMS_PER_USER} open run streams per user; close one, or try again in 5 s`);
-  open.set(userId, count + 1);
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    const left = (open.get(userId) ?? 1) - 1;
-    if (left > 0) open.set(userId, left);
-    else open.delete(userId);
-  };
+  const slot = takeStreamSlot(userId);
+  const release = () => slot.release();
   const encoder = new TextEncoder();
   const stop = new AbortController();
   signal.addEventListener("abort", () => stop.abort(), { once: true });
+  // Sign-out ends the user's streams.
+  slot.signal.addEventListener("abort", () => stop.abort(), { once: true });
 
   return new ReadableStream<Uint8Array>({
     async start(controller) {
