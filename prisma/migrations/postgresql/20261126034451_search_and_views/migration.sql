@@ -1,0 +1,50 @@
+-- CreateTable
+CREATE TABLE "search_documents" (
+    "id" SERIAL NOT NULL,
+    "run_id" TEXT NOT NULL,
+    "root_run_id" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "source" TEXT NOT NULL,
+    "span_id" TEXT,
+    "text" TEXT NOT NULL,
+    "at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "search_documents_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "run_facets" (
+    "root_run_id" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+
+    CONSTRAINT "run_facets_pkey" PRIMARY KEY ("root_run_id","kind","value")
+);
+
+-- CreateTable
+CREATE TABLE "saved_views" (
+    "id" TEXT NOT NULL,
+    "user_id" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "filters" TEXT NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "saved_views_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "search_documents_root_run_id_idx" ON "search_documents"("root_run_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "search_documents_run_id_source_seq_key" ON "search_documents"("run_id", "source", "seq");
+
+-- CreateIndex
+CREATE INDEX "run_facets_kind_value_idx" ON "run_facets"("kind", "value");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "saved_views_user_id_name_key" ON "saved_views"("user_id", "name");
+
+-- Hand-written (schema.prisma cannot say it): the full-text index over search_documents.text.
+-- The 'simple' configuration lowercases and does not stem, so "Order #4417" has the tokens order and 4417.
+CREATE INDEX "search_documents_fts_idx" ON "search_documents" USING GIN (to_tsvector('simple', "text"));
