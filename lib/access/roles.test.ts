@@ -3,7 +3,7 @@ import { can, capRole, PERMISSIONS, roleWithin, ROLES, type Permission, type Rol
 
 const EXPECTED: Record<Role, Permission[]> = {
   viewer: ["read"],
-  builder: ["read", "agents:edit", "runs:launch"],
+  builder: ["read", "agents:edit", "runs:launch", "monitors:manage"],
   approver: ["read", "approvals:decide"],
   admin: [...PERMISSIONS],
 };

@@ -14,19 +14,21 @@ export const PERMISSIONS = [
   "mcp:manage",
   // Recomputing the audit hash chain (GET /api/audit/verify): admins only.
   "audit:verify",
+  // Creating, changing and deleting monitors (alerts are read with "read").
+  "monitors:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   viewer: ["read"],
-  builder: ["read", "agents:edit", "runs:launch"],
+  builder: ["read", "agents:edit", "runs:launch", "monitors:manage"],
   approver: ["read", "approvals:decide"],
   admin: PERMISSIONS,
 };
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   viewer: "Reads agents, runs and approvals",
-  builder: "Edits agents and launches runs",
+  builder: "Edits agents, launches runs and manages monitors",
   approver: "Decides pending approvals",
   admin: "Everything, including managing users",
 };

@@ -26,6 +26,12 @@ export const AUDIT_ACTIONS = [
   "mcp_server.updated",
   "mcp_server.deleted",
   "mcp_server.discovered",
+  // monitors and their alerts (alerts are written by the worker's evaluator: no actor)
+  "monitor.created",
+  "monitor.updated",
+  "monitor.deleted",
+  "alert.fired",
+  "alert.resolved",
   // the workspace policy
   "policy.updated",
   // accounts and sessions
