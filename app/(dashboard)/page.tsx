@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Suspense } from "react";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { can } from "@/lib/access/roles";
 import { checkHealth } from "@/lib/health/server/health";
@@ -6,15 +6,11 @@ import { getConfig } from "@/lib/config/server/config";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
+import { ActiveAlerts } from "@/components/monitors/active-alerts";
 import { SmokeCheck } from "./smoke-check-client";
+import { DashboardClient } from "./dashboard-client";
 
 export const dynamic = "force-dynamic";
-
-const NEXT_STEPS = [
-  { href: "/agents", title: "Design an agent", text: "Draw agents, sub-agents, tools and approval rules as a graph." },
-  { href: "/runs", title: "Launch and trace runs", text: "Each run is a durable Temporal workflow with a live trace." },
-  { href: "/inbox", title: "Approve tool calls", text: "Every pending approval across runs, in one inbox." },
-];
 
 export default async function OverviewPage() {
   const user = await requirePageUser();
@@ -22,7 +18,15 @@ export default async function OverviewPage() {
   const config = getConfig();
   return (
     <>
-      <PageHeader title={`Welcome, ${user.name.split(" ")[0]}`} description="Design LLM agents, run them durably on Temporal, trace them and approve their tool calls." />
+      <PageHeader title="Overview" description={`How your agents are doing, ${user.name.split(" ")[0]}: runs, latency, cost, approvals and the orchestration modes' health. Click a bar for the runs behind it.`} />
+      <div className="mb-6">
+        <ActiveAlerts />
+      </div>
+      {/* useSearchParams (the view lives in the URL) needs a Suspense boundary for the server render. */}
+      <Suspense fallback={<p className="text-sm text-zinc-500">Loading the dashboard…</p>}>
+        <DashboardClient />
+      </Suspense>
+      <h2 className="mb-3 mt-10 text-sm font-semibold uppercase tracking-wide text-zinc-500">System</h2>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader
@@ -75,15 +79,6 @@ export default async function OverviewPage() {
             )}
           </CardBody>
         </Card>
-      </div>
-      <h2 className="mb-3 mt-10 text-sm font-semibold uppercase tracking-wide text-zinc-500">Next steps</h2>
-      <div className="grid gap-4 md:grid-cols-3">
-        {NEXT_STEPS.map((s) => (
-          <Link key={s.href} href={s.href} className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm hover:border-indigo-300">
-            <p className="text-sm font-semibold text-zinc-900">{s.title} →</p>
-            <p className="mt-1 text-sm text-zinc-600">{s.text}</p>
-          </Link>
-        ))}
       </div>
     </>
   );

@@ -1,0 +1,168 @@
+"use client";
+// The overview dashboard: the view (range, filters, split) is read from the URL
+// with the metrics contract's schema, the figures from GET /api/metrics, and
+// refreshed every 30 seconds. Series with a label of their own (failures by
+// reason, routing by target…) are drawn by it unless the view splits by
+// something else.
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { ChartPanel } from "@/components/dashboard/chart-panel";
+import { DashboardControls } from "@/components/dashboard/dashboard-controls";
+import { nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
+import { formatMetric } from "@/components/dashboard/format";
+import { LABELLED_SERIES, SECTIONS } from "@/components/dashboard/panels";
+import { getJson } from "@/lib/http/client";
+import { METRIC_SERIES, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard } from "@/lib/metrics/schemas";
+
+const REFRESH_MS = 30_000;
+
+function Stat({ label, value, href, testId }: { label: string; value: string; href?: string; testId: string }) {
+  const body = (
+    <>
+      <p className="text-xs text-zinc-500">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums text-zinc-900" data-testid={testId}>
+        {value}
+      </p>
+    </>
+  );
+  return (
+    <Card className="px-4 py-3">
+      {href ? (
+        <Link href={href} className="block hover:opacity-80">
+          {body}
+        </Link>
+      ) : (
+        body
+      )}
+    </Card>
+  );
+}
+
+function latencyHeadline(series: MetricSeriesData | undefined): string | undefined {
+  const l = series?.latency;
+  if (!l || l.count === 0) return undefined;
+  return `${formatMetric(l.p50, "ms")} · ${formatMetric(l.p95, "ms")} · ${formatMetric(l.p99, "ms")}`;
+}
+
+export function DashboardClient() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const state = readDashboardUrl(params);
+  const search = state.ok ? state.search : "";
+  const userBreakdown = state.ok ? state.query.breakdown : "none";
+  const byOwnLabel = userBreakdown === "none" || userBreakdown === "label";
+
+  const main = useQuery({
+    queryKey: ["metrics", search],
+    queryFn: () => getJson<MetricsDashboard>(`/api/metrics?${search}`, { what: "the dashboard" }),
+    enabled: state.ok,
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+  const labelSearch = (() => {
+    const next = new URLSearchParams(search);
+    next.set("breakdown", "label");
+    next.set("series", LABELLED_SERIES.join(","));
+    return next.toString();
+  })();
+  const labelled = useQuery({
+    queryKey: ["metrics", labelSearch],
+    queryFn: () => getJson<MetricsDashboard>(`/api/metrics?${labelSearch}`, { what: "the dashboard" }),
+    enabled: state.ok && byOwnLabel,
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+
+  const change = (changes: Partial<Record<DashboardKey, string>>) => {
+    const next = nextDashboardSearch(params, changes);
+    router.replace(next ? `${pathname}?${next}` : pathname, { scroll: false });
+  };
+
+  const data = main.data;
+  /** A series and the answer it came from (the labelled query has its own grid and totals). */
+  const seriesOf = (name: MetricSeriesName, main: MetricsDashboard): { series: MetricSeriesData | undefined; source: MetricsDashboard } => {
+    if (byOwnLabel && (LABELLED_SERIES as readonly string[]).includes(name) && labelled.data) return { series: labelled.data.series[name], source: labelled.data };
+    return { series: main.series[name], source: main };
+  };
+  const tokens = data ? (data.totals.tokens_in ?? 0) + (data.totals.tokens_out ?? 0) : null;
+  const pending = data?.pendingApprovals;
+
+  return (
+    <div className="space-y-6">
+      <DashboardControls params={params} onChange={change} />
+      {!state.ok ? (
+        <Alert tone="error">
+          <p className="font-medium">This dashboard link has values it cannot show:</p>
+          <ul className="mt-1 list-disc pl-5" data-testid="dashboard-url-issues">
+            {state.issues.map((issue) => (
+              <li key={`${issue.field}:${issue.message}`}>
+                <code className="font-mono">{issue.field}</code>: {issue.message}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2">
+            <Link href={pathname} className="font-medium underline">
+              Show the last 24 hours instead
+            </Link>
+          </p>
+        </Alert>
+      ) : null}
+      {main.error ? <Alert tone="error">{main.error.message}</Alert> : null}
+      {labelled.error && !main.error ? <Alert tone="error">{labelled.error.message}</Alert> : null}
+      {data ? (
+        <>
+          <p className="text-xs text-zinc-500" data-testid="dashboard-range">
+            {new Date(data.range.from).toLocaleString()} – {new Date(data.range.to).toLocaleString()} · one point per {data.range.resolution} · refreshed {new Date(data.generatedAt).toLocaleTimeString()}
+          </p>
+          <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">
+            <Stat label="Runs started" value={formatMetric(data.totals.runs_started, "count")} testId="stat-runs-started" />
+            <Stat label="Completed" value={formatMetric(data.totals.runs_completed, "count")} testId="stat-runs-completed" />
+            <Stat label="Failed" value={formatMetric(data.totals.runs_failed, "count")} testId="stat-runs-failed" />
+            <Stat label="Success rate" value={formatMetric(data.totals.success_rate, "ratio")} testId="stat-success-rate" />
+            <Stat label="Tokens" value={formatMetric(tokens, "count")} testId="stat-tokens" />
+            <Stat label="Cost" value={formatMetric(data.totals.cost, "usd")} testId="stat-cost" />
+            <Stat
+              label={pending?.oldestWaitMs ? `Pending approvals · oldest ${formatMetric(pending.oldestWaitMs, "ms")}` : "Pending approvals"}
+              value={formatMetric(pending?.count ?? 0, "count")}
+              href="/runs?awaitingApproval=1"
+              testId="stat-approvals-pending"
+            />
+          </div>
+          {SECTIONS.map((section) => (
+            <section key={section.title} aria-labelledby={`section-${section.title}`}>
+              <h2 id={`section-${section.title}`} className="text-sm font-semibold uppercase tracking-wide text-zinc-500">
+                {section.title}
+              </h2>
+              <p className="mb-3 text-xs text-zinc-500">{section.description}</p>
+              <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+                {section.panels.map((panel) => {
+                  const { series, source } = seriesOf(panel.name, data);
+                  const isLatency = METRIC_SERIES[panel.name].kind === "latency";
+                  return (
+                    <ChartPanel
+                      key={panel.name}
+                      name={panel.name}
+                      data={source}
+                      series={series}
+                      breakdown={source.breakdown}
+                      filters={source.filters}
+                      style={panel.style}
+                      empty={panel.empty}
+                      headline={isLatency ? latencyHeadline(series) : undefined}
+                    />
+                  );
+                })}
+              </div>
+            </section>
+          ))}
+        </>
+      ) : state.ok && !main.error ? (
+        <p className="text-sm text-zinc-500">Loading the dashboard…</p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+// Pure helpers behind the canvas chart: stacking, which bar a click meant and
+// the colours of lines. Kept apart from uPlot so they are tested without a DOM.
+import type { MetricLine, MetricsDashboard } from "@/lib/metrics/schemas";
+
+/** One line as the chart draws it. */
+export interface ChartLine {
+  key: string;
+  label: string;
+  color: string;
+  values: (number | null)[];
+}
+
+/** Distinct at a glance and readable on white; "other" is always grey. */
+const PALETTE = ["#4f46e5", "#dc2626", "#059669", "#d97706", "#0891b2", "#9333ea", "#db2777", "#65a30d", "#2563eb", "#ea580c", "#0d9488", "#7c3aed"];
+const OTHER_COLOR = "#a1a1aa";
+
+/** Colours follow a line's key, so a graph keeps its colour across charts of one view. */
+export function colorFor(key: string, index: number): string {
+  return key === "other" ? OTHER_COLOR : (PALETTE[index % PALETTE.length] ?? OTHER_COLOR);
+}
+
+/** The x values of a response's grid in seconds (uPlot's time unit). */
+export function gridSeconds(range: MetricsDashboard["range"], lines: readonly MetricLine[]): number[] {
+  const first = lines[0];
+  if (first) return first.points.map((p) => Date.parse(p.t) / 1000);
+  const from = Date.parse(range.from) / 1000;
+  const to = Date.parse(range.to) / 1000;
+  const xs: number[] = [];
+  for (let t = from; t < to; t += range.stepSeconds) xs.push(t);
+  return xs;
+}
+
+/** Running sums of the lines, bottom line first: a stacked bar i is drawn from 0 to cumulative[i]. */
+export function stackLines(lines: readonly ChartLine[]): number[][] {
+  const out: number[][] = [];
+  let below: number[] | undefined;
+  for (const line of lines) {
+    const sums = line.values.map((v, i) => (v ?? 0) + (below?.[i] ?? 0));
+    out.push(sums);
+    below = sums;
+  }
+  return out;
+}
+
+/**
+ * Which line of a stacked bar a click at `value` (on the y scale) landed on:
+ * the lowest segment whose top is at or above it; a click above the bar picks
+ * its top segment. Null when the bar is empty.
+ */
+export function pickStackedLine(cumulative: readonly (readonly number[])[], idx: number, value: number): number | null {
+  let top: number | null = null;
+  for (let line = 0; line < cumulative.length; line++) {
+    const here = cumulative[line]?.[idx] ?? 0;
+    const below = line === 0 ? 0 : (cumulative[line - 1]?.[idx] ?? 0);
+    if (here > below) {
+      top = line;
+      if (value <= here) return line;
+    }
+  }
+  return top;
+}
+
+/** For lines: the line whose value at `idx` is nearest to `value`; null when none has one. */
+export function pickNearestLine(lines: readonly ChartLine[], idx: number, value: number): number | null {
+  let best: number | null = null;
+  let bestDistance = Infinity;
+  lines.forEach((line, i) => {
+    const v = line.values[idx];
+    if (v === null || v === undefined) return;
+    const distance = Math.abs(v - value);
+    if (distance < bestDistance) {
+      best = i;
+      bestDistance = distance;
+    }
+  });
+  return best;
+}
+
+/**
+ * Thin bars are hard to hit: the index of the nearest bucket with anything in
+ * it, at most `reach` buckets from `idx` (ties go left, to the earlier bucket).
+ */
+export function nearestFilled(lines: readonly ChartLine[], idx: number, reach: number): number | null {
+  const filled = (i: number) => lines.some((line) => (line.values[i] ?? 0) !== 0);
+  for (let d = 0; d <= reach; d++) {
+    if (filled(idx - d)) return idx - d;
+    if (filled(idx + d)) return idx + d;
+  }
+  return null;
+}

@@ -1,0 +1,144 @@
+"use client";
+// One canvas chart (uPlot): bars (stacked when a series is split) or lines over
+// the dashboard's time grid. Loaded with SSR off (it draws on a canvas); the
+// chart panel around it holds the title, legend and the table view.
+import { useEffect, useRef, useState } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { MetricUnit } from "@/lib/metrics/schemas";
+import { nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
+import { formatAxis, formatBucket, formatMetric } from "./format";
+
+export interface TimeChartProps {
+  /** Names the chart for assistive technology (the table view carries its figures). */
+  label: string;
+  testId: string;
+  xs: number[];
+  from: number;
+  to: number;
+  stepSeconds: number;
+  lines: ChartLine[];
+  style: "bars" | "lines";
+  unit: MetricUnit;
+  /** Called with the bucket and the line a click picked. */
+  onPick?: (idx: number, line: number) => void;
+}
+
+const HEIGHT = 180;
+/** How far (CSS px) a click may miss a thin bar and still pick it. */
+const CLICK_REACH_PX = 6;
+
+interface Hover {
+  idx: number;
+}
+
+function buildData(props: TimeChartProps): uPlot.AlignedData {
+  if (props.style === "lines") return [props.xs, ...props.lines.map((l) => l.values)];
+  // Stacked bars: each drawn from 0 to its running sum, the tallest first so the lower ones overlay it.
+  const stacked = stackLines(props.lines);
+  return [props.xs, ...stacked.slice().reverse()];
+}
+
+function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover | null) => void): uPlot.Options {
+  const drawn = props.style === "lines" ? props.lines : props.lines.slice().reverse();
+  const barWidth = (width / Math.max(1, props.xs.length)) * 0.8;
+  const bars = uPlot.paths.bars?.({ align: 1, size: [0.8, 60, Math.min(2, barWidth)] });
+  const linear = uPlot.paths.linear?.();
+  return {
+    width,
+    height: HEIGHT,
+    legend: { show: false },
+    cursor: { y: false, points: { show: props.style === "lines" }, drag: { x: false, y: false } },
+    scales: {
+      x: { time: true, range: () => [props.from, props.to] },
+      y: { range: (_u, _min, max) => [0, props.unit === "ratio" ? Math.max(1, max) : Math.max(1, max * 1.1)] },
+    },
+    axes: [
+      { stroke: "#71717a", grid: { stroke: "#f4f4f5" }, ticks: { stroke: "#e4e4e7" } },
+      { stroke: "#71717a", grid: { stroke: "#f4f4f5" }, ticks: { stroke: "#e4e4e7" }, size: 56, values: (_u, splits) => splits.map((v) => formatAxis(v, props.unit)) },
+    ],
+    series: [
+      {},
+      ...drawn.map((line) => ({
+        label: line.label,
+        stroke: line.color,
+        fill: props.style === "bars" ? line.color : undefined,
+        width: props.style === "bars" ? 0 : 1.5,
+        paths: props.style === "bars" ? bars : linear,
+        spanGaps: false,
+        points: { show: false },
+      })),
+    ],
+    hooks: {
+      setCursor: [(u) => onHover(u.cursor.idx === null || u.cursor.idx === undefined ? null : { idx: u.cursor.idx })],
+    },
+  };
+}
+
+/** The bucket and line under a click, forgiving a few pixels around thin bars; null on empty space. */
+function pick(u: uPlot, props: TimeChartProps): { idx: number; line: number } | null {
+  const left = u.cursor.left ?? -1;
+  const top = u.cursor.top ?? -1;
+  if (left < 0 || top < 0) return null;
+  const idx0 = props.style === "bars" ? u.posToIdx(left) : (u.cursor.idx ?? -1);
+  if (idx0 < 0) return null;
+  const pxPerBucket = Math.max(1, u.bbox.width / devicePixelRatio / Math.max(1, props.xs.length));
+  const idx = nearestFilled(props.lines, idx0, Math.ceil(CLICK_REACH_PX / pxPerBucket));
+  if (idx === null) return null;
+  const value = u.posToVal(top, "y");
+  const line = props.style === "bars" ? pickStackedLine(stackLines(props.lines), idx, value) : pickNearestLine(props.lines, idx, value);
+  return line === null ? null : { idx, line };
+}
+
+export function TimeChart(props: TimeChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const latest = useRef(props);
+  const [hover, setHover] = useState<Hover | null>(null);
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  // The chart is rebuilt when its shape changes (lines, style); new numbers on the same shape only set the data.
+  const shape = `${props.style}|${props.unit}|${props.from}|${props.to}|${props.lines.map((l) => `${l.key}:${l.color}`).join(",")}`;
+  const plot = useRef<uPlot | null>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const width = Math.max(200, element.clientWidth);
+    const u = new uPlot(buildOptions(latest.current, width, setHover), buildData(latest.current), element);
+    plot.current = u;
+    u.over.dataset.testid = `${latest.current.testId}-plot`;
+    const onClick = () => {
+      const picked = pick(u, latest.current);
+      if (picked) latest.current.onPick?.(picked.idx, picked.line);
+    };
+    u.over.addEventListener("click", onClick);
+    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      u.over.removeEventListener("click", onClick);
+      u.destroy();
+      plot.current = null;
+    };
+  }, [shape]);
+
+  useEffect(() => {
+    plot.current?.setData(buildData(props));
+  }, [props]);
+
+  const at = hover ? hover.idx : null;
+  const x = at === null ? undefined : props.xs[at];
+  return (
+    <div>
+      <p className="h-5 truncate text-xs text-zinc-600" aria-hidden="true" data-testid={`${props.testId}-hover`}>
+        {at !== null && x !== undefined
+          ? `${formatBucket(x * 1000, props.stepSeconds)}: ${props.lines.map((l) => `${l.label} ${formatMetric(l.values[at], props.unit)}`).join(" · ")}`
+          : props.onPick
+            ? "Click a bar or point for its runs"
+            : ""}
+      </p>
+      <div ref={box} role="img" aria-label={props.label} className={props.onPick ? "cursor-pointer" : undefined} data-testid={props.testId} />
+    </div>
+  );
+}
