@@ -6,6 +6,7 @@ import { createDb } from "../lib/db/prisma";
 import { connectWorker, createZapWorker } from "./worker";
 import { routeNewRuns } from "./versioning/startup";
 import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
+import { runExporterFromEnv } from "./telemetry/run-exporter";
 
 async function main(): Promise<void> {
   const config = parseEnv();
@@ -13,9 +14,12 @@ async function main(): Promise<void> {
   const refusal = payloadCodecStartRefusal(config);
   if (refusal) throw new Error(refusal);
   const db = createDb(config.databaseUrl);
+  // Read before connecting, so a bad OTEL_* variable stops the worker with its name.
+  const telemetry = runExporterFromEnv(db, process.env);
+  if (telemetry) console.log(`worker: exporting finished runs over OTLP/HTTP to ${telemetry.endpoint}`);
   const connection = await connectWorker(config);
   try {
-    const { worker, mcp, version } = await createZapWorker({ config, db, connection });
+    const { worker, mcp, version } = await createZapWorker({ config, db, connection, runExporter: telemetry?.exporter ?? null });
     const as = version ? ` as ${version.deploymentName}.${version.buildId}` : "";
     console.log(`worker: polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${as}`);
     const running = worker.run();
@@ -31,6 +35,8 @@ async function main(): Promise<void> {
     }
     await running;
     await mcp.closeAll();
+    // The runs this worker finished are sent before it exits (bounded by the exporter's timeout).
+    await telemetry?.exporter.shutdown();
     console.log("worker: stopped cleanly");
   } finally {
     await connection.close();

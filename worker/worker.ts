@@ -13,6 +13,7 @@ import { createModelRegistry, type ModelRegistry } from "./models/registry";
 import { createMcpConnections, type McpConnections } from "./tools/mcp";
 import { createToolExecutor } from "./tools/executor";
 import { createGuardedFetch } from "../lib/net/egress";
+import type { RunExporter } from "../lib/telemetry/exporter";
 import { pinnedDeploymentOptions, workerVersionFor, type WorkerVersion } from "./versioning/worker-version";
 
 export const WORKFLOWS_PATH = path.join(import.meta.dirname, "workflows", "index.ts");
@@ -31,6 +32,8 @@ export interface ZapWorkerDeps {
   workflowBundle?: { code: string } | { codePath: string };
   /** Overrides the payload codecs (default: the claim check; tests pass [] to meet the server's size limit). */
   payloadCodecs?: PayloadCodec[];
+  /** Exports finished run trees over OTLP (worker/telemetry/run-exporter.ts; absent: off). */
+  runExporter?: RunExporter | null;
 }
 
 /** Connects to the configured Temporal with the worker's native client. */
@@ -75,7 +78,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
-    activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps }),
+    activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

@@ -10,6 +10,8 @@ import { createLedgerWriter } from "../../lib/run-ledger/write";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
+import type { RunExporter } from "../../lib/telemetry/exporter";
+import { exportingLedgerWriter } from "../telemetry/exporting-ledger";
 
 export interface ActivityDeps {
   db: Db;
@@ -20,13 +22,15 @@ export interface ActivityDeps {
   decisionKey?: Buffer | null;
   /** How the worker reaches registered MCP servers (discovery); null answers that it cannot. */
   mcp?: McpDeps | null;
+  /** Exports finished run trees over OTLP (null: off, the default). */
+  runExporter?: RunExporter | null;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   // One ledger writer per worker process: batches of concurrent runs share a transaction,
   // whether a model call carries them or the run's background writer sends them.
-  const ledger = createLedgerWriter(deps.db);
+  const ledger = exportingLedgerWriter(createLedgerWriter(deps.db), deps.runExporter ?? null);
   return {
     ...createSmokeActivities(deps),
     ...createAgentActivities({ ...deps, ledger }),

@@ -1,0 +1,186 @@
+// Sends finished run trees to an OTLP/HTTP endpoint. Built so that the export
+// can never slow or fail a run: asking for an export only notes the run id
+// (a bounded set, O(1)); one background loop reads the ledger and hands spans
+// to the SDK's BatchSpanProcessor behind a bounded queue; whatever does not
+// fit, or does not reach the endpoint, is dropped and counted, never retried
+// into memory and never thrown.
+import { SpanStatusCode, TraceFlags, type Attributes, type SpanContext } from "@opentelemetry/api";
+import { ExportResultCode, hrTimeDuration, millisToHrTime, type ExportResult } from "@opentelemetry/core";
+import { resourceFromAttributes, type Resource } from "@opentelemetry/resources";
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import type { Db } from "../db/prisma";
+import type { TelemetryConfig } from "./config";
+import { readLedgerTree } from "./ledger-tree";
+import { mapRunTree, type ExportSpan } from "./mapping";
+
+/** What the export did since the process started; drops are what a user must be able to see. */
+export interface TelemetryStats {
+  exportedSpans: number;
+  /** Spans that did not fit the queue, or whose batch the endpoint did not take. */
+  droppedSpans: number;
+  /** Batches the endpoint refused or never answered. */
+  failedExports: number;
+  /** Run trees not exported: too many waiting, or their ledger could not be read. */
+  droppedRuns: number;
+  lastFailureAt: string | null;
+}
+
+export interface RunExporter {
+  /** Notes that a run tree should be exported; returns at once and never throws. */
+  requestExport(runId: string): void;
+  /** Reads a run tree and queues its spans now; the number queued, or null for an unknown run. */
+  exportRunTree(runId: string): Promise<number | null>;
+  stats(): TelemetryStats;
+  /** Sends what is queued (waits for the requested trees first). */
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface RunExporterOptions {
+  db: Db;
+  config: TelemetryConfig;
+  /** Replaces the OTLP/HTTP exporter (tests). */
+  spanExporter?: SpanExporter;
+  /** How long to wait after a root run ends before reading its tree, so its sub-runs' last ledger writes land. */
+  settleMs?: number;
+  /** Run trees waiting to be read, at most. */
+  maxPendingRuns?: number;
+}
+
+const SCOPE = { name: "zap-studio/run-ledger" };
+
+function toReadableSpan(span: ExportSpan, resource: Resource): ReadableSpan {
+  const context: SpanContext = { traceId: span.traceId, spanId: span.spanId, traceFlags: TraceFlags.SAMPLED };
+  const parent: SpanContext | undefined = span.parentSpanId ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: TraceFlags.SAMPLED } : undefined;
+  const startTime = millisToHrTime(span.startMs);
+  const endTime = millisToHrTime(Math.max(span.endMs, span.startMs));
+  const code = span.status === "ok" ? SpanStatusCode.OK : span.status === "error" ? SpanStatusCode.ERROR : SpanStatusCode.UNSET;
+  return {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => context,
+    parentSpanContext: parent,
+    startTime,
+    endTime,
+    duration: hrTimeDuration(startTime, endTime),
+    status: span.statusMessage ? { code, message: span.statusMessage } : { code },
+    attributes: span.attributes as Attributes,
+    links: [],
+    events: span.events.map((e) => ({ name: e.name, time: millisToHrTime(e.atMs), attributes: e.attributes as Attributes, droppedAttributesCount: 0 })),
+    ended: true,
+    resource,
+    instrumentationScope: SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+}
+
+export function createRunExporter(options: RunExporterOptions): RunExporter {
+  const { db, config } = options;
+  const settleMs = options.settleMs ?? 1000;
+  const maxPendingRuns = options.maxPendingRuns ?? 256;
+  const resource = resourceFromAttributes({ ...config.resourceAttributes, "service.name": config.serviceName });
+  const counts: TelemetryStats = { exportedSpans: 0, droppedSpans: 0, failedExports: 0, droppedRuns: 0, lastFailureAt: null };
+  const inner = options.spanExporter ?? new OTLPTraceExporter({ url: config.tracesUrl, headers: config.headers, timeoutMillis: config.timeoutMs });
+  // Spans handed to the processor and not yet taken by the exporter: the queue's length, kept here
+  // because the SDK drops silently when full; at the same bound it never has to.
+  let queued = 0;
+  const counting: SpanExporter = {
+    export(spans, done) {
+      queued -= spans.length;
+      inner.export(spans, (result: ExportResult) => {
+        if (result.code === ExportResultCode.SUCCESS) counts.exportedSpans += spans.length;
+        else {
+          counts.droppedSpans += spans.length;
+          counts.failedExports += 1;
+          counts.lastFailureAt = new Date().toISOString();
+        }
+        done(result);
+      });
+    },
+    shutdown: () => inner.shutdown(),
+    forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
+  };
+  const processor = new BatchSpanProcessor({
+    exporter: counting,
+    maxQueueSize: config.maxQueueSize,
+    maxExportBatchSize: config.maxExportBatchSize,
+    scheduledDelayMillis: config.scheduleDelayMs,
+    exportTimeoutMillis: config.timeoutMs + 1000,
+  });
+
+  function enqueue(spans: ExportSpan[]): number {
+    let accepted = 0;
+    for (const span of spans) {
+      if (queued >= config.maxQueueSize) {
+        counts.droppedSpans += 1;
+        continue;
+      }
+      queued += 1;
+      accepted += 1;
+      processor.onEnd(toReadableSpan(span, resource));
+    }
+    return accepted;
+  }
+
+  async function exportRunTree(runId: string): Promise<number | null> {
+    const tree = await readLedgerTree(db, runId);
+    if (!tree) return null;
+    return enqueue(mapRunTree(tree, Date.now()));
+  }
+
+  // The background loop: one tree at a time, in the order asked; a run asked again while waiting is read once.
+  const pending = new Set<string>();
+  let loop: Promise<void> | null = null;
+  let stopping = false;
+
+  async function drain(): Promise<void> {
+    while (pending.size > 0 && !stopping) {
+      await new Promise((resolve) => setTimeout(resolve, settleMs));
+      const [runId] = pending;
+      if (runId === undefined) break;
+      pending.delete(runId);
+      try {
+        await exportRunTree(runId);
+      } catch (error) {
+        counts.droppedRuns += 1;
+        counts.lastFailureAt = new Date().toISOString();
+        console.error(`otel export: run ${runId} not exported: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  function startLoop(): void {
+    if (loop) return;
+    loop = drain().finally(() => {
+      loop = null;
+      if (pending.size > 0 && !stopping) startLoop();
+    });
+  }
+
+  return {
+    requestExport(runId) {
+      if (stopping || pending.has(runId)) return;
+      if (pending.size >= maxPendingRuns) {
+        counts.droppedRuns += 1;
+        return;
+      }
+      pending.add(runId);
+      startLoop();
+    },
+    exportRunTree,
+    stats: () => ({ ...counts }),
+    async flush() {
+      while (loop) await loop;
+      await processor.forceFlush().catch(() => undefined);
+    },
+    async shutdown() {
+      // Trees already asked for are sent (a worker draining on SIGTERM still exports the runs it finished).
+      while (loop) await loop;
+      stopping = true;
+      await processor.shutdown().catch(() => undefined);
+    },
+  };
+}
