@@ -10,6 +10,7 @@ import type { LedgerBatch } from "../../lib/contract/workflow";
 import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import type { Db } from "../../lib/db/prisma";
 import { readMessages } from "../../lib/run-ledger/read";
+import { dropFinishedTokens, tokenWriter } from "../../lib/runs/token-store";
 import type { ModelRegistry } from "../models/registry";
 import { ModelCallError, type FunctionTool, type ModelToolCall } from "../models/types";
 import type { SubAgentInfo, ToolExecutor } from "../tools/executor";
@@ -236,6 +237,8 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
     }
     try {
       const { provider, modelName } = models.resolve(input.model);
+      // The reply's text streams to a transient store the web server reads (token streaming), never into history.
+      const tokens = tokenWriter(db, { runId: input.runId, iteration: input.iteration, attempt, agentName: input.agentName });
       const response = await withHeartbeat(() =>
         provider.generate(
           {
@@ -248,10 +251,11 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
             ...(input.answerSchema ? { responseSchema: input.answerSchema.schema } : {}),
             attempt,
             signal: context.cancellationSignal,
+            onText: (delta) => tokens.push(delta),
           },
           modelName,
         ),
-      );
+      ).finally(() => tokens.finish());
       const answer = input.answerSchema ? checkAnswer(input.answerSchema, response) : undefined;
       return {
         content: response.content,
@@ -335,6 +339,8 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
       const answered = answer(input, key, why, started).then((output) => withEagerTools(input, output));
       const [writeResult, answerResult] = await Promise.allSettled([written, answered]);
       if (writeResult.status === "rejected") throw remembered(failures, key, infrastructureFailure(writeResult.reason, "writing the run ledger", input.runId, attempt));
+      // The batch just written holds the earlier calls' messages: their streamed text is no longer needed.
+      await dropFinishedTokens(db, input.runId, input.iteration);
       if (answerResult.status === "rejected") throw answerResult.reason;
       return answerResult.value;
     },

@@ -1,7 +1,7 @@
 // Real model providers through the Vercel AI SDK: OpenAI, Anthropic, and any
 // OpenAI-compatible server. We only ask the model for the next step (no tool
 // execution inside the SDK): the engine runs tools as Temporal activities.
-import { APICallError, generateText, jsonSchema, Output, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from "ai";
+import { APICallError, generateText, streamText, jsonSchema, Output, tool, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import { FAIL_TOOL, RETURN_TOOL } from "../../lib/contract/system-tools";
 import { toolCallFromText } from "./text-tool-calls";
@@ -116,6 +116,28 @@ export interface AiSdkModelOptions {
   toolCallsInText?: boolean;
 }
 
+/** What a call's result is read for, whether it was generated at once or streamed. */
+interface CallResult {
+  text: string;
+  toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
+  usage: { inputTokens: number | undefined; outputTokens: number | undefined };
+  finishReason: string;
+}
+
+/**
+ * Reads a streamed call to its end, handing each text delta to `onText` as it
+ * arrives. streamText reports a provider failure as an `error` part rather than
+ * throwing: it is thrown here, so a streamed call fails (and retries) as a generated one does.
+ */
+async function streamed(result: { fullStream: AsyncIterable<{ type: string; text?: string; error?: unknown }>; text: PromiseLike<string>; toolCalls: PromiseLike<CallResult["toolCalls"]>; totalUsage: PromiseLike<CallResult["usage"]>; finishReason: PromiseLike<string> }, onText: (delta: string) => void): Promise<CallResult> {
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta" && part.text) onText(part.text);
+    else if (part.type === "error") throw part.error;
+  }
+  const [text, toolCalls, usage, finishReason] = await Promise.all([result.text, result.toolCalls, result.totalUsage, result.finishReason]);
+  return { text, toolCalls, usage, finishReason };
+}
+
 /** Wraps an AI SDK language-model factory as a ModelProvider. */
 export function createAiSdkModel(languageModel: (modelName: string) => LanguageModel, options: AiSdkModelOptions = {}): ModelProvider {
   return {
@@ -127,7 +149,7 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
       const model = languageModel(modelName);
       const structured = request.responseSchema && isFinalCall(request.tools) && supportsStructuredOutput(model) ? request.responseSchema : undefined;
       try {
-        const result = await generateText({
+        const call = {
           model,
           messages: toModelMessages(request.messages),
           // The only system message is the agent's instructions from its saved graph, placeholders filled from the
@@ -139,7 +161,8 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
           maxRetries: 0, // Temporal owns retries
           abortSignal: request.signal,
           ...(structured ? { output: answerOutput(structured), providerOptions: LENIENT_SCHEMA } : {}),
-        });
+        };
+        const result = request.onText ? await streamed(streamText(call), request.onText) : await generateText(call);
         const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
         // A reply constrained to the answer's schema is the answer, whatever it looks like.
         const textCall =

@@ -8,6 +8,7 @@
 //   answer: All done.
 //   think 200        (simulated latency per inference, ms)
 //   tokens 500       (output tokens reported per inference)
+//   stream 150       (the answer streams a few words per 150 ms; see demo-stream.ts)
 //   fail model       (a non-retryable model error)
 //   flaky 2          (the first 2 attempts of each inference fail, then succeed)
 //   fail model once  (after its tool steps, the agent's answer fails with a non-retryable
@@ -54,6 +55,8 @@ export interface DemoScript {
   answer: string | null;
   thinkMs: number;
   outputTokens: number | null;
+  /** Pause between streamed pieces of the answer (`stream <ms>`), null for the default pace. */
+  streamPaceMs: number | null;
   failModel: boolean;
   /** After its steps, fail the answer once per worker process for this agent and task. */
   failModelOnce: boolean;
@@ -74,7 +77,7 @@ export interface DemoScript {
 
 /** A script with nothing in it. */
 export function emptyScript(): DemoScript {
-  return { steps: [], answer: null, thinkMs: 0, outputTokens: null, failModel: false, failModelOnce: false, flakyAttempts: 0, routes: [], returnArguments: null, invalidAnswers: 0, handoff: null, failReason: null, hasDirectives: false, prose: "" };
+  return { steps: [], answer: null, thinkMs: 0, outputTokens: null, streamPaceMs: null, failModel: false, failModelOnce: false, flakyAttempts: 0, routes: [], returnArguments: null, invalidAnswers: 0, handoff: null, failReason: null, hasDirectives: false, prose: "" };
 }
 
 const NAME = "[A-Za-z0-9_-]+";
@@ -100,6 +103,7 @@ function readDirective(line: string, script: DemoScript, agentName: string | und
   if ((match = /^answer\s*:\s*(.*)$/is.exec(line))) script.answer = match[1] ?? "";
   else if ((match = /^think\s+(\d+)$/i.exec(line))) script.thinkMs = Number(match[1]);
   else if ((match = /^tokens\s+(\d+)$/i.exec(line))) script.outputTokens = Number(match[1]);
+  else if ((match = /^stream\s+(\d+)$/i.exec(line))) script.streamPaceMs = Number(match[1]);
   else if (/^fail\s+model$/i.test(line)) script.failModel = true;
   else if (/^fail\s+model\s+once$/i.test(line)) script.failModelOnce = true;
   else if ((match = /^fail\s*:\s*(.*)$/is.exec(line))) script.failReason = (match[1] ?? "").trim();

@@ -19,6 +19,7 @@ import { parseDemoScript, type DemoAction, type DemoScript } from "./demo-script
 import { handoffByDescription, isRoutingTool, planByCards, planCardsOf, planFromText, routeByDescription, summarise } from "./demo-planner";
 import { invalidArgumentsFor, valueForSchema } from "./demo-output";
 import { DEMO_IMAGE_TOKENS, DEMO_VISION_MODEL_NAME, describeImages } from "./demo-vision";
+import { DEMO_STREAM_MAX_MS, DEMO_STREAM_PACE_MS, DEMO_STREAM_SCRIPTED_MAX_MS, streamDemoText } from "./demo-stream";
 import { ModelCallError, type FunctionTool, type InferenceRequest, type InferenceResponse, type ModelProvider, type ModelToolCall } from "./types";
 
 /** Rough token count: about four characters per token, as for English text. */
@@ -181,6 +182,15 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
       const handoff = scripted || convo.stepsDone > 0 ? null : handoffByDescription(parsed.prose, tools, convo.handedOverBy);
       const planned = scripted || handoff ? null : planFromText(parsed.prose, tools, convo.results);
       const script = planned ?? parsed;
+      const streamAnswer = async (text: string) => {
+        if (!request.onText) return;
+        const scriptedPace = parsed.streamPaceMs;
+        await streamDemoText(text, request.onText, {
+          paceMs: scriptedPace ?? DEMO_STREAM_PACE_MS,
+          maxTotalMs: scriptedPace === null ? DEMO_STREAM_MAX_MS : DEMO_STREAM_SCRIPTED_MAX_MS,
+          signal: request.signal,
+        });
+      };
       await sleep((options.latencyMs ?? 0) + script.thinkMs, request.signal);
       if (script.failModel) throw new ModelCallError(`demo/${modelName} was asked to fail ("fail model")`, false);
       if (request.attempt <= script.flakyAttempts) {
@@ -192,6 +202,7 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
       const task = messages[convo.taskIndex];
       if (modelName === DEMO_VISION_MODEL_NAME && task?.role === "user" && task.imageData?.length) {
         const description = await describeImages(task.imageData);
+        await streamAnswer(description);
         return { content: description, toolCalls: [], usage: { inputTokens, outputTokens: script.outputTokens ?? estimateTokens(description) }, finishReason: "stop" };
       }
       const callsResponse = (toolCalls: ModelToolCall[]): InferenceResponse => ({
@@ -212,6 +223,7 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelProvider {
       }
       const answer = finalAnswer(script, planned !== null, convo, request);
       if (typeof answer !== "string") return callsResponse([{ id: `call_${convo.taskIndex}_${answer.call}_${messages.length}`, name: answer.call, arguments: answer.arguments }]);
+      await streamAnswer(answer);
       return { content: answer, toolCalls: [], usage: { inputTokens, outputTokens: script.outputTokens ?? estimateTokens(answer) }, finishReason: "stop" };
     },
   };

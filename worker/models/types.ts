@@ -38,6 +38,12 @@ export interface InferenceRequest {
   /** 1 on the first try; retries count up (the demo model uses it to simulate flaky providers). */
   attempt: number;
   signal?: AbortSignal;
+  /**
+   * Receives the reply's text as it is generated, piece by piece (token
+   * streaming; the whole text is still returned as `content`). Providers that
+   * cannot stream ignore it.
+   */
+  onText?: (delta: string) => void;
 }
 
 export interface ModelToolCall {
