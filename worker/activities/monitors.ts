@@ -1,0 +1,40 @@
+// The monitor evaluator's activities, run by monitorsTickWorkflow on each tick
+// of its Temporal Schedule (worker/monitor-schedule.ts): evaluate every enabled
+// monitor (fire / keep / resolve, audited, lib/monitors/evaluate.ts), then post
+// each owed alert event to the webhook, signed like the approval notifications.
+import type { Db } from "../../lib/db/prisma";
+import { evaluateMonitors, type AlertDelivery, type SeriesReader, type TickResult } from "../../lib/monitors/evaluate";
+import { markDelivered, owedNotification } from "../../lib/monitors/deliveries";
+import { createSignedWebhookPost } from "./signed-webhook";
+import type { WebhookConfig } from "./notifications";
+
+export interface MonitorActivityDeps {
+  db: Db;
+  webhook: WebhookConfig | null;
+  /** Reads a monitor's series (lib/monitors/series.ts over lib/metrics' seriesValue); null: this worker does not evaluate. */
+  readMonitorSeries: SeriesReader | null;
+}
+
+export function createMonitorActivities({ db, webhook, readMonitorSeries }: MonitorActivityDeps) {
+  const post = webhook?.secret ? createSignedWebhookPost(webhook) : null;
+  return {
+    /** One tick's evaluation; answers the counts and the webhook deliveries still owed. */
+    async evaluateMonitors(): Promise<TickResult> {
+      if (!readMonitorSeries) return { evaluated: 0, fired: 0, resolved: 0, failed: [], deliveries: [] };
+      const result = await evaluateMonitors(db, { readSeries: readMonitorSeries, webhookConfigured: post !== null });
+      for (const failure of result.failed) console.error(`worker: monitor ${failure.monitorId} could not read its series: ${failure.message}`);
+      return result;
+    },
+
+    /** Posts one alert event; a delivery already accepted is not sent again. */
+    async deliverAlertNotification(delivery: AlertDelivery): Promise<"sent" | "not_owed"> {
+      if (!post) return "not_owed";
+      const notification = await owedNotification(db, delivery);
+      if (!notification) return "not_owed";
+      // Stable across retries and ticks, so receivers can drop duplicates.
+      await post({ event: delivery.event, deliveryId: `${delivery.event}:${delivery.alertId}`, body: JSON.stringify(notification) });
+      await markDelivered(db, delivery, new Date());
+      return "sent";
+    },
+  };
+}
