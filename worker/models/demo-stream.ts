@@ -23,8 +23,9 @@ export function streamPieces(text: string, words = DEMO_STREAM_WORDS): string[] 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new Error("aborted"));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), { once: true });
+    const onAbort = () => (clearTimeout(timer), reject(new Error("aborted")));
+    const timer = setTimeout(() => (signal?.removeEventListener("abort", onAbort), resolve()), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 /** Hands `text` to `onText` piece by piece, pausing between pieces (the first comes at once). */

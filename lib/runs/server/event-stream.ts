@@ -135,8 +135,12 @@ export async function runEventStream(db: Db, args: { runId: string; since: numbe
         const roomForMore = async () => {
           while (!stop.signal.aborted && (controller.desiredSize ?? 1) <= 0) {
             await new Promise<void>((resolve) => {
-              readerWaiting = resolve;
-              stop.signal.addEventListener("abort", () => resolve(), { once: true });
+              const done = () => {
+                stop.signal.removeEventListener("abort", done);
+                resolve();
+              };
+              readerWaiting = done;
+              stop.signal.addEventListener("abort", done, { once: true });
             });
           }
         };
