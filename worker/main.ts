@@ -7,6 +7,7 @@ import { connectWorker, createZapWorker } from "./worker";
 import { routeNewRuns } from "./versioning/startup";
 import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
 import { runExporterFromEnv } from "./telemetry/run-exporter";
+import { startMonitorSchedule } from "./monitor-schedule";
 
 async function main(): Promise<void> {
   const config = parseEnv();
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
         throw error;
       }
     }
+    await startMonitorSchedule(connection, config);
     await running;
     await mcp.closeAll();
     // The runs this worker finished are sent before it exits (bounded by the exporter's timeout).

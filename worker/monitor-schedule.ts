@@ -6,7 +6,9 @@
 // schedule lives in Temporal, which starts one tick at a time on whichever
 // worker polls. Alerts stay correct even if two ticks ever overlapped: the open
 // alert per monitor is unique in the database (lib/monitors/evaluate.ts).
-import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptionsAction } from "@temporalio/client";
+import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptionsAction } from "@temporalio/client";
+import type { NativeConnection } from "@temporalio/worker";
+import type { AppConfig } from "../lib/config/env";
 
 export const monitorScheduleId = (taskQueue: string) => `zap-monitors-${taskQueue}`;
 
@@ -33,4 +35,20 @@ export async function ensureMonitorSchedule(client: Client, options: { taskQueue
   }
   await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action, policies: { ...previous.policies, ...policies } }));
   return "updated";
+}
+
+/**
+ * The worker's boot step: upserts the schedule and says so. A failure (a
+ * namespace that refuses schedules, a permission) is logged, not fatal: runs
+ * go on, and the next worker to start tries again.
+ */
+export async function startMonitorSchedule(connection: NativeConnection, config: AppConfig): Promise<void> {
+  const { taskQueue, namespace } = config.temporal;
+  try {
+    const client = new Client({ connection, namespace });
+    const outcome = await ensureMonitorSchedule(client, { taskQueue, intervalSeconds: config.monitors.intervalSeconds });
+    console.log(`worker: monitors evaluated every ${config.monitors.intervalSeconds} s (schedule ${monitorScheduleId(taskQueue)} ${outcome})`);
+  } catch (error) {
+    console.error(`worker: the monitor schedule could not be set up, so monitors are not evaluated: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

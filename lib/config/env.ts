@@ -153,6 +153,8 @@ const envSchema = z
     ZAP_WEBHOOK_URL: httpUrl.optional(),
     ZAP_WEBHOOK_SECRET: secret(16).optional(),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
+    // How often the worker's Temporal Schedule evaluates monitors (docs/observe.md#monitors-and-alerts); tests shorten it.
+    ZAP_MONITOR_INTERVAL_SECONDS: z.coerce.number({ error: "expected seconds" }).int().min(1).max(3_600).default(60),
     // Temporal Cloud refuses payloads over 2 MB; larger ones go to the database by reference.
     ZAP_PAYLOAD_OFFLOAD_BYTES: z.coerce
       .number({ error: "expected a size in bytes" })
@@ -264,6 +266,8 @@ export interface AppConfig {
   webhook: { url: string; secret: string | null; allowHosts: string[] } | null;
   /** Print stack traces after failures (ZAP_DEBUG). */
   debug: boolean;
+  /** Seconds between two evaluations of the monitors (ZAP_MONITOR_INTERVAL_SECONDS). */
+  monitors: { intervalSeconds: number };
   models: {
     /** Latency the demo model adds to each inference (simulates a provider). */
     demoLatencyMs: number;
@@ -362,6 +366,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     seedDemo: env.ZAP_SEED_DEMO,
     tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },
     debug: env.ZAP_DEBUG,
+    monitors: { intervalSeconds: env.ZAP_MONITOR_INTERVAL_SECONDS },
     webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,
     models: {
       demoLatencyMs: env.ZAP_DEMO_LATENCY_MS,

@@ -12,6 +12,8 @@ import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
 import type { RunExporter } from "../../lib/telemetry/exporter";
 import { exportingLedgerWriter } from "../telemetry/exporting-ledger";
+import { createMonitorActivities } from "./monitors";
+import type { SeriesReader } from "../../lib/monitors/evaluate";
 
 export interface ActivityDeps {
   db: Db;
@@ -24,6 +26,8 @@ export interface ActivityDeps {
   mcp?: McpDeps | null;
   /** Exports finished run trees over OTLP (null: off, the default). */
   runExporter?: RunExporter | null;
+  /** Reads monitors' series (default: lib/metrics' rollups; tests pass their own). */
+  readMonitorSeries?: SeriesReader;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
@@ -39,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRunStartActivities({ decisionKey: deps.decisionKey ?? null }),
     ...createNotificationActivities({ webhook: deps.webhook ?? null }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
+    ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
   };
 }
 

@@ -5,22 +5,26 @@
 import type { Db } from "../../lib/db/prisma";
 import { evaluateMonitors, type AlertDelivery, type SeriesReader, type TickResult } from "../../lib/monitors/evaluate";
 import { markDelivered, owedNotification } from "../../lib/monitors/deliveries";
+import { monitorSeriesReader } from "../../lib/monitors/series";
 import { createSignedWebhookPost } from "./signed-webhook";
 import type { WebhookConfig } from "./notifications";
 
 export interface MonitorActivityDeps {
   db: Db;
   webhook: WebhookConfig | null;
-  /** Reads a monitor's series (lib/monitors/series.ts over lib/metrics' seriesValue); null: this worker does not evaluate. */
-  readMonitorSeries: SeriesReader | null;
+  /** Reads a monitor's series; default: lib/monitors/series.ts over lib/metrics' seriesValue. */
+  readMonitorSeries?: SeriesReader;
 }
 
-export function createMonitorActivities({ db, webhook, readMonitorSeries }: MonitorActivityDeps) {
+const defaultReader = monitorSeriesReader(async () => {
+  throw new Error("the metrics rollups are not available to the worker yet");
+});
+
+export function createMonitorActivities({ db, webhook, readMonitorSeries = defaultReader }: MonitorActivityDeps) {
   const post = webhook?.secret ? createSignedWebhookPost(webhook) : null;
   return {
     /** One tick's evaluation; answers the counts and the webhook deliveries still owed. */
     async evaluateMonitors(): Promise<TickResult> {
-      if (!readMonitorSeries) return { evaluated: 0, fired: 0, resolved: 0, failed: [], deliveries: [] };
       const result = await evaluateMonitors(db, { readSeries: readMonitorSeries, webhookConfigured: post !== null });
       for (const failure of result.failed) console.error(`worker: monitor ${failure.monitorId} could not read its series: ${failure.message}`);
       return result;
