@@ -5,6 +5,7 @@
 // ledger row does.
 import type { DbTransaction } from "../db/transactions";
 import type { LedgerBatch } from "../contract/workflow";
+import { indexForSearch } from "../search/server/index-writer";
 
 /** What one ledger transaction inserted for one run: only the new events and messages, never replayed ones. */
 export interface InsertedLedgerRows {
@@ -20,5 +21,6 @@ export interface InsertedLedgerRows {
 export async function writeDerivedRows(tx: DbTransaction, inserted: InsertedLedgerRows[]): Promise<void> {
   if (inserted.length === 0) return;
   // Each derivation appends its call here (metrics: lib/metrics/server; search: lib/search/server).
+  await indexForSearch(tx, inserted);
   void tx;
 }

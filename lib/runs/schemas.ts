@@ -7,6 +7,7 @@ import { imageInputsSchema } from "../attachments/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
+import { searchQuerySchema, type SearchHit } from "../search/schemas";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
@@ -69,10 +70,25 @@ export const runFiltersSchema = z.object({
   awaitingApproval: z.enum(["1", "true"]).optional(),
   from: z.iso.datetime({ offset: true, local: true }).optional(),
   to: z.iso.datetime({ offset: true, local: true }).optional(),
+  /** Full-text search over tasks, messages, tool arguments and results, and errors of the run and its sub-runs. */
+  q: searchQuerySchema.optional(),
+  /** Runs whose tree called this tool (the dashboard's drill-down links use it). */
+  tool: z.string().trim().min(1).max(200).optional(),
+  /** Runs whose tree ran a model call on this model, e.g. demo/assistant. */
+  model: z.string().trim().min(1).max(200).optional(),
+  /** A built-in view: "stuck" is "stuck or burning" (thresholds below, defaults in STUCK_DEFAULTS). */
+  view: z.enum(["stuck"]).optional(),
+  /** Stuck: no event in the run's tree for this many minutes. */
+  stuckMinutes: z.coerce.number().int().min(1).max(10_080).optional(),
+  /** Burning: cost per minute since the start above this many US dollars. */
+  burnPerMinute: z.coerce.number().min(0.0001).max(10_000).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
 });
 export type RunFilters = z.infer<typeof runFiltersSchema>;
+
+/** The "stuck or burning" view's thresholds when the URL or a saved view does not set them. */
+export const STUCK_DEFAULTS = { stuckMinutes: 10, burnPerMinute: 0.5 } as const;
 
 /** Tokens and cost; cost is null when a model's price is unknown (tokens still count). */
 export interface UsageCost {
@@ -104,6 +120,10 @@ export interface RunListRow {
   self: UsageCost;
   total: UsageCost;
   subRuns: RunListRow[];
+  /** With a search: the tree's newest matching text (task, message, tool arguments or result, error). */
+  match?: SearchHit | null;
+  /** In the "stuck or burning" view: why the run is in it. */
+  stuck?: string[];
 }
 
 export interface RunListPage {
@@ -113,6 +133,8 @@ export interface RunListPage {
   pageSize: number;
   /** Set when Temporal's visibility could not be read (the ledger still answers). */
   temporalNote: string | null;
+  /** Set when a search or a tool, model or view filter matched more trees than the list pages through. */
+  matchNote?: string | null;
 }
 
 /** A finished plan's nodes by how they ended. */

@@ -34,6 +34,9 @@ import { followUpDeadline } from "../run-time";
 import type { ImageRef } from "../../attachments/schemas";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
+import { bestHits, facetRootIds, MATCHING_TREES_MAX, searchRootIds } from "../../search/server/query";
+import { stuckOrBurning } from "./stuck-runs";
+import type { Db } from "../../db/prisma";
 
 async function versionNumbers(ids: (string | null)[]): Promise<Map<string, number>> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
@@ -52,9 +55,34 @@ async function temporalStatuses(runIds: string[]): Promise<{ statuses: Map<strin
   }
 }
 
+/** Intersection of id lists, in the first list's order; undefined lists do not narrow. */
+function intersect(lists: (string[] | undefined)[]): string[] | undefined {
+  const given = lists.filter((l): l is string[] => l !== undefined);
+  if (given.length === 0) return undefined;
+  const [first, ...rest] = given;
+  const others = rest.map((l) => new Set(l));
+  return first!.filter((id) => others.every((o) => o.has(id)));
+}
+
+/**
+ * The trees the search, tool, model and view filters leave (root run ids), or
+ * undefined when none is set; each gives at most MATCHING_TREES_MAX trees, newest first.
+ */
+async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string[] | undefined; capped: boolean; stuck: Map<string, string[]> | null }> {
+  const [searched, byTool, byModel, stuck] = await Promise.all([
+    filters.q ? searchRootIds(db, filters.q) : undefined,
+    filters.tool ? facetRootIds(db, "tool", filters.tool) : undefined,
+    filters.model ? facetRootIds(db, "model", filters.model) : undefined,
+    filters.view === "stuck" ? stuckOrBurning(db, filters) : null,
+  ]);
+  const capped = [searched, byTool, byModel].some((l) => l !== undefined && l.length >= MATCHING_TREES_MAX);
+  return { ids: intersect([searched, byTool, byModel, stuck ? [...stuck.keys()] : undefined]), capped, stuck };
+}
+
 /** One page of top-level runs, newest first, each with its sub-runs grouped under it. */
 export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   const db = getDb();
+  const narrowed = await narrowedTrees(db, filters);
   let versionIds: string[] | null = null;
   if (filters.version !== undefined) {
     const versions = await db.agentVersion.findMany({ where: { version: filters.version, ...(filters.graph ? { agent: { name: filters.graph } } : {}) }, select: { id: true } });
@@ -73,7 +101,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
       graph: filters.graph,
       agentVersionIds: versionIds ?? undefined,
       startedBy: filters.startedBy,
-      runIds: awaitingRoots,
+      runIds: intersect([narrowed.ids, awaitingRoots]),
       startedFrom: filters.from ? new Date(filters.from) : undefined,
       startedTo: filters.to ? new Date(filters.to) : undefined,
     },
@@ -81,10 +109,11 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   );
   const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
-  const [versions, own, temporal] = await Promise.all([
+  const [versions, own, temporal, hits] = await Promise.all([
     versionNumbers(all.map((r) => r.agentVersionId)),
     ownUsage(db, all.map((r) => r.id), getConfig().models.prices),
     temporalStatuses(all.map((r) => r.id)),
+    filters.q ? bestHits(db, filters.q, roots.map((r) => r.id)) : undefined,
   ]);
   const totals = rollUp(all, own);
   const toRow = (run: RunRow): RunListRow => ({
@@ -107,7 +136,13 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     total: totals.get(run.id) ?? ZERO_USAGE,
     subRuns: family.filter((child) => child.parentRunId === run.id).map(toRow),
   });
-  return { rows: roots.map(toRow), total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note };
+  const rows = roots.map((root) => ({
+    ...toRow(root),
+    ...(hits ? { match: hits.get(root.id) ?? null } : {}),
+    ...(narrowed.stuck ? { stuck: narrowed.stuck.get(root.id) ?? [] } : {}),
+  }));
+  const matchNote = narrowed.capped ? `Showing the newest ${MATCHING_TREES_MAX.toLocaleString("en")} matching runs; narrow the search to see older ones.` : null;
+  return { rows, total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note, matchNote };
 }
 
 async function requireRun(runId: string): Promise<RunRow> {

@@ -1,5 +1,8 @@
 // GET /api/runs/list?status=&reason=&routedTo=&planOutcome=&graph=&version=&startedBy=&awaitingApproval=1&from=&to=&page=&pageSize=
+//   &q=&tool=&model=&view=stuck&stuckMinutes=&burnPerMinute=
 // – top-level runs from the ledger joined with Temporal's visibility, sub-runs grouped, usage rolled up.
+//   q: full-text search (each row then has `match`, its snippet and span); tool/model: trees that used it;
+//   view=stuck: "stuck or burning" (each row has `stuck`, why). A q without a word or over 200 characters → 422.
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/http/server/api-route";
 import { runFiltersSchema } from "@/lib/runs/schemas";

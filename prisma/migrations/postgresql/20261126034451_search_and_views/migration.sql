@@ -46,5 +46,8 @@ CREATE INDEX "run_facets_kind_value_idx" ON "run_facets"("kind", "value");
 CREATE UNIQUE INDEX "saved_views_user_id_name_key" ON "saved_views"("user_id", "name");
 
 -- Hand-written (schema.prisma cannot say it): the full-text index over search_documents.text.
--- The 'simple' configuration lowercases and does not stem, so "Order #4417" has the tokens order and 4417.
-CREATE INDEX "search_documents_fts_idx" ON "search_documents" USING GIN (to_tsvector('simple', "text"));
+-- Every run of characters that are not letters or digits becomes a space first, so the words are the ones
+-- SQLite's unicode61 tokenizer and lib/search's searchTerms see ("A-9921" is a and 9921, not a and -9921);
+-- the 'simple' configuration then lowercases and does not stem: "Order #4417" has the tokens order and 4417.
+-- lib/search/server/query.ts repeats this expression exactly, so the index serves its queries.
+CREATE INDEX "search_documents_fts_idx" ON "search_documents" USING GIN (to_tsvector('simple', regexp_replace("text", '[^[:alnum:]]+', ' ', 'g')));
