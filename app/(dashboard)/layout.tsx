@@ -13,6 +13,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/agents", label: "Agents" },
     { href: "/runs", label: "Runs" },
     { href: "/inbox", label: "Inbox" },
+    { href: "/monitors", label: "Monitors" },
     ...(can(user.role, "users:manage") ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/api-keys", label: "API keys" }] : []),
     ...(can(user.role, "policy:manage") ? [{ href: "/admin/policy", label: "Approval policy" }] : []),

@@ -1,9 +1,31 @@
 "use client";
+// Firing alerts at the top of the dashboard: each monitor's name, its value
+// against the threshold, since when, and links to the runs behind it and to
+// the monitor. Nothing is shown while no monitor fires.
+import { AlertLinks, AlertValue } from "./alert-line";
+import { useFiringAlerts } from "./use-alerts";
 
-/**
- * Firing alerts at the top of the dashboard. Renders nothing while no monitor fires.
- * (First version: the alerts API lands with the monitors; until then there is nothing to show.)
- */
+const time = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
 export function ActiveAlerts() {
-  return null;
+  const { data: alerts } = useFiringAlerts();
+  if (!alerts?.length) return null;
+  return (
+    <section aria-label="Firing alerts" className="mb-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3" data-testid="active-alerts">
+      <h2 className="text-sm font-semibold text-red-800">
+        {alerts.length === 1 ? "1 alert is firing" : `${alerts.length} alerts are firing`}
+      </h2>
+      <ul className="mt-2 space-y-1.5 text-sm text-red-900">
+        {alerts.map((alert) => (
+          <li key={alert.id} className="flex flex-wrap items-baseline justify-between gap-x-4" data-testid={`active-alert-${alert.id}`}>
+            <span>
+              <span className="font-semibold">{alert.monitorName}</span> — <AlertValue alert={alert} />
+              <span className="text-red-700"> · since {time(alert.firedAt)}</span>
+            </span>
+            <AlertLinks alert={alert} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

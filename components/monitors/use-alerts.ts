@@ -1,0 +1,16 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import type { AlertView } from "@/lib/monitors/schemas";
+import { getJson } from "@/lib/http/client";
+
+export const FIRING_ALERTS_QUERY_KEY = ["monitors", "alerts", "firing"] as const;
+
+/** The alerts firing now, refreshed every few seconds (the evaluator ticks once a minute by default). */
+export function useFiringAlerts() {
+  return useQuery({
+    queryKey: FIRING_ALERTS_QUERY_KEY,
+    queryFn: async () => (await getJson<{ alerts: AlertView[] }>("/api/monitors/alerts?state=firing", { what: "the firing alerts" })).alerts,
+    refetchInterval: 5_000,
+    staleTime: 0,
+  });
+}
