@@ -42,8 +42,11 @@ function buildData(props: TimeChartProps): uPlot.AlignedData {
 function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover | null) => void): uPlot.Options {
   const drawn = props.style === "lines" ? props.lines : props.lines.slice().reverse();
   const barWidth = (width / Math.max(1, props.xs.length)) * 0.8;
-  const bars = uPlot.paths.bars?.({ align: 1, size: [0.8, 60, Math.min(2, barWidth)] });
+  // More buckets than half the pixels (30 days of minutes): sub-pixel bars cost ~8× the draw time of a filled
+  // area, which uPlot thins to a min/max per pixel and looks the same (bench/dashboard-chart.ts).
+  const dense = props.xs.length > width / 2;
   const linear = uPlot.paths.linear?.();
+  const bars = dense ? linear : uPlot.paths.bars?.({ align: 1, size: [0.8, 60, Math.min(2, barWidth)] });
   return {
     width,
     height: HEIGHT,
