@@ -35,7 +35,7 @@ const root: LedgerRun = {
     span("s2", "s1", "iteration", "iteration 1", 10, 800),
     span("s3", "s2", "inference", "openai/gpt-4o", 20, 300, { tokens: { inputTokens: 120, outputTokens: 30 }, attempts: 2, attributes: { retryReason: "rate_limited" } }),
     span("s4", "s2", "tool", "transfer", 310, 700, { attempts: 3, attributes: { callId: "call_9", outcome: "ok", retryReason: "timeout" } }),
-    span("s5", "s4", "approval_wait", "transfer", 320, 600, { attributes: { approvalId: "ap-1", decision: "approved" } }),
+    span("s5", "s4", "approval_wait", "approval for transfer", 320, 600, { attributes: { approvalId: "ap-1", decision: "approved" } }),
     span("s6", "s2", "sub_agent", "billing", 705, 790, { attributes: { conversationId: "run-1.billing-ab", turn: 1 } }),
     span("s7", "s2", "routing", "lead → billing", 701, 702, { attributes: { target: "billing", confidence: 0.9, chosen: "billing", fallbackTaken: false, attempt: 1 } }),
     span("s8", "s1", "timer", "follow-up window", 900, null, { attributes: { timer: "follow_up_window" } }),
@@ -100,7 +100,7 @@ describe("mapRunTree", () => {
   it("links spans to their ledger parents, and a sub-run's root to the parent span that started it", () => {
     const tool = byName(spans, "execute_tool transfer");
     expect(tool.parentSpanId).toBe(spanIdFor("run-1", "s2"));
-    expect(byName(spans, "approval_wait transfer").parentSpanId).toBe(tool.spanId);
+    expect(byName(spans, "approval for transfer").parentSpanId).toBe(tool.spanId);
     const subAgentCall = byName(spans, "sub_agent billing");
     const childRoot = byName(spans, "invoke_agent billing");
     expect(childRoot.parentSpanId).toBe(subAgentCall.spanId);
@@ -109,7 +109,7 @@ describe("mapRunTree", () => {
   });
 
   it("records who decided an approval, the routing decision and continue-as-new", () => {
-    expect(byName(spans, "approval_wait transfer").attributes).toMatchObject({ "zap.approval.decided_by": "approver@zap.local", "zap.approval.status": "approved", "zap.approval.reason": "fine", "zap.decision": "approved" });
+    expect(byName(spans, "approval for transfer").attributes).toMatchObject({ "zap.approval.decided_by": "approver@zap.local", "zap.approval.status": "approved", "zap.approval.reason": "fine", "zap.decision": "approved" });
     expect(byName(spans, "routing lead → billing").attributes).toMatchObject({ "zap.target": "billing", "zap.confidence": 0.9, "zap.fallback_taken": false, "zap.attempt": 1 });
     const agent = byName(spans, "invoke_agent lead");
     expect(agent.attributes["zap.generation"]).toBe(1);

@@ -105,7 +105,8 @@ function genAiAttributes(run: LedgerRun, span: TraceSpan): { name: string; kind:
     case "sub_agent":
       return { name: `sub_agent ${span.name}`, kind: SpanKind.INTERNAL, attributes: { [GEN_AI.agentName]: span.name, ...tokens } };
     default:
-      return { name: span.kind === "iteration" || span.kind === "timer" ? span.name : `${span.kind} ${span.name}`, kind: SpanKind.INTERNAL, attributes: tokens };
+      // Routing and handoff spans are named "lead → billing" in the ledger: say which of the two it was.
+      return { name: span.kind === "routing" || span.kind === "handoff" ? `${span.kind} ${span.name}` : span.name, kind: SpanKind.INTERNAL, attributes: tokens };
   }
 }
 

@@ -18,6 +18,7 @@ import { TEST_AUTH_SECRET } from "./test-keys";
 import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
 import type { RunStatus, RunSummary } from "../../lib/contract/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
+import type { RunExporter } from "../../lib/telemetry/exporter";
 import { routeNewRuns } from "../../worker/versioning/startup";
 import type { WorkerVersion } from "../../worker/versioning/worker-version";
 import type { ModelRegistry } from "../../worker/models/registry";
@@ -64,6 +65,8 @@ export interface StartWorkerOptions {
   models?: ModelRegistry;
   /** Another workflow bundle than the shared one (an older or newer build of the workflow code). */
   workflowBundle?: { code: string };
+  /** Exports finished run trees over OTLP (lib/telemetry/exporter.ts); absent: off. */
+  runExporter?: RunExporter | null;
 }
 
 export interface EngineHarnessOptions {
@@ -115,6 +118,7 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
       models: workerOptions.models,
       workflowBundle: workerOptions.workflowBundle ?? sharedWorkflowBundle(),
       payloadCodecs: payloadCodecs(),
+      runExporter: workerOptions.runExporter ?? null,
     });
     const running = worker.run();
     let stopped = false;
