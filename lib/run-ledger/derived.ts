@@ -5,6 +5,7 @@
 // ledger row does.
 import type { DbTransaction } from "../db/transactions";
 import type { LedgerBatch } from "../contract/workflow";
+import { writeMetricRollups } from "../metrics/server/rollups";
 import { indexForSearch } from "../search/server/index-writer";
 
 /** What one ledger transaction inserted for one run: only the new events and messages, never replayed ones. */
@@ -22,5 +23,6 @@ export async function writeDerivedRows(tx: DbTransaction, inserted: InsertedLedg
   if (inserted.length === 0) return;
   // Each derivation appends its call here (metrics: lib/metrics/server; search: lib/search/server).
   await indexForSearch(tx, inserted);
+  await writeMetricRollups(tx, inserted);
   void tx;
 }

@@ -1,0 +1,216 @@
+// Turns summed rollup groups into the dashboard's charts: a time grid per range,
+// a line per breakdown key, percentiles from summed histogram bins, ratios from
+// their two counters. Pure, so its arithmetic is unit-tested without a database.
+import { percentileOf, type Resolution, RESOLUTION_MINUTES } from "./histogram";
+import {
+  METRIC_SERIES,
+  type MetricLine,
+  type MetricRange,
+  type MetricSeriesData,
+  type MetricSeriesName,
+  type MetricStat,
+  type StoredSeriesName,
+} from "./schemas";
+
+/** At most this many lines per chart; the rest are summed into one line keyed "other". */
+export const MAX_LINES = 12;
+const RANGE_MINUTES: Record<Exclude<MetricRange, "custom">, number> = { "1h": 60, "24h": 1440, "7d": 7 * 1440, "30d": 30 * 1440 };
+/** Points per chart at most: minute rows up to 2 days (≤ 240 slots), hourly rows beyond (≤ 720 slots). */
+const MAX_SLOTS: Record<Resolution, number> = { minute: 240, hour: 720, day: 720 };
+
+export interface TimeGrid {
+  resolution: Resolution;
+  /** Slot width in minutes, a multiple of the resolution. */
+  stepMinutes: number;
+  /** First slot's start and the end (exclusive), minutes since the epoch. */
+  fromMinute: number;
+  toMinute: number;
+  slots: number;
+}
+
+/**
+ * The grid of a range ending at `nowMs`: minute rows up to 2 days, hourly rows
+ * up to 90 days (a 30-day chart reads 720 hourly rows per key, not 43,200),
+ * a step that keeps the points under MAX_SLOTS, aligned to multiples of the
+ * step so the same range asked twice has the same slots.
+ */
+export function timeGrid(range: MetricRange, nowMs: number, custom?: { from: string; to: string }): TimeGrid {
+  let endMinute: number;
+  let spanMinutes: number;
+  if (range === "custom") {
+    if (!custom) throw new Error("a custom range needs from and to");
+    const startMinute = Math.floor(Date.parse(custom.from) / 60_000);
+    endMinute = Math.ceil(Date.parse(custom.to) / 60_000);
+    spanMinutes = Math.max(1, endMinute - startMinute);
+  } else {
+    // The current, unfinished minute is included.
+    endMinute = Math.floor(nowMs / 60_000) + 1;
+    spanMinutes = RANGE_MINUTES[range];
+  }
+  const resolution: Resolution = spanMinutes <= 2 * 1440 ? "minute" : "hour";
+  const size = RESOLUTION_MINUTES[resolution];
+  const step = Math.max(size, Math.ceil(spanMinutes / MAX_SLOTS[resolution] / size) * size);
+  const toMinute = Math.ceil(endMinute / step) * step;
+  const fromMinute = Math.floor((endMinute - spanMinutes) / step) * step;
+  return { resolution, stepMinutes: step, fromMinute, toMinute, slots: (toMinute - fromMinute) / step };
+}
+
+/** The groups of one series for one key: count and sum per slot, bins per slot. */
+interface KeyAccumulator {
+  count: number[];
+  sum: number[];
+  bins: Map<number, number>[];
+  totalBins: Map<number, number>;
+}
+
+export interface GroupRow {
+  series: StoredSeriesName;
+  slot: number;
+  key: string;
+  bin: number;
+  count: number;
+  sum: number;
+}
+
+/** Groups indexed by series, then key. */
+export type Indexed = Map<StoredSeriesName, Map<string, KeyAccumulator>>;
+
+export function indexGroups(groups: readonly GroupRow[], slots: number): Indexed {
+  const index: Indexed = new Map();
+  for (const group of groups) {
+    if (group.slot < 0 || group.slot >= slots) continue;
+    let byKey = index.get(group.series);
+    if (!byKey) index.set(group.series, (byKey = new Map()));
+    let acc = byKey.get(group.key);
+    if (!acc) {
+      acc = { count: new Array<number>(slots).fill(0), sum: new Array<number>(slots).fill(0), bins: [], totalBins: new Map() };
+      byKey.set(group.key, acc);
+    }
+    acc.count[group.slot] = (acc.count[group.slot] ?? 0) + group.count;
+    acc.sum[group.slot] = (acc.sum[group.slot] ?? 0) + group.sum;
+    if (group.bin >= 0) {
+      const slotBins = (acc.bins[group.slot] ??= new Map());
+      slotBins.set(group.bin, (slotBins.get(group.bin) ?? 0) + group.count);
+      acc.totalBins.set(group.bin, (acc.totalBins.get(group.bin) ?? 0) + group.count);
+    }
+  }
+  return index;
+}
+
+const QUANTILE: Partial<Record<MetricStat, number>> = { p50: 0.5, p95: 0.95, p99: 0.99 };
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator > 0 ? numerator / denominator : null;
+}
+
+/** The two counters behind a ratio series, each summed over its labels. */
+const RATIO_PARTS: Record<"success_rate" | "routing_fallback_rate", { numerator: StoredSeriesName[]; denominator: StoredSeriesName[] }> = {
+  success_rate: { numerator: ["runs_completed"], denominator: ["runs_completed", "runs_failed", "runs_cancelled"] },
+  routing_fallback_rate: { numerator: ["routing_fallbacks"], denominator: ["routing_decisions"] },
+};
+
+/** The stored series a requested series is computed from. */
+export function storedSeriesOf(name: MetricSeriesName): StoredSeriesName[] {
+  if (name === "success_rate" || name === "routing_fallback_rate") return [...new Set([...RATIO_PARTS[name].numerator, ...RATIO_PARTS[name].denominator])];
+  if (name === "approvals_pending") return [];
+  return [name];
+}
+
+function sumKeys(index: Indexed, series: readonly StoredSeriesName[], key: string, slots: number): number[] {
+  const total = new Array<number>(slots).fill(0);
+  for (const name of series) {
+    const acc = index.get(name)?.get(key);
+    if (acc) for (let i = 0; i < slots; i++) total[i] = (total[i] ?? 0) + (acc.count[i] ?? 0);
+  }
+  return total;
+}
+
+function keysOf(index: Indexed, series: readonly StoredSeriesName[]): string[] {
+  const keys = new Set<string>();
+  for (const name of series) for (const key of index.get(name)?.keys() ?? []) keys.add(key);
+  return [...keys];
+}
+
+function sumArray(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** Keeps the MAX_LINES largest lines and folds the rest into "other" (when `fold` can combine them). */
+function topLines(lines: MetricLine[], fold: ((rest: MetricLine[]) => MetricLine) | null): MetricLine[] {
+  const sorted = [...lines].sort((a, b) => (b.total ?? -1) - (a.total ?? -1) || a.key.localeCompare(b.key));
+  if (sorted.length <= MAX_LINES) return sorted;
+  const kept = sorted.slice(0, MAX_LINES - 1);
+  return fold ? [...kept, fold(sorted.slice(MAX_LINES - 1))] : sorted.slice(0, MAX_LINES);
+}
+
+/**
+ * One series' chart data. Counters and sums: the count (or amount) per slot.
+ * Ratios: numerator / denominator per slot. Latencies: without a breakdown,
+ * three lines keyed "p50", "p95" and "p99"; with one, the p95 per key.
+ */
+export function seriesData(name: MetricSeriesName, index: Indexed, grid: TimeGrid, breakdown: boolean): MetricSeriesData {
+  const definition = METRIC_SERIES[name];
+  const base = { name, label: definition.label, unit: definition.unit, kind: definition.kind };
+  const times = Array.from({ length: grid.slots }, (_, i) => new Date((grid.fromMinute + i * grid.stepMinutes) * 60_000).toISOString());
+  const line = (key: string, values: (number | null)[], total: number | null): MetricLine => ({ key, total, points: values.map((value, i) => ({ t: times[i] ?? "", value })) });
+
+  if (definition.kind === "gauge") return { ...base, stat: "count", lines: [] };
+  if (name === "success_rate" || name === "routing_fallback_rate") {
+    const parts = RATIO_PARTS[name];
+    const lines = keysOf(index, parts.denominator).map((key) => {
+      const top = sumKeys(index, parts.numerator, key, grid.slots);
+      const bottom = sumKeys(index, parts.denominator, key, grid.slots);
+      return line(key, top.map((value, i) => ratio(value, bottom[i] ?? 0)), ratio(sumArray(top), sumArray(bottom)));
+    });
+    return { ...base, stat: "rate", lines: topLines(lines, null) };
+  }
+  const stored = name as StoredSeriesName;
+  const byKey = index.get(stored) ?? new Map<string, KeyAccumulator>();
+  if (definition.kind === "latency") {
+    const all = new Map<number, number>();
+    for (const acc of byKey.values()) for (const [bin, count] of acc.totalBins) all.set(bin, (all.get(bin) ?? 0) + count);
+    const count = sumArray([...all.values()]);
+    const latency = { count, p50: percentileOf(all, 0.5), p95: percentileOf(all, 0.95), p99: percentileOf(all, 0.99) };
+    if (!breakdown) {
+      const merged: Map<number, number>[] = Array.from({ length: grid.slots }, () => new Map());
+      for (const acc of byKey.values())
+        acc.bins.forEach((bins, slot) => {
+          const target = merged[slot];
+          if (target) for (const [bin, c] of bins) target.set(bin, (target.get(bin) ?? 0) + c);
+        });
+      const lines = (["p50", "p95", "p99"] as const).map((stat) => line(stat, merged.map((bins) => percentileOf(bins, QUANTILE[stat] ?? 0.95)), latency[stat]));
+      return { ...base, stat: "p95", lines, latency };
+    }
+    const lines = [...byKey.entries()].map(([key, acc]) =>
+      line(key, Array.from({ length: grid.slots }, (_, slot) => percentileOf(acc.bins[slot] ?? new Map(), 0.95)), percentileOf(acc.totalBins, 0.95)),
+    );
+    return { ...base, stat: "p95", lines: topLines(lines, null), latency };
+  }
+  const useSum = definition.kind === "sum";
+  const lines = [...byKey.entries()].map(([key, acc]) => {
+    const values = useSum ? acc.sum : acc.count;
+    return line(key, [...values], sumArray(values));
+  });
+  const fold = (rest: MetricLine[]): MetricLine =>
+    line("other", Array.from({ length: grid.slots }, (_, i) => sumArray(rest.map((l) => l.points[i]?.value ?? 0))), sumArray(rest.map((l) => l.total ?? 0)));
+  return { ...base, stat: useSum ? "sum" : "count", lines: topLines(lines, fold) };
+}
+
+/** A series' one number over the whole grid, whatever the breakdown: a counter's count, a sum, a ratio, a latency's p95. */
+export function seriesTotal(name: MetricSeriesName, index: Indexed): number | null {
+  const definition = METRIC_SERIES[name];
+  const across = (series: readonly StoredSeriesName[], field: "count" | "sum"): number => {
+    let total = 0;
+    for (const stored of series) for (const acc of index.get(stored)?.values() ?? []) total += sumArray(acc[field]);
+    return total;
+  };
+  if (name === "success_rate" || name === "routing_fallback_rate") return ratio(across(RATIO_PARTS[name].numerator, "count"), across(RATIO_PARTS[name].denominator, "count"));
+  if (definition.kind === "gauge") return null;
+  const stored = name as StoredSeriesName;
+  if (definition.kind === "latency") {
+    const all = new Map<number, number>();
+    for (const acc of index.get(stored)?.values() ?? []) for (const [bin, count] of acc.totalBins) all.set(bin, (all.get(bin) ?? 0) + count);
+    return percentileOf(all, 0.95);
+  }
+  return across([stored], definition.kind === "sum" ? "sum" : "count");
+}

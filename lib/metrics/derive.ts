@@ -1,0 +1,166 @@
+// What the rollups gain from one ledger transaction: every event it inserted
+// becomes increments of a few (series, label, dimensions) keys, summed in memory
+// per bucket at each resolution, so the writer sends one row per distinct key.
+// Pure: the writer (lib/metrics/server/rollups.ts) resolves what needs the
+// database (version numbers, when approvals were requested) before calling it.
+import type { LedgerBatch } from "../contract/workflow";
+import type { RunEvent } from "../contract/types";
+import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
+import { costOf, type PriceTable } from "../runs/pricing";
+import { binOf, bucketOf, RESOLUTION_MINUTES, RESOLUTIONS } from "./histogram";
+import type { StoredSeriesName } from "./schemas";
+
+/** The part of an inserted ledger batch the rollups read. */
+export interface DerivableBatch {
+  run: Pick<LedgerBatch["run"], "runId" | "parentRunId" | "graphName" | "agentVersionId" | "startedBy">;
+  summary: Pick<LedgerBatch["summary"], "startedAt">;
+  events: RunEvent[];
+}
+
+/** One row's key in metric_rollups (absent dimensions are "" and version 0). */
+export interface RollupKey {
+  resolution: number;
+  series: StoredSeriesName;
+  bucket: number;
+  label: string;
+  graph: string;
+  version: number;
+  model: string;
+  tool: string;
+  starter: string;
+  /** A latency histogram bin, or -1 for counters and sums. */
+  bin: number;
+}
+
+export interface RollupIncrement extends RollupKey {
+  count: number;
+  sum: number;
+}
+
+export interface DeriveContext {
+  /** agentVersionId → its version number (0 when unknown). */
+  versionOf: (agentVersionId: string) => number;
+  /** When an approval was requested (ms), for the time to decide; undefined when unknown. */
+  requestedAtOf: (approvalId: string) => number | undefined;
+  prices: PriceTable;
+}
+
+/** One observation before bucketing: what, when, how much. */
+interface Observation {
+  series: StoredSeriesName;
+  atMs: number;
+  label?: string;
+  model?: string;
+  tool?: string;
+  /** Latencies: the duration in ms (binned); sums: the amount; counters: omitted (1). */
+  value?: number;
+  latency?: boolean;
+}
+
+function keyString(key: RollupKey): string {
+  return [key.resolution, key.series, key.bucket, key.label, key.graph, key.version, key.model, key.tool, key.starter, key.bin].join("\u0000");
+}
+
+/**
+ * What one event tells the rollups. Runs' own series (started, ended, latency)
+ * count top-level runs only, as the runs list they drill down to does; model
+ * and tool calls, tokens, cost, approvals, routing and plans count every run
+ * of the tree, sub-runs included, since that is where they happen.
+ */
+function observe(event: RunEvent, batch: DerivableBatch, context: DeriveContext): Observation[] {
+  const atMs = Date.parse(event.at);
+  const isRoot = batch.run.parentRunId === null;
+  const runLatency = (): Observation => ({ series: "run_latency", atMs, value: atMs - Date.parse(batch.summary.startedAt), latency: true });
+  switch (event.type) {
+    case "run_started":
+      return isRoot ? [{ series: "runs_started", atMs }] : [];
+    case "run_completed":
+      return isRoot ? [{ series: "runs_completed", atMs }, runLatency()] : [];
+    case "run_cancelled":
+      return isRoot ? [{ series: "runs_cancelled", atMs }, runLatency()] : [];
+    case "run_failed": {
+      const typed: Observation[] = [];
+      // The orchestration modes' failures count wherever they happen (a routed sub-run's too).
+      if (event.reason === "routing_exhausted") typed.push({ series: "routing_exhausted", atMs });
+      if (event.reason === "validation_error") typed.push({ series: "validation_errors", atMs });
+      return isRoot ? [{ series: "runs_failed", atMs, label: event.reason }, runLatency(), ...typed] : typed;
+    }
+    case "inference_completed": {
+      const { usage, model } = event;
+      const cost = costOf(model, usage, context.prices);
+      return [
+        { series: "model_latency", atMs, model, value: event.latencyMs, latency: true },
+        { series: "tokens_in", atMs, model, value: usage.inputTokens },
+        { series: "tokens_out", atMs, model, value: usage.outputTokens },
+        // A model without a price adds nothing to the cost (its tokens still count above).
+        ...(cost === null ? [] : [{ series: "cost" as const, atMs, model, value: cost }]),
+      ];
+    }
+    case "tool_call_completed":
+      return [{ series: "tool_latency", atMs, tool: event.tool, label: event.outcome, value: event.durationMs, latency: true }];
+    case "approval_requested":
+      return [{ series: "approvals_requested", atMs, tool: event.approval.toolName, label: event.approval.kind ?? "tool" }];
+    case "approval_decided": {
+      const observations: Observation[] = [{ series: "approvals_decided", atMs, tool: event.tool, label: event.status }];
+      const requestedAt = context.requestedAtOf(event.approvalId);
+      if (requestedAt !== undefined) observations.push({ series: "approval_wait", atMs, tool: event.tool, value: Math.max(0, atMs - requestedAt), latency: true });
+      if (event.tool === BUDGET_APPROVAL_TOOL) observations.push({ series: "budget_asks", atMs, label: event.status === "approved" ? "granted" : "refused" });
+      return observations;
+    }
+    case "budget_extension_requested":
+      return [{ series: "budget_asks", atMs, label: "requested" }];
+    case "routing_decided": {
+      const { decision } = event;
+      const routed: Observation[] = [{ series: "routing_decisions", atMs, label: decision.chosen }];
+      if (decision.fallbackTaken) routed.push({ series: "routing_fallbacks", atMs, label: decision.chosen });
+      return routed;
+    }
+    case "output_invalid":
+      return event.repairing ? [{ series: "answers_repaired", atMs }] : [];
+    case "plan_finished":
+      return [{ series: "plan_outcomes", atMs, label: event.outcome }];
+    case "plan_node_finished":
+      return event.status === "failed" ? [{ series: "plan_node_failures", atMs }] : [];
+    default:
+      return [];
+  }
+}
+
+/** The increments of every inserted event of `batches`, one per distinct key and resolution. */
+export function deriveIncrements(batches: readonly DerivableBatch[], context: DeriveContext): RollupIncrement[] {
+  const byKey = new Map<string, RollupIncrement>();
+  for (const batch of batches) {
+    const graph = batch.run.graphName ?? "";
+    const version = batch.run.agentVersionId ? context.versionOf(batch.run.agentVersionId) : 0;
+    const starter = batch.run.startedBy ?? "";
+    for (const event of batch.events) {
+      for (const observation of observe(event, batch, context)) {
+        if (!Number.isFinite(observation.atMs)) continue;
+        const value = observation.value ?? 0;
+        const bin = observation.latency ? binOf(value) : -1;
+        for (const resolution of RESOLUTIONS) {
+          const key: RollupKey = {
+            resolution: RESOLUTION_MINUTES[resolution],
+            series: observation.series,
+            bucket: bucketOf(observation.atMs, resolution),
+            label: observation.label ?? "",
+            graph,
+            version,
+            model: observation.model ?? "",
+            tool: observation.tool ?? "",
+            starter,
+            bin,
+          };
+          const id = keyString(key);
+          const existing = byKey.get(id);
+          if (existing) {
+            existing.count += 1;
+            existing.sum += value;
+          } else byKey.set(id, { ...key, count: 1, sum: value });
+        }
+      }
+    }
+  }
+  // A fixed order, so concurrent writers lock shared rows in the same order (no deadlocks on PostgreSQL).
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, increment]) => increment);
+}

@@ -1,0 +1,61 @@
+// The dashboard's one read (GET /api/metrics, the client's metrics(), the
+// overview page's server shell): every requested series over a range, from the
+// rollups at the range's resolution, in one SQL statement, plus the pending
+// approvals gauge. Access is checked by the caller's door (permission "read").
+import "server-only";
+import type { Db } from "../../db/prisma";
+import { getDb } from "../../db/server/db";
+import { PERCENTILE_RELATIVE_ERROR, RESOLUTION_MINUTES } from "../histogram";
+import { indexGroups, seriesData, seriesTotal, storedSeriesOf, timeGrid } from "../assemble";
+import { METRIC_SERIES_NAMES, metricsQuerySchema, type MetricsDashboard, type MetricSeriesName, type MetricsQueryInput } from "../schemas";
+import { readRollupGroups } from "./read";
+import { pendingApprovalsNow } from "./pending";
+
+/** Reads the dashboard for a query already parsed by metricsQuerySchema (the doors parse it to answer 422 with the field). */
+export async function readMetricsDashboard(db: Db, input: MetricsQueryInput, now: Date = new Date()): Promise<MetricsDashboard> {
+  const query = metricsQuerySchema.parse(input);
+  const grid = timeGrid(query.range, now.getTime(), query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : undefined);
+  const requested: MetricSeriesName[] = query.series ?? METRIC_SERIES_NAMES;
+  const stored = [...new Set(requested.flatMap(storedSeriesOf))];
+  const { graph, version, model, tool, startedBy } = query;
+  const filters = Object.fromEntries(Object.entries({ graph, version, model, tool, startedBy }).filter(([, value]) => value !== undefined));
+  const [groups, pendingApprovals] = await Promise.all([
+    readRollupGroups(db, {
+      resolution: RESOLUTION_MINUTES[grid.resolution],
+      series: stored,
+      fromMinute: grid.fromMinute,
+      toMinute: grid.toMinute,
+      stepMinutes: grid.stepMinutes,
+      breakdown: query.breakdown,
+      filters,
+    }),
+    pendingApprovalsNow(db, filters, now),
+  ]);
+  const index = indexGroups(groups, grid.slots);
+  const totals = Object.fromEntries(METRIC_SERIES_NAMES.map((name) => [name, null])) as MetricsDashboard["totals"];
+  const series: MetricsDashboard["series"] = {};
+  for (const name of requested) {
+    series[name] = seriesData(name, index, grid, query.breakdown !== "none");
+    totals[name] = name === "approvals_pending" ? pendingApprovals.count : seriesTotal(name, index);
+  }
+  return {
+    range: {
+      from: new Date(grid.fromMinute * 60_000).toISOString(),
+      to: new Date(grid.toMinute * 60_000).toISOString(),
+      stepSeconds: grid.stepMinutes * 60,
+      resolution: grid.resolution,
+    },
+    breakdown: query.breakdown,
+    filters,
+    totals,
+    series,
+    pendingApprovals,
+    percentileRelativeError: PERCENTILE_RELATIVE_ERROR,
+    generatedAt: now.toISOString(),
+  };
+}
+
+/** The dashboard for the application's database (the overview page's server shell calls this after its own access check). */
+export function metricsDashboard(input: MetricsQueryInput): Promise<MetricsDashboard> {
+  return readMetricsDashboard(getDb(), input);
+}
