@@ -52,6 +52,8 @@ export default defineConfig({
       TEMPORAL_UI_PORT: String(temporalUiPort),
       TEMPORAL_TASK_QUEUE: "zap-e2e",
       NEXT_TELEMETRY_DISABLED: "1",
+      // Monitors are evaluated every 2 s, so an alert appears within the spec's patience (e2e/monitors.spec.ts).
+      ZAP_MONITOR_INTERVAL_SECONDS: "2",
     },
   },
 });
