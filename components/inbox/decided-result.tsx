@@ -1,9 +1,10 @@
 "use client";
 // What was done after a decision, apart from what the model said before it
 // asked: a run that read balances, then had a transfer approved, must not read
-// as if nothing moved. The block polls the run's decided calls until the tool
-// has answered, then shows its result.
-import { useQuery } from "@tanstack/react-query";
+// as if nothing moved. The block reads the run's decided calls until the tool
+// has answered (when the run's stream says its ledger moved, else polling every
+// second), then shows its result.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { runDecisionsAction } from "@/lib/actions/run-decisions";
 import type { DecidedCall } from "@/lib/inbox/schemas";
 import { Payload } from "@/components/runs/payload";
@@ -13,7 +14,7 @@ export const RUN_DECISIONS_QUERY_KEY = (runId: string) => ["inbox", "decisions",
 const stillRunning = (decisions: DecidedCall[]) => decisions.some((d) => d.status === "approved" && d.result === null);
 
 /** A run's decided calls; while `live`, polls every second as long as `waiting` says (default: an approved call has no result yet). */
-export function useRunDecisions(runId: string, options: { live: boolean; version?: number; waiting?: (decisions: DecidedCall[]) => boolean }) {
+export function useRunDecisions(runId: string, options: { live: boolean; version?: number; waiting?: (decisions: DecidedCall[]) => boolean; keepPrevious?: boolean }) {
   const waiting = options.waiting ?? stillRunning;
   return useQuery({
     queryKey: [...RUN_DECISIONS_QUERY_KEY(runId), options.version ?? 0],
@@ -23,6 +24,8 @@ export function useRunDecisions(runId: string, options: { live: boolean; version
       return result.data;
     },
     refetchInterval: (q) => (options.live && waiting(q.state.data ?? []) ? 1_000 : false),
+    // A new version (the ledger moved) keeps showing the last answer while it loads.
+    ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
   });
 }
 
@@ -58,10 +61,19 @@ export function DecidedResultBlock({ decision }: { decision: DecidedCall }) {
   );
 }
 
+/** What a page with the run's stream knows: the last ledger seq it announced, and whether the stream is connected (no polling then). */
+export interface RunLiveSignal {
+  seq: number;
+  streaming: boolean;
+}
+
 /** One decided call, found by its approval id among the run's decisions. */
-export function DecidedResult({ runId, approvalId }: { runId: string; approvalId: string }) {
+export function DecidedResult({ runId, approvalId, live }: { runId: string; approvalId: string; live?: RunLiveSignal }) {
+  // With the run's stream, a ledger move reads the decisions again (version); polling is the fallback while it is down.
   const decisions = useRunDecisions(runId, {
-    live: true,
+    live: !live?.streaming,
+    version: live?.seq,
+    keepPrevious: true,
     waiting: (all) => {
       const mine = all.find((d) => d.approvalId === approvalId);
       return !mine || (mine.status === "approved" && mine.result === null);

@@ -1,11 +1,11 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import type { InboxItem } from "@/lib/inbox/schemas";
 import { getJson } from "@/lib/http/client";
 import { PendingApprovalCard } from "./pending-approval-card";
-import { DecidedResult } from "./decided-result";
+import { DecidedResult, type RunLiveSignal } from "./decided-result";
 import { isBudgetApproval } from "@/lib/contract/budget-approval";
 import { isPlanApproval } from "@/lib/contract/plan-approval";
 
@@ -14,15 +14,18 @@ import { isPlanApproval } from "@/lib/contract/plan-approval";
  * with `canDecide = can(user.role, "approvals:decide")`. Refreshes every second
  * while something is pending, every five otherwise. A call decided here stays
  * as a card with its result after the decision (what was done), for as long as
- * the page shows this section.
+ * the page shows this section. With `live` (the run page's stream: the last
+ * ledger seq it announced, and whether it is connected) it reads again when
+ * the run's ledger moves instead of polling, and polls only while the stream is down.
  */
-export function RunPendingApprovals({ runId, canDecide }: { runId: string; canDecide: boolean }) {
+export function RunPendingApprovals({ runId, canDecide, live }: { runId: string; canDecide: boolean; live?: RunLiveSignal }) {
   const [status, setStatus] = useState<string | null>(null);
   const [decided, setDecided] = useState<InboxItem[]>([]);
   const query = useQuery({
-    queryKey: ["inbox", "run", runId],
+    queryKey: ["inbox", "run", runId, live?.seq ?? 0],
     queryFn: () => getJson<{ approvals: InboxItem[]; serverTime: string }>(`/api/runs/${encodeURIComponent(runId)}/approvals`, { what: "pending approvals" }),
-    refetchInterval: (q) => ((q.state.data?.approvals.length ?? 0) > 0 ? 1_000 : 5_000),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (live?.streaming ? false : (q.state.data?.approvals.length ?? 0) > 0 ? 1_000 : 5_000),
   });
   const approvals = query.data?.approvals ?? [];
   if (approvals.length === 0 && !status && decided.length === 0) return null;
@@ -48,7 +51,7 @@ export function RunPendingApprovals({ runId, canDecide }: { runId: string; canDe
         .map((item) => (
           <article key={item.id} data-testid="decided-card" data-decided-approval-id={item.id} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
             <p className="font-mono text-sm font-semibold">{item.toolName}</p>
-            <DecidedResult runId={item.runId} approvalId={item.id} />
+            <DecidedResult runId={item.runId} approvalId={item.id} live={item.runId === runId ? live : undefined} />
           </article>
         ))}
     </section>

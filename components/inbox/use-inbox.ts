@@ -7,15 +7,15 @@ export const INBOX_QUERY_KEY = ["inbox"] as const;
 export const INBOX_COUNT_QUERY_KEY = ["inbox", "count"] as const;
 
 
-/** The pending approvals, refreshed about every second while the tab is visible. */
-export function useInbox(initial?: InboxSnapshot) {
+/** The pending approvals, refreshed about every second while the tab is visible, unless `live` (a feed refreshes them: use-live-inbox.ts). */
+export function useInbox(initial?: InboxSnapshot, options: { live?: boolean } = {}) {
   return useQuery({
     queryKey: INBOX_QUERY_KEY,
     queryFn: async (): Promise<InboxSnapshot> => {
       const body = await getJson<{ approvals: InboxSnapshot["items"]; serverTime: string }>("/api/approvals", { what: "the inbox" });
       return { items: body.approvals, serverTime: body.serverTime };
     },
-    refetchInterval: 1_000,
+    refetchInterval: options.live ? false : 1_000,
     staleTime: 0,
     ...(initial ? { initialData: initial } : {}),
   });

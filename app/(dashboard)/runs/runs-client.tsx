@@ -13,6 +13,7 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { PlanOutcomeBadge } from "@/components/runs/plan-outcome";
 import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
+import { useLiveRunsList } from "@/components/runs/use-live-runs";
 import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
@@ -97,11 +98,13 @@ export function RunsClient() {
   const inBrowser = useInBrowser();
   const [openGroups, setOpenGroups] = useState<Set<string>>(new Set());
   const query = params.toString();
+  // The runs feed keeps the page current; it polls at the old intervals only while the feed is down.
+  const live = useLiveRunsList(["runs", query]);
   const runs = useQuery({
     queryKey: ["runs", query],
     queryFn: () => getJson<RunListPage>(`/api/runs/list?${normalizeRangeQuery(params)}`, { what: "runs" }),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? 2000 : 15_000),
+    refetchInterval: (q) => (live === "stream" ? false : q.state.data?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? 2000 : 15_000),
   });
   const set = (key: Filter, value: string) => {
     const next = new URLSearchParams(params);
@@ -189,7 +192,7 @@ export function RunsClient() {
       ) : null}
       {runs.error ? <Alert tone="error">{runs.error.message}</Alert> : null}
       {data?.temporalNote ? <Alert tone="info">{data.temporalNote}</Alert> : null}
-      <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+      <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white" data-testid="runs-list" data-live={live}>
         <table className="w-full text-left text-sm">
           <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
             <tr>
