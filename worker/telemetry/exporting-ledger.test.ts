@@ -42,7 +42,7 @@ describe("exportingLedgerWriter", () => {
 
   it("asks nothing when the write fails (the activity retries it)", async () => {
     const { asked, exporter } = recorder();
-    const writer = exportingLedgerWriter({ write: () => Promise.reject(new Error("SQLITE_BUSY")) }, exporter);
+    const writer = exportingLedgerWriter({ write: (_b: LedgerBatch): Promise<void> => Promise.reject(new Error("SQLITE_BUSY")) }, exporter);
     await expect(writer.write(batch(null, [{ type: "run_completed" }]))).rejects.toThrow("SQLITE_BUSY");
     expect(asked).toEqual([]);
   });
