@@ -11,13 +11,19 @@ import type { launchRunSchema, RunFilters, RunListPage } from "../runs/schemas";
 import type { ImageInput } from "../attachments/schemas";
 import type { AuditEventFilter, AuditEventPage, DecidedCall, InboxItem } from "../inbox/schemas";
 import type { ApiKeySummary } from "../api-keys/schemas";
+import type { createViewSchema, SavedView, updateViewSchema } from "../views/schemas";
+import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { SessionUser } from "../auth/server/session";
 import type { z } from "zod";
 import { ApiError, Http, sleep, type HttpOptions } from "./http";
+import { readSse } from "./sse";
+import { eventPhrase } from "../runs/event-phrase";
+import type { StreamedRunEvent, TokenFrame } from "../runs/stream-events";
 
 export { ApiError, RateLimitedApiError } from "./http";
 export type { RunEvent, EventPage, RunSummaryWithPlan as RunSummary };
+export type { StreamedRunEvent, TokenFrame };
 
 /** `POST /api/runs`: the saved graph, the task, and optionally context, version, model and images. */
 export type StartRunInput = z.input<typeof launchRunSchema>;
@@ -83,6 +89,16 @@ export class ZapClient {
     return this.http.call("GET", "/api/runs/list", { query: { ...filters }, signal: options.signal });
   }
 
+  /**
+   * The overview dashboard's numbers (`GET /api/metrics`): every series (or
+   * `series`) over a range (1h, 24h, 7d, 30d, or custom from/to), filtered by
+   * graph, version, model, tool and startedBy, broken down by one of them.
+   */
+  metrics(query: MetricsQueryInput = {}, options: { signal?: AbortSignal } = {}): Promise<MetricsDashboard> {
+    const { series, ...rest } = query;
+    return this.http.call("GET", "/api/metrics", { query: { ...rest, series: series?.join(",") }, signal: options.signal });
+  }
+
   /** One page of the run's events after sequence number `since`; ask again from `nextSince` while `hasMore`. */
   events(runId: string, since = 0, options: { limit?: number; maxBytes?: number; signal?: AbortSignal } = {}): Promise<EventPage> {
     const { signal, ...page } = options;
@@ -90,48 +106,63 @@ export class ZapClient {
   }
 
   /**
-   * The run's events as they happen, until the run has ended and every event
-   * it wrote has been yielded (a run that waits for an approval keeps the stream
-   * open). Polls the events page, backing off from 250 ms to 2 s while nothing
-   * happens, and asks only for events after the last one yielded, so nothing
-   * comes twice; a few transient failures (no answer, 502–504) are retried.
-   * Today it polls; the signature stays when the server streams (issue 26).
+   * The run's events as they happen (`GET /api/runs/:runId/stream`, Server-Sent
+   * Events), each with a `phrase`, until the run has ended and every event it
+   * wrote has been yielded (a run that waits for an approval keeps the stream
+   * open). With `tokens: true` it also yields `token` frames: a model call's
+   * text as it is generated (place `delta` at `offset`; offset 0 starts the
+   * text again). A dropped connection is resumed with Last-Event-ID, so nothing
+   * comes twice; a few transient failures (no answer, 502–504) are ridden out.
+   * A server without the stream route is polled through its events page.
    */
-  async *streamRun(runId: string, options: StreamOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+  streamRun(runId: string, options?: StreamOptions & { tokens?: false }): AsyncGenerator<StreamedRunEvent, void, undefined>;
+  streamRun(runId: string, options: StreamOptions & { tokens: true }): AsyncGenerator<StreamedRunEvent | TokenFrame, void, undefined>;
+  async *streamRun(runId: string, options: StreamOptions & { tokens?: boolean } = {}): AsyncGenerator<StreamedRunEvent | TokenFrame, void, undefined> {
     const { signal } = options;
     let since = options.since ?? 0;
     let delay: number = POLL_MS.first;
     let failures = 0;
     try {
       for (;;) {
-        let page: EventPage;
-        let ended = false;
+        let response: Response;
         try {
-          page = await this.events(runId, since, { signal });
-          // Only an empty page asks whether the run ended, and only then may the stream stop: the summary's
-          // lastEventSeq says whether events were written after the page was read.
-          if (page.events.length === 0 && !page.hasMore) {
-            const run = await this.getRun(runId, { signal });
-            ended = TERMINAL_STATUSES.includes(run.status) && run.lastEventSeq <= since;
-          }
-          failures = 0;
+          response = await this.http.openStream(`/api/runs/${encodeURIComponent(runId)}/stream`, { query: { since }, lastEventId: since > 0 ? String(since) : undefined, signal });
         } catch (error) {
           if (signal?.aborted) return;
+          // Not the app's 404 (no envelope): a server from before the stream route.
+          if (error instanceof ApiError && error.status === 404 && error.code === null) {
+            for await (const event of this.pollRun(runId, { since, signal })) yield { ...event, phrase: eventPhrase(event) };
+            return;
+          }
           if (!isTransient(error) || ++failures > STREAM_RETRIES) throw error;
           await sleep(delay, signal);
           delay = Math.min(delay * 2, POLL_MS.max);
           continue;
         }
-        for (const event of page.events) {
-          since = event.seq;
-          yield event;
+        let ended = false;
+        try {
+          for await (const message of readSse(response.body as ReadableStream<Uint8Array>)) {
+            if (message.event === "end") {
+              ended = true;
+              break;
+            }
+            if (message.event === "token") {
+              if (options.tokens) yield JSON.parse(message.data) as TokenFrame;
+              continue;
+            }
+            const event = JSON.parse(message.data) as StreamedRunEvent;
+            since = event.seq;
+            failures = 0;
+            delay = POLL_MS.first;
+            yield event;
+          }
+        } catch (error) {
+          if (signal?.aborted) return;
+          // The connection broke mid-stream: resume after the last event, as a browser would.
+          if (++failures > STREAM_RETRIES) throw error instanceof ApiError ? error : new ApiError(0, null, `The run stream broke: ${error instanceof Error ? error.message : String(error)}`);
         }
         if (ended) return;
-        if (page.hasMore) continue;
-        if (page.events.length > 0) {
-          delay = POLL_MS.first;
-          continue;
-        }
+        // Closed without `end` (a server restart, a sign-out): open it again after a pause.
         await sleep(delay, signal);
         delay = Math.min(delay * 2, POLL_MS.max);
       }
@@ -139,6 +170,49 @@ export class ZapClient {
       // Aborting is how a caller stops the stream: the iterator ends, it does not fail.
       if (signal?.aborted) return;
       throw error;
+    }
+  }
+
+  /**
+   * The run's events by polling its events page, backing off from 250 ms to 2 s
+   * while nothing happens and asking only for events after the last one yielded.
+   */
+  private async *pollRun(runId: string, options: StreamOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+    const { signal } = options;
+    let since = options.since ?? 0;
+    let delay: number = POLL_MS.first;
+    let failures = 0;
+    for (;;) {
+      let page: EventPage;
+      let ended = false;
+      try {
+        page = await this.events(runId, since, { signal });
+        // Only an empty page asks whether the run ended, and only then may the stream stop: the summary's
+        // lastEventSeq says whether events were written after the page was read.
+        if (page.events.length === 0 && !page.hasMore) {
+          const run = await this.getRun(runId, { signal });
+          ended = TERMINAL_STATUSES.includes(run.status) && run.lastEventSeq <= since;
+        }
+        failures = 0;
+      } catch (error) {
+        if (signal?.aborted) return;
+        if (!isTransient(error) || ++failures > STREAM_RETRIES) throw error;
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, POLL_MS.max);
+        continue;
+      }
+      for (const event of page.events) {
+        since = event.seq;
+        yield event;
+      }
+      if (ended) return;
+      if (page.hasMore) continue;
+      if (page.events.length > 0) {
+        delay = POLL_MS.first;
+        continue;
+      }
+      await sleep(delay, signal);
+      delay = Math.min(delay * 2, POLL_MS.max);
     }
   }
 
@@ -196,5 +270,25 @@ export class ZapClient {
   /** Revokes a key at once (the owner's own; an admin any): its next request gets 401. */
   revokeApiKey(id: string, options: { signal?: AbortSignal } = {}): Promise<ApiKeySummary> {
     return this.http.call("DELETE", `/api/api-keys/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Your saved views of the runs list, after the built-in ones ("stuck or burning"); pass a view's filters to listRuns. */
+  async listViews(options: { signal?: AbortSignal } = {}): Promise<SavedView[]> {
+    return (await this.http.call<{ views: SavedView[] }>("GET", "/api/views", options)).views;
+  }
+
+  /** Saves a view: a name and the runs list's filters (no page); a name you already use is a 409. */
+  createView(input: z.input<typeof createViewSchema>, options: { signal?: AbortSignal } = {}): Promise<SavedView> {
+    return this.http.call("POST", "/api/views", { body: input, signal: options.signal });
+  }
+
+  /** Renames one of your views or replaces its filters. */
+  updateView(id: string, change: Omit<z.input<typeof updateViewSchema>, "id">, options: { signal?: AbortSignal } = {}): Promise<SavedView> {
+    return this.http.call("POST", `/api/views/${encodeURIComponent(id)}`, { body: change, signal: options.signal });
+  }
+
+  /** Deletes one of your views. */
+  deleteView(id: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; deleted: true }> {
+    return this.http.call("DELETE", `/api/views/${encodeURIComponent(id)}`, options);
   }
 }

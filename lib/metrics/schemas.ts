@@ -127,7 +127,8 @@ export const metricsQuerySchema = metricFiltersSchema
     if (!(from < to)) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
     else if (to - from > CUSTOM_RANGE_MAX_DAYS * 86_400_000) ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${CUSTOM_RANGE_MAX_DAYS} days after from` });
   });
-export type MetricsQueryInput = z.input<typeof metricsQuerySchema>;
+/** What a caller sends (the client's metrics(), the page's server shell): series as names, not text. */
+export type MetricsQueryInput = Omit<z.input<typeof metricsQuerySchema>, "series" | "version"> & { version?: number; series?: MetricSeriesName[] };
 export type MetricsQuery = z.output<typeof metricsQuerySchema>;
 
 /** A monitor's (and seriesValue's) question: one number for a series over the last `windowMinutes`. */
