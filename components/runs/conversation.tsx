@@ -22,6 +22,7 @@ import { Payload } from "./payload";
 import { MessageImages } from "@/components/attachments/message-images";
 import { DecidedResultBlock, useRunDecisions } from "@/components/inbox/decided-result";
 import type { DecidedCall } from "@/lib/inbox/schemas";
+import type { LiveCall } from "@/lib/runs/stream-events";
 
 function subRunOf(content: string): { id: string; agent: string } | null {
   try {
@@ -47,9 +48,15 @@ export function Conversation({
   inferenceTokens,
   entryAgent,
   handoffs,
+  streaming = false,
+  liveCall = null,
 }: {
   runId: string;
   live: boolean;
+  /** The run stream is open: `eventSeq` moves with every event, so no poll is needed. */
+  streaming?: boolean;
+  /** The model call whose text is arriving: shown growing until its message is in the conversation. */
+  liveCall?: LiveCall | null;
   eventSeq: number;
   inferenceTokens: readonly TokenUsage[];
   /** Who answers until the first handoff. */
@@ -73,8 +80,10 @@ export function Conversation({
       return held.current;
     },
     placeholderData: keepPreviousData,
-    refetchInterval: live ? 1500 : false,
+    refetchInterval: live && !streaming ? 1500 : false,
   });
+  // The streamed text shows until the message it became is read (or the run is over and everything is read).
+  const growing = liveCall && live && liveCall.text && !messages.some((m) => m.role === "assistant" && m.content === liveCall.text) ? liveCall : null;
   const turns = useMemo(() => toTurns(messages, entryAgent, handoffs), [messages, entryAgent, handoffs]);
   const decisionsQuery = useRunDecisions(runId, { live, version: eventSeq });
   const decisions = useMemo(() => new Map((decisionsQuery.data ?? []).map((d) => [d.toolCallId, d])), [decisionsQuery.data]);
@@ -121,7 +130,13 @@ export function Conversation({
           </article>
         );
       })}
-      {!query.isPending && turns.length === 0 ? <p className="text-sm text-zinc-500">No messages yet.</p> : null}
+      {growing ? (
+        <div data-testid="assistant-streaming" aria-live="polite" aria-busy={!growing.done} className="rounded-lg border border-dashed border-indigo-300 bg-white p-4">
+          <p className="text-[11px] font-semibold uppercase text-zinc-500">assistant{nameSpeakers ? ` · ${growing.agentName}` : ""} · {growing.done ? "done, saving…" : "writing…"}</p>
+          <p className="whitespace-pre-wrap text-sm text-zinc-900">{growing.text}</p>
+        </div>
+      ) : null}
+      {!query.isPending && turns.length === 0 && !growing ? <p className="text-sm text-zinc-500">No messages yet.</p> : null}
     </section>
   );
 }

@@ -1,8 +1,9 @@
 "use client";
-// The run page's live state: every span once (first load), then a poll every
-// `intervalMs` for events after the last sequence number seen, merging only
-// what changed. Polling stops when the run is in a terminal state and the
-// tail is drained; nothing the page already has is fetched again.
+// The run page's live state: every span once (first load), then the events
+// after the last sequence number seen, merging only what changed: read when the
+// run stream (use-run-stream.ts) says the ledger moved, or every `intervalMs`
+// while the stream is down. Reading stops when the run is in a terminal state
+// and the tail is drained; nothing the page already has is fetched again.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { RunEvent } from "@/lib/contract/types";
@@ -10,6 +11,7 @@ import { isTerminal, type RunHeaderData, type RunTail, type TraceSpanView } from
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { getJson } from "@/lib/http/client";
 import { isMarkerEvent, type MarkerEvent } from "@/lib/runs/orchestration-view";
+import { useRunStream } from "./use-run-stream";
 
 const FIRST_PAGE = 2000;
 // Each page costs the server a pass over the run's spans (sorted, then offset), so later pages are as large as the route allows.
@@ -124,10 +126,11 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
     },
   });
 
+  const stream = useRunStream(runId, initialHeader.lastEventSeq, !isTerminal(initialHeader.status));
   const tail = useQuery({
     queryKey: ["run-tail", runId],
     enabled: initial.isSuccess,
-    refetchInterval: (query) => (query.state.data?.drained ? false : intervalMs),
+    refetchInterval: (query) => (query.state.data?.drained || stream.connected ? false : intervalMs),
     refetchIntervalInBackground: false,
     queryFn: async () => {
       const page = await getJson<RunTail>(`/api/runs/${encodeURIComponent(runId)}/tail?since=${since.current}`);
@@ -149,8 +152,29 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
   useEffect(() => {
     if (backlog) void refetch();
   }, [backlog, nextSince, refetch]);
+  // The stream announced events the page has not read (or the end): read them now, one read at a time.
+  const fetching = tail.isFetching;
+  const behind = nextSince !== undefined && (stream.seq > nextSince || (stream.ended && !tail.data?.drained));
+  useEffect(() => {
+    if (behind && !fetching) void refetch({ cancelRefetch: false });
+  }, [behind, fetching, stream.seq, refetch]);
 
   const refresh = useCallback(() => void refetch(), [refetch]);
 
-  return { spans: spans.list, spanVersion: spans.version, header, events, markers, loading: spans.version === 0, loaded, complete: initial.isSuccess, error: initial.error ?? tail.error, refresh, since: seq };
+  return {
+    spans: spans.list,
+    spanVersion: spans.version,
+    header,
+    events,
+    markers,
+    loading: spans.version === 0,
+    loaded,
+    complete: initial.isSuccess,
+    error: initial.error ?? tail.error,
+    refresh,
+    since: seq,
+    /** The run stream is open (else the page polls), and the model call whose text is arriving. */
+    streaming: stream.connected,
+    liveCall: stream.liveCall,
+  };
 }

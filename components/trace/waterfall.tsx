@@ -38,7 +38,12 @@ export interface WaterfallProps {
   onZoom: (zoom: [number, number]) => void;
   loadingSubRuns: ReadonlySet<string>;
   height?: number;
+  /** The text of the model call being generated (token streaming), shown on its open span. */
+  liveCall?: { runId: string; text: string } | null;
 }
+
+/** The end of a growing text, as much as fits beside a bar. */
+const LIVE_TEXT_CHARS = 90;
 
 // Waits are drawn apart from work: an approval striped, a timer hollow and dashed.
 const BAR_PATTERN: Partial<Record<TraceSpanView["kind"], string>> = {
@@ -46,8 +51,10 @@ const BAR_PATTERN: Partial<Record<TraceSpanView["kind"], string>> = {
   timer: "border border-dashed border-slate-500",
 };
 
-const RowView = memo(function RowView({ row, now, top, left, width, selected, collapsed, subRunOpen, loadingSubRun, onToggleCollapse, onToggleSubRun, onSelect }: {
+const RowView = memo(function RowView({ row, now, top, left, width, selected, collapsed, subRunOpen, loadingSubRun, liveText, onToggleCollapse, onToggleSubRun, onSelect }: {
   row: TimelineRow;
+  /** The text so far of this (open model call) span. */
+  liveText: string | null;
   now: number;
   top: number;
   left: number;
@@ -67,6 +74,7 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
   const retried = (span.attempts ?? 1) > 1;
   const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
   const note = retryReason ?? waitNote(span);
+  const liveTail = liveText ? (liveText.length > LIVE_TEXT_CHARS ? `…${liveText.slice(-LIVE_TEXT_CHARS)}` : liveText) : null;
   const label = `${KIND_LABELS[span.kind]} ${span.name}`;
   return (
     <div
@@ -122,6 +130,11 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
           {note ? (
             <span data-testid={openWindow && isFollowUpWindow(span) ? "span-follow-up-window" : undefined} className={`${openWindow ? "" : "ml-2"} ${retryReason ? "text-amber-700" : "text-slate-600"}`}>
               {note}
+            </span>
+          ) : null}
+          {liveTail ? (
+            <span data-testid="span-live-text" className="ml-2 italic text-indigo-700">
+              “{liveTail.replace(/\s+/g, " ")}”
             </span>
           ) : null}
         </span>
@@ -255,6 +268,7 @@ export function Waterfall(props: WaterfallProps) {
                 collapsed={state.collapsed.has(row.key)}
                 subRunOpen={row.subRunId !== null && state.expandedSubRuns.has(row.subRunId)}
                 loadingSubRun={row.subRunId !== null && props.loadingSubRuns.has(row.subRunId)}
+                liveText={row.span.kind === "inference" && row.span.status === "running" && props.liveCall?.runId === row.span.runId ? props.liveCall.text : null}
                 onToggleCollapse={props.onToggleCollapse}
                 onToggleSubRun={props.onToggleSubRun}
                 onSelect={props.onSelect}

@@ -120,8 +120,20 @@ export class Http {
     return this.read<T>(method, path, second);
   }
 
-  private async send(method: string, path: string, options: CallOptions): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: "application/json" };
+  /**
+   * Opens a Server-Sent Events stream (GET) and returns its response once the
+   * server accepted it; a refusal (401, 404, 422, 429 …) is thrown as ApiError
+   * like any call's. `lastEventId` resumes after that event, as a browser's EventSource does.
+   */
+  async openStream(path: string, options: CallOptions & { lastEventId?: string }): Promise<Response> {
+    const response = await this.send("GET", path, options, { accept: "text/event-stream", ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}) });
+    if (response.status === 429) throw new RateLimitedApiError((await this.errorOf("GET", path, response)).message, retryAfterSeconds(response.headers.get("retry-after")));
+    if (!response.ok || !response.body) throw await this.errorOf("GET", path, response);
+    return response;
+  }
+
+  private async send(method: string, path: string, options: CallOptions, extraHeaders: Record<string, string> = {}): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: "application/json", ...extraHeaders };
     if (options.body !== undefined) headers["content-type"] = "application/json";
     try {
       return await this.fetchImpl(this.url(path, options.query), {

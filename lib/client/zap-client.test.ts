@@ -141,7 +141,62 @@ describe("ZapClient and 429", () => {
   });
 });
 
-describe("ZapClient.streamRun", () => {
+/** A server from before the stream route: `/stream` is not the app's (a plain 404), the rest as `handler`. */
+const withoutStreamRoute =
+  (handler: Handler): Handler =>
+  (req, res) => {
+    if (req.url.split("?")[0]?.endsWith("/stream")) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      return res.end("Not Found");
+    }
+    handler(req, res);
+  };
+
+describe("ZapClient.streamRun over Server-Sent Events", () => {
+  const frame = (e: RunEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify({ ...e, phrase: `phrase ${e.seq}` })}\n\n`;
+
+  it("yields events with their phrase and, when asked, token frames; resumes with Last-Event-ID after a dropped connection", async () => {
+    const { seen, client } = await serve((req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (!req.headers["last-event-id"]) {
+        // The first connection sends two events and a piece of text, then drops (no `end`).
+        res.write(`retry: 1000\n\n${frame(event(1, "iteration_started"))}`);
+        res.write(`event: token\ndata: ${JSON.stringify({ type: "token", runId: "r1", iteration: 1, attempt: 1, agentName: "main", offset: 0, delta: "Hel", done: false })}\n\n`);
+        return res.end(frame(event(2, "iteration_started")));
+      }
+      res.write(": keep-alive\n\n");
+      res.end(`${frame(event(3, "run_completed"))}event: end\ndata: {"status":"completed","lastEventSeq":3}\n\n`);
+    });
+    const items: string[] = [];
+    for await (const item of client.streamRun("r1", { tokens: true })) items.push(item.type === "token" ? `token:${item.delta}` : `${item.seq}:${item.phrase}`);
+    expect(items).toEqual(["1:phrase 1", "token:Hel", "2:phrase 2", "3:phrase 3"]);
+    expect(seen.map((r) => [r.url, r.headers["last-event-id"] ?? null, r.headers.authorization])).toEqual([
+      ["/api/runs/r1/stream?since=0", null, `Bearer ${KEY}`],
+      ["/api/runs/r1/stream?since=2", "2", `Bearer ${KEY}`],
+    ]);
+  });
+
+  it("leaves token frames out unless asked, and throws the server's refusal (429) as RateLimitedApiError", async () => {
+    const { client } = await serve((_, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`event: token\ndata: {"type":"token"}\n\n${frame(event(1, "run_completed"))}event: end\ndata: {}\n\n`);
+    });
+    const types: string[] = [];
+    for await (const item of client.streamRun("r1")) types.push(item.type);
+    expect(types).toEqual(["run_completed"]);
+
+    const { client: capped } = await serve((_, res) => json(res, 429, { error: { code: "rate_limited", message: "At most 16 open live streams per user" } }, { "retry-after": "5" }));
+    const error = await failureOf(
+      (async () => {
+        for await (const e of capped.streamRun("r1")) void e;
+      })(),
+    );
+    expect(error).toBeInstanceOf(RateLimitedApiError);
+    expect((error as RateLimitedApiError).retryAfterSeconds).toBe(5);
+  });
+});
+
+describe("ZapClient.streamRun on a server without the stream route (polls the events page)", () => {
   /**
    * A run that writes one more event each time its events are read, and ends
    * (status completed) once it has written `total`; the summary may lag the
@@ -149,7 +204,7 @@ describe("ZapClient.streamRun", () => {
    */
   function liveRun(total: number) {
     const written: RunEvent[] = [];
-    const handler: Handler = (req, res) => {
+    const handler: Handler = withoutStreamRoute((req, res) => {
       const url = new URL(req.url, "http://x");
       if (url.pathname === "/api/runs/r1/events") {
         const since = Number(url.searchParams.get("since"));
@@ -160,7 +215,7 @@ describe("ZapClient.streamRun", () => {
       }
       if (url.pathname === "/api/runs/r1") return json(res, 200, summary(written.length === total ? "completed" : "thinking", written.length));
       json(res, 404, { error: { code: "not_found", message: "no such route" } });
-    };
+    });
     return handler;
   }
 
@@ -193,19 +248,21 @@ describe("ZapClient.streamRun", () => {
 
   it("keeps reading when the summary says ended but counts events the page did not have yet", async () => {
     let reads = 0;
-    const { client } = await serve((req, res) => {
-      const url = new URL(req.url, "http://x");
-      // The first events read finds nothing yet, while the run has already ended with event 1 written.
-      if (url.pathname === "/api/runs/r1/events") return json(res, 200, ++reads === 1 || url.searchParams.get("since") === "1" ? { events: [], nextSince: 0, hasMore: false } : { events: [event(1, "run_completed")], nextSince: 1, hasMore: false });
-      json(res, 200, summary("completed", 1));
-    });
+    const { client } = await serve(
+      withoutStreamRoute((req, res) => {
+        const url = new URL(req.url, "http://x");
+        // The first events read finds nothing yet, while the run has already ended with event 1 written.
+        if (url.pathname === "/api/runs/r1/events") return json(res, 200, ++reads === 1 || url.searchParams.get("since") === "1" ? { events: [], nextSince: 0, hasMore: false } : { events: [event(1, "run_completed")], nextSince: 1, hasMore: false });
+        json(res, 200, summary("completed", 1));
+      }),
+    );
     const seqs: number[] = [];
     for await (const e of client.streamRun("r1")) seqs.push(e.seq);
     expect(seqs).toEqual([1]);
   });
 
   it("ends quietly when its signal aborts while the run waits", async () => {
-    const { client } = await serve((req, res) => (req.url.includes("/events") ? json(res, 200, { events: [], nextSince: 0, hasMore: false }) : json(res, 200, summary("awaiting_approval", 0))));
+    const { client } = await serve(withoutStreamRoute((req, res) => (req.url.includes("/events") ? json(res, 200, { events: [], nextSince: 0, hasMore: false }) : json(res, 200, summary("awaiting_approval", 0)))));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const seqs: number[] = [];
@@ -215,12 +272,14 @@ describe("ZapClient.streamRun", () => {
 
   it("rides out a transient 503 and fails on an error that is not transient", async () => {
     let calls = 0;
-    const { client } = await serve((req, res) => {
-      calls++;
-      if (calls === 1) return json(res, 503, { error: { code: "unavailable", message: "Temporal is restarting" } });
-      if (req.url.includes("/events")) return json(res, 200, calls === 2 ? { events: [event(1, "run_completed")], nextSince: 1, hasMore: false } : { events: [], nextSince: 1, hasMore: false });
-      json(res, 200, summary("completed", 1));
-    });
+    const { client } = await serve(
+      withoutStreamRoute((req, res) => {
+        calls++;
+        if (calls === 1) return json(res, 503, { error: { code: "unavailable", message: "Temporal is restarting" } });
+        if (req.url.includes("/events")) return json(res, 200, calls === 2 ? { events: [event(1, "run_completed")], nextSince: 1, hasMore: false } : { events: [], nextSince: 1, hasMore: false });
+        json(res, 200, summary("completed", 1));
+      }),
+    );
     const seqs: number[] = [];
     for await (const e of client.streamRun("r1")) seqs.push(e.seq);
     expect(seqs).toEqual([1]);

@@ -12,6 +12,7 @@ import { TERMINAL_STATUSES, type RunEvent } from "../../contract/types";
 import { readEventPage, readRunSummary } from "../../run-ledger/read";
 import { RunNotFound } from "../../engine/errors";
 import { eventPhrase } from "../event-phrase";
+import type { TokenFrame } from "../stream-events";
 import { readTokenRows, type TokenRow } from "../token-store";
 import { STREAMS_PER_USER, takeStreamSlot } from "./stream-limits";
 import { watchRun } from "./run-watch";
@@ -21,6 +22,7 @@ export const STREAM_POLL_MS = 2_000;
 export const STREAM_HEARTBEAT_MS = 15_000;
 /** The per-user cap, shared with the other live streams (lib/runs/server/stream-limits.ts). */
 export { STREAMS_PER_USER };
+export type { TokenFrame };
 const PAGE = { limit: 500, maxBytes: 512 * 1024 };
 /**
  * Bytes a stream may hold for a reader that does not read. Past it, the stream
@@ -29,19 +31,6 @@ const PAGE = { limit: 500, maxBytes: 512 * 1024 };
  * next one carries the text from where the reader is.
  */
 export const STREAM_BUFFER_BYTES = 1024 * 1024;
-
-/** A `token` frame's data: a piece of a model call's text, placed at `offset` (0: the text starts again). */
-export interface TokenFrame {
-  type: "token";
-  runId: string;
-  iteration: number;
-  attempt: number;
-  agentName: string;
-  offset: number;
-  delta: string;
-  /** The call returned; its message reaches the ledger with the run's next write. */
-  done: boolean;
-}
 
 /** One SSE frame: the event's seq is its id, its type the SSE event name; `phrase` says it in a sentence. */
 export function sseFrame(event: RunEvent): string {

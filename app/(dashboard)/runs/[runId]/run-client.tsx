@@ -149,7 +149,9 @@ export function RunClient({
           {!tail.complete
             ? `loading spans… ${Math.max(tail.loaded, tail.spans.length).toLocaleString("en-US")}`
             : live
-              ? `live · polling every ${pollMs} ms · seq ${tail.since}`
+              ? tail.streaming
+                ? `live · streaming · seq ${tail.since}`
+                : `live · polling every ${pollMs} ms · seq ${tail.since}`
               : `finished · ${plural(tail.spans.length, "span")}`}
         </span>
       </div>
@@ -202,13 +204,14 @@ export function RunClient({
                 zoom={zoom}
                 onZoom={setZoom}
                 loadingSubRuns={loadingSubRuns}
+                liveCall={tail.liveCall}
               />
             )}
             {selected ? <SpanDetails key={selected.key} runId={selected.runId} spanId={selected.spanId} onClose={() => setSelected(null)} onZoomTo={zoomTo} /> : <p className="text-sm text-zinc-500">Select a span to see its details.</p>}
           </div>
         </div>
       ) : (
-        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} entryAgent={tail.header.agentName} handoffs={handoffs} />
+        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} entryAgent={tail.header.agentName} handoffs={handoffs} streaming={tail.streaming} liveCall={tail.liveCall} />
       )}
     </div>
   );
