@@ -1,0 +1,124 @@
+// The rollups' arithmetic without a database: histogram bins and percentiles,
+// time buckets and grids, and what each ledger event adds.
+import { describe, expect, it } from "vitest";
+import { binOf, binValue, bucketOf, percentileOf, PERCENTILE_RELATIVE_ERROR } from "./histogram";
+import { indexGroups, seriesData, seriesTotal, timeGrid } from "./assemble";
+import { deriveIncrements, type DerivableBatch } from "./derive";
+import type { RunEvent } from "../contract/types";
+
+describe("latency bins", () => {
+  it("read back every value within the stated relative error", () => {
+    for (const ms of [1, 1.5, 7, 99, 100, 1234, 60_000, 86_400_000, 30 * 86_400_000]) {
+      const value = binValue(binOf(ms));
+      expect(Math.abs(value - ms) / ms, `${ms} ms reads as ${value}`).toBeLessThanOrEqual(PERCENTILE_RELATIVE_ERROR + 1e-12);
+    }
+    expect(binOf(0.2), "below 1 ms").toBe(0);
+    expect(binOf(Number.NaN)).toBe(0);
+    expect(binOf(30 * 86_400_000), "a 30-day wait stays in a small bin number").toBeLessThan(240);
+  });
+
+  it("take percentiles by nearest rank over summed bins", () => {
+    const bins = new Map<number, number>();
+    for (let ms = 1; ms <= 100; ms++) bins.set(binOf(ms * 10), (bins.get(binOf(ms * 10)) ?? 0) + 1);
+    for (const [q, exact] of [[0.5, 500], [0.95, 950], [0.99, 990]] as const) {
+      const got = percentileOf(bins, q) ?? 0;
+      expect(Math.abs(got - exact) / exact, `p${q * 100} of 10..1000 ms`).toBeLessThanOrEqual(PERCENTILE_RELATIVE_ERROR);
+    }
+    expect(percentileOf(new Map(), 0.5), "no samples").toBeNull();
+  });
+});
+
+describe("buckets and grids", () => {
+  const at = Date.parse("2026-03-01T13:47:12Z");
+  it("align minutes, hours and UTC days", () => {
+    expect(new Date(bucketOf(at, "minute") * 60_000).toISOString()).toBe("2026-03-01T13:47:00.000Z");
+    expect(new Date(bucketOf(at, "hour") * 60_000).toISOString()).toBe("2026-03-01T13:00:00.000Z");
+    expect(new Date(bucketOf(at, "day") * 60_000).toISOString()).toBe("2026-03-01T00:00:00.000Z");
+  });
+
+  it("read minute rows up to two days and hourly rows beyond, at most 240 and 720 points", () => {
+    const hour = timeGrid("1h", at);
+    expect([hour.resolution, hour.stepMinutes, hour.slots]).toEqual(["minute", 1, 60]);
+    expect(new Date(hour.toMinute * 60_000).toISOString(), "the current minute is included").toBe("2026-03-01T13:48:00.000Z");
+    const day = timeGrid("24h", at);
+    expect([day.resolution, day.stepMinutes]).toEqual(["minute", 6]);
+    expect(day.slots).toBeLessThanOrEqual(241);
+    const month = timeGrid("30d", at);
+    expect([month.resolution, month.stepMinutes]).toEqual(["hour", 60]);
+    expect(month.slots, "30 days of hourly points").toBeLessThanOrEqual(721);
+    const custom = timeGrid("custom", at, { from: "2025-12-01T00:00:00Z", to: "2026-03-01T00:00:00Z" });
+    expect(custom.resolution).toBe("hour");
+    expect(custom.slots).toBeLessThanOrEqual(720);
+    expect(custom.fromMinute % custom.stepMinutes, "slots aligned to the step").toBe(0);
+  });
+});
+
+describe("charts from groups", () => {
+  const grid = timeGrid("1h", Date.parse("2026-03-01T13:59:30Z"));
+  it("compute the success rate per slot and overall, null where nothing ended", () => {
+    const index = indexGroups(
+      [
+        { series: "runs_completed", slot: 0, key: "", bin: -1, count: 3, sum: 0 },
+        { series: "runs_failed", slot: 0, key: "", bin: -1, count: 1, sum: 0 },
+        { series: "runs_cancelled", slot: 5, key: "", bin: -1, count: 1, sum: 0 },
+      ],
+      grid.slots,
+    );
+    const data = seriesData("success_rate", index, grid, false);
+    expect(data.lines[0]?.points[0]?.value).toBe(0.75);
+    expect(data.lines[0]?.points[1]?.value, "nothing ended in that minute").toBeNull();
+    expect(data.lines[0]?.points[5]?.value).toBe(0);
+    expect(seriesTotal("success_rate", index)).toBe(0.6);
+  });
+
+  it("keep twelve lines, folding the smallest into 'other' without losing counts", () => {
+    const groups = Array.from({ length: 15 }, (_, i) => ({ series: "runs_started" as const, slot: 1, key: `g${i}`, bin: -1, count: i + 1, sum: 0 }));
+    const data = seriesData("runs_started", indexGroups(groups, grid.slots), grid, true);
+    expect(data.lines).toHaveLength(12);
+    expect(data.lines[0]?.key, "largest first").toBe("g14");
+    expect(data.lines.at(-1)?.key).toBe("other");
+    expect(data.lines.reduce((total, line) => total + (line.total ?? 0), 0), "every run still counted").toBe(120);
+  });
+});
+
+describe("what ledger events add", () => {
+  const base = { seq: 1, at: "2026-03-01T10:00:30.000Z" };
+  const batch = (events: RunEvent[], parentRunId: string | null = null): DerivableBatch => ({
+    run: { runId: "r", parentRunId, graphName: "triage", agentVersionId: "v-id", startedBy: "ann" },
+    summary: { startedAt: "2026-03-01T10:00:00.000Z" },
+    events,
+  });
+  const context = { versionOf: () => 3, requestedAtOf: (id: string) => (id === "a1" ? Date.parse("2026-03-01T09:59:30.000Z") : undefined), prices: { "openai/gpt-x": { input: 1, output: 2 } } };
+
+  it("counts a failure by reason with its latency, at three resolutions, for top-level runs only", () => {
+    const failed: RunEvent = { ...base, type: "run_failed", reason: "routing_exhausted", message: "no agent" };
+    const rows = deriveIncrements([batch([failed])], context);
+    const minute = rows.filter((r) => r.resolution === 1);
+    expect(minute.map((r) => [r.series, r.label]).sort()).toEqual([["routing_exhausted", ""], ["run_latency", ""], ["runs_failed", "routing_exhausted"]]);
+    expect(rows.every((r) => r.graph === "triage" && r.version === 3 && r.starter === "ann")).toBe(true);
+    expect(rows).toHaveLength(9);
+    const subRun = deriveIncrements([batch([failed], "parent")], context);
+    expect(subRun.map((r) => r.series), "a sub-run's failure counts only as the orchestration failure").toEqual(["routing_exhausted", "routing_exhausted", "routing_exhausted"]);
+  });
+
+  it("prices model calls, times decisions from their request and tells granted budget asks from refused", () => {
+    const rows = deriveIncrements(
+      [
+        batch([
+          { ...base, type: "inference_completed", iteration: 1, model: "openai/gpt-x", usage: { inputTokens: 1_000_000, outputTokens: 500_000 }, latencyMs: 900, toolCalls: 0, attempts: 1 },
+          { ...base, seq: 2, type: "approval_decided", approvalId: "a1", tool: "token_budget", status: "rejected", decidedBy: "bo", reason: "no" },
+        ]),
+      ],
+      context,
+    ).filter((r) => r.resolution === 60);
+    expect(rows.find((r) => r.series === "cost")?.sum, "1 M in at $1 + 0.5 M out at $2").toBe(2);
+    expect(rows.find((r) => r.series === "approval_wait")?.bin, "decided 60 s after the request").toBe(binOf(60_000));
+    expect(rows.find((r) => r.series === "budget_asks")?.label).toBe("refused");
+  });
+
+  it("sums repeated keys of a batch into one increment", () => {
+    const started = (seq: number): RunEvent => ({ ...base, seq, type: "tool_call_completed", iteration: 1, callId: `c${seq}`, tool: "lookup", outcome: "ok", durationMs: 10, attempts: 1, result: "" });
+    const rows = deriveIncrements([batch([started(1), started(2), started(3)])], context).filter((r) => r.resolution === 1);
+    expect(rows.map((r) => [r.series, r.count, r.sum])).toEqual([["tool_latency", 3, 30]]);
+  });
+});
