@@ -13,6 +13,7 @@ import type { Db } from "../db/prisma";
 import type { TelemetryConfig } from "./config";
 import { readLedgerTree } from "./ledger-tree";
 import { mapRunTree, type ExportSpan } from "./mapping";
+import { addExportStats, statsDelta } from "./stats-store";
 
 /** What the export did since the process started; drops are what a user must be able to see. */
 export interface TelemetryStats {
@@ -34,6 +35,8 @@ export interface RunExporter {
   stats(): TelemetryStats;
   /** Sends what is queued (waits for the requested trees first). */
   flush(): Promise<void>;
+  /** Adds the counts since the last time to the shared row GET /api/health reads (done every few seconds on its own). */
+  saveStats(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export interface RunExporterOptions {
   settleMs?: number;
   /** Run trees waiting to be read, at most. */
   maxPendingRuns?: number;
+  /** How often the counts are added to the shared row (ms). */
+  statsEveryMs?: number;
 }
 
 const SCOPE = { name: "zap-studio/run-ledger" };
@@ -160,6 +165,26 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
     });
   }
 
+  // The counts reach the database every few seconds; a failed write keeps them for the next one.
+  let saved: TelemetryStats = { exportedSpans: 0, droppedSpans: 0, failedExports: 0, droppedRuns: 0, lastFailureAt: null };
+  let saving: Promise<void> = Promise.resolve();
+  function saveStats(): Promise<void> {
+    saving = saving.then(async () => {
+      const now = { ...counts };
+      const delta = statsDelta(now, saved);
+      if (!delta) return;
+      try {
+        await addExportStats(db, delta);
+        saved = now;
+      } catch (error) {
+        console.error(`otel export: counts not saved (kept for the next try): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+    return saving;
+  }
+  const statsTimer = setInterval(() => void saveStats(), options.statsEveryMs ?? 5000);
+  statsTimer.unref();
+
   return {
     requestExport(runId) {
       if (stopping || pending.has(runId)) return;
@@ -176,11 +201,14 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
       while (loop) await loop;
       await processor.forceFlush().catch(() => undefined);
     },
+    saveStats,
     async shutdown() {
       // Trees already asked for are sent (a worker draining on SIGTERM still exports the runs it finished).
       while (loop) await loop;
       stopping = true;
+      clearInterval(statsTimer);
       await processor.shutdown().catch(() => undefined);
+      await saveStats();
     },
   };
 }

@@ -12,6 +12,7 @@ import { freePort } from "../../scripts/test-support/ports";
 import { parseTelemetryEnv } from "../../lib/telemetry/config";
 import { createRunExporter, type RunExporter } from "../../lib/telemetry/exporter";
 import { traceIdFor } from "../../lib/telemetry/ids";
+import { readExportStats } from "../../lib/telemetry/stats-store";
 import { ancestry, runTeamTask } from "../../scripts/test-support/otlp-team-run";
 
 const providers = await testProviders();
@@ -107,5 +108,10 @@ describe.each(providers.filter((p) => p.provider === "sqlite"))("OTLP export wit
     const stats = await eventually(async () => exporter.stats(), (s) => s.droppedSpans >= 8 && s.failedExports >= 1, 20_000, "the drops to be counted");
     expect(stats.exportedSpans).toBe(0);
     expect(stats.lastFailureAt).not.toBeNull();
+    // Where a user sees them: the shared row GET /api/health reports (lib/health/server/health.ts).
+    await exporter.saveStats();
+    const shown = await readExportStats(h.db);
+    expect(shown?.droppedSpans).toBeGreaterThanOrEqual(stats.droppedSpans);
+    expect(shown?.failedExports).toBeGreaterThanOrEqual(1);
   });
 });

@@ -2,6 +2,8 @@ import "server-only";
 import { getDb } from "../../db/server/db";
 import { getTemporalConnection } from "../../temporal/server/client";
 import { getConfig } from "../../config/server/config";
+import { readExportStats } from "../../telemetry/stats-store";
+import type { TelemetryStats } from "../../telemetry/exporter";
 
 export interface ComponentHealth {
   ok: boolean;
@@ -15,6 +17,8 @@ export interface HealthReport {
   temporal: ComponentHealth & { namespace: string };
   /** Informational: workers seen polling the task queue recently (runs wait while there are none). */
   workers: { taskQueue: string; pollers: number };
+  /** Informational: the OTLP export's counts over every worker (null: off, or nothing exported yet); drops show here. */
+  otlpExport: TelemetryStats | null;
   checkedAt: string;
 }
 
@@ -63,9 +67,11 @@ export async function checkHealth(): Promise<HealthReport> {
     }),
   ]);
   const pollers = temporal.ok ? await countPollers(config.temporal.namespace, config.temporal.taskQueue) : 0;
+  const otlpExport = database.ok ? await readExportStats(getDb()).catch(() => null) : null;
   return {
     status: database.ok && temporal.ok ? "ok" : "degraded",
     workers: { taskQueue: config.temporal.taskQueue, pollers },
+    otlpExport,
     database: { ...database, provider: config.databaseProvider },
     temporal: { ...temporal, namespace: config.temporal.namespace },
     checkedAt: new Date().toISOString(),
