@@ -66,6 +66,8 @@ export function RunClient({
   const live = !isTerminal(tail.header.status);
   const markers = useMemo(() => mergeMarkers(initialMarkers, tail.markers), [initialMarkers, tail.markers]);
   const handoffs = useMemo(() => handoffMarks(markers), [markers]);
+  // The approvals section reads again when the stream says the ledger moved, instead of polling.
+  const liveSignal = useMemo(() => ({ seq: tail.since, streaming: tail.streaming }), [tail.since, tail.streaming]);
 
   // Sub-runs load when first expanded, and keep refreshing while they run.
   const subRunIds = useMemo(() => [...expandedSubRuns], [expandedSubRuns]);
@@ -135,7 +137,7 @@ export function RunClient({
       <RunHeader header={tail.header} taskImages={taskImages} canLaunch={canLaunch} onChanged={tail.refresh} />
       {hadApprovals && (
         <div className="mb-4">
-          <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} />
+          <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} live={liveSignal} />
         </div>
       )}
       {plan ? <PlanSection runId={runId} plan={plan} tailEvents={tail.events} awaitingApprovalRunIds={tail.header.awaitingApprovalRunIds} /> : null}
