@@ -13,19 +13,9 @@ import type { Db } from "../db/prisma";
 import type { TelemetryConfig } from "./config";
 import { readLedgerTree } from "./ledger-tree";
 import { mapRunTree, type ExportSpan } from "./mapping";
-import { addExportStats, statsDelta } from "./stats-store";
+import { addExportStats, statsDelta, type TelemetryStats } from "./stats-store";
 
-/** What the export did since the process started; drops are what a user must be able to see. */
-export interface TelemetryStats {
-  exportedSpans: number;
-  /** Spans that did not fit the queue, or whose batch the endpoint did not take. */
-  droppedSpans: number;
-  /** Batches the endpoint refused or never answered. */
-  failedExports: number;
-  /** Run trees not exported: too many waiting, or their ledger could not be read. */
-  droppedRuns: number;
-  lastFailureAt: string | null;
-}
+export type { TelemetryStats } from "./stats-store";
 
 export interface RunExporter {
   /** Notes that a run tree should be exported; returns at once and never throws. */

@@ -3,7 +3,18 @@
 // Counts live in each worker's memory between flushes, so a flush is a few
 // increments every few seconds, never a write per span.
 import type { Db } from "../db/prisma";
-import type { TelemetryStats } from "./exporter";
+
+/** What the export did since the process started; drops are what a user must be able to see. */
+export interface TelemetryStats {
+  exportedSpans: number;
+  /** Spans that did not fit the queue, or whose batch the endpoint did not take. */
+  droppedSpans: number;
+  /** Batches the endpoint refused or never answered. */
+  failedExports: number;
+  /** Run trees not exported: too many waiting, or their ledger could not be read. */
+  droppedRuns: number;
+  lastFailureAt: string | null;
+}
 
 const ROW_ID = "otlp";
 

@@ -2,8 +2,7 @@ import "server-only";
 import { getDb } from "../../db/server/db";
 import { getTemporalConnection } from "../../temporal/server/client";
 import { getConfig } from "../../config/server/config";
-import { readExportStats } from "../../telemetry/stats-store";
-import type { TelemetryStats } from "../../telemetry/exporter";
+import { readExportStats, type TelemetryStats } from "../../telemetry/stats-store";
 
 export interface ComponentHealth {
   ok: boolean;
