@@ -130,6 +130,17 @@ describe.each(providers)("metric rollups on $provider", ({ available, create }) 
     expect(await seriesValue(db, { series: "runs_failed", stat: "rate", windowMinutes: 15, filters: {} }, NOW), "failure rate over 15 min").toBe(0.5);
     expect(await seriesValue(db, { series: "runs_started", windowMinutes: 15, filters: { graph: "other" } }, NOW), "another graph has none").toBe(0);
     expect(await seriesValue(db, { series: "runs_started", windowMinutes: 7, filters: {} }, NOW), "only m-b started within 7 min").toBe(1);
+
+    await db.approvalRecord.create({
+      data: { id: "ap-1", runId: "m-a", rootRunId: "m-a", agentName: "main", toolName: "refund", toolCallId: "c9", arguments: "{}", requestedAt: new Date(ago(20)), expiresAt: new Date(ago(-60)) },
+    });
+    const pending = async (filters: { graph?: string; version?: number }) => (await readMetricsDashboard(db, { range: "1h", series: ["approvals_pending"], ...filters }, NOW)).pendingApprovals;
+    expect(await pending({}), "one approval waits, for 20 minutes").toEqual({ count: 1, oldestRequestedAt: ago(20), oldestWaitMs: 20 * 60_000 });
+    expect((await pending({ graph: "triage" })).count).toBe(1);
+    expect((await pending({ graph: "other" })).count, "another graph's runs wait for nothing").toBe(0);
+    expect((await pending({ version: 2 })).count, "the run has no saved version").toBe(0);
+    expect(await seriesValue(db, { series: "approvals_pending", windowMinutes: 5, filters: {} }, NOW)).toBe(1);
+    await db.approvalRecord.delete({ where: { id: "ap-1" } });
   });
 
   it.skipIf(!available)("concurrent writers on two clients lose no increment of a shared row", async () => {

@@ -18,12 +18,14 @@ export async function pendingApprovalsNow(db: Db, filters: MetricFilters, now: D
   let kept = pending;
   if (filters.graph !== undefined || filters.version !== undefined || filters.startedBy !== undefined) {
     // Pending approvals are few (bounded above); their runs are read by primary key.
+    const versionIds =
+      filters.version === undefined ? undefined : (await db.agentVersion.findMany({ where: { version: filters.version }, select: { id: true } })).map((v) => v.id);
     const runs = await db.run.findMany({
       where: {
         id: { in: [...new Set(pending.map((p) => p.runId))] },
         ...(filters.graph !== undefined ? { graphName: filters.graph } : {}),
         ...(filters.startedBy !== undefined ? { startedBy: filters.startedBy } : {}),
-        ...(filters.version !== undefined ? { agentVersion: { version: filters.version } } : {}),
+        ...(versionIds !== undefined ? { agentVersionId: { in: versionIds } } : {}),
       },
       select: { id: true },
     });
