@@ -49,6 +49,10 @@ export const AUDIT_ACTIONS = [
   // API keys (the secret is never in a row: its id, name, prefix, kind and role)
   "api_key.created",
   "api_key.revoked",
+  // saved views of the runs list (the row holds the view's name and filters)
+  "view.created",
+  "view.updated",
+  "view.deleted",
   // set-up and diagnostics
   "seed.demo_users",
   "smoke.run",

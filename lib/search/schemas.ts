@@ -19,6 +19,17 @@ export function searchTerms(query: string): string[] {
   return [...new Set((query.normalize("NFKC").toLowerCase().match(TERM) ?? []).map((t) => t.slice(0, 64)))];
 }
 
+/** A word as the indexes compare it: lowercased, accents dropped (SQLite's tokenizer folds them: "Zürich" is zurich). */
+export function foldWord(word: string): string {
+  return word.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** Whether `text` holds every term of `query` as a whole word, as the full-text indexes match. */
+export function textMatches(text: string, query: string): boolean {
+  const words = new Set((text.normalize("NFKC").match(TERM) ?? []).map(foldWord));
+  return searchTerms(query).every((term) => words.has(foldWord(term)));
+}
+
 /** The `q` filter: some word or number to look for, bounded. */
 export const searchQuerySchema = z
   .string()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { snippetParts } from "./snippet";
-import { hitHref, searchQuerySchema, searchTerms } from "./schemas";
+import { hitHref, searchQuerySchema, searchTerms, textMatches } from "./schemas";
 
 describe("searchTerms", () => {
   it("keeps letters and digits only, lowercased, so no query text becomes FTS or tsquery syntax", () => {
@@ -55,5 +55,14 @@ describe("hitHref", () => {
   it("links the run holding the text, with its span", () => {
     expect(hitHref({ rootRunId: "r", runId: "r/sub 1", spanId: "s3" })).toBe("/runs/r%2Fsub%201?span=s3");
     expect(hitHref({ rootRunId: "r", runId: "r", spanId: null })).toBe("/runs/r");
+  });
+});
+
+describe("textMatches", () => {
+  it("matches whole words, every term, case and accents folded (as the indexes do)", () => {
+    expect(textMatches("Refund for ORDER 4417 in Zürich", "order 4417")).toBe(true);
+    expect(textMatches("Refund for ORDER 4417 in Zürich", "zurich")).toBe(true);
+    expect(textMatches("orders 44170", "order 4417")).toBe(false);
+    expect(textMatches("order 1", "order 4417")).toBe(false);
   });
 });

@@ -5,15 +5,17 @@ import "server-only";
 // the database only as bound parameters made of letters and digits (searchTerms).
 import type { Db } from "../../db/prisma";
 import { dbProvider } from "../../db/transactions";
-import { searchTerms, type SearchHit, type SearchSource } from "../schemas";
+import { searchTerms, textMatches, type SearchHit, type SearchSource } from "../schemas";
 import { snippetParts } from "../snippet";
 
 /**
  * A filter of the runs list narrows it to at most this many trees, the newest
  * first: the list pages through them with its other filters, and the page says
- * when the cut was reached.
+ * when the cut was reached. The ids travel as bound parameters to the runs
+ * query (Prisma allows SQLite 999 per statement); 500 of them cost that query
+ * three times what 250 do (bench/search), for matches few people page to.
  */
-export const MATCHING_TREES_MAX = 1_000;
+export const MATCHING_TREES_MAX = 250;
 
 /** FTS5 query: each term a quoted string (implicit AND). Terms are letters and digits only. */
 function ftsMatch(terms: string[]): string {
@@ -28,27 +30,28 @@ function tsQuery(terms: string[]): string {
   return terms.join(" & ");
 }
 
+/** Matching texts read to find the newest trees: a common word matches most runs, and only the newest trees are shown. */
+const MATCHING_TEXTS_MAX = MATCHING_TREES_MAX * 8;
+
 /** The root run ids of the trees with a text matching every term of `query`, newest match first. */
 export async function searchRootIds(db: Db, query: string, max = MATCHING_TREES_MAX): Promise<string[]> {
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
+  // Newest texts first, stopping after a bounded number: the database never sorts or groups every match.
   const rows =
     dbProvider(db) === "postgresql"
       ? await db.$queryRawUnsafe<{ root: string }[]>(
-          `SELECT root_run_id AS root FROM search_documents
-           WHERE ${PG_VECTOR("text")} @@ to_tsquery('simple', $1)
-           GROUP BY root_run_id ORDER BY max(id) DESC LIMIT $2`,
+          `SELECT root_run_id AS root FROM search_documents WHERE ${PG_VECTOR("text")} @@ to_tsquery('simple', $1) ORDER BY id DESC LIMIT $2`,
           tsQuery(terms),
-          max,
+          MATCHING_TEXTS_MAX,
         )
       : await db.$queryRawUnsafe<{ root: string }[]>(
           `SELECT d.root_run_id AS root FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
-           WHERE search_fts MATCH ?1
-           GROUP BY d.root_run_id ORDER BY max(d.id) DESC LIMIT ?2`,
+           WHERE search_fts MATCH ?1 ORDER BY search_fts.rowid DESC LIMIT ?2`,
           ftsMatch(terms),
-          max,
+          MATCHING_TEXTS_MAX,
         );
-  return rows.map((r) => r.root);
+  return [...new Set(rows.map((r) => r.root))].slice(0, max);
 }
 
 /** The root run ids of the trees that used this tool (called it) or model (an inference ran on it), newest first. */
@@ -64,42 +67,26 @@ export async function treesWithRetries(db: Db, rootRunIds: string[]): Promise<Se
   return new Set(rows.map((r) => r.rootRunId));
 }
 
-interface MatchRow {
-  runId: string;
-  rootRunId: string;
-  seq: number | bigint;
-  source: string;
-  spanId: string | null;
-  text: string;
-}
+/** Texts of the listed trees read to find their best match: plenty for a page of 25 trees (a few each, a long conversation's hundreds). */
+const PAGE_TEXTS_MAX = 5_000;
 
-/** Each listed tree's newest matching text, as a hit with its snippet (trees without a match are absent). */
+/**
+ * Each listed tree's newest matching text, as a hit with its snippet (trees
+ * without a match are absent). The page's texts are read by tree (an index) and
+ * matched here with the indexes' own rule (whole words, case and accents folded):
+ * asking the full-text index per row costs a common word's whole posting list each time.
+ */
 export async function bestHits(db: Db, query: string, rootRunIds: string[]): Promise<Map<string, SearchHit>> {
-  const terms = searchTerms(query);
-  if (terms.length === 0 || rootRunIds.length === 0) return new Map();
-  const postgres = dbProvider(db) === "postgresql";
-  const ids = rootRunIds.map((_, i) => (postgres ? `$${i + 2}` : `?${i + 2}`)).join(", ");
-  const columns = `d.run_id AS "runId", d.root_run_id AS "rootRunId", d.seq, d.source, d.span_id AS "spanId", d.text`;
-  // Narrow by tree first (an index), then test the match on those rows only: a common word matches
-  // millions of rows, a page of trees holds a few hundred.
-  const rows = postgres
-    ? await db.$queryRawUnsafe<MatchRow[]>(
-        `SELECT ${columns} FROM search_documents d
-         WHERE d.root_run_id IN (${ids}) AND ${PG_VECTOR("d.text")} @@ to_tsquery('simple', $1)
-         ORDER BY d.id DESC`,
-        tsQuery(terms),
-        ...rootRunIds,
-      )
-    : await db.$queryRawUnsafe<MatchRow[]>(
-        `SELECT ${columns} FROM search_documents d
-         WHERE d.root_run_id IN (${ids}) AND EXISTS (SELECT 1 FROM search_fts WHERE search_fts MATCH ?1 AND search_fts.rowid = d.id)
-         ORDER BY d.id DESC`,
-        ftsMatch(terms),
-        ...rootRunIds,
-      );
+  if (searchTerms(query).length === 0 || rootRunIds.length === 0) return new Map();
+  const rows = await db.searchDocument.findMany({
+    where: { rootRunId: { in: rootRunIds } },
+    orderBy: { id: "desc" },
+    take: PAGE_TEXTS_MAX,
+    select: { runId: true, rootRunId: true, seq: true, source: true, spanId: true, text: true },
+  });
   const hits = new Map<string, SearchHit>();
   for (const row of rows) {
-    if (hits.has(row.rootRunId)) continue;
+    if (hits.has(row.rootRunId) || !textMatches(row.text, query)) continue;
     hits.set(row.rootRunId, {
       rootRunId: row.rootRunId,
       runId: row.runId,
