@@ -6,6 +6,7 @@ import type { Db } from "../../lib/db/prisma";
 import { evaluateMonitors, type AlertDelivery, type SeriesReader, type TickResult } from "../../lib/monitors/evaluate";
 import { markDelivered, owedNotification } from "../../lib/monitors/deliveries";
 import { monitorSeriesReader } from "../../lib/monitors/series";
+import { seriesValue } from "../../lib/metrics/server/series-value";
 import { createSignedWebhookPost } from "./signed-webhook";
 import type { WebhookConfig } from "./notifications";
 
@@ -16,9 +17,7 @@ export interface MonitorActivityDeps {
   readMonitorSeries?: SeriesReader;
 }
 
-const defaultReader = monitorSeriesReader(async () => {
-  throw new Error("the metrics rollups are not available to the worker yet");
-});
+const defaultReader = monitorSeriesReader(seriesValue);
 
 export function createMonitorActivities({ db, webhook, readMonitorSeries = defaultReader }: MonitorActivityDeps) {
   const post = webhook?.secret ? createSignedWebhookPost(webhook) : null;

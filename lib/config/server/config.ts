@@ -1,4 +1,4 @@
-import "server-only";
+// No "server-only" here: the worker (plain Node) loads this module too (the ledger writer, the monitor evaluator).
 import { parseEnv, type AppConfig } from "../env";
 
 let cached: AppConfig | undefined;

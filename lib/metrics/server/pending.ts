@@ -1,6 +1,6 @@
 // Approvals waiting now: a gauge, read from approval_records (its (status,
 // requested_at) index), not from the rollups.
-import "server-only";
+// No "server-only" here: the worker (plain Node) loads this module too (the ledger writer, the monitor evaluator).
 import type { Db } from "../../db/prisma";
 import type { MetricFilters, PendingApprovalsNow } from "../schemas";
 

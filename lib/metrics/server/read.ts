@@ -2,7 +2,7 @@
 // key, histogram bin) in the database, over the rollups of one resolution. The
 // primary key starts (resolution, series, bucket), so each series' range is one
 // index range scan; nothing is summed in the web server but those groups.
-import "server-only";
+// No "server-only" here: the worker (plain Node) loads this module too (the ledger writer, the monitor evaluator).
 import type { Db } from "../../db/prisma";
 import type { DbTransaction } from "../../db/transactions";
 import { Prisma } from "../../db/generated/sqlite/client";

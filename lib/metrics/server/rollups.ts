@@ -3,7 +3,7 @@
 // one multi-row INSERT … ON CONFLICT DO UPDATE per few hundred distinct keys, so
 // a replayed batch (nothing inserted) adds nothing and concurrent writers add
 // up: the increment is done by the database, never read-modify-write here.
-import "server-only";
+// No "server-only" here: the worker (plain Node) loads this module too (the ledger writer, the monitor evaluator).
 import type { DbTransaction } from "../../db/transactions";
 import { Prisma } from "../../db/generated/sqlite/client";
 import type { Db } from "../../db/prisma";

@@ -1,6 +1,6 @@
 // One number of one series over the trailing window, for monitors
 // (lib/monitors): the same rollups and arithmetic as the dashboard.
-import "server-only";
+// No "server-only" here: the worker (plain Node) loads this module too (the ledger writer, the monitor evaluator).
 import type { Db } from "../../db/prisma";
 import { percentileOf } from "../histogram";
 import { METRIC_SERIES, seriesValueQuerySchema, type MetricStat, type SeriesValueQuery, type StoredSeriesName } from "../schemas";
