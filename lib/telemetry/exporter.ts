@@ -106,12 +106,20 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
     exportTimeoutMillis: config.timeoutMs + 1000,
   });
 
-  function enqueue(spans: ExportSpan[]): number {
+  /**
+   * Hands a tree's spans to the processor. A tree larger than the queue waits
+   * for room (this runs in the background loop, never in a run's path), but
+   * only while the endpoint takes batches: after a timeout without room, the
+   * rest is dropped and counted rather than held in memory.
+   */
+  async function enqueue(spans: ExportSpan[]): Promise<number> {
     let accepted = 0;
-    for (const span of spans) {
+    for (const [i, span] of spans.entries()) {
+      const waitUntil = Date.now() + config.timeoutMs;
+      while (queued >= config.maxQueueSize && Date.now() < waitUntil && !stopping) await new Promise((resolve) => setTimeout(resolve, 20));
       if (queued >= config.maxQueueSize) {
-        counts.droppedSpans += 1;
-        continue;
+        counts.droppedSpans += spans.length - i;
+        break;
       }
       queued += 1;
       accepted += 1;
@@ -123,7 +131,7 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
   async function exportRunTree(runId: string): Promise<number | null> {
     const tree = await readLedgerTree(db, runId);
     if (!tree) return null;
-    return enqueue(mapRunTree(tree, Date.now()));
+    return await enqueue(mapRunTree(tree, Date.now()));
   }
 
   // The background loop: one tree at a time, in the order asked; a run asked again while waiting is read once.

@@ -80,6 +80,17 @@ describe.each(providers)("OTLP export on $provider", ({ available, create }) => 
     expect(one(trace, "invoke_agent lead").attributes).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "lead", "temporal.workflow.id": runId, "zap.generation": 0 });
     expect(new Set(trace.map((s) => s.spanId)).size, "no span sent twice within the export").toBe(trace.length);
     expect(exporter.stats()).toMatchObject({ droppedSpans: 0, failedExports: 0, droppedRuns: 0 });
+
+    // A tree larger than the queue waits for room while the endpoint takes batches: nothing is dropped.
+    const small = createRunExporter({ db: h.db, config: parseTelemetryEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url, OTEL_BSP_MAX_QUEUE_SIZE: "4", OTEL_BSP_SCHEDULE_DELAY: "50" })!, settleMs: 0 });
+    try {
+      const sent = await small.exportRunTree(runId);
+      await small.flush();
+      expect(sent).toBeGreaterThan(4);
+      expect(small.stats()).toMatchObject({ exportedSpans: sent, droppedSpans: 0 });
+    } finally {
+      await small.shutdown();
+    }
   });
 });
 
@@ -88,7 +99,7 @@ describe.each(providers.filter((p) => p.provider === "sqlite"))("OTLP export wit
   let exporter: RunExporter;
   beforeAll(async () => {
     if (!available) return;
-    // Nothing listens there: every batch fails to connect. A queue of 4 spans drops the rest at once.
+    // Nothing listens there: every batch (4 spans, the queue's size) fails to connect and is counted.
     const closed = `http://127.0.0.1:${await freePort()}/v1/traces`;
     const config = parseTelemetryEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: closed, OTEL_BSP_SCHEDULE_DELAY: "50", OTEL_BSP_MAX_QUEUE_SIZE: "4", OTEL_EXPORTER_OTLP_TIMEOUT: "1000" });
     h = await startEngineHarness({ database: await create(), worker: false });
