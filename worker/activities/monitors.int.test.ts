@@ -4,7 +4,8 @@
 // lasts keeps it without a second one, recovery resolves it (audited); a
 // webhook that fails loses nothing (the alert is recorded, the delivery owed
 // until accepted); evaluators racing on two connections insert one alert; a
-// disabled monitor's alert resolves.
+// disabled monitor's alert resolves; a failure rate read from real ledger
+// batches through the dashboard's rollups fires and resolves.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,6 +17,10 @@ import { monitorSeriesReader } from "../../lib/monitors/series";
 import { createMonitor, updateMonitor } from "../../lib/monitors/server/store";
 import type { AlertNotification } from "../../lib/monitors/notification";
 import { createMonitorActivities } from "./monitors";
+import { writeLedgerGroup } from "../../lib/run-ledger/write";
+import { toAlertView } from "../../lib/monitors/rows";
+import type { LedgerBatch } from "../../lib/contract/workflow";
+import type { RunEvent } from "../../lib/contract/types";
 
 const SECRET = "monitor-webhook-secret-0123456789";
 const actor = { id: "builder-1" };
@@ -66,6 +71,23 @@ async function open(url: string): Promise<Db> {
   const db = createDb(url);
   cleanup.push(() => db.$disconnect());
   return db;
+}
+
+/** A run of `graph` that started a minute ago and ended now with `end`, as the worker's ledger writer sends it. */
+function runBatch(runId: string, graph: string, end: Extract<RunEvent, { type: "run_failed" | "run_completed" }> extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never): LedgerBatch {
+  const now = Date.now();
+  const events = [
+    { type: "run_started", agentName: "main", task: "t", depth: 0, seq: 1, at: new Date(now - 60_000).toISOString() },
+    { ...end, seq: 2, at: new Date(now).toISOString() },
+  ] as RunEvent[];
+  return {
+    run: { runId, rootRunId: runId, parentRunId: null, agentName: "main", task: "t", context: {}, startedBy: "ann@zap.local", graphName: graph, agentVersionId: null },
+    summary: { status: "thinking", iteration: 1, usage: { inputTokens: 0, outputTokens: 0 }, pendingApprovals: 0, lastEventSeq: 2, messageCount: 0, generation: 0, output: null, error: null, startedAt: new Date(now - 60_000).toISOString(), endedAt: null },
+    events,
+    spans: [],
+    messages: [],
+    approvals: [],
+  };
 }
 
 const auditRows = (db: Db, action: string) => db.auditEvent.findMany({ where: { action }, orderBy: { seq: "asc" } });
@@ -139,6 +161,26 @@ describe.each(providers)("monitors on $provider", ({ provider, available, create
     expect(await auditRows(db, "alert.resolved")).toHaveLength(1);
   });
 
+  it("a failure rate read from real ledger batches (the dashboard's rollups) fires above the threshold and resolves when completed runs bring it down", async (ctx) => {
+    if (!available) return ctx.skip();
+    const activities = createMonitorActivities({ db, webhook: null });
+    const graph = `monitored-${provider}`;
+    const monitor = await createMonitor(db, { name: `Failure rate of ${graph}`, series: "runs_failed", stat: "rate", comparator: "gt", threshold: 0.4, windowMinutes: 15, filters: { graph } }, actor);
+    const step = async () => (await activities.evaluateMonitors()).failed;
+
+    await writeLedgerGroup(db, [runBatch("rf-1", graph, { type: "run_failed", reason: "tool_error", message: "the tool broke" })]);
+    expect(await step(), "the series reads").toEqual([]);
+    const alert = await db.monitorAlert.findFirstOrThrow({ where: { monitorId: monitor.id } });
+    expect(alert, "1 of 1 ended runs failed: 100 % > 40 %").toMatchObject({ state: "firing", valueAtFire: 1 });
+    expect(toAlertView(alert).runsHref).toMatch(new RegExp(`^/runs\\?graph=${graph}&status=failed&from=`));
+
+    await writeLedgerGroup(db, [runBatch("rc-1", graph, { type: "run_completed", output: "ok" }), runBatch("rc-2", graph, { type: "run_completed", output: "ok" })]);
+    await step();
+    const after = await db.monitorAlert.findUniqueOrThrow({ where: { id: alert.id } });
+    expect(after.state, "1 of 3 failed: 33 % is not above 40 %").toBe("resolved");
+    expect(after.lastValue).toBeCloseTo(1 / 3, 5);
+  });
+
   it("evaluators racing on two connections fire one alert; disabling the monitor resolves it", async (ctx) => {
     if (!available) return ctx.skip();
     const second = await open(database.url);
@@ -159,6 +201,9 @@ describe.each(providers)("monitors on $provider", ({ provider, available, create
     expect(alert).toMatchObject({ state: "resolved", resolvedReason: "monitor_disabled", openKey: null });
     const resolvedAudit = (await auditRows(db, "alert.resolved")).filter((r) => r.target === monitor.id);
     expect(resolvedAudit.map((r) => r.actorId), "resolved by the builder who disabled it").toEqual([actor.id]);
-    expect((await evaluators[0]!.evaluateMonitors()).evaluated, "a disabled monitor is not evaluated").toBe(1);
+    const lastEvaluated = async () => (await db.monitor.findUniqueOrThrow({ where: { id: monitor.id } })).lastEvaluatedAt;
+    const before = await lastEvaluated();
+    await evaluators[0]!.evaluateMonitors();
+    expect(await lastEvaluated(), "a disabled monitor is not evaluated").toEqual(before);
   });
 });
