@@ -83,6 +83,7 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
     const format = parsed.response_format as { type?: string } | undefined;
     const reply: ScriptedReply = scripted.constrained !== undefined && format?.type === "json_schema" ? { usage: scripted.usage, content: scripted.constrained } : scripted;
     const toolCalls = reply.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+    if (parsed.stream === true) return respondStreamed(res, parsed, reply, toolCalls);
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({
         id: `chatcmpl-${requests.length}`,
@@ -94,6 +95,23 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
       }),
     );
   }
+  /**
+   * A streamed reply (`stream: true`, what the AI SDK's streamText asks for), as
+   * OpenAI and llama-server send it: chunks of a few words of content, each tool
+   * call in one chunk, a last chunk with the finish reason and usage, then [DONE].
+   */
+  function respondStreamed(res: ServerResponse, parsed: Record<string, unknown>, reply: ScriptedReply, toolCalls: { id: string; type: string; function: { name: string; arguments: string } }[] | undefined): void {
+    const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id: `chatcmpl-${requests.length}`, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: parsed.model, choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const words = (reply.content ?? "").match(/\s*\S+\s*/g) ?? [];
+    for (let i = 0; i < words.length; i += 3) res.write(chunk({ delta: { ...(i === 0 ? { role: "assistant" } : {}), content: words.slice(i, i + 3).join("") }, finish_reason: null }));
+    toolCalls?.forEach((call, index) => res.write(chunk({ delta: { ...(words.length === 0 && index === 0 ? { role: "assistant" } : {}), tool_calls: [{ index, ...call }] }, finish_reason: null })));
+    const usage = reply.usage ?? { prompt_tokens: 11, completion_tokens: 7 };
+    res.write(chunk({ delta: {}, finish_reason: toolCalls ? "tool_calls" : "stop" }, { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }));
+    res.end("data: [DONE]\n\n");
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -127,7 +127,8 @@ interface CallResult {
 /**
  * Reads a streamed call to its end, handing each text delta to `onText` as it
  * arrives. streamText reports a provider failure as an `error` part rather than
- * throwing: it is thrown here, so a streamed call fails (and retries) as a generated one does.
+ * throwing (and logs it, unless given an onError: the caller's is silent): it is thrown here, so a
+ * streamed call fails (and retries) as a generated one does.
  */
 async function streamed(result: { fullStream: AsyncIterable<{ type: string; text?: string; error?: unknown }>; text: PromiseLike<string>; toolCalls: PromiseLike<CallResult["toolCalls"]>; totalUsage: PromiseLike<CallResult["usage"]>; finishReason: PromiseLike<string> }, onText: (delta: string) => void): Promise<CallResult> {
   for await (const part of result.fullStream) {
@@ -162,7 +163,7 @@ export function createAiSdkModel(languageModel: (modelName: string) => LanguageM
           abortSignal: request.signal,
           ...(structured ? { output: answerOutput(structured), providerOptions: LENIENT_SCHEMA } : {}),
         };
-        const result = request.onText ? await streamed(streamText(call), request.onText) : await generateText(call);
+        const result = request.onText ? await streamed(streamText({ ...call, onError: () => undefined }), request.onText) : await generateText(call);
         const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
         // A reply constrained to the answer's schema is the answer, whatever it looks like.
         const textCall =
