@@ -18,8 +18,10 @@ import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListP
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
+import { SearchSnippet } from "@/components/runs/search-snippet";
+import { SavedViews } from "@/components/runs/search-views";
 
-type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page";
+type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model";
 
 function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
   const now = useNow();
@@ -47,6 +49,12 @@ function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; o
             <p className="max-w-md truncate text-xs text-zinc-500" title={row.task}>
               {row.task}
             </p>
+            {row.match ? <SearchSnippet hit={row.match} /> : null}
+            {row.stuck?.length ? (
+              <p data-testid="stuck-reasons" className="mt-0.5 text-xs text-amber-800">
+                {row.stuck.join(" · ")}
+              </p>
+            ) : null}
           </div>
         </div>
       </td>
@@ -118,9 +126,34 @@ export function RunsClient() {
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <div className="space-y-4">
+      <SavedViews params={params} />
       <form className="flex flex-wrap items-end gap-3 rounded-lg border border-zinc-200 bg-white p-3 text-sm" onSubmit={(e) => e.preventDefault()} aria-label="Filter runs">
         {/* Disabled until hydrated: a choice made in the server's HTML would reach no handler and be lost (seen in e2e under load). */}
         <fieldset disabled={!inBrowser} className="contents">
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Search</span>
+          {/* Keyed by the URL's q, so opening a saved view shows its search. */}
+          <Input
+            key={params.get("q") ?? ""}
+            aria-label="Search runs"
+            type="search"
+            defaultValue={params.get("q") ?? ""}
+            placeholder="order 4417, an error, a tool argument…"
+            className="w-72"
+            onKeyDown={(e) => {
+              if (e.key === "Enter") set("q", e.currentTarget.value.trim());
+            }}
+            onBlur={(e) => set("q", e.target.value.trim())}
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Tool</span>
+          <Input key={`tool-${params.get("tool") ?? ""}`} aria-label="Tool" defaultValue={params.get("tool") ?? ""} onBlur={(e) => set("tool", e.target.value.trim())} placeholder="lookup_order" className="w-36" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Model</span>
+          <Input key={`model-${params.get("model") ?? ""}`} aria-label="Model" defaultValue={params.get("model") ?? ""} onBlur={(e) => set("model", e.target.value.trim())} placeholder="demo/assistant" className="w-36" />
+        </label>
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">Status</span>
           <Select aria-label="Status" value={params.get("status") ?? ""} onChange={(e) => set("status", e.target.value)}>
@@ -192,6 +225,7 @@ export function RunsClient() {
       ) : null}
       {runs.error ? <Alert tone="error">{runs.error.message}</Alert> : null}
       {data?.temporalNote ? <Alert tone="info">{data.temporalNote}</Alert> : null}
+      {data?.matchNote ? <Alert tone="info">{data.matchNote}</Alert> : null}
       <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white" data-testid="runs-list" data-live={live}>
         <table className="w-full text-left text-sm">
           <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">

@@ -52,7 +52,7 @@ async function planData(runId: string, header: RunHeaderData): Promise<PlanData 
   return { events, through: header.lastEventSeq, agentModels: graph.agentModels, prices: getConfig().models.prices };
 }
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ runId: string }>; searchParams: Promise<{ poll?: string }> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ runId: string }>; searchParams: Promise<{ poll?: string; span?: string }> }) {
   const user = await requirePageUser();
   const { runId: raw } = await params;
   const runId = decodeURIComponent(raw);
@@ -61,7 +61,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     throw error;
   });
   const [markers, plan, taskImages] = await Promise.all([runMarkers(runId), planData(runId, header), runTaskImages(runId)]);
-  const poll = Number((await searchParams).poll);
+  const { poll: pollParam, span } = await searchParams;
+  const poll = Number(pollParam);
   return (
     <RunClient
       initialHeader={header}
@@ -71,6 +72,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       canLaunch={can(user.role, "runs:launch")}
       canDecide={can(user.role, "approvals:decide")}
       pollMs={Number.isFinite(poll) && poll >= 200 ? poll : 1000}
+      // ?span=<id> (a search result's link) opens the run with that span selected.
+      initialSpanId={typeof span === "string" && /^[\w-]{1,64}$/.test(span) ? span : null}
     />
   );
 }

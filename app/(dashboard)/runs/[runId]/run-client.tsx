@@ -37,6 +37,7 @@ export function RunClient({
   canLaunch,
   canDecide,
   pollMs,
+  initialSpanId = null,
 }: {
   initialHeader: RunHeaderData;
   /** Run-level moments read with the page; the live tail adds later ones. */
@@ -49,6 +50,8 @@ export function RunClient({
   /** Approvers decide this run's pending calls in place (the workflow still applies the gate). */
   canDecide: boolean;
   pollMs: number;
+  /** A span to select on arrival (the URL's ?span=, from a search result). */
+  initialSpanId?: string | null;
 }) {
   const runId = initialHeader.runId;
   const tail = useRunTail(runId, initialHeader, pollMs);
@@ -62,7 +65,7 @@ export function RunClient({
   const [foldedAgents, setFoldedAgents] = useState<ReadonlySet<string>>(new Set());
   const [search, setSearch] = useState("");
   const [zoom, setZoom] = useState<[number, number]>([0, 1]);
-  const [selected, setSelected] = useState<{ key: string; runId: string; spanId: string } | null>(null);
+  const [selected, setSelected] = useState<{ key: string; runId: string; spanId: string } | null>(initialSpanId ? { key: `${runId}/${initialSpanId}`, runId, spanId: initialSpanId } : null);
   const live = !isTerminal(tail.header.status);
   const markers = useMemo(() => mergeMarkers(initialMarkers, tail.markers), [initialMarkers, tail.markers]);
   const handoffs = useMemo(() => handoffMarks(markers), [markers]);
