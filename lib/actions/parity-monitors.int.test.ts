@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { doors } from "../../scripts/test-support/parity-doors";
+import { ZapClient } from "../client/zap-client";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
@@ -21,6 +22,23 @@ const previewRoute = await import("@/app/api/monitors/preview/route");
 const { createMonitorAction } = await import("./create-monitor");
 const { updateMonitorAction } = await import("./update-monitor");
 const { deleteMonitorAction } = await import("./delete-monitor");
+
+/** The client, its requests answered in-process by the monitors' routes as the signed-in user (the key header is dropped). */
+const client = new ZapClient({
+  baseUrl: "http://127.0.0.1",
+  apiKey: "zap_in-process-test-key-0123456789",
+  fetch: async (input, init) => {
+    const url = new URL(String(input));
+    const request = apiRequest(init?.method ?? "GET", `${url.pathname}${url.search}`, init?.body ? JSON.parse(String(init.body)) : undefined);
+    const [, , , id, rest] = url.pathname.split("/");
+    if (id === "alerts") return alertsRoute.GET(request, params({}));
+    if (id && !rest) {
+      const handler = { GET: monitorRoute.GET, PATCH: monitorRoute.PATCH, DELETE: monitorRoute.DELETE }[request.method as "GET" | "PATCH" | "DELETE"];
+      return handler(request, params({ monitorId: id }));
+    }
+    return request.method === "POST" ? monitorsRoute.POST(request, params({})) : monitorsRoute.GET(request, params({}));
+  },
+});
 
 let h: EngineHarness;
 const ids: Record<string, string> = {};
@@ -120,5 +138,16 @@ describe("monitors through both doors", () => {
     const badWindow = await previewRoute.GET(apiRequest("GET", "/api/monitors/preview?series=cost&windowMinutes=soon"), params({}));
     expect(badWindow.status).toBe(422);
     expect(JSON.stringify(await badWindow.json())).toContain("windowMinutes");
+  });
+
+  it("the TypeScript client creates, reads, changes, lists alerts of and deletes a monitor through the same routes", async () => {
+    as("builder");
+    const created = await client.createMonitor({ name: unique("client"), series: "cost", comparator: "gt", threshold: 5, windowMinutes: 60 });
+    expect(created).toMatchObject({ series: "cost", enabled: true, firing: null });
+    expect((await client.listMonitors()).map((m) => m.id)).toContain(created.id);
+    expect(await client.updateMonitor(created.id, { enabled: false })).toMatchObject({ id: created.id, enabled: false });
+    expect(await client.listAlerts({ monitorId: created.id })).toEqual([]);
+    await expect(client.createMonitor({ name: unique("bad"), series: "cost", comparator: "gt", threshold: 5, windowMinutes: 60, stat: "p95" })).rejects.toMatchObject({ status: 422 });
+    expect(await client.deleteMonitor(created.id)).toEqual({ deleted: created.id });
   });
 });

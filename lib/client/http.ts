@@ -105,7 +105,7 @@ export class Http {
    * is at most maxRetryAfterSeconds: the server refused it before acting, so a
    * retried POST does not act twice.
    */
-  async call<T>(method: "GET" | "POST" | "DELETE", path: string, options: CallOptions = {}): Promise<T> {
+  async call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, options: CallOptions = {}): Promise<T> {
     const first = await this.send(method, path, options);
     if (first.status !== 429) return this.read<T>(method, path, first);
     const wait = retryAfterSeconds(first.headers.get("retry-after"));

@@ -13,6 +13,7 @@ import type { AuditEventFilter, AuditEventPage, DecidedCall, InboxItem } from ".
 import type { ApiKeySummary } from "../api-keys/schemas";
 import type { createViewSchema, SavedView, updateViewSchema } from "../views/schemas";
 import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
+import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { SessionUser } from "../auth/server/session";
 import type { z } from "zod";
@@ -290,5 +291,30 @@ export class ZapClient {
   /** Deletes one of your views. */
   deleteView(id: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; deleted: true }> {
     return this.http.call("DELETE", `/api/views/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Every monitor, with its open alert when it fires. */
+  async listMonitors(options: { signal?: AbortSignal } = {}): Promise<MonitorView[]> {
+    return (await this.http.call<{ monitors: MonitorView[] }>("GET", "/api/monitors", options)).monitors;
+  }
+
+  /** Creates a monitor (builders and admins): a threshold on a dashboard series over a window, e.g. `{ name, series: "runs_failed", stat: "rate", comparator: "gt", threshold: 0.1, windowMinutes: 15 }`. */
+  async createMonitor(input: MonitorCreateInput, options: { signal?: AbortSignal } = {}): Promise<MonitorView> {
+    return (await this.http.call<{ monitor: MonitorView }>("POST", "/api/monitors", { body: input, signal: options.signal })).monitor;
+  }
+
+  /** Changes a monitor; `{ enabled: false }` disables it (a firing one resolves). */
+  async updateMonitor(id: string, patch: MonitorPatch, options: { signal?: AbortSignal } = {}): Promise<MonitorView> {
+    return (await this.http.call<{ monitor: MonitorView }>("PATCH", `/api/monitors/${encodeURIComponent(id)}`, { body: patch, signal: options.signal })).monitor;
+  }
+
+  /** Deletes a monitor; its alerts stay in the history. */
+  deleteMonitor(id: string, options: { signal?: AbortSignal } = {}): Promise<{ deleted: string }> {
+    return this.http.call("DELETE", `/api/monitors/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Alerts newest first: `state: "firing"` for what fires now, `monitorId` for one monitor's history. */
+  async listAlerts(query: { state?: AlertState; monitorId?: string; limit?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<AlertView[]> {
+    return (await this.http.call<{ alerts: AlertView[] }>("GET", "/api/monitors/alerts", { query: { ...query }, signal: options.signal })).alerts;
   }
 }
