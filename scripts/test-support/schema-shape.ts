@@ -8,9 +8,10 @@ export type SchemaShape = Record<string, { columns: string[]; indexes: string[] 
 
 // Full-text objects written by hand in a migration (schema.prisma cannot declare them), so a
 // database built from the schema alone lacks them: the SQLite FTS5 table with its shadow tables,
-// the PostgreSQL GIN index. lib/search's integration tests show they exist and work.
+// the PostgreSQL tsvector column and its GIN index. lib/search's integration tests show they exist and work.
 const HAND_WRITTEN_TABLE = /^search_fts(_|$)/;
 const HAND_WRITTEN_INDEX = /^CREATE INDEX search_documents_fts_idx /;
+const HAND_WRITTEN_COLUMN = "search_documents.search_vector";
 
 async function sqliteShape(url: string): Promise<SchemaShape> {
   const client = createClient({ url });
@@ -51,6 +52,7 @@ async function postgresShape(url: string): Promise<SchemaShape> {
     );
     const shape: SchemaShape = {};
     for (const c of columns.rows) {
+      if (`${c.table_name}.${c.column_name}` === HAND_WRITTEN_COLUMN) continue;
       shape[c.table_name] ??= { columns: [], indexes: [] };
       shape[c.table_name]!.columns.push(`${c.column_name} ${c.data_type} nullable=${c.is_nullable} default=${c.column_default}`);
     }

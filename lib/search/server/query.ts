@@ -22,9 +22,6 @@ function ftsMatch(terms: string[]): string {
   return terms.map((t) => `"${t}"`).join(" ");
 }
 
-/** The indexed expression of search_documents_fts_idx (the PostgreSQL migration), repeated exactly so the index serves. */
-const PG_VECTOR = (column: string) => `to_tsvector('simple', regexp_replace(${column}, '[^[:alnum:]]+', ' ', 'g'))`;
-
 /** tsquery: the terms joined by & (letters and digits only, so never a syntax error). */
 function tsQuery(terms: string[]): string {
   return terms.join(" & ");
@@ -41,7 +38,7 @@ export async function searchRootIds(db: Db, query: string, max = MATCHING_TREES_
   const rows =
     dbProvider(db) === "postgresql"
       ? await db.$queryRawUnsafe<{ root: string }[]>(
-          `SELECT root_run_id AS root FROM search_documents WHERE ${PG_VECTOR("text")} @@ to_tsquery('simple', $1) ORDER BY id DESC LIMIT $2`,
+          `SELECT root_run_id AS root FROM search_documents WHERE search_vector @@ to_tsquery('simple', $1) ORDER BY id DESC LIMIT $2`,
           tsQuery(terms),
           MATCHING_TEXTS_MAX,
         )
