@@ -134,16 +134,21 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
     return await enqueue(mapRunTree(tree, Date.now()));
   }
 
-  // The background loop: one tree at a time, in the order asked; a run asked again while waiting is read once.
-  const pending = new Set<string>();
+  // The background loop: one tree at a time, in the order asked, each read `settleMs` after it was asked
+  // for (not `settleMs` apart); a run asked again while it waits is read once.
+  const pending = new Map<string, number>();
   let loop: Promise<void> | null = null;
   let stopping = false;
+  /** Set on shutdown: read what is waiting now, without the settle delay. */
+  let hurry = false;
 
   async function drain(): Promise<void> {
     while (pending.size > 0 && !stopping) {
-      await new Promise((resolve) => setTimeout(resolve, settleMs));
-      const [runId] = pending;
-      if (runId === undefined) break;
+      const [next] = pending;
+      if (!next) break;
+      const [runId, dueAt] = next;
+      const wait = dueAt - Date.now();
+      if (wait > 0 && !hurry) await new Promise((resolve) => setTimeout(resolve, wait));
       pending.delete(runId);
       try {
         await exportRunTree(runId);
@@ -190,7 +195,7 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
         counts.droppedRuns += 1;
         return;
       }
-      pending.add(runId);
+      pending.set(runId, Date.now() + settleMs);
       startLoop();
     },
     exportRunTree,
@@ -201,9 +206,14 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
     },
     saveStats,
     async shutdown() {
-      // Trees already asked for are sent (a worker draining on SIGTERM still exports the runs it finished).
-      while (loop) await loop;
+      // Trees already asked for are sent (a worker draining on SIGTERM still exports the runs it finished),
+      // for at most one export timeout: what is still waiting then is counted as dropped.
+      hurry = true;
+      const deadline = new Promise((resolve) => setTimeout(resolve, config.timeoutMs).unref());
+      while (loop && (await Promise.race([loop.then(() => "done"), deadline.then(() => "late")])) === "done");
       stopping = true;
+      counts.droppedRuns += pending.size;
+      pending.clear();
       clearInterval(statsTimer);
       await processor.shutdown().catch(() => undefined);
       await saveStats();
