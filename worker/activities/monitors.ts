@@ -7,8 +7,7 @@ import { evaluateMonitors, type AlertDelivery, type SeriesReader, type TickResul
 import { markDelivered, owedNotification } from "../../lib/monitors/deliveries";
 import { monitorSeriesReader } from "../../lib/monitors/series";
 import { seriesValue } from "../../lib/metrics/server/series-value";
-import { createSignedWebhookPost } from "./signed-webhook";
-import type { WebhookConfig } from "./notifications";
+import { createSignedWebhookPost, type WebhookConfig } from "./signed-webhook";
 
 export interface MonitorActivityDeps {
   db: Db;

@@ -7,19 +7,12 @@
 // Delivery failures throw and Temporal retries them with backoff; a refused
 // configuration does not retry. The body has a `text` field, so a Slack
 // incoming-webhook URL works as it is.
-import { ApplicationFailure, Context } from "@temporalio/activity";
+import { Context } from "@temporalio/activity";
 import type { ApprovalNotification } from "../../lib/contract/workflow";
-import { createGuardedFetch, EgressRefusedError } from "../../lib/net/egress";
-import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "../../lib/net/webhook-signature";
+import { createSignedWebhookPost, type WebhookConfig } from "./signed-webhook";
 
 export { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, verifyWebhookSignature } from "../../lib/net/webhook-signature";
-
-export interface WebhookConfig {
-  url: string;
-  secret: string | null;
-  /** ZAP_EGRESS_ALLOW_HOSTS: lets the operator's own webhook live on a private host. */
-  allowHosts?: string[];
-}
+export type { WebhookConfig } from "./signed-webhook";
 
 function summaryText(n: ApprovalNotification): string {
   const a = n.approval;
@@ -39,33 +32,17 @@ function summaryText(n: ApprovalNotification): string {
 }
 
 export function createNotificationActivities({ webhook }: { webhook: WebhookConfig | null }) {
-  const guardedFetch = createGuardedFetch({ allowHosts: webhook?.allowHosts ?? [], maxRedirects: 0, timeoutMs: 10_000 });
+  const post = webhook ? createSignedWebhookPost(webhook) : null;
   return {
     async notifyApproval(notification: ApprovalNotification): Promise<void> {
-      if (!webhook) return;
-      // The configuration refuses this at start-up; refuse here too rather than post unsigned.
-      if (!webhook.secret) throw ApplicationFailure.nonRetryable("The webhook has no ZAP_WEBHOOK_SECRET, so nothing is sent unsigned.", "WebhookUnsigned");
+      if (!post) return;
       const info = Context.current().info;
-      const body = JSON.stringify({ ...notification, text: summaryText(notification) });
-      // Signed at each attempt: a retry carries a fresh timestamp inside the receiver's window.
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers: Record<string, string> = {
-        "content-type": "application/json",
-        "x-zap-event": notification.event,
+      await post({
+        event: notification.event,
         // Stable across retries, so receivers can drop duplicates.
-        "x-zap-delivery": `${info.workflowExecution?.workflowId ?? "run"}:${info.activityId}`,
-        [TIMESTAMP_HEADER]: String(timestamp),
-        [SIGNATURE_HEADER]: signWebhook(body, timestamp, webhook.secret),
-      };
-      let response: Response;
-      try {
-        response = await guardedFetch(webhook.url, { method: "POST", headers, body });
-      } catch (error) {
-        if (error instanceof EgressRefusedError && !error.transient) throw ApplicationFailure.nonRetryable(`Webhook refused: ${error.publicMessage}`, "EgressRefused");
-        throw error;
-      }
-      await response.body?.cancel().catch(() => undefined);
-      if (!response.ok) throw new Error(`webhook answered ${response.status}`);
+        deliveryId: `${info.workflowExecution?.workflowId ?? "run"}:${info.activityId}`,
+        body: JSON.stringify({ ...notification, text: summaryText(notification) }),
+      });
     },
   };
 }

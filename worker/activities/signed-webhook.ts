@@ -1,11 +1,17 @@
-// Posts one signed JSON delivery to the configured webhook, as the approval
-// notifications do (notifications.ts): HMAC-SHA256 over the timestamp and the
+// Posts one signed JSON delivery to the configured webhook — approval
+// notifications (notifications.ts) and alerts (monitors.ts) alike: HMAC-SHA256 over the timestamp and the
 // body, a delivery id stable across retries, no redirects, through the egress
 // guard. A refused configuration fails for good; anything else throws for a retry.
 import { ApplicationFailure } from "@temporalio/activity";
 import { createGuardedFetch, EgressRefusedError } from "../../lib/net/egress";
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "../../lib/net/webhook-signature";
-import type { WebhookConfig } from "./notifications";
+
+export interface WebhookConfig {
+  url: string;
+  secret: string | null;
+  /** ZAP_EGRESS_ALLOW_HOSTS: lets the operator's own webhook live on a private host. */
+  allowHosts?: string[];
+}
 
 export type SignedWebhookPost = (delivery: { event: string; deliveryId: string; body: string }) => Promise<void>;
 
