@@ -34,8 +34,17 @@ export interface TokenWriter {
 }
 
 /**
+ * The latest iteration this process wrote a row for, by run: only those runs have rows to delete (rows
+ * another process left age out in the sweep). Bounded: past the cap the oldest entries go.
+ */
+const rowsWritten = new Map<string, number>();
+const ROWS_WRITTEN_CAP = 10_000;
+
+/**
  * A batched writer for one call. Streaming is a view, not the record: a failed
- * write is logged and skipped, never a failure of the model call.
+ * write is logged and skipped, never a failure of the model call. A call that
+ * ends before its first batch is due writes nothing at all: its message is
+ * about to be stored, so fast calls (most demo and tool-call turns) cost no writes.
  */
 export function tokenWriter(db: Db, call: TokenCall, everyMs = TOKEN_WRITE_EVERY_MS): TokenWriter {
   let text = "";
@@ -48,6 +57,9 @@ export function tokenWriter(db: Db, call: TokenCall, everyMs = TOKEN_WRITE_EVERY
     inflight = inflight.then(async () => {
       try {
         const data = { attempt: call.attempt, agentName: call.agentName, text: snapshot, done, updatedAt: new Date() };
+        rowsWritten.delete(call.runId);
+        rowsWritten.set(call.runId, call.iteration);
+        if (rowsWritten.size > ROWS_WRITTEN_CAP) rowsWritten.delete(rowsWritten.keys().next().value ?? call.runId);
         await db.runTokenStream.upsert({ where: { runId_iteration: { runId: call.runId, iteration: call.iteration } }, create: { runId: call.runId, iteration: call.iteration, ...data }, update: data });
         written = snapshot.length;
       } catch (error) {
@@ -60,21 +72,20 @@ export function tokenWriter(db: Db, call: TokenCall, everyMs = TOKEN_WRITE_EVERY
     push(delta) {
       if (!delta || text.length >= TOKEN_TEXT_LIMIT) return;
       text = (text + delta).slice(0, TOKEN_TEXT_LIMIT);
-      // The first piece is written at once (the reader sees the call begin), later ones at most every `everyMs`.
-      if (written < 0 && timer === null) {
-        written = 0;
-        write(false);
-        return;
-      }
+      // At most one write per `everyMs`, the first one `everyMs` after the first piece.
       timer ??= setTimeout(() => {
         timer = null;
-        if (text.length !== written) write(false);
+        if (text.length !== written) {
+          written = Math.max(written, 0);
+          write(false);
+        }
       }, everyMs);
     },
     async finish() {
       if (timer) clearTimeout(timer);
       timer = null;
-      if (text.length > 0) write(true);
+      // Only a call whose text was shown needs its end written (the reader then stops showing it as "writing").
+      if (written >= 0) write(true);
       await inflight;
     },
   };
@@ -89,7 +100,12 @@ let lastSweep = 0;
  */
 export async function dropFinishedTokens(db: Db, runId: string, iteration: number): Promise<void> {
   try {
-    await db.runTokenStream.deleteMany({ where: { runId, iteration: { lt: iteration } } });
+    const latest = rowsWritten.get(runId);
+    if (latest !== undefined) {
+      // The call that just ended keeps its row (its message is in the run's next write); earlier ones go.
+      if (latest < iteration) rowsWritten.delete(runId);
+      await db.runTokenStream.deleteMany({ where: { runId, iteration: { lt: iteration } } });
+    }
     if (Date.now() - lastSweep > 60_000) {
       lastSweep = Date.now();
       await db.runTokenStream.deleteMany({ where: { updatedAt: { lt: new Date(Date.now() - STALE_AFTER_MS) } } });
