@@ -19,6 +19,8 @@ export interface DerivableBatch {
 
 /** One row's key in metric_rollups (absent dimensions are "" and version 0). */
 export interface RollupKey {
+  /** 0: no dimension (graph, version, model, tool and starter empty), what unfiltered reads use; 1: every dimension. */
+  scope: 0 | 1;
   resolution: number;
   series: StoredSeriesName;
   bucket: number;
@@ -58,7 +60,7 @@ interface Observation {
 }
 
 function keyString(key: RollupKey): string {
-  return [key.resolution, key.series, key.bucket, key.label, key.graph, key.version, key.model, key.tool, key.starter, key.bin].join("\u0000");
+  return [key.scope, key.resolution, key.series, key.bucket, key.label, key.graph, key.version, key.model, key.tool, key.starter, key.bin].join("\u0000");
 }
 
 /**
@@ -139,7 +141,8 @@ export function deriveIncrements(batches: readonly DerivableBatch[], context: De
         const value = observation.value ?? 0;
         const bin = observation.latency ? binOf(value) : -1;
         for (const resolution of RESOLUTIONS) {
-          const key: RollupKey = {
+          const cube: RollupKey = {
+            scope: 1,
             resolution: RESOLUTION_MINUTES[resolution],
             series: observation.series,
             bucket: bucketOf(observation.atMs, resolution),
@@ -151,12 +154,15 @@ export function deriveIncrements(batches: readonly DerivableBatch[], context: De
             starter,
             bin,
           };
-          const id = keyString(key);
-          const existing = byKey.get(id);
-          if (existing) {
-            existing.count += 1;
-            existing.sum += value;
-          } else byKey.set(id, { ...key, count: 1, sum: value });
+          // The same observation without dimensions: an unfiltered read sums one row per bucket, not one per combination.
+          for (const key of [cube, { ...cube, scope: 0 as const, graph: "", version: 0, model: "", tool: "", starter: "" }]) {
+            const id = keyString(key);
+            const existing = byKey.get(id);
+            if (existing) {
+              existing.count += 1;
+              existing.sum += value;
+            } else byKey.set(id, { ...key, count: 1, sum: value });
+          }
         }
       }
     }

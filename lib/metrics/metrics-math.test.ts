@@ -92,12 +92,15 @@ describe("what ledger events add", () => {
 
   it("counts a failure by reason with its latency, at three resolutions, for top-level runs only", () => {
     const failed: RunEvent = { ...base, type: "run_failed", reason: "routing_exhausted", message: "no agent" };
-    const rows = deriveIncrements([batch([failed])], context);
+    const all = deriveIncrements([batch([failed])], context);
+    expect(all.filter((r) => r.scope === 0).every((r) => r.graph === "" && r.version === 0 && r.starter === ""), "the dimensionless copy").toBe(true);
+    expect(all.filter((r) => r.scope === 0)).toHaveLength(9);
+    const rows = all.filter((r) => r.scope === 1);
     const minute = rows.filter((r) => r.resolution === 1);
     expect(minute.map((r) => [r.series, r.label]).sort()).toEqual([["routing_exhausted", ""], ["run_latency", ""], ["runs_failed", "routing_exhausted"]]);
     expect(rows.every((r) => r.graph === "triage" && r.version === 3 && r.starter === "ann")).toBe(true);
     expect(rows).toHaveLength(9);
-    const subRun = deriveIncrements([batch([failed], "parent")], context);
+    const subRun = deriveIncrements([batch([failed], "parent")], context).filter((r) => r.scope === 1);
     expect(subRun.map((r) => r.series), "a sub-run's failure counts only as the orchestration failure").toEqual(["routing_exhausted", "routing_exhausted", "routing_exhausted"]);
   });
 
@@ -110,7 +113,7 @@ describe("what ledger events add", () => {
         ]),
       ],
       context,
-    ).filter((r) => r.resolution === 60);
+    ).filter((r) => r.resolution === 60 && r.scope === 1);
     expect(rows.find((r) => r.series === "cost")?.sum, "1 M in at $1 + 0.5 M out at $2").toBe(2);
     expect(rows.find((r) => r.series === "approval_wait")?.bin, "decided 60 s after the request").toBe(binOf(60_000));
     expect(rows.find((r) => r.series === "budget_asks")?.label).toBe("refused");
@@ -118,7 +121,7 @@ describe("what ledger events add", () => {
 
   it("sums repeated keys of a batch into one increment", () => {
     const started = (seq: number): RunEvent => ({ ...base, seq, type: "tool_call_completed", iteration: 1, callId: `c${seq}`, tool: "lookup", outcome: "ok", durationMs: 10, attempts: 1, result: "" });
-    const rows = deriveIncrements([batch([started(1), started(2), started(3)])], context).filter((r) => r.resolution === 1);
+    const rows = deriveIncrements([batch([started(1), started(2), started(3)])], context).filter((r) => r.resolution === 1 && r.scope === 1);
     expect(rows.map((r) => [r.series, r.count, r.sum])).toEqual([["tool_latency", 3, 30]]);
   });
 });

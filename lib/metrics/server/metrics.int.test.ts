@@ -156,7 +156,7 @@ describe.each(providers)("metric rollups on $provider", ({ available, create }) 
     const value = await seriesValue(db, { series: "runs_started", windowMinutes: 60, filters: { graph: "hot" } }, NOW);
     expect(value, "12 runs started in the same minute, one shared row per resolution").toBe(12);
     expect(await seriesValue(db, { series: "tokens_in", stat: "sum", windowMinutes: 60, filters: { graph: "hot" } }, NOW)).toBe(1200);
-    const rows = await db.metricRollup.findMany({ where: { series: "runs_started", graph: "hot" } });
+    const rows = await db.metricRollup.findMany({ where: { series: "runs_started", graph: "hot", scope: 1 } });
     expect(rows.map((r) => [r.resolution, r.count]).sort(), "one row per resolution").toEqual([[1, 12], [1440, 12], [60, 12]].sort());
   });
 

@@ -1,6 +1,6 @@
 // The one reader of metric_rollups: sums rows per (series, time slot, breakdown
 // key, histogram bin) in the database, over the rollups of one resolution. The
-// primary key starts (resolution, series, bucket), so each series' range is one
+// primary key starts (scope, resolution, series, bucket), so each series' range is one
 // index range scan; nothing is summed in the web server but those groups.
 // No "server-only" here: the worker (plain Node) loads this module too (the ledger writer, the monitor evaluator).
 import type { Db } from "../../db/prisma";
@@ -69,11 +69,16 @@ function conditions(series: StoredSeriesName, query: RollupQuery): Prisma.Sql[] 
 export async function readRollupGroups(db: Db | DbTransaction, query: RollupQuery): Promise<RollupGroup[]> {
   if (query.series.length === 0 || query.toMinute <= query.fromMinute) return [];
   const key = BREAKDOWN_COLUMN[query.breakdown];
+  // Without a filter or a dimension breakdown the dimensionless rows answer: far fewer than the cube's.
+  const { filters } = query;
+  const dimensional = query.breakdown !== "none" && query.breakdown !== "label";
+  const filtered = filters.graph !== undefined || filters.version !== undefined || filters.startedBy !== undefined || filters.model !== undefined || filters.tool !== undefined;
+  const scope = dimensional || filtered ? 1 : 0;
   // One branch per series, each an index range on (resolution, series, bucket), joined by UNION ALL.
   const branches = query.series.map(
     (series) => Prisma.sql`SELECT series, (bucket - CAST(${query.fromMinute} AS INTEGER)) / CAST(${query.stepMinutes} AS INTEGER) AS slot, ${key} AS k, bin, "count", "sum"
       FROM metric_rollups
-      WHERE resolution = CAST(${query.resolution} AS INTEGER) AND bucket >= CAST(${query.fromMinute} AS INTEGER) AND bucket < CAST(${query.toMinute} AS INTEGER) AND ${Prisma.join(conditions(series, query), " AND ")}`,
+      WHERE scope = CAST(${scope} AS INTEGER) AND resolution = CAST(${query.resolution} AS INTEGER) AND bucket >= CAST(${query.fromMinute} AS INTEGER) AND bucket < CAST(${query.toMinute} AS INTEGER) AND ${Prisma.join(conditions(series, query), " AND ")}`,
   );
   const rows = await db.$queryRaw<{ series: string; slot: number | bigint; k: string; bin: number | bigint; c: number | bigint; s: number | null }[]>`
     SELECT series, slot, k, bin, SUM("count") AS c, SUM("sum") AS s

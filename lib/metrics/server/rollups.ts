@@ -11,10 +11,10 @@ import { getConfig } from "../../config/server/config";
 import type { PriceTable } from "../../runs/pricing";
 import { deriveIncrements, type DerivableBatch, type RollupIncrement } from "../derive";
 
-const COLUMNS = ["resolution", "series", "bucket", "label", "graph", "version", "model", "tool", "starter", "bin", "count", "sum"] as const;
+const COLUMNS = ["scope", "resolution", "series", "bucket", "label", "graph", "version", "model", "tool", "starter", "bin", "count", "sum"] as const;
 const COLUMN_LIST = Prisma.raw(COLUMNS.map((c) => `"${c}"`).join(", "));
-const KEY_LIST = Prisma.raw(COLUMNS.slice(0, 10).map((c) => `"${c}"`).join(", "));
-/** Rows per statement: 12 parameters each stays well under SQLite's 32,766 and PostgreSQL's 65,535. */
+const KEY_LIST = Prisma.raw(COLUMNS.slice(0, 11).map((c) => `"${c}"`).join(", "));
+/** Rows per statement: 13 parameters each stays well under SQLite's 32,766 and PostgreSQL's 65,535. */
 const ROWS_PER_STATEMENT = 400;
 
 type Client = DbTransaction | Db;
