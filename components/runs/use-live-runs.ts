@@ -1,11 +1,18 @@
 "use client";
 // The runs list, live: a changed run's status and pending count are patched
 // into the page at once (the change says them), and the page is read again
-// for what only a full read knows (new runs, usage, Temporal's status).
+// for what only a full read knows (new runs, usage, Temporal's status) — at
+// once for a run just started or a status that moved; a run that only made
+// progress (a new ledger event, same status) or is off this page is read again
+// at most every PROGRESS_RELOAD_MS, as the old poll did: a hundred busy runs
+// must not turn every open list into a reload loop.
+import { useEffect, useRef } from "react";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type { RunChange } from "@/lib/runs/live-feed";
 import type { RunListPage, RunListRow } from "@/lib/runs/schemas";
 import { useCoalescedRefetch, useLiveFeed, type LivePath } from "./use-live-feed";
+
+const PROGRESS_RELOAD_MS = 2_000;
 
 function patchRows(rows: RunListRow[], change: RunChange): RunListRow[] {
   return rows.map((row) =>
@@ -17,15 +24,54 @@ function patchRows(rows: RunListRow[], change: RunChange): RunListRow[] {
   );
 }
 
+function findRow(rows: RunListRow[], runId: string): RunListRow | undefined {
+  for (const row of rows) {
+    if (row.runId === runId) return row;
+    const sub = findRow(row.subRuns, runId);
+    if (sub) return sub;
+  }
+  return undefined;
+}
+
 /** Keeps the runs list under `queryKey` current from GET /api/runs/feed; returns the path in use (poll only when "polling"). */
 export function useLiveRunsList(queryKey: QueryKey): LivePath {
   const queryClient = useQueryClient();
   const reload = useCoalescedRefetch(queryKey);
+  const progress = useRef<{ timer: ReturnType<typeof setTimeout> | null; last: number }>({ timer: null, last: 0 });
+  useEffect(() => {
+    const state = progress.current;
+    return () => {
+      if (state.timer) clearTimeout(state.timer);
+    };
+  }, []);
+  const reloadForProgress = () => {
+    const state = progress.current;
+    if (state.timer) return;
+    const wait = Math.max(0, state.last + PROGRESS_RELOAD_MS - Date.now());
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      state.last = Date.now();
+      reload();
+    }, wait);
+  };
   return useLiveFeed("/api/runs/feed", {
     onReload: reload,
     onChange: (event, data) => {
       if (event !== "run") return;
-      queryClient.setQueryData<RunListPage>(queryKey, (page) => (page ? { ...page, rows: patchRows(page.rows, data as RunChange) } : page));
+      const change = data as RunChange;
+      const page = queryClient.getQueryData<RunListPage>(queryKey);
+      const shown = page ? findRow(page.rows, change.runId) : undefined;
+      if (!shown) {
+        // A run just started (its row has no event yet) belongs at the top of the list now; others off this page can wait.
+        if (change.parentRunId === null && change.lastEventSeq === 0) reload();
+        else reloadForProgress();
+        return;
+      }
+      if (shown.status === change.status && shown.pendingApprovals === change.pendingApprovals && shown.endedAt === change.endedAt) {
+        reloadForProgress();
+        return;
+      }
+      if (page) queryClient.setQueryData<RunListPage>(queryKey, { ...page, rows: patchRows(page.rows, change) });
       reload();
     },
   });
