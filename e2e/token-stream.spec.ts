@@ -1,0 +1,35 @@
+// Token streaming on the run page (issue 26 §2): a user starts a demo run and
+// watches its answer being written — on the open model span in the waterfall,
+// then growing in the conversation — before the run ends; once the message is
+// stored, the conversation shows it in full, and the page learned all of it
+// from its run stream (the indicator says so), not from polling.
+import { expect, test } from "@playwright/test";
+import { storageStateFor } from "./support";
+
+test("a demo run's answer grows on the run page as it is generated, then stands in full", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const words = Array.from({ length: 60 }, (_, i) => `streamed${i + 1}`);
+  const answer = words.join(" ");
+  const page = await browser.newPage({ storageState: storageStateFor("builder") });
+  // The model thinks for 2 s (time for the page to open), then writes 3 words per 150 ms (about 3 s).
+  const started = await page.request.post("/api/runs", { data: { graph: "treasury", task: `think 2000\nstream 150\nanswer: ${answer}` } });
+  expect(started.status(), await started.text()).toBe(201);
+  const { runId } = (await started.json()) as { runId: string };
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("live-indicator")).toContainText("live · streaming");
+
+  // The waterfall's open model span shows the text so far.
+  await expect(page.getByTestId("span-live-text").first()).toContainText("streamed1 ", { timeout: 15_000 });
+
+  await page.getByRole("tab", { name: "Conversation" }).click();
+  const growing = page.getByTestId("assistant-streaming");
+  await expect(growing).toContainText(/streamed\d+/);
+  const partial = (await growing.textContent()) ?? "";
+  expect(partial, "the answer is shown before it is complete").not.toContain(words.at(-1));
+  // It grows…
+  await expect(growing).toContainText("streamed30 ");
+  // …and once stored, the message stands in full and the growing text is gone.
+  await expect(page.getByTestId("assistant-text").last()).toContainText(answer, { timeout: 20_000 });
+  await expect(growing).toHaveCount(0);
+  await expect(page.getByTestId("live-indicator")).toContainText("finished");
+});
