@@ -5,7 +5,7 @@
 // search combines with the runs list's filters and the tool and model filters;
 // snippets are text; a query FTS or tsquery would choke on is just words, and a
 // query with no word is a 422 naming `q`. The "stuck or burning" view finds
-// exactly the stuck, retrying and burning runs.
+// exactly the stuck, retrying and burning runs; the backfill indexes an older ledger once.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import type { SessionUser } from "../../auth/server/session";
@@ -18,6 +18,7 @@ import type { LedgerBatch } from "../../contract/workflow";
 import type { ChatMessage, RunEvent, TraceSpan } from "../../contract/types";
 import type { RunListPage } from "../../runs/schemas";
 import { bestHits, facetRootIds, searchRootIds } from "./query";
+import { backfillSearchIndex } from "../../../scripts/search-backfill";
 
 const viewer: SessionUser = { id: "viewer-1", email: "viewer@zap.local", name: "Vic", role: "viewer" };
 vi.mock("../../auth/server/session", () => ({ requireUser: vi.fn(async () => viewer) }));
@@ -220,5 +221,16 @@ describe.each(providers)("search across runs on $provider", ({ available, create
     const page = await list({ view: "stuck", stuckMinutes: "10", burnPerMinute: "1" });
     expect(ids(page).sort()).toEqual(["stuck-burning", "stuck-quiet", "stuck-retry"]);
     expect(page.rows.every((r) => (r.stuck?.length ?? 0) > 0)).toBe(true);
+  });
+
+  it.skipIf(!available)("a ledger written before the index is indexed by the backfill, once", async () => {
+    await db.searchDocument.deleteMany({ where: { runId: "run-order" } });
+    expect(await searchRootIds(db, "4417"), "its texts left the full-text index with their rows").toEqual([]);
+    expect(await backfillSearchIndex(db, 10)).toBe(1);
+    expect(await searchRootIds(db, "4417")).toEqual(["run-order"]);
+    expect((await bestHits(db, "rotterdam", ["run-order"])).get("run-order")).toMatchObject({ source: "tool_result", spanId: "s3" });
+    const count = await db.searchDocument.count();
+    expect(await backfillSearchIndex(db, 10), "nothing left to index").toBe(0);
+    expect(await db.searchDocument.count()).toBe(count);
   });
 });
