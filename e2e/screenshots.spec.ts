@@ -111,3 +111,13 @@ test("the README's screenshots: designer, run trace, plan DAG and inbox", async 
   expect(decided.status(), await decided.text()).toBe(200);
   await Promise.all([builder.close(), approver.close(), builderApi.dispose(), approverApi.dispose()]);
 });
+
+test("the dashboard's screenshot: the last hour of this e2e run's runs", async ({ browser }) => {
+  mkdirSync(IMAGES_DIR, { recursive: true });
+  const viewer = await browser.newPage({ storageState: storageStateFor("viewer"), viewport: VIEWPORT });
+  await viewer.goto("/?range=1h");
+  await expect(viewer.getByTestId("stat-runs-started")).not.toHaveText("0");
+  for (const chart of ["runs_started", "runs_failed", "run_latency"]) await expect(viewer.getByTestId(`chart-${chart}-plot`), `${chart} is drawn`).toBeVisible();
+  await save(viewer, "dashboard");
+  await viewer.close();
+});

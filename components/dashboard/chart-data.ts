@@ -14,7 +14,7 @@ export interface ChartLine {
 const PALETTE = ["#4f46e5", "#dc2626", "#059669", "#d97706", "#0891b2", "#9333ea", "#db2777", "#65a30d", "#2563eb", "#ea580c", "#0d9488", "#7c3aed"];
 const OTHER_COLOR = "#a1a1aa";
 
-/** Colours follow a line's key, so a graph keeps its colour across charts of one view. */
+/** A line's colour by its place in the chart (lines come sorted by total); "other" is grey wherever it is. */
 export function colorFor(key: string, index: number): string {
   return key === "other" ? OTHER_COLOR : (PALETTE[index % PALETTE.length] ?? OTHER_COLOR);
 }

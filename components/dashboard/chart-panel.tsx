@@ -79,7 +79,7 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, head
         <h3 id={`${testId}-title`} className="text-sm font-semibold text-zinc-900">
           {def.label}
         </h3>
-        <p className="text-right text-lg font-semibold tabular-nums text-zinc-900" data-testid={`${testId}-total`}>
+        <p className={`text-right font-semibold tabular-nums text-zinc-900 ${headline ? "text-sm" : "text-lg"}`} data-testid={`${testId}-total`}>
           {headline ?? formatMetric(total, unit)}
         </p>
       </header>

@@ -25,6 +25,7 @@ export interface TimeChartProps {
 }
 
 const HEIGHT = 180;
+const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7, 1e8, 1e9];
 /** How far (CSS px) a click may miss a thin bar and still pick it. */
 const CLICK_REACH_PX = 6;
 
@@ -58,7 +59,15 @@ function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover |
     },
     axes: [
       { stroke: "#71717a", grid: { stroke: "#f4f4f5" }, ticks: { stroke: "#e4e4e7" } },
-      { stroke: "#71717a", grid: { stroke: "#f4f4f5" }, ticks: { stroke: "#e4e4e7" }, size: 56, values: (_u, splits) => splits.map((v) => formatAxis(v, props.unit)) },
+      {
+        stroke: "#71717a",
+        grid: { stroke: "#f4f4f5" },
+        ticks: { stroke: "#e4e4e7" },
+        size: 56,
+        // Counts have no halves: whole-number steps only.
+        incrs: props.unit === "count" || props.unit === "tokens" ? WHOLE_STEPS : undefined,
+        values: (_u, splits) => splits.map((v) => formatAxis(v, props.unit)),
+      },
     ],
     series: [
       {},
@@ -69,7 +78,8 @@ function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover |
         width: props.style === "bars" ? 0 : 1.5,
         paths: props.style === "bars" ? bars : linear,
         spanGaps: false,
-        points: { show: false },
+        // Lines keep uPlot's automatic points, so a lone reading between gaps still shows as a dot.
+        ...(props.style === "bars" ? { points: { show: false } } : {}),
       })),
     ],
     hooks: {
@@ -137,9 +147,7 @@ export function TimeChart(props: TimeChartProps) {
       <p className="h-5 truncate text-xs text-zinc-600" aria-hidden="true" data-testid={`${props.testId}-hover`}>
         {at !== null && x !== undefined
           ? `${formatBucket(x * 1000, props.stepSeconds)}: ${props.lines.map((l) => `${l.label} ${formatMetric(l.values[at], props.unit)}`).join(" · ")}`
-          : props.onPick
-            ? "Click a bar or point for its runs"
-            : ""}
+          : ""}
       </p>
       <div ref={box} role="img" aria-label={props.label} className={props.onPick ? "cursor-pointer" : undefined} data-testid={props.testId} />
     </div>
