@@ -37,6 +37,12 @@ export function readRunsChangedSince(db: Db, since: Date, take: number): Promise
   return db.run.findMany({ where: { updatedAt: { gt: since } }, select: RUN_CHANGE, orderBy: [{ updatedAt: "asc" }, { id: "asc" }], take });
 }
 
+/** What the runs list shows of a run that just started: read only for those (their task can be long). */
+export function readRunStarts(db: Db, runIds: readonly string[]): Promise<{ id: string; agentName: string; graphName: string | null; startedBy: string | null; task: string; startedAt: Date }[]> {
+  if (runIds.length === 0) return Promise.resolve([]);
+  return db.run.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, agentName: true, graphName: true, startedBy: true, task: true, startedAt: true } });
+}
+
 /** The approval records of these runs (indexed by run id): what a run whose pending count moved now asks or had decided. */
 export function readApprovalsOfRuns(db: Db, runIds: readonly string[]): Promise<ApprovalChangeRow[]> {
   if (runIds.length === 0) return Promise.resolve([]);

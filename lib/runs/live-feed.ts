@@ -19,6 +19,17 @@ export interface RunChange {
   lastEventSeq: number;
   endedAt: string | null;
   updatedAt: string;
+  /** Only for a run that just started (no ledger event yet): enough for the list to show its row before it reads itself again. */
+  started?: RunStart;
+}
+
+/** What the runs list shows of a run that just started; the task cut to 300 characters as the list does. */
+export interface RunStart {
+  agentName: string;
+  graphName: string | null;
+  startedBy: string | null;
+  task: string;
+  startedAt: string;
 }
 
 /** `event: approval` on the approvals feed: an approval was asked (pending) or decided. */

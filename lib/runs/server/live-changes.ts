@@ -11,10 +11,10 @@ import "server-only";
 // looks LOOKBACK_MS behind the high-water mark and a remembered signature per
 // run and per approval drops what was already announced.
 import type { Db } from "../../db/prisma";
-import { readApprovalsDecidedSince, readApprovalsOfRuns, readRunsChangedSince, type ApprovalChangeRow, type RunChangeRow } from "../../run-ledger/changes";
+import { readApprovalsDecidedSince, readApprovalsOfRuns, readRunsChangedSince, readRunStarts, type ApprovalChangeRow, type RunChangeRow } from "../../run-ledger/changes";
 import { readRunRows } from "../../run-ledger/read";
 import type { RunStatus } from "../../contract/types";
-import type { ApprovalChange, LiveChange, RunChange } from "../live-feed";
+import type { ApprovalChange, LiveChange, RunChange, RunStart } from "../live-feed";
 
 export const LIVE_POLL_MS = 100;
 export const LOOKBACK_MS = 2_000;
@@ -95,6 +95,7 @@ export async function collectChanges(db: Db, from: { runs: Date; decided: Date }
     if (row.pendingApprovals > 0) memory.pending.set(row.id, row.pendingApprovals);
     else memory.pending.delete(row.id);
   }
+  await addRunStarts(db, changes);
   const approvals = [...(await readApprovalsOfRuns(db, pendingMoved.map((r) => r.id))), ...decided];
   const stampOf = new Map(pendingMoved.map((r) => [r.id, r.updatedAt.getTime()]));
   for (const approval of approvals) {
@@ -108,6 +109,19 @@ export async function collectChanges(db: Db, from: { runs: Date; decided: Date }
     changes.push({ topic: "approvals", event: "pending", cursor: row.updatedAt.getTime(), data: { runId: row.id, rootRunId: row.rootRunId, pendingApprovals: row.pendingApprovals } });
   }
   return { changes, newest, truncated };
+}
+
+/** Adds what the list shows to the changes of runs that just started (no ledger event yet), read in one query. */
+async function addRunStarts(db: Db, changes: LiveChange[]): Promise<void> {
+  const fresh = changes.filter((c): c is Extract<LiveChange, { event: "run" }> => c.event === "run" && c.data.lastEventSeq === 0);
+  if (fresh.length === 0) return;
+  const starts = new Map<string, RunStart>(
+    (await readRunStarts(db, fresh.map((c) => c.data.runId))).map((r) => [r.id, { agentName: r.agentName, graphName: r.graphName, startedBy: r.startedBy, task: r.task.slice(0, 300), startedAt: r.startedAt.toISOString() }]),
+  );
+  for (const change of fresh) {
+    const started = starts.get(change.data.runId);
+    if (started) change.data.started = started;
+  }
 }
 
 /** Forgets signatures no read can meet again (older than REMEMBER_MS); pending approvals stay until decided. */

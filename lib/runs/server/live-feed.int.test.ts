@@ -85,10 +85,12 @@ for (const { provider, available, create } of providers) {
       const feed = open(db, "runs", "u-runs");
       await feed.until("ready", (f) => f.event === "ready");
       await db.run.create({ data: { id: "feed-run", rootRunId: "feed-run", agentName: "lister", task: "list me", status: "pending" } });
-      await feed.until("the new run", (f) => f.event === "run" && f.data.runId === "feed-run");
+      const fresh = await feed.until("the new run", (f) => f.event === "run" && f.data.runId === "feed-run");
+      expect(fresh.data.started, "a run just started carries what the list shows of it").toMatchObject({ agentName: "lister", task: "list me", graphName: null });
       await db.run.update({ where: { id: "feed-run" }, data: { status: "completed", iteration: 2, lastEventSeq: 5, endedAt: new Date() } });
       const done = await feed.until("its completion", (f) => f.event === "run" && f.data.runId === "feed-run" && f.data.status === "completed");
       expect(done.data).toMatchObject({ rootRunId: "feed-run", parentRunId: null, iteration: 2, lastEventSeq: 5, pendingApprovals: 0 });
+      expect(done.data.started, "only a run without events carries its start").toBeUndefined();
       expect(done.id, "the cursor is the row's write time").toBe(Date.parse(String(done.data.updatedAt)));
       // Re-reading the lookback window announces nothing twice.
       await new Promise((resolve) => setTimeout(resolve, 400));
