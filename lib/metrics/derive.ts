@@ -9,6 +9,9 @@ import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
 import { costOf, type PriceTable } from "../runs/pricing";
 import { binOf, bucketOf, RESOLUTION_MINUTES, RESOLUTIONS } from "./histogram";
 import type { StoredSeriesName } from "./schemas";
+import { ROLLUP_SCOPES, type RollupScopeId } from "./scopes";
+
+const SCOPES = Object.values(ROLLUP_SCOPES);
 
 /** The part of an inserted ledger batch the rollups read. */
 export interface DerivableBatch {
@@ -19,8 +22,8 @@ export interface DerivableBatch {
 
 /** One row's key in metric_rollups (absent dimensions are "" and version 0). */
 export interface RollupKey {
-  /** 0: no dimension (graph, version, model, tool and starter empty), what unfiltered reads use; 1: every dimension. */
-  scope: 0 | 1;
+  /** Which dimensions the row keeps (lib/metrics/scopes.ts); the others are "" / 0. */
+  scope: RollupScopeId;
   resolution: number;
   series: StoredSeriesName;
   bucket: number;
@@ -154,8 +157,18 @@ export function deriveIncrements(batches: readonly DerivableBatch[], context: De
             starter,
             bin,
           };
-          // The same observation without dimensions: an unfiltered read sums one row per bucket, not one per combination.
-          for (const key of [cube, { ...cube, scope: 0 as const, graph: "", version: 0, model: "", tool: "", starter: "" }]) {
+          // The same observation in every scope, each keeping only its dimensions (reads pick the smallest that serves them).
+          for (const scope of SCOPES) {
+            const keeps: readonly string[] = scope.keeps;
+            const key: RollupKey = {
+              ...cube,
+              scope: scope.id,
+              graph: keeps.includes("graph") ? cube.graph : "",
+              version: keeps.includes("version") ? cube.version : 0,
+              model: keeps.includes("model") ? cube.model : "",
+              tool: keeps.includes("tool") ? cube.tool : "",
+              starter: keeps.includes("starter") ? cube.starter : "",
+            };
             const id = keyString(key);
             const existing = byKey.get(id);
             if (existing) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { binOf, binValue, bucketOf, percentileOf, PERCENTILE_RELATIVE_ERROR } from "./histogram";
 import { indexGroups, seriesData, seriesTotal, timeGrid } from "./assemble";
 import { deriveIncrements, type DerivableBatch } from "./derive";
+import { scopeFor } from "./scopes";
 import type { RunEvent } from "../contract/types";
 
 describe("latency bins", () => {
@@ -123,5 +124,27 @@ describe("what ledger events add", () => {
     const started = (seq: number): RunEvent => ({ ...base, seq, type: "tool_call_completed", iteration: 1, callId: `c${seq}`, tool: "lookup", outcome: "ok", durationMs: 10, attempts: 1, result: "" });
     const rows = deriveIncrements([batch([started(1), started(2), started(3)])], context).filter((r) => r.resolution === 1 && r.scope === 1);
     expect(rows.map((r) => [r.series, r.count, r.sum])).toEqual([["tool_latency", 3, 30]]);
+  });
+});
+
+describe("which rows a read sums", () => {
+  it("takes the smallest projection holding its filters and breakdown, the cube for combinations", () => {
+    expect(scopeFor({}, "none"), "unfiltered: the dimensionless rows").toBe(0);
+    expect(scopeFor({}, "label")).toBe(0);
+    expect(scopeFor({ graph: "triage" }, "version"), "graph and version live together").toBe(2);
+    expect(scopeFor({ model: "openai/gpt-4o" }, "none")).toBe(3);
+    expect(scopeFor({}, "tool")).toBe(4);
+    expect(scopeFor({ startedBy: "ann" }, "label")).toBe(5);
+    expect(scopeFor({ graph: "triage" }, "model"), "two dimensions from different projections").toBe(1);
+  });
+
+  it("writes each observation to every scope with only that scope's dimensions", () => {
+    const rows = deriveIncrements(
+      [{ run: { runId: "r", parentRunId: null, graphName: "g", agentVersionId: "v", startedBy: "ann" }, summary: { startedAt: "2026-03-01T10:00:00Z" }, events: [{ seq: 1, at: "2026-03-01T10:00:01Z", type: "inference_completed", iteration: 1, model: "m", usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 5, toolCalls: 0, attempts: 1 }] }],
+      { versionOf: () => 2, requestedAtOf: () => undefined, prices: {} },
+    ).filter((r) => r.series === "tokens_in" && r.resolution === 60);
+    expect(rows.map((r) => [r.scope, r.graph, r.version, r.model, r.starter]).sort()).toEqual(
+      [[0, "", 0, "", ""], [1, "g", 2, "m", "ann"], [2, "g", 2, "", ""], [3, "", 0, "m", ""], [4, "", 0, "", ""], [5, "", 0, "", "ann"]].sort(),
+    );
   });
 });

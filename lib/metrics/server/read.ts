@@ -6,6 +6,7 @@
 import type { Db } from "../../db/prisma";
 import type { DbTransaction } from "../../db/transactions";
 import { Prisma } from "../../db/generated/sqlite/client";
+import { scopeFor } from "../scopes";
 import { METRIC_SERIES, type MetricBreakdown, type MetricSeriesDef, type MetricFilters, type StoredSeriesName } from "../schemas";
 
 export interface RollupQuery {
@@ -69,11 +70,8 @@ function conditions(series: StoredSeriesName, query: RollupQuery): Prisma.Sql[] 
 export async function readRollupGroups(db: Db | DbTransaction, query: RollupQuery): Promise<RollupGroup[]> {
   if (query.series.length === 0 || query.toMinute <= query.fromMinute) return [];
   const key = BREAKDOWN_COLUMN[query.breakdown];
-  // Without a filter or a dimension breakdown the dimensionless rows answer: far fewer than the cube's.
-  const { filters } = query;
-  const dimensional = query.breakdown !== "none" && query.breakdown !== "label";
-  const filtered = filters.graph !== undefined || filters.version !== undefined || filters.startedBy !== undefined || filters.model !== undefined || filters.tool !== undefined;
-  const scope = dimensional || filtered ? 1 : 0;
+  // The smallest projection holding the filtered and broken-down dimensions (lib/metrics/scopes.ts).
+  const scope = scopeFor(query.filters, query.breakdown);
   // One branch per series, each an index range on (resolution, series, bucket), joined by UNION ALL.
   const branches = query.series.map(
     (series) => Prisma.sql`SELECT series, (bucket - CAST(${query.fromMinute} AS INTEGER)) / CAST(${query.stepMinutes} AS INTEGER) AS slot, ${key} AS k, bin, "count", "sum"
