@@ -75,12 +75,14 @@ const PAGE_TEXTS_MAX = 5_000;
  */
 export async function bestHits(db: Db, query: string, rootRunIds: string[]): Promise<Map<string, SearchHit>> {
   if (searchTerms(query).length === 0 || rootRunIds.length === 0) return new Map();
-  const rows = await db.searchDocument.findMany({
+  // No ORDER BY in SQL: with one (and a LIMIT) the planner may walk the whole table in id order
+  // instead of taking the root index; a page's few hundred rows are sorted here.
+  const found = await db.searchDocument.findMany({
     where: { rootRunId: { in: rootRunIds } },
-    orderBy: { id: "desc" },
     take: PAGE_TEXTS_MAX,
-    select: { runId: true, rootRunId: true, seq: true, source: true, spanId: true, text: true },
+    select: { id: true, runId: true, rootRunId: true, seq: true, source: true, spanId: true, text: true },
   });
+  const rows = found.sort((a, b) => b.id - a.id);
   const hits = new Map<string, SearchHit>();
   for (const row of rows) {
     if (hits.has(row.rootRunId) || !textMatches(row.text, query)) continue;
