@@ -189,17 +189,21 @@ async function inbox(page: Page, db: Db, base: string, mode: Mode, count: number
 
 /** Run page: a live run gets one span and its event at a time; the span's row appears in the trace. */
 async function runPage(page: Page, db: Db, base: string, mode: Mode, count: number): Promise<number[]> {
-  const runId = `bench-page-${mode}-${Date.now()}`;
+  const latencies: number[] = [];
+  // The trace renders only the rows in its view: a fresh run every 20 samples keeps each new row in it.
+  for (let done = 0; done < count; done += 20) latencies.push(...(await runPageChunk(page, db, base, `${mode}-${done}`, Math.min(20, count - done))));
+  return latencies;
+}
+
+async function runPageChunk(page: Page, db: Db, base: string, tag: string, count: number): Promise<number[]> {
+  const runId = `bench-page-${tag}-${Date.now()}`;
   await createRun(db, runId, "bench run page");
   await db.runSpan.create({ data: { runId, spanId: "s1", parentId: null, kind: "run", name: "bench", status: "running", startedAt: new Date(), data: "{}" } });
-  // The trace renders only the rows in view: a tall window keeps every sample's row in it.
-  await page.setViewportSize({ width: 1400, height: 4000 });
   await page.goto(`${base}/runs/${runId}`);
   await page.getByTestId("span-row").first().waitFor();
   const latencies: number[] = [];
-  for (let i = 1; i <= count; i++) {
-    const seq = i;
-    const name = `bench_tool_${i}`;
+  for (let seq = 1; seq <= count; seq++) {
+    const name = `bench_tool_${seq}`;
     const at = new Date();
     const event = toolEvent(seq, name, at);
     latencies.push(
@@ -214,7 +218,6 @@ async function runPage(page: Page, db: Db, base: string, mode: Mode, count: numb
     await jitter();
   }
   await db.run.update({ where: { id: runId }, data: { status: "completed", endedAt: new Date() } });
-  await page.setViewportSize({ width: 1400, height: 900 });
   return latencies;
 }
 

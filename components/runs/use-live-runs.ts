@@ -8,7 +8,7 @@
 // must not turn every open list into a reload loop.
 import { useEffect, useRef } from "react";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
-import type { RunChange } from "@/lib/runs/live-feed";
+import type { RunChange, RunStart } from "@/lib/runs/live-feed";
 import type { RunListPage, RunListRow } from "@/lib/runs/schemas";
 import { useCoalescedRefetch, useLiveFeed, type LivePath } from "./use-live-feed";
 
@@ -31,6 +31,34 @@ function findRow(rows: RunListRow[], runId: string): RunListRow | undefined {
     if (sub) return sub;
   }
   return undefined;
+}
+
+const NO_USAGE = { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0 };
+
+/** A just-started run's row as the list would read it (no version, usage or Temporal status yet: the reload brings them). */
+function startedRow(change: RunChange, started: RunStart): RunListRow {
+  return {
+    runId: change.runId,
+    parentRunId: null,
+    ...started,
+    version: null,
+    status: change.status,
+    temporalStatus: null,
+    pendingApprovals: change.pendingApprovals,
+    error: null,
+    routedTo: null,
+    planOutcome: null,
+    endedAt: change.endedAt,
+    self: NO_USAGE,
+    total: NO_USAGE,
+    subRuns: [],
+  };
+}
+
+/** Whether the list's query (its URL's search string) is the first page of every run: a new run belongs at its top. */
+function isFirstUnfilteredPage(queryKey: QueryKey): boolean {
+  const params = new URLSearchParams(typeof queryKey[1] === "string" ? queryKey[1] : "");
+  return [...params.keys()].every((key) => key === "page") && (params.get("page") ?? "1") === "1";
 }
 
 /** Keeps the runs list under `queryKey` current from GET /api/runs/feed; returns the path in use (poll only when "polling"). */
@@ -63,8 +91,13 @@ export function useLiveRunsList(queryKey: QueryKey): LivePath {
       const shown = page ? findRow(page.rows, change.runId) : undefined;
       if (!shown) {
         // A run just started (its row has no event yet) belongs at the top of the list now; others off this page can wait.
-        if (change.parentRunId === null && change.lastEventSeq === 0) reload();
-        else reloadForProgress();
+        if (change.parentRunId === null && change.lastEventSeq === 0) {
+          // Shown at once on the first page of every run; the reload confirms it (and places it anywhere else).
+          if (page && change.started && isFirstUnfilteredPage(queryKey)) {
+            queryClient.setQueryData<RunListPage>(queryKey, { ...page, rows: [startedRow(change, change.started), ...page.rows].slice(0, page.pageSize), total: page.total + 1 });
+          }
+          reload();
+        } else reloadForProgress();
         return;
       }
       if (shown.status === change.status && shown.pendingApprovals === change.pendingApprovals && shown.endedAt === change.endedAt) {
