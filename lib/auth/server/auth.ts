@@ -108,7 +108,7 @@ export function oauthProviders(): { id: string; name: string }[] {
  * demo account in production mode), and signed in after the last password
  * change, reset, disable or enable.
  */
-async function sessionUserValid(db: Db, userId: string, signedInAt: number): Promise<boolean> {
+export async function sessionUserValid(db: Db, userId: string, signedInAt: number): Promise<boolean> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true, sessionsValidAfter: true, isDemo: true } });
   if (!user || user.disabledAt) return false;
   if (user.isDemo && getConfig().mode === "production") return false;

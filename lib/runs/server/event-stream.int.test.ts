@@ -48,6 +48,7 @@ for (const { provider, available, create } of providers) {
       await db.run.create({ data: { id: "live-run", rootRunId: "live-run", agentName: "streamer", task: "stream", status: "thinking", lastEventSeq: 2, startedAt: new Date(AT) } });
       await writeEvent(db, "live-run", 1, "run_started");
       await writeEvent(db, "live-run", 2, "llm_call_started");
+      await db.run.create({ data: { id: "idle-run-2", rootRunId: "idle-run-2", agentName: "streamer", task: "wait", status: "awaiting_approval", lastEventSeq: 0, startedAt: new Date(AT) } });
     });
 
     afterAll(async () => {
@@ -72,6 +73,17 @@ for (const { provider, available, create } of providers) {
       const rest = await readAll(await runEventStream(db, { runId: "live-run", since: 2, userId: "u-resume", signal: new AbortController().signal }));
       expect(ids(rest)).toEqual([3]);
       await expect(runEventStream(db, { runId: "nobody", since: 0, userId: "u-resume", signal: new AbortController().signal })).rejects.toBeInstanceOf(RunNotFound);
+    });
+
+    it("ends at a heartbeat once the caller may no longer read (a revoked key, a session signed out elsewhere)", async () => {
+      let allowed = true;
+      const stream = await runEventStream(db, { runId: "idle-run-2", since: 0, userId: "u-revoked", signal: new AbortController().signal, stillAllowed: async () => allowed, heartbeatMs: 100 });
+      const reading = readAll(stream);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      allowed = false;
+      const text = await reading;
+      expect(text, "heartbeats went out while allowed").toContain(": keep-alive");
+      expect(text).not.toContain("event: end");
     });
 
     it(`caps a user's open streams at ${STREAMS_PER_USER}, and a cancelled stream frees its place`, async () => {

@@ -68,8 +68,12 @@ const tokenText = (frame: TokenFrame) => `event: token\ndata: ${JSON.stringify(f
  * The stream's body. Refuses an unknown run (404) and a user over the cap (429)
  * before any byte is sent, so both are ordinary API errors.
  */
-export async function runEventStream(db: Db, args: { runId: string; since: number; userId: string; signal: AbortSignal }): Promise<ReadableStream<Uint8Array>> {
+export async function runEventStream(
+  db: Db,
+  args: { runId: string; since: number; userId: string; signal: AbortSignal; /** Checked on each heartbeat: false ends the stream (a revoked key, a session signed out elsewhere). */ stillAllowed?: () => Promise<boolean>; heartbeatMs?: number },
+): Promise<ReadableStream<Uint8Array>> {
   const { runId, signal } = args;
+  const heartbeatMs = args.heartbeatMs ?? STREAM_HEARTBEAT_MS;
   if (!(await readRunSummary(db, runId))) throw new RunNotFound(runId);
   const slot = takeStreamSlot(args.userId);
   const stop = new AbortController();
@@ -148,10 +152,9 @@ export async function runEventStream(db: Db, args: { runId: string; since: numbe
                 send(sseFrame(event));
                 since = event.seq;
               }
-              if (page.hasMore) {
-                ledgerMoved = true;
-                continue;
-              }
+              // More to read, or events were sent: read again at once (an empty page then says whether the run ended).
+              if (page.hasMore || page.events.length > 0) ledgerMoved = true;
+              if (page.hasMore) continue;
               if (page.events.length === 0) {
                 const summary = await readRunSummary(db, runId);
                 if (summary && TERMINAL_STATUSES.includes(summary.status) && summary.lastEventSeq <= since) {
@@ -165,9 +168,12 @@ export async function runEventStream(db: Db, args: { runId: string; since: numbe
               const frame = tokens.frameFor(row);
               if (frame && (controller.desiredSize ?? 1) > 0) send(tokenText(frame));
             }
-            if (Date.now() - lastSent >= STREAM_HEARTBEAT_MS) send(`: keep-alive\n\n`);
+            if (Date.now() - lastSent >= heartbeatMs) {
+              if (args.stillAllowed && !(await args.stillAllowed())) break;
+              send(`: keep-alive\n\n`);
+            }
             // A quiet run is still re-read now and then: the poller may have failed a tick.
-            if (!ledgerMoved && pendingTokens.length === 0 && (await nextWake(STREAM_POLL_MS))) ledgerMoved = true;
+            if (!ledgerMoved && pendingTokens.length === 0 && (await nextWake(Math.min(STREAM_POLL_MS, heartbeatMs)))) ledgerMoved = true;
           }
           controller.close();
         } catch {

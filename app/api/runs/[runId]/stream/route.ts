@@ -7,6 +7,7 @@ import { apiRoute, parseParam, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";
 import { runIdSchema } from "@/lib/contract/schemas";
 import { resumeFrom, runEventStream } from "@/lib/runs/server/event-stream";
+import { streamAccessCheck } from "@/lib/runs/server/stream-access";
 
 const streamQuerySchema = z.strictObject({ since: z.coerce.number({ error: "since must be a sequence number" }).int().min(0).default(0) });
 
@@ -17,7 +18,8 @@ export const GET = apiRoute<{ runId: string }>({
   handler: async ({ request, params, user }) => {
     const runId = parseParam(runIdSchema, params.runId, "runId");
     const { since } = parseQuery(request, streamQuerySchema);
-    const body = await runEventStream(getDb(), { runId, since: resumeFrom(request.headers.get("last-event-id"), since), userId: user.id, signal: request.signal });
+    const stillAllowed = await streamAccessCheck(request);
+    const body = await runEventStream(getDb(), { runId, since: resumeFrom(request.headers.get("last-event-id"), since), userId: user.id, signal: request.signal, stillAllowed });
     return new Response(body, {
       headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" },
     });
