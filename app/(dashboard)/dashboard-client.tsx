@@ -11,7 +11,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { ChartPanel } from "@/components/dashboard/chart-panel";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
-import { nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
+import { drawsOwnLabels, labelledSearch, nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
 import { formatMetric } from "@/components/dashboard/format";
 import { LABELLED_SERIES, SECTIONS } from "@/components/dashboard/panels";
 import { getJson } from "@/lib/http/client";
@@ -47,35 +47,33 @@ function latencyHeadline(series: MetricSeriesData | undefined): string | undefin
   return `${formatMetric(l.p50, "ms")} · ${formatMetric(l.p95, "ms")} · ${formatMetric(l.p99, "ms")}`;
 }
 
-export function DashboardClient() {
+/** The answers the server shell read for the URL it rendered, keyed by their query string. */
+export type InitialMetrics = Record<string, MetricsDashboard>;
+
+/** A query of GET /api/metrics, starting from the server's answer when it read the same query string. */
+function useMetrics(search: string, enabled: boolean, initial: InitialMetrics) {
+  const first = initial[search];
+  return useQuery({
+    queryKey: ["metrics", search],
+    queryFn: () => getJson<MetricsDashboard>(`/api/metrics?${search}`, { what: "the dashboard" }),
+    enabled,
+    initialData: first,
+    initialDataUpdatedAt: first ? Date.parse(first.generatedAt) : undefined,
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+}
+
+export function DashboardClient({ initial }: { initial: InitialMetrics }) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
   const state = readDashboardUrl(params);
   const search = state.ok ? state.search : "";
-  const userBreakdown = state.ok ? state.query.breakdown : "none";
-  const byOwnLabel = userBreakdown === "none" || userBreakdown === "label";
+  const byOwnLabel = state.ok && drawsOwnLabels(state.query);
 
-  const main = useQuery({
-    queryKey: ["metrics", search],
-    queryFn: () => getJson<MetricsDashboard>(`/api/metrics?${search}`, { what: "the dashboard" }),
-    enabled: state.ok,
-    placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
-  });
-  const labelSearch = (() => {
-    const next = new URLSearchParams(search);
-    next.set("breakdown", "label");
-    next.set("series", LABELLED_SERIES.join(","));
-    return next.toString();
-  })();
-  const labelled = useQuery({
-    queryKey: ["metrics", labelSearch],
-    queryFn: () => getJson<MetricsDashboard>(`/api/metrics?${labelSearch}`, { what: "the dashboard" }),
-    enabled: state.ok && byOwnLabel,
-    placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
-  });
+  const main = useMetrics(search, state.ok, initial);
+  const labelled = useMetrics(labelledSearch(search), byOwnLabel, initial);
 
   const change = (changes: Partial<Record<DashboardKey, string>>) => {
     const next = nextDashboardSearch(params, changes);

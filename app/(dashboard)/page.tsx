@@ -8,13 +8,37 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { ActiveAlerts } from "@/components/monitors/active-alerts";
 import { SmokeCheck } from "./smoke-check-client";
-import { DashboardClient } from "./dashboard-client";
+import { drawsOwnLabels, labelledSearch, readDashboardUrl } from "@/components/dashboard/dashboard-url";
+import { metricsDashboard } from "@/lib/metrics/server/dashboard";
+import { DashboardClient, type InitialMetrics } from "./dashboard-client";
 
 export const dynamic = "force-dynamic";
 
-export default async function OverviewPage() {
+type SearchParams = Record<string, string | string[] | undefined>;
+
+/**
+ * The figures for the URL being rendered, read here so the first HTML has them
+ * (the client then refreshes through GET /api/metrics with the same query
+ * strings). A bad URL reads nothing: the client names the bad values.
+ */
+async function initialMetrics(searchParams: SearchParams): Promise<InitialMetrics> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(searchParams)) for (const v of Array.isArray(value) ? value : [value ?? ""]) params.append(key, v);
+  const state = readDashboardUrl(params);
+  if (!state.ok) return {};
+  const searches = drawsOwnLabels(state.query) ? [state.search, labelledSearch(state.search)] : [state.search];
+  const answers = await Promise.all(searches.map((search) => metricsDashboard(Object.fromEntries(new URLSearchParams(search)))));
+  const initial: InitialMetrics = {};
+  searches.forEach((search, i) => {
+    const answer = answers[i];
+    if (answer) initial[search] = answer;
+  });
+  return initial;
+}
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requirePageUser();
-  const health = await checkHealth();
+  const [health, initial] = await Promise.all([checkHealth(), searchParams.then(initialMetrics)]);
   const config = getConfig();
   return (
     <>
@@ -24,7 +48,7 @@ export default async function OverviewPage() {
       </div>
       {/* useSearchParams (the view lives in the URL) needs a Suspense boundary for the server render. */}
       <Suspense fallback={<p className="text-sm text-zinc-500">Loading the dashboard…</p>}>
-        <DashboardClient />
+        <DashboardClient initial={initial} />
       </Suspense>
       <h2 className="mb-3 mt-10 text-sm font-semibold uppercase tracking-wide text-zinc-500">System</h2>
       <div className="grid gap-6 lg:grid-cols-2">

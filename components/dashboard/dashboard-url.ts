@@ -3,6 +3,7 @@
 // (the API reads the same query), and the runs-list link each bar stands for.
 import { METRIC_SERIES, metricsQuerySchema, type MetricBreakdown, type MetricFilters, type MetricSeriesDef, type MetricSeriesName, type MetricsQuery } from "@/lib/metrics/schemas";
 import { FAILURE_REASONS, PLAN_OUTCOMES } from "@/lib/runs/schemas";
+import { LABELLED_SERIES } from "./panels";
 
 /** The URL keys the dashboard owns; `series` is chosen by the page, never by the URL. */
 export const DASHBOARD_KEYS = ["range", "from", "to", "graph", "version", "model", "tool", "startedBy", "breakdown"] as const;
@@ -37,6 +38,19 @@ export function readDashboardUrl(params: URLSearchParams): DashboardUrlState {
   }
   if (issues.length || !parsed.success) return { ok: false, issues };
   return { ok: true, query: parsed.data, search: new URLSearchParams(raw).toString() };
+}
+
+/** The second query of an unsplit view: the series that have a label of their own, split by it. */
+export function labelledSearch(search: string): string {
+  const next = new URLSearchParams(search);
+  next.set("breakdown", "label");
+  next.set("series", LABELLED_SERIES.join(","));
+  return next.toString();
+}
+
+/** Whether the view draws the labelled series by their own label (no split chosen). */
+export function drawsOwnLabels(query: MetricsQuery): boolean {
+  return query.breakdown === "none" || query.breakdown === "label";
 }
 
 /** The URL after one control changed: empty values are removed, a range other than custom drops from/to. */
