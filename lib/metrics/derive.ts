@@ -6,7 +6,7 @@
 import type { LedgerBatch } from "../contract/workflow";
 import type { RunEvent } from "../contract/types";
 import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
-import { costOf, type PriceTable } from "../runs/pricing";
+import type { PriceTable } from "../config/price-table";
 import { binOf, bucketOf, RESOLUTION_MINUTES, RESOLUTIONS } from "./histogram";
 import type { StoredSeriesName } from "./schemas";
 import { ROLLUP_SCOPES, type RollupScopeId } from "./scopes";
@@ -40,6 +40,16 @@ export interface RollupKey {
 export interface RollupIncrement extends RollupKey {
   count: number;
   sum: number;
+}
+
+/**
+ * Cost in dollars of a model call: lib/runs/pricing.ts's rule (demo models free, unknown models
+ * unpriced), restated because importing lib/runs here would close the cycle run-ledger → metrics →
+ * runs → run-ledger; a unit test holds the two equal.
+ */
+export function callCost(model: string, usage: { inputTokens: number; outputTokens: number }, prices: PriceTable): number | null {
+  const price = model.startsWith("demo/") ? { input: 0, output: 0 } : prices[model];
+  return price ? (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000 : null;
 }
 
 export interface DeriveContext {
@@ -92,7 +102,7 @@ function observe(event: RunEvent, batch: DerivableBatch, context: DeriveContext)
     }
     case "inference_completed": {
       const { usage, model } = event;
-      const cost = costOf(model, usage, context.prices);
+      const cost = callCost(model, usage, context.prices);
       return [
         { series: "model_latency", atMs, model, value: event.latencyMs, latency: true },
         { series: "tokens_in", atMs, model, value: usage.inputTokens },

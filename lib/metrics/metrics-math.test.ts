@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { binOf, binValue, bucketOf, percentileOf, PERCENTILE_RELATIVE_ERROR } from "./histogram";
 import { indexGroups, seriesData, seriesTotal, timeGrid } from "./assemble";
-import { deriveIncrements, type DerivableBatch } from "./derive";
+import { callCost, deriveIncrements, type DerivableBatch } from "./derive";
+import { costOf } from "../runs/pricing";
 import { scopeFor } from "./scopes";
 import type { RunEvent } from "../contract/types";
 
@@ -146,5 +147,15 @@ describe("which rows a read sums", () => {
     expect(rows.map((r) => [r.scope, r.graph, r.version, r.model, r.starter]).sort()).toEqual(
       [[0, "", 0, "", ""], [1, "g", 2, "m", "ann"], [2, "g", 2, "", ""], [3, "", 0, "m", ""], [4, "", 0, "", ""], [5, "", 0, "", "ann"]].sort(),
     );
+  });
+});
+
+describe("the cost of a model call", () => {
+  it("is lib/runs/pricing's costOf, restated", () => {
+    const prices = { "openai/gpt-4o": { input: 2.5, output: 10 } };
+    for (const model of ["openai/gpt-4o", "demo/assistant", "unknown/model"]) {
+      const usage = { inputTokens: 1234, outputTokens: 567 };
+      expect(callCost(model, usage, prices), model).toBe(costOf(model, usage, prices));
+    }
   });
 });

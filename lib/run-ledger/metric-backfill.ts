@@ -4,14 +4,15 @@
 // order. Each page's increments and the cursor move in one transaction, so a
 // backfill stopped anywhere resumes where it stopped and counts nothing twice.
 // Events written after the migration are derived live by the ledger's writer.
-import "server-only";
-import type { Db } from "../../db/prisma";
-import { writeTransaction } from "../../db/transactions";
-import { getConfig } from "../../config/server/config";
-import type { RunEvent } from "../../contract/types";
-import type { PriceTable } from "../../runs/pricing";
-import type { DerivableBatch } from "../derive";
-import { incrementsFor, upsertRollups } from "./rollups";
+// It lives with the ledger (its one reader) and calls lib/metrics' derivation, as derived.ts does.
+import type { Db } from "../db/prisma";
+import { writeTransaction } from "../db/transactions";
+import { getConfig } from "../config/server/config";
+import type { RunEvent } from "../contract/types";
+import type { PriceTable } from "../config/price-table";
+import type { DerivableBatch } from "../metrics/derive";
+import { incrementsFor, upsertRollups } from "../metrics/server/rollups";
+import { readEventsAfter, readRunIdentities } from "./metric-reads";
 
 export interface BackfillOptions {
   /** Events per transaction (default 2,000): short transactions, so live ledger writes are not held up. */
@@ -33,22 +34,14 @@ async function backfillPage(db: Db, pageSize: number, prices: PriceTable): Promi
     const state = await tx.metricBackfillState.findUnique({ where: { id: 1 } });
     if (!state || state.done) return { events: 0, more: false };
     const cutoff = new Date(state.backfillBeforeMs);
-    const rows = await tx.runEvent.findMany({
-      where: { OR: [{ runId: { gt: state.cursorRunId } }, { runId: state.cursorRunId, seq: { gt: state.cursorSeq } }] },
-      orderBy: [{ runId: "asc" }, { seq: "asc" }],
-      take: pageSize,
-      select: { runId: true, seq: true, at: true, data: true },
-    });
+    const rows = await readEventsAfter(tx, { runId: state.cursorRunId, seq: state.cursorSeq }, pageSize);
     const last = rows.at(-1);
     if (!last) {
       await tx.metricBackfillState.update({ where: { id: 1 }, data: { done: true } });
       return { events: 0, more: false };
     }
     const older = rows.filter((row) => row.at < cutoff);
-    const runs = await tx.run.findMany({
-      where: { id: { in: [...new Set(older.map((row) => row.runId))] } },
-      select: { id: true, parentRunId: true, graphName: true, agentVersionId: true, startedBy: true, startedAt: true },
-    });
+    const runs = await readRunIdentities(tx, [...new Set(older.map((row) => row.runId))]);
     const batches: DerivableBatch[] = runs.map((run) => ({
       run: { runId: run.id, parentRunId: run.parentRunId, graphName: run.graphName, agentVersionId: run.agentVersionId, startedBy: run.startedBy },
       summary: { startedAt: run.startedAt.toISOString() },

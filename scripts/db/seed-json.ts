@@ -6,11 +6,14 @@ import { loadDotenv } from "../lib/dotenv";
 import { parseEnv } from "../../lib/config/env";
 import { createDb } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/seed/seed";
+import { backfillMetricRollups } from "../../lib/run-ledger/metric-backfill";
 
 loadDotenv();
 const config = parseEnv();
 const db = createDb(config.databaseUrl);
 try {
+  // An upgraded install derives the metric rollups of its older events once, before the worker and web start (a no-op once done).
+  await backfillMetricRollups(db, { prices: config.models.prices });
   // Production mode never seeds demo accounts (their passwords are published).
   console.log(JSON.stringify(await seedDatabase(db, { demo: config.seedDemo && config.mode === "demo" })));
 } finally {

@@ -8,7 +8,7 @@ import type { DbTransaction } from "../../db/transactions";
 import { Prisma } from "../../db/generated/sqlite/client";
 import type { Db } from "../../db/prisma";
 import { getConfig } from "../../config/server/config";
-import type { PriceTable } from "../../runs/pricing";
+import type { PriceTable } from "../../config/price-table";
 import { deriveIncrements, type DerivableBatch, type RollupIncrement } from "../derive";
 
 const COLUMNS = ["scope", "resolution", "series", "bucket", "label", "graph", "version", "model", "tool", "starter", "bin", "count", "sum"] as const;
