@@ -246,7 +246,10 @@ async function main() {
   });
   const db = createDb(databaseUrl);
   try {
-    await waitForHealth(`${base}/api/health`, 600_000);
+    // A stack that fails to start (a broken build) ends the bench with its error, not with nothing measured.
+    const exited = new Promise<never>((_, reject) => stack.once("exit", (code) => reject(new Error(`the stack exited (code ${code}) before it was healthy`))));
+    exited.catch(() => undefined);
+    await Promise.race([waitForHealth(`${base}/api/health`, 600_000), exited]);
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await installWatcher(page);
@@ -303,8 +306,10 @@ async function main() {
   } finally {
     await browser.close();
     await db.$disconnect();
-    stack.kill("SIGINT");
-    await new Promise((resolve) => stack.once("exit", resolve));
+    if (stack.exitCode === null && stack.signalCode === null) {
+      stack.kill("SIGINT");
+      await new Promise((resolve) => stack.once("exit", resolve));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
