@@ -177,6 +177,11 @@ export async function readLastEventSeq(db: Db, runId: string): Promise<number | 
   return row ? row.lastEventSeq : null;
 }
 
+/** The last event sequence number of each of `runIds` that exists (the run streams' shared poller asks for all it watches at once). */
+export function readLastEventSeqs(db: Db, runIds: readonly string[]): Promise<{ id: string; lastEventSeq: number }[]> {
+  return db.run.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, lastEventSeq: true } });
+}
+
 export async function readPlanOutcome(db: Db, runId: string): Promise<PlanOutcome | null> {
   const row = await db.run.findUnique({ where: { id: runId }, select: { planOutcome: true } });
   return row ? planOutcomeOf(row) : null;

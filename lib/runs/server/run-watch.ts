@@ -4,6 +4,7 @@ import "server-only";
 // new ledger events, which token rows changed) and wakes only the streams whose
 // run moved. A thousand open streams cost two queries per tick, not two thousand.
 import type { Db } from "../../db/prisma";
+import { readLastEventSeqs } from "../../run-ledger/read";
 import { readTokenRows, type TokenRow } from "../token-store";
 
 /** How often the shared poller looks at the database while anyone watches. */
@@ -35,7 +36,7 @@ async function tick(state: WatchState): Promise<void> {
     const since = state.tokensAfter;
     const startedAt = new Date(Date.now() - 1000);
     const [runs, tokens] = await Promise.all([
-      state.db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, lastEventSeq: true } }),
+      readLastEventSeqs(state.db, runIds),
       readTokenRows(state.db, runIds, since),
     ]);
     state.tokensAfter = since === null || startedAt > since ? startedAt : since;
