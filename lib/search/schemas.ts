@@ -40,12 +40,15 @@ export const searchQuerySchema = z
   .refine((q) => searchTerms(q).length <= QUERY_MAX_TERMS, `search for at most ${QUERY_MAX_TERMS} words`);
 
 /** Where a piece of indexed text came from in the run's ledger. */
-export const SEARCH_SOURCES = ["task", "message", "tool_arguments", "tool_result", "error"] as const;
+// `seq` is the event's sequence number, except for `answer` (the model's words), keyed by the message's index
+// in the conversation: two numberings, so they are two sources (a follow-up's event 6 and message 6 are both indexed).
+export const SEARCH_SOURCES = ["task", "message", "answer", "tool_arguments", "tool_result", "error"] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
 
 export const SEARCH_SOURCE_LABELS: Record<SearchSource, string> = {
   task: "task",
   message: "message",
+  answer: "answer",
   tool_arguments: "tool arguments",
   tool_result: "tool result",
   error: "error",

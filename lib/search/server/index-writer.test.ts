@@ -36,7 +36,7 @@ describe("documentsOf", () => {
       ["tool_result", 4, "s3", "upstream timeout"],
       ["error", 5, "s3", "upstream timeout"],
       ["error", 7, "s1", "tool_error gave up"],
-      ["message", 2, "s2", "x".repeat(30)],
+      ["answer", 2, "s2", "x".repeat(30)],
     ]);
     expect(documents.every((d) => d.runId === "child" && d.rootRunId === "root")).toBe(true);
   });
@@ -44,7 +44,20 @@ describe("documentsOf", () => {
   it("leaves out system prompts, user and tool messages (indexed from their events) and blank texts; cuts long texts", () => {
     expect(documents.some((d) => d.text.includes("secret prompt"))).toBe(false);
     expect(documents.filter((d) => d.text === "Where is order 4417?")).toHaveLength(1);
-    expect(documents.find((d) => d.source === "message")?.text).toHaveLength(INDEXED_TEXT_MAX_CHARS);
+    expect(documents.find((d) => d.source === "answer")?.text).toHaveLength(INDEXED_TEXT_MAX_CHARS);
+  });
+
+  it("keys a follow-up (by event seq) and an answer (by message index) apart when the numbers meet", () => {
+    // A run's second turn: its follow-up is event 6 and its answer message 6 (search_documents is unique on run, source, seq).
+    const turn = documentsOf({
+      run: { runId: "r", rootRunId: "r" },
+      events: [{ seq: 6, at: AT, type: "user_message", content: "second question" }],
+      messages: [{ index: 6, message: { role: "assistant", content: "second answer" } }],
+      spans: [],
+    });
+    const keys = turn.documents.map((d) => `${d.source}:${d.seq}`);
+    expect(keys).toEqual(["message:6", "answer:6"]);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it("records the tree's tools, models and retried tools", () => {

@@ -90,7 +90,7 @@ export function documentsOf(rows: IndexableRows): { documents: SearchDocumentRow
   const lastInference = rows.spans.findLast((s) => s.kind === "inference")?.id ?? null;
   const batchTime = rows.events.at(-1)?.at ?? new Date().toISOString();
   for (const { index, message } of rows.messages) {
-    if (message.role === "assistant" && message.content) add("message", index, message.content, lastInference, batchTime);
+    if (message.role === "assistant" && message.content) add("answer", index, message.content, lastInference, batchTime);
   }
   return { documents, facets };
 }
