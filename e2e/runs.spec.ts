@@ -160,16 +160,16 @@ test.describe("runs list time range", () => {
 
     async function checkTimeRange() {
       await page.goto("/runs");
-      await page.getByLabel("From").fill(wallTime(hourAgo));
+      await page.getByLabel("From", { exact: true }).fill(wallTime(hourAgo));
       await expect.poll(() => new URL(page.url()).searchParams.get("from"), { message: "the URL carries the instant, not the wall time" }).toBe(new Date(minute(hourAgo)).toISOString());
       await expect(page.getByTitle(task)).toBeVisible();
 
-      await page.getByLabel("To").fill(wallTime(hourAgo + 1_800_000));
+      await page.getByLabel("To", { exact: true }).fill(wallTime(hourAgo + 1_800_000));
       await expect.poll(() => new URL(page.url()).searchParams.get("to"), { message: "the end covers its whole minute" }).toBe(new Date(minute(hourAgo + 1_800_000) + 59_999).toISOString());
       await expect(page.getByTitle(task), "a range that ended before the run started leaves it out").toHaveCount(0);
 
       await page.reload();
-      await expect(page.getByLabel("From"), "after a reload the input shows the instant as local time again").toHaveValue(wallTime(hourAgo));
+      await expect(page.getByLabel("From", { exact: true }), "after a reload the input shows the instant as local time again").toHaveValue(wallTime(hourAgo));
     }
   });
 });
