@@ -3,14 +3,18 @@
 // then growing in the conversation — before the run ends; once the message is
 // stored, the conversation shows it in full, and the page learned all of it
 // from its run stream (the indicator says so), not from polling.
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { storageStateFor } from "./support";
+
+/** The streaming run's picture in docs/observe.md is taken here, mid-answer, at the screenshots' viewport. */
+const STREAMING_SCREENSHOT = path.join(import.meta.dirname, "..", "docs", "images", "streaming-run.png");
 
 test("a demo run's answer grows on the run page as it is generated, then stands in full", async ({ browser }) => {
   test.setTimeout(60_000);
   const words = Array.from({ length: 60 }, (_, i) => `streamed${i + 1}`);
   const answer = words.join(" ");
-  const page = await browser.newPage({ storageState: storageStateFor("builder") });
+  const page = await browser.newPage({ storageState: storageStateFor("builder"), viewport: { width: 1440, height: 900 } });
   // The model thinks for 2 s (time for the page to open), then writes 3 words per 150 ms (about 3 s).
   const started = await page.request.post("/api/runs", { data: { graph: "treasury", task: `think 2000\nstream 150\nanswer: ${answer}` } });
   expect(started.status(), await started.text()).toBe(201);
@@ -28,6 +32,8 @@ test("a demo run's answer grows on the run page as it is generated, then stands 
   expect(partial, "the answer is shown before it is complete").not.toContain(words.at(-1));
   // It grows…
   await expect(growing).toContainText("streamed30 ");
+  await growing.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: STREAMING_SCREENSHOT, caret: "hide" });
   // …and once stored, the message stands in full and the growing text is gone.
   await expect(page.getByTestId("assistant-text").last()).toContainText(answer, { timeout: 20_000 });
   await expect(growing).toHaveCount(0);
