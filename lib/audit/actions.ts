@@ -53,6 +53,11 @@ export const AUDIT_ACTIONS = [
   "view.created",
   "view.updated",
   "view.deleted",
+  // the playground (a model call run alone: the row holds the model and token counts, never the messages)
+  "playground.called",
+  // feedback on runs and spans (the row holds the rating and whether a comment was given)
+  "feedback.set",
+  "feedback.removed",
   // set-up and diagnostics
   "seed.demo_users",
   "smoke.run",
