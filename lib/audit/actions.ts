@@ -58,6 +58,9 @@ export const AUDIT_ACTIONS = [
   // feedback on runs and spans (the row holds the rating and whether a comment was given)
   "feedback.set",
   "feedback.removed",
+  // experiments (the row holds the dataset version, the targets and the unit count, never item payloads)
+  "experiment.started",
+  "experiment.cancelled",
   // set-up and diagnostics
   "seed.demo_users",
   "smoke.run",
