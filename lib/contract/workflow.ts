@@ -185,7 +185,19 @@ export interface AgentRunInput {
    * instead of doing it again. Absent: keys are per run, as before.
    */
   sideEffectScope?: string;
+  /**
+   * The tape this run tree reuses recorded results from (lib/tapes: forks,
+   * experiments): every child run inherits it with its own `path` (lib/tapes/paths.ts;
+   * "" or absent for the root). Absent: the run executes everything, as before.
+   */
+  tape?: TapeRef;
   carried?: CarriedState;
+}
+
+/** A run's tape and where the run sits in its tree (see AgentRunInput.tape). */
+export interface TapeRef {
+  tapeId: string;
+  path?: string;
 }
 
 export interface RunOutcome {
