@@ -13,6 +13,7 @@ import type { McpDeps } from "../tools/mcp";
 import type { RunExporter } from "../../lib/telemetry/exporter";
 import { exportingLedgerWriter } from "../telemetry/exporting-ledger";
 import { createMonitorActivities } from "./monitors";
+import { createPlaygroundActivities } from "./playground";
 import type { SeriesReader } from "../../lib/monitors/evaluate";
 
 export interface ActivityDeps {
@@ -44,6 +45,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities({ webhook: deps.webhook ?? null }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
     ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
+    ...createPlaygroundActivities(deps),
   };
 }
 

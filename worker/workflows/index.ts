@@ -3,3 +3,4 @@ export { smokeWorkflow } from "./smoke";
 export { agentRunWorkflow } from "./agent-run";
 export { discoverMcpToolsWorkflow } from "./discover-tools";
 export { monitorsTickWorkflow } from "./monitors";
+export { playgroundCallWorkflow } from "./playground";
