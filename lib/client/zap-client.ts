@@ -21,10 +21,12 @@ import { ApiError, Http, sleep, type HttpOptions } from "./http";
 import { readSse } from "./sse";
 import { eventPhrase } from "../runs/event-phrase";
 import type { StreamedRunEvent, TokenFrame } from "../runs/stream-events";
+import type { ExperimentDetail, ExperimentSummary, StartExperimentInput } from "../experiments/schemas";
 
 export { ApiError, RateLimitedApiError } from "./http";
 export type { RunEvent, EventPage, RunSummaryWithPlan as RunSummary };
 export type { StreamedRunEvent, TokenFrame };
+export type { ExperimentDetail, ExperimentSummary, StartExperimentInput };
 
 /** `POST /api/runs`: the saved graph, the task, and optionally context, version, model and images. */
 export type StartRunInput = z.input<typeof launchRunSchema>;
@@ -316,5 +318,47 @@ export class ZapClient {
   /** Alerts newest first: `state: "firing"` for what fires now, `monitorId` for one monitor's history. */
   async listAlerts(query: { state?: AlertState; monitorId?: string; limit?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<AlertView[]> {
     return (await this.http.call<{ alerts: AlertView[] }>("GET", "/api/monitors/alerts", { query: { ...query }, signal: options.signal })).alerts;
+  }
+
+  /** Starts an experiment (builders and admins): a dataset version against 1–6 graph versions, scored → its id and unit count. */
+  startExperiment(input: StartExperimentInput, options: { signal?: AbortSignal } = {}): Promise<{ experimentId: string; total: number }> {
+    return this.http.call("POST", "/api/experiments", { body: input, signal: options.signal });
+  }
+
+  /** The newest experiments with their progress. */
+  async listExperiments(query: { limit?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<ExperimentSummary[]> {
+    return (await this.http.call<{ experiments: ExperimentSummary[] }>("GET", "/api/experiments", { query: { ...query }, signal: options.signal })).experiments;
+  }
+
+  /** One experiment and a page of its results (ask again from `nextCursor` while it is not null). */
+  getExperiment(experimentId: string, page: { limit?: number; cursor?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<ExperimentDetail> {
+    return this.http.call("GET", `/api/experiments/${encodeURIComponent(experimentId)}`, { query: { ...page }, signal: options.signal });
+  }
+
+  /** Cancels a running experiment and its in-flight item runs. */
+  cancelExperiment(experimentId: string, options: { signal?: AbortSignal } = {}): Promise<{ accepted: true }> {
+    return this.http.call("POST", `/api/experiments/${encodeURIComponent(experimentId)}/cancel`, options);
+  }
+
+  /** Waits until the experiment is no longer running and returns it with every result (all pages). */
+  async waitForExperiment(experimentId: string, options: WaitOptions = {}): Promise<ExperimentDetail> {
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let delay: number = POLL_MS.first;
+    for (;;) {
+      const first = await this.getExperiment(experimentId, { limit: 1 }, { signal: options.signal });
+      if (first.experiment.status !== "running") {
+        const results: ExperimentDetail["results"] = [];
+        let cursor: number | null = 0;
+        while (cursor !== null) {
+          const page: ExperimentDetail = await this.getExperiment(experimentId, { cursor, limit: 2_000 }, { signal: options.signal });
+          results.push(...page.results);
+          cursor = page.nextCursor;
+        }
+        return { experiment: first.experiment, results, nextCursor: null };
+      }
+      if (Date.now() + delay > deadline) throw new ApiError(0, "timeout", `Experiment ${experimentId} was still running after ${options.timeoutMs} ms`);
+      await sleep(delay, options.signal);
+      delay = Math.min(delay * 2, POLL_MS.max);
+    }
   }
 }
