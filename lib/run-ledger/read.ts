@@ -394,3 +394,48 @@ export async function readRunTreeStarter(db: Db, runId: string): Promise<{ rootR
   const root = await db.run.findUnique({ where: { id: row.rootRunId }, select: { startedBy: true } });
   return { rootRunId: row.rootRunId, startedBy: root?.startedBy ?? row.startedBy };
 }
+
+/** What the run diff reads of a run and the runs below it (lib/runs/server/compare.ts). */
+export interface TreeLedger {
+  runs: { id: string; parentRunId: string | null; agentName: string; startedAt: Date }[];
+  /** Events of the asked types, per run in sequence order. */
+  events: { runId: string; event: RunEvent }[];
+  /** Model-call and tool spans, per run in start order; `replayed` from the span's data or attributes. */
+  spans: { runId: string; spanId: string; kind: "inference" | "tool"; status: string; callId: string | null; replayed: boolean }[];
+  /** Assistant messages, per run in conversation order. */
+  assistantMessages: { runId: string; message: Extract<ChatMessage, { role: "assistant" }> }[];
+}
+
+/** The ledger of `runId` and every run below it in its tree, for comparing two runs step by step. */
+export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly RunEvent["type"][]): Promise<TreeLedger | null> {
+  const top = await db.run.findUnique({ where: { id: runId }, select: { rootRunId: true } });
+  if (!top) return null;
+  const all = await db.run.findMany({ where: { rootRunId: top.rootRunId }, select: { id: true, parentRunId: true, agentName: true, startedAt: true } });
+  // Only the subtree under runId (the whole tree when runId is its root).
+  const below = new Set([runId]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of all) {
+      if (r.parentRunId === null || !below.has(r.parentRunId) || below.has(r.id)) continue;
+      below.add(r.id);
+      grew = true;
+    }
+  }
+  const runs = all.filter((r) => below.has(r.id));
+  const ids = runs.map((r) => r.id);
+  const [eventRows, spanRows, messageRows] = await Promise.all([
+    db.runEvent.findMany({ where: { runId: { in: ids }, type: { in: [...eventTypes] } }, orderBy: [{ runId: "asc" }, { seq: "asc" }], select: { runId: true, data: true } }),
+    db.runSpan.findMany({ where: { runId: { in: ids }, kind: { in: ["inference", "tool"] } }, orderBy: [{ runId: "asc" }, { startedAt: "asc" }, { spanId: "asc" }], select: { runId: true, spanId: true, kind: true, status: true, data: true } }),
+    db.runMessage.findMany({ where: { runId: { in: ids }, role: "assistant" }, orderBy: [{ runId: "asc" }, { index: "asc" }], select: { runId: true, data: true } }),
+  ]);
+  return {
+    runs,
+    events: eventRows.map((r) => ({ runId: r.runId, event: JSON.parse(r.data) as RunEvent })),
+    spans: spanRows.map((r) => {
+      const data = JSON.parse(r.data) as { replayed?: unknown; attributes?: Record<string, unknown> };
+      const callId = data.attributes?.callId;
+      return { runId: r.runId, spanId: r.spanId, kind: r.kind as "inference" | "tool", status: r.status, callId: typeof callId === "string" ? callId : null, replayed: data.replayed === true || data.attributes?.replayed === true };
+    }),
+    assistantMessages: messageRows.map((r) => ({ runId: r.runId, message: JSON.parse(r.data) as Extract<ChatMessage, { role: "assistant" }> })),
+  };
+}
