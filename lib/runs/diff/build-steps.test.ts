@@ -72,8 +72,8 @@ describe("treeSteps", () => {
       0,
       events(
         [0, { type: "run_started", agentName: "triage", task: "t", depth: 0 }],
-        [1, { type: "sub_agent_message", conversationId: "r.b-11111111", agentName: "b", message: "hi b" }],
-        [1, { type: "sub_agent_message", conversationId: "r.a-22222222", agentName: "a", message: "hi a" }],
+        [1, { type: "sub_agent_message", conversationId: "r.b-11111111", agentName: "b", message: "hi b", turn: 1 }],
+        [1, { type: "sub_agent_message", conversationId: "r.a-22222222", agentName: "a", message: "hi a", turn: 1 }],
         [9, { type: "run_completed", output: "done" }],
       ),
     );
@@ -91,11 +91,11 @@ describe("treeSteps", () => {
       0,
       events(
         [0, { type: "inference_completed", iteration: 1, model: "acme/unknown", usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, toolCalls: 0, attempts: 1 }],
-        [1, { type: "run_failed", reason: "max_iterations", message: "too many" }],
+        [1, { type: "run_failed", reason: "step_limit_exceeded", message: "too many" }],
       ),
     );
     const steps = treeSteps([root], "r", {});
     expect(steps[0]!.cost).toBeNull();
-    expect(steps[1]).toMatchObject({ kind: "final", fields: { status: "failed", reason: "max_iterations", message: "too many" } });
+    expect(steps[1]).toMatchObject({ kind: "final", fields: { status: "failed", reason: "step_limit_exceeded", message: "too many" } });
   });
 });
