@@ -1,0 +1,40 @@
+import "server-only";
+// The playground's operations, one each, from which its page's server actions
+// and /api/playground are built. Opening a call reads (read); running one
+// costs money (runs:launch); saving the edit is a new agent version (agents:edit).
+import { getConfig } from "../../config/server/config";
+import { getDb } from "../../db/server/db";
+import { catalogOptions } from "../../models/catalog";
+import { getTemporalClient } from "../../temporal/server/client";
+import { operation } from "../../http/server/operation";
+import { loadPlaygroundSchema, playgroundCallSchema, savePlaygroundDraftSchema } from "../schemas";
+import { playgroundCall } from "./call";
+import { loadPlaygroundCall } from "./load";
+import { savePlaygroundDraft } from "./save";
+
+/** The process's database, Temporal client, task queue and prices. */
+function deps() {
+  const config = getConfig();
+  return { db: getDb(), temporal: getTemporalClient(), taskQueue: config.temporal.taskQueue, prices: config.models.prices, catalog: catalogOptions(config) };
+}
+
+export const loadPlaygroundOperation = operation({
+  name: "load-playground-call",
+  permission: "read",
+  input: loadPlaygroundSchema,
+  run: ({ input }) => loadPlaygroundCall(deps(), input.runId, input.spanId),
+});
+
+export const playgroundCallOperation = operation({
+  name: "playground-call",
+  permission: "runs:launch",
+  input: playgroundCallSchema,
+  run: ({ input, user }) => playgroundCall(deps(), user, input),
+});
+
+export const savePlaygroundDraftOperation = operation({
+  name: "save-playground-draft",
+  permission: "agents:edit",
+  input: savePlaygroundDraftSchema,
+  run: ({ input, user }) => savePlaygroundDraft(getDb(), user, input),
+});
