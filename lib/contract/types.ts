@@ -149,9 +149,23 @@ type EventBody =
       attempts: number;
       /** When the model call started by the worker's clock (the event's own time is workflow time, which stands still while local activities run). */
       startedAt?: string;
+      /** A taped run (fork, experiment) reused the recorded response: no model was called, usage is 0 and what the recording cost is `recordedUsage`. */
+      replayed?: boolean;
+      recordedUsage?: TokenUsage;
     }
   | { type: "tool_call_started"; iteration: number; callId: string; tool: string; arguments: string }
-  | { type: "tool_call_completed"; iteration: number; callId: string; tool: string; outcome: "ok" | "error" | "rejected"; durationMs: number; attempts: number; result: string }
+  | {
+      type: "tool_call_completed";
+      iteration: number;
+      callId: string;
+      tool: string;
+      outcome: "ok" | "error" | "rejected";
+      durationMs: number;
+      attempts: number;
+      result: string;
+      /** A taped run reused the recorded result: the tool did not run. */
+      replayed?: boolean;
+    }
   | { type: "approval_requested"; approval: ApprovalRequest }
   | { type: "approval_decided"; approvalId: string; tool: string; status: ApprovalRequest["status"]; decidedBy: string | null; reason: string | null }
   | { type: "approval_endorsed"; approvalId: string; tool: string; by: string; approvals: number; required: number }
