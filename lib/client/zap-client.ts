@@ -22,6 +22,8 @@ import { readSse } from "./sse";
 import { eventPhrase } from "../runs/event-phrase";
 import type { StreamedRunEvent, TokenFrame } from "../runs/stream-events";
 import type { ExperimentDetail, ExperimentSummary, StartExperimentInput } from "../experiments/schemas";
+import type { PlaygroundCall, PlaygroundCallInput, PlaygroundResult, SavePlaygroundDraftInput } from "../playground/schemas";
+import type { FeedbackItem, FeedbackRating, SetFeedbackInput } from "../feedback/schemas";
 
 export { ApiError, RateLimitedApiError } from "./http";
 export type { RunEvent, EventPage, RunSummaryWithPlan as RunSummary };
@@ -318,6 +320,38 @@ export class ZapClient {
   /** Alerts newest first: `state: "firing"` for what fires now, `monitorId` for one monitor's history. */
   async listAlerts(query: { state?: AlertState; monitorId?: string; limit?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<AlertView[]> {
     return (await this.http.call<{ alerts: AlertView[] }>("GET", "/api/monitors/alerts", { query: { ...query }, signal: options.signal })).alerts;
+  }
+
+  /** A recorded model call (a run's inference span), ready to edit and run again: messages, tools, model, parameters, original output. */
+  loadPlaygroundCall(runId: string, spanId: string, options: { signal?: AbortSignal } = {}): Promise<PlaygroundCall> {
+    return this.http.call("GET", `/api/runs/${encodeURIComponent(runId)}/spans/${encodeURIComponent(spanId)}/playground`, options);
+  }
+
+  /** Runs one model call alone (builders and admins): no run is created and no tool runs; proposed tool calls come back as data. */
+  playgroundCall(input: PlaygroundCallInput, options: { signal?: AbortSignal } = {}): Promise<PlaygroundResult> {
+    return this.http.call("POST", "/api/playground/call", { body: input, signal: options.signal });
+  }
+
+  /** Saves a playground edit (system prompt, model, temperature of one agent) as a new version of its graph. */
+  savePlaygroundDraft(input: SavePlaygroundDraftInput, options: { signal?: AbortSignal } = {}): Promise<{ graphName: string; version: number; message: string }> {
+    return this.http.call("POST", "/api/playground/draft", { body: input, signal: options.signal });
+  }
+
+  /** Sets or changes your thumbs up/down (and comment, ≤ 2,000 characters) on a run, or on one of its spans with `spanId`. */
+  setFeedback(input: SetFeedbackInput, options: { signal?: AbortSignal } = {}): Promise<{ id: string; rating: FeedbackRating; comment: string | null; changed: boolean }> {
+    const { runId, ...body } = input;
+    return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/feedback`, { body, signal: options.signal });
+  }
+
+  /** Removes your feedback on a run, or on one of its spans. */
+  removeFeedback(runId: string, spanId?: string, options: { signal?: AbortSignal } = {}): Promise<{ removed: true }> {
+    const path = spanId ? `/api/runs/${encodeURIComponent(runId)}/spans/${encodeURIComponent(spanId)}/feedback` : `/api/runs/${encodeURIComponent(runId)}/feedback`;
+    return this.http.call("DELETE", path, options);
+  }
+
+  /** The feedback on a run and its spans (a root run: its whole tree), newest first. */
+  async listFeedback(runId: string, options: { signal?: AbortSignal } = {}): Promise<FeedbackItem[]> {
+    return (await this.http.call<{ items: FeedbackItem[] }>("GET", `/api/runs/${encodeURIComponent(runId)}/feedback`, options)).items;
   }
 
   /** Starts an experiment (builders and admins): a dataset version against 1–6 graph versions, scored → its id and unit count. */
