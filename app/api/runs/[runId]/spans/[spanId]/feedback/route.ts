@@ -1,4 +1,4 @@
-// PUT /api/runs/:runId/spans/:spanId/feedback – set or change your feedback on one span of the run:
+// POST /api/runs/:runId/spans/:spanId/feedback – set or change your feedback on one span of the run:
 //   { rating: "up"|"down", comment? (≤ 2,000 chars) } → { id, rating, comment, changed }. Audited as feedback.set.
 // DELETE /api/runs/:runId/spans/:spanId/feedback – remove yours on that span (no body) → { removed: true }; none → 404.
 //   Audited as feedback.removed. Unknown run or span → 404. Any signed-in role (session or API key).
@@ -7,6 +7,6 @@ import { removeFeedbackOperation, setFeedbackOperation } from "@/lib/feedback/se
 
 const spanPath = (params: { runId: string; spanId: string }) => ({ runId: params.runId, spanId: params.spanId });
 
-export const PUT = operationRoute(setFeedbackOperation, { path: spanPath });
+export const POST = operationRoute(setFeedbackOperation, { path: spanPath });
 
 export const DELETE = operationRoute(removeFeedbackOperation, { path: spanPath, body: false });
