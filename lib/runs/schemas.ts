@@ -8,6 +8,7 @@ import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limit
 import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
 import { searchQuerySchema, type SearchHit } from "../search/schemas";
+import { FEEDBACK_FILTERS } from "../feedback/schemas";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
@@ -76,6 +77,8 @@ export const runFiltersSchema = z.object({
   tool: z.string().trim().min(1).max(200).optional(),
   /** Runs whose tree ran a model call on this model, e.g. demo/assistant. */
   model: z.string().trim().min(1).max(200).optional(),
+  /** Runs whose tree has feedback: a thumbs up, a thumbs down, any, or none at all (issue 27 §5). */
+  feedback: z.enum(FEEDBACK_FILTERS).optional(),
   /** A built-in view: "stuck" is "stuck or burning" (thresholds below, defaults in STUCK_DEFAULTS). */
   view: z.enum(["stuck"]).optional(),
   /** Stuck: no event in the run's tree for this many minutes. */
