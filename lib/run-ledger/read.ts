@@ -238,6 +238,8 @@ export interface RunRowFilter {
   /** Only runs without a parent (the runs list groups sub-runs under them). */
   topLevel?: boolean;
   runIds?: string[];
+  /** Never these runs (the runs list's feedback=none leaves out the trees that have feedback). */
+  excludeRunIds?: string[];
   status?: string;
   /** Runs that ended with this typed failure. */
   errorReason?: string;
@@ -266,6 +268,7 @@ function runWhere(filter: RunRowFilter) {
   return {
     ...(filter.topLevel ? { parentRunId: null } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
+    ...(filter.excludeRunIds?.length ? { NOT: { id: { in: filter.excludeRunIds } } } : {}),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.errorReason ? { errorReason: filter.errorReason } : {}),
     ...(filter.routedTo ? { routedTo: filter.routedTo } : {}),

@@ -37,6 +37,7 @@ import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 import { bestHits, facetRootIds, MATCHING_TREES_MAX, searchRootIds } from "../../search/server/query";
 import { stuckOrBurning } from "./stuck-runs";
 import type { Db } from "../../db/prisma";
+import { feedbackRootIds } from "../../feedback/server/feedback";
 
 async function versionNumbers(ids: (string | null)[]): Promise<Map<string, number>> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
@@ -65,18 +66,19 @@ function intersect(lists: (string[] | undefined)[]): string[] | undefined {
 }
 
 /**
- * The trees the search, tool, model and view filters leave (root run ids), or
+ * The trees the search, tool, model, view and feedback filters leave (root run ids), or
  * undefined when none is set; each gives at most MATCHING_TREES_MAX trees, newest first.
  */
-async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string[] | undefined; capped: boolean; stuck: Map<string, string[]> | null }> {
-  const [searched, byTool, byModel, stuck] = await Promise.all([
+async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string[] | undefined; exclude: string[] | undefined; capped: boolean; stuck: Map<string, string[]> | null }> {
+  const [searched, byTool, byModel, stuck, byFeedback] = await Promise.all([
     filters.q ? searchRootIds(db, filters.q) : undefined,
     filters.tool ? facetRootIds(db, "tool", filters.tool) : undefined,
     filters.model ? facetRootIds(db, "model", filters.model) : undefined,
     filters.view === "stuck" ? stuckOrBurning(db, filters) : null,
+    filters.feedback ? feedbackRootIds(db, filters.feedback) : undefined,
   ]);
   const capped = [searched, byTool, byModel].some((l) => l !== undefined && l.length >= MATCHING_TREES_MAX);
-  return { ids: intersect([searched, byTool, byModel, stuck ? [...stuck.keys()] : undefined]), capped, stuck };
+  return { ids: intersect([searched, byTool, byModel, stuck ? [...stuck.keys()] : undefined, byFeedback?.include]), exclude: byFeedback?.exclude, capped, stuck };
 }
 
 /** One page of top-level runs, newest first, each with its sub-runs grouped under it. */
@@ -102,6 +104,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
       agentVersionIds: versionIds ?? undefined,
       startedBy: filters.startedBy,
       runIds: intersect([narrowed.ids, awaitingRoots]),
+      excludeRunIds: narrowed.exclude,
       startedFrom: filters.from ? new Date(filters.from) : undefined,
       startedTo: filters.to ? new Date(filters.to) : undefined,
     },
