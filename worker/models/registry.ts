@@ -5,6 +5,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { AppConfig } from "../../lib/config/env";
 import { createAiSdkModel } from "./ai-sdk";
 import { createDemoModel } from "./demo";
+import { createDemoJudge, DEMO_JUDGE_MODEL_NAME } from "./demo-judge";
 import { ModelCallError, type ModelProvider } from "./types";
 
 export interface ModelRegistry {
@@ -19,6 +20,7 @@ export interface ModelRegistryOptions {
 
 export function createModelRegistry({ models, demoLatencyMs }: ModelRegistryOptions): ModelRegistry {
   const demo = createDemoModel({ latencyMs: demoLatencyMs });
+  const demoJudge = createDemoJudge();
   const cache = new Map<string, ModelProvider>();
   const cached = (key: string, make: () => ModelProvider) => {
     let provider = cache.get(key);
@@ -34,7 +36,7 @@ export function createModelRegistry({ models, demoLatencyMs }: ModelRegistryOpti
       const name = rest.join("/");
       switch (kind) {
         case "demo":
-          return { provider: demo, modelName: name };
+          return { provider: name === DEMO_JUDGE_MODEL_NAME ? demoJudge : demo, modelName: name };
         case "openai":
           if (!models.openai.apiKey) throw new ModelCallError("OPENAI_API_KEY is not set on the worker", false);
           return {
