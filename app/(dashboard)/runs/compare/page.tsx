@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { requirePageUser } from "@/lib/auth/server/session";
+import { getDb } from "@/lib/db/server/db";
+import { getConfig } from "@/lib/config/server/config";
+import { AppError } from "@/lib/errors";
+import { compareRuns } from "@/lib/runs/server/compare";
+import { compareQuerySchema } from "@/lib/runs/diff/schemas";
+import type { RunComparison } from "@/lib/runs/diff/schemas";
+import { CompareClient } from "./compare-client";
+
+export const metadata: Metadata = { title: "Compare runs" };
+
+/**
+ * /runs/compare?a=<runId>&b=<runId>: two runs of one graph step by step. The
+ * comparison is computed here, so the first HTML carries it; a refusal (unknown
+ * run, different graphs) is shown with the form to pick other runs.
+ */
+export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser("read");
+  const params = await searchParams;
+  const a = typeof params.a === "string" ? params.a : "";
+  const b = typeof params.b === "string" ? params.b : "";
+  if (!a && !b) return <CompareClient a="" b="" comparison={null} error={null} />;
+  const parsed = compareQuerySchema.safeParse({ a, b });
+  if (!parsed.success) return <CompareClient a={a} b={b} comparison={null} error="Give two run ids (A and B) to compare." />;
+  let comparison: RunComparison | null = null;
+  let error: string | null = null;
+  try {
+    comparison = await compareRuns(getDb(), parsed.data.a, parsed.data.b, getConfig().models.prices);
+  } catch (e) {
+    // Refusals (unknown run, different graphs) are the user's to fix; anything else is a real failure.
+    if (!(e instanceof AppError)) throw e;
+    error = e.userMessage;
+  }
+  return <CompareClient a={a} b={b} comparison={comparison} error={error} />;
+}

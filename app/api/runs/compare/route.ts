@@ -1,0 +1,18 @@
+// GET /api/runs/compare?a=<runId>&b=<runId> – two runs of one graph step by step: both runs' summaries
+// and totals, their steps, the aligned rows (equal / changed / only in A / only in B), the first
+// divergence, counts and B − A deltas (lib/runs/diff/schemas.ts RunComparison). Unknown run → 404
+// naming it; runs of different graphs or an unknown parameter → 422. Any role (permission read).
+import { NextResponse } from "next/server";
+import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
+import { getDb } from "@/lib/db/server/db";
+import { getConfig } from "@/lib/config/server/config";
+import { compareRuns } from "@/lib/runs/server/compare";
+import { compareQuerySchema } from "@/lib/runs/diff/schemas";
+
+export const GET = apiRoute({
+  permission: "read",
+  handler: async ({ request }) => {
+    const { a, b } = parseQuery(request, compareQuerySchema);
+    return NextResponse.json(await compareRuns(getDb(), a, b, getConfig().models.prices), { headers: { "Cache-Control": "no-store" } });
+  },
+});

@@ -1,0 +1,166 @@
+"use client";
+// Two runs side by side, row by row as aligned (lib/runs/diff/align.ts): a
+// summary bar with the first divergence and the deltas, a "differences only"
+// filter, and a virtualised list (@tanstack/react-virtual: rows of measured
+// height, only those on screen in the DOM) so 5,000-step runs open at once.
+// Opens scrolled to the first divergence.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { cn } from "@/components/ui/cn";
+import { formatDuration } from "@/components/runs/usage";
+import { formatCost } from "@/lib/runs/pricing";
+import type { RunComparison } from "@/lib/runs/diff/schemas";
+import type { DiffRow, RowStatus } from "@/lib/runs/diff/align";
+import { formatSigned, formatSignedCost, totalTokens } from "@/lib/runs/diff/totals";
+import { StepCell } from "./step-cell";
+
+const ROW_ESTIMATE = 140;
+
+const STATUS_LABEL: Record<RowStatus, string> = { equal: "same", changed: "changed", only_a: "only in A", only_b: "only in B" };
+const STATUS_STYLE: Record<RowStatus, string> = {
+  equal: "border-l-zinc-200",
+  changed: "border-l-amber-400 bg-amber-50/40",
+  only_a: "border-l-red-400 bg-red-50/50",
+  only_b: "border-l-emerald-400 bg-emerald-50/50",
+};
+
+function StepDelta({ row, comparison }: { row: DiffRow; comparison: RunComparison }) {
+  const a = row.a === null ? null : comparison.a.steps[row.a]!;
+  const b = row.b === null ? null : comparison.b.steps[row.b]!;
+  const parts: string[] = [];
+  if (a && b) {
+    if (a.tokens || b.tokens) parts.push(formatSigned(totalTokens(b.tokens) - totalTokens(a.tokens), " tok"));
+    if (a.latencyMs !== null && b.latencyMs !== null) parts.push(formatSigned(b.latencyMs - a.latencyMs, " ms"));
+  }
+  return (
+    <div className="space-y-1 text-center text-[11px] text-zinc-600">
+      <div className={cn("font-medium", row.status === "equal" ? "text-zinc-400" : "text-zinc-800")}>{STATUS_LABEL[row.status]}</div>
+      {parts.map((p) => (
+        <div key={p} className="whitespace-nowrap">
+          {p}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function Missing({ side }: { side: "A" | "B" }) {
+  return <div className="py-2 text-xs italic text-zinc-400">not in run {side}</div>;
+}
+
+function SummaryBar({ comparison, onJump }: { comparison: RunComparison; onJump: () => void }) {
+  const { counts, delta, firstDivergence } = comparison;
+  return (
+    <div data-testid="diff-summary" className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm">
+      {firstDivergence === null ? (
+        <span data-testid="diff-no-divergence" className="font-medium text-emerald-700">
+          The runs took the same steps with the same contents
+        </span>
+      ) : (
+        <button type="button" onClick={onJump} data-testid="diff-jump" className="font-medium text-indigo-700 hover:underline">
+          First divergence at step {firstDivergence + 1}
+        </button>
+      )}
+      <span data-testid="diff-count-changed">{counts.changed.toLocaleString("en-US")} changed</span>
+      <span data-testid="diff-count-added">{counts.onlyB.toLocaleString("en-US")} added</span>
+      <span data-testid="diff-count-removed">{counts.onlyA.toLocaleString("en-US")} removed</span>
+      <span className="text-zinc-400">|</span>
+      <span data-testid="diff-delta-tokens" title="tokens of B − tokens of A">
+        Δ tokens {formatSigned(delta.tokens)}
+      </span>
+      <span data-testid="diff-delta-cost" title="cost of B − cost of A">
+        Δ cost {formatSignedCost(delta.cost)}
+      </span>
+      <span data-testid="diff-delta-latency" title="duration of B − duration of A">
+        Δ latency {delta.latencyMs === null ? "—" : formatSigned(delta.latencyMs, " ms")}
+      </span>
+    </div>
+  );
+}
+
+function RunTotalsLine({ label, run }: { label: string; run: RunComparison["a"] }) {
+  return (
+    <div className="min-w-0 text-xs text-zinc-600">
+      <span className="font-semibold text-zinc-900">{label}</span> · {run.steps.length.toLocaleString("en-US")} steps
+      {run.replayedSteps > 0 ? ` (${run.replayedSteps.toLocaleString("en-US")} replayed)` : ""} · {totalTokens(run.totals.tokens).toLocaleString("en-US")} tok · {formatCost(run.totals.cost)} ·{" "}
+      {run.totals.latencyMs === null ? "running" : formatDuration(run.totals.latencyMs)}
+    </div>
+  );
+}
+
+export function DiffView({ comparison }: { comparison: RunComparison }) {
+  const [onlyDifferences, setOnlyDifferences] = useState(false);
+  const visible = useMemo(() => {
+    const all = comparison.rows.map((row, index) => ({ row, index }));
+    return onlyDifferences ? all.filter((r) => r.row.status !== "equal") : all;
+  }, [comparison.rows, onlyDifferences]);
+  const scroller = useRef<HTMLDivElement>(null);
+  // The project does not use the React Compiler, and the memoised cells get steps, never the
+  // virtualizer's functions, so its compiler warning does not apply (as in the trace's waterfall).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: visible.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 4,
+    getItemKey: (i) => visible[i]!.index,
+  });
+  const firstAt = visible.findIndex((v) => v.index === comparison.firstDivergence);
+  const jump = useCallback(() => {
+    if (firstAt >= 0) virtualizer.scrollToIndex(firstAt, { align: "start" });
+  }, [firstAt, virtualizer]);
+  // Open at the first divergence, and go back to it when the filter changes the rows.
+  useEffect(() => jump(), [jump]);
+
+  return (
+    <section className="space-y-3">
+      <SummaryBar comparison={comparison} onJump={jump} />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <label className="flex items-center gap-2 text-sm text-zinc-700">
+          <input type="checkbox" checked={onlyDifferences} onChange={(e) => setOnlyDifferences(e.target.checked)} data-testid="diff-only-differences" />
+          Show only differences
+        </label>
+        <span className="text-xs text-zinc-500">
+          {visible.length.toLocaleString("en-US")} of {comparison.rows.length.toLocaleString("en-US")} steps
+        </span>
+      </div>
+      <div className="grid grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-zinc-200 pb-1">
+        <span />
+        <RunTotalsLine label="A" run={comparison.a} />
+        <span />
+        <RunTotalsLine label="B" run={comparison.b} />
+      </div>
+      <div ref={scroller} data-testid="diff-rows" className="h-[70vh] overflow-auto rounded-md border border-zinc-200 bg-white">
+        {visible.length === 0 ? (
+          <p className="p-4 text-sm text-zinc-500">{comparison.rows.length === 0 ? "Neither run has any steps yet." : "No differences."}</p>
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const { row, index } = visible[item.index]!;
+              const a = row.a === null ? null : comparison.a.steps[row.a]!;
+              const b = row.b === null ? null : comparison.b.steps[row.b]!;
+              const first = index === comparison.firstDivergence;
+              return (
+                <div
+                  key={item.key}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
+                  data-testid={first ? "diff-first-divergence" : "diff-row"}
+                  data-status={row.status}
+                  data-step={index + 1}
+                  className={cn("absolute left-0 top-0 grid w-full grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-l-4 border-b-zinc-100 px-1 py-2", STATUS_STYLE[row.status], first && "ring-2 ring-inset ring-indigo-500")}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <div className="pt-0.5 text-right font-mono text-xs text-zinc-500">{index + 1}</div>
+                  {a ? <StepCell step={a} other={b} changed={row.changed} side="a" /> : <Missing side="A" />}
+                  <StepDelta row={row} comparison={comparison} />
+                  {b ? <StepCell step={b} other={a} changed={row.changed} side="b" /> : <Missing side="B" />}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+// Two runs of one graph side by side: both run trees read from the ledger,
+// turned into steps (lib/runs/diff/build-steps.ts), aligned step by step
+// (lib/runs/diff/align.ts), with the runs' totals and their differences.
+// Read only; the route `GET /api/runs/compare` and the compare page call it.
+import "server-only";
+import type { Db } from "../../db/prisma";
+import { AppError } from "../../errors";
+import type { RunEvent, RunStatus } from "../../contract/types";
+import { readRunRow, readTreeLedger, type RunRow } from "../../run-ledger/read";
+import type { PriceTable } from "../pricing";
+import { alignSteps } from "../diff/align";
+import { treeSteps, type LedgerRun } from "../diff/build-steps";
+import { FIELD_TEXT_CAP, type ComparedRun, type RunComparison } from "../diff/schemas";
+import type { RunStep } from "../diff/steps";
+import { deltaOf, stepTotals } from "../diff/totals";
+
+/** The events steps are built from (build-steps.ts); the others are not read. */
+const STEP_EVENTS: readonly RunEvent["type"][] = [
+  "run_started",
+  "user_message",
+  "inference_completed",
+  "tool_call_started",
+  "tool_call_completed",
+  "routing_decided",
+  "handoff",
+  "sub_agent_message",
+  "sub_agent_reply",
+  "plan_proposed",
+  "plan_node_finished",
+  "run_completed",
+  "run_failed",
+  "run_cancelled",
+];
+
+/** Neither run of a comparison is known: the message names which. */
+export class ComparedRunNotFound extends AppError {
+  constructor(which: "a" | "b", runId: string) {
+    super("not_found", 404, `There is no run "${runId}" (parameter ${which})`);
+    this.name = "ComparedRunNotFound";
+  }
+}
+
+/** What identifies a run's graph: the saved graph's name, or the entry agent of an inline graph. */
+function graphOf(row: RunRow): string {
+  return row.graphName ?? `inline graph of ${row.agentName}`;
+}
+
+async function readTree(db: Db, runId: string, prices: PriceTable): Promise<RunStep[]> {
+  const ledger = await readTreeLedger(db, runId, STEP_EVENTS);
+  if (!ledger) return [];
+  const runs = new Map<string, LedgerRun>(
+    ledger.runs.map((r) => [r.id, { runId: r.id, parentRunId: r.id === runId ? null : r.parentRunId, agentName: r.agentName, startedAt: r.startedAt.toISOString(), events: [], spans: [], assistantMessages: [] }]),
+  );
+  for (const { runId: id, event } of ledger.events) runs.get(id)?.events.push(event);
+  for (const s of ledger.spans) runs.get(s.runId)?.spans.push({ id: s.spanId, kind: s.kind, status: s.status, callId: s.callId, replayed: s.replayed });
+  for (const m of ledger.assistantMessages) runs.get(m.runId)?.assistantMessages.push(m.message);
+  return treeSteps([...runs.values()], runId, prices);
+}
+
+/** Long texts cut for the wire (the comparison used them whole). */
+function capFields(step: RunStep): RunStep {
+  let capped: Record<string, string> | null = null;
+  for (const [name, text] of Object.entries(step.fields)) {
+    if (text.length <= FIELD_TEXT_CAP) continue;
+    capped ??= { ...step.fields };
+    capped[name] = `${text.slice(0, FIELD_TEXT_CAP)}… (${(text.length - FIELD_TEXT_CAP).toLocaleString("en-US")} more characters)`;
+  }
+  return capped ? { ...step, fields: capped } : step;
+}
+
+function comparedRun(row: RunRow, steps: RunStep[]): ComparedRun {
+  const totals = stepTotals(steps);
+  return {
+    runId: row.id,
+    agentName: row.agentName,
+    graphName: row.graphName,
+    task: row.task,
+    status: row.status as RunStatus,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    totals: { ...totals, latencyMs: row.endedAt ? row.endedAt.getTime() - row.startedAt.getTime() : null },
+    steps: steps.map(capFields),
+    replayedSteps: steps.reduce((n, s) => n + (s.replayed ? 1 : 0), 0),
+  };
+}
+
+/**
+ * Compares run `a` with run `b` (both with their sub-runs). 404 naming the
+ * missing run; 422 when they are of different graphs (a diff of unrelated
+ * agents would align nothing).
+ */
+export async function compareRuns(db: Db, a: string, b: string, prices: PriceTable): Promise<RunComparison> {
+  const [rowA, rowB] = await Promise.all([readRunRow(db, a), readRunRow(db, b)]);
+  if (!rowA) throw new ComparedRunNotFound("a", a);
+  if (!rowB) throw new ComparedRunNotFound("b", b);
+  if (graphOf(rowA) !== graphOf(rowB)) throw new AppError("validation_failed", 422, `Runs ${a} and ${b} are of different graphs (${graphOf(rowA)}, ${graphOf(rowB)})`);
+  const [stepsA, stepsB] = await Promise.all([readTree(db, a, prices), readTree(db, b, prices)]);
+  const alignment = alignSteps(stepsA, stepsB);
+  const runA = comparedRun(rowA, alignment.a);
+  const runB = comparedRun(rowB, alignment.b);
+  const tokens = (r: ComparedRun) => r.totals.tokens.inputTokens + r.totals.tokens.outputTokens;
+  return {
+    a: runA,
+    b: runB,
+    rows: alignment.rows,
+    firstDivergence: alignment.firstDivergence,
+    counts: alignment.counts,
+    delta: { tokens: tokens(runB) - tokens(runA), cost: deltaOf(runA.totals.cost, runB.totals.cost), latencyMs: deltaOf(runA.totals.latencyMs, runB.totals.latencyMs) },
+  };
+}
