@@ -70,7 +70,7 @@ export async function playgroundCall(deps: CallDeps, user: { id: string }, input
       ...(failed ? { ok: false } : { ok: true, inputTokens: output.usage.inputTokens, outputTokens: output.usage.outputTokens, proposedToolCalls: output.toolCalls.length }),
     },
   });
-  if (failed) throw new AppError("unavailable", 502, `The model call failed: ${output.message}`);
+  if (failed) throw new AppError("unavailable", 503, `The model call failed: ${output.message}`);
   return {
     model: input.model,
     content: output.content,

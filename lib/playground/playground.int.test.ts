@@ -1,0 +1,162 @@
+// The playground through both doors on a real worker (issue 27 §1): a demo
+// run's model call is loaded as the model saw it, edited, and run alone — the
+// demo model proposes a transfer, and nothing moves: no ledger entry, no
+// balance change, no new run. The call is audited with its model and tokens,
+// never its messages; limits, roles and "save as draft" (a new version through
+// the designer's save operation) refuse and succeed the same way by action and route.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Client } from "@temporalio/client";
+import { startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { doors } from "../../scripts/test-support/parity-doors";
+import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
+import { readSpans } from "../run-ledger/read";
+import { editMessage, lastUserIndex } from "./messages";
+import type { PlaygroundCall, PlaygroundResult } from "./schemas";
+
+const temporal = vi.hoisted(() => ({ client: null as unknown }));
+vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
+vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
+vi.mock("@/lib/config/server/config", async () => (await import("../../scripts/test-support/parity-doors")).configModule);
+vi.mock("next/cache", async () => (await import("../../scripts/test-support/parity-doors")).cacheModule);
+vi.mock("@/lib/temporal/server/client", () => ({ getTemporalClient: () => temporal.client as Client }));
+
+const loadRoute = await import("@/app/api/runs/[runId]/spans/[spanId]/playground/route");
+const callRoute = await import("@/app/api/playground/call/route");
+const draftRoute = await import("@/app/api/playground/draft/route");
+const { loadPlaygroundCallAction } = await import("../actions/load-playground-call");
+const { playgroundCallAction } = await import("../actions/playground-call");
+const { savePlaygroundDraftAction } = await import("../actions/save-playground-draft");
+
+let h: EngineHarness;
+const ids: Record<string, string> = {};
+const as = (role: string) => {
+  doors.userId = ids[role] ?? null;
+};
+const dataOf = <T,>(outcome: Outcome): T => {
+  expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+  return (outcome as { data: T }).data;
+};
+const TRANSFER = 'tool ledger_transfer {"from_account":"refunds","to_account":"operating","amount":349.99}';
+
+let runId: string;
+let spanId: string;
+
+beforeAll(async () => {
+  h = await startEngineHarness();
+  temporal.client = h.client;
+  doors.db = h.db;
+  doors.config = h.config;
+  for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
+  ({ runId } = await h.engine.startRun({ graphName: "treasury", task: "tool ledger_balance {\"account\":\"refunds\"}\nanswer: Nothing to move today.", startedBy: { id: ids.builder!, email: "builder@zap.local" } }));
+  await waitForStatus(h.engine, runId, ["completed"]);
+  const inference = (await readSpans(h.db, runId)).filter((s) => s.kind === "inference");
+  expect(inference.length, "the demo run made model calls").toBeGreaterThanOrEqual(2);
+  spanId = inference[inference.length - 1]!.id;
+});
+afterAll(async () => h?.stop());
+
+const ledgerState = async () => ({
+  entries: await h.db.ledgerEntry.count(),
+  balances: await h.db.ledgerAccount.findMany({ orderBy: { id: "asc" }, select: { id: true, balanceCents: true } }),
+  runs: await h.db.run.count(),
+});
+
+describe("playground", () => {
+  let loaded: PlaygroundCall;
+
+  it("loads a model call as the model saw it, through either door, for any role", async () => {
+    as("viewer");
+    const byRoute = dataOf<PlaygroundCall>(await routeOutcome(await loadRoute.GET(apiRequest("GET", `/api/runs/${runId}/spans/${spanId}/playground`), params({ runId, spanId }))));
+    const byAction = dataOf<PlaygroundCall>(actionOutcome(await loadPlaygroundCallAction({ runId, spanId })));
+    expect(byAction).toEqual(byRoute);
+    loaded = byRoute;
+    expect(loaded).toMatchObject({ runId, spanId, agentName: "treasurer", graphName: "treasury", model: "demo/treasurer", messagesOmitted: 0 });
+    expect(loaded.messages.map((m) => m.role), "system prompt, task, the balance call and its result").toEqual(["system", "user", "assistant", "tool"]);
+    expect(loaded.messages[0]?.content).toContain("You manage the demo ledger");
+    expect(loaded.tools.map((t) => t.name).sort(), "the agent's tools, described as for a run").toEqual(["calculator", "ledger_balance", "ledger_transfer"]);
+    expect(loaded.tools.find((t) => t.name === "ledger_transfer")?.parameters).toMatchObject({ type: "object" });
+    expect(loaded.original.content).toBe("Nothing to move today.");
+    expect(loaded.original.usage.outputTokens).toBeGreaterThan(0);
+    expect(loaded.promptTemplate).toContain("You manage the demo ledger");
+  });
+
+  it("refuses a span that is not a model call, and an unknown span, the same way by either door", async () => {
+    as("viewer");
+    const other = (await readSpans(h.db, runId)).find((s) => s.kind === "tool")!;
+    for (const [what, id, status] of [["a tool span", other.id, 422], ["an unknown span", "s9999", 404]] as const) {
+      const route = await routeOutcome(await loadRoute.GET(apiRequest("GET", `/api/runs/${runId}/spans/${id}/playground`), params({ runId, spanId: id })));
+      expectSameRefusal(route, actionOutcome(await loadPlaygroundCallAction({ runId, spanId: id })), what);
+      expect(route.ok === false && route.status, what).toBe(status);
+    }
+  });
+
+  it("runs the edited call alone: the transfer is proposed, not executed, and the audit row has no messages", async () => {
+    as("builder");
+    const before = await ledgerState();
+    const messages = editMessage(loaded.messages.slice(0, 2), lastUserIndex(loaded.messages.slice(0, 2)), TRANSFER);
+    const input = { runId, spanId, agentName: loaded.agentName, model: loaded.model, temperature: loaded.temperature, maxOutputTokens: loaded.maxOutputTokens, messages, tools: loaded.tools };
+    const byAction = await audited(h.db, async () => actionOutcome(await playgroundCallAction(input)));
+    const byRoute = await audited(h.db, async () => routeOutcome(await callRoute.POST(apiRequest("POST", "/api/playground/call", input), params({}))));
+    for (const { outcome } of [byAction, byRoute]) {
+      const result = dataOf<PlaygroundResult>(outcome);
+      expect(result.toolCalls.map((c) => c.name)).toEqual(["ledger_transfer"]);
+      expect(JSON.parse(result.toolCalls[0]!.arguments)).toEqual({ from_account: "refunds", to_account: "operating", amount: 349.99 });
+      expect(result.usage.inputTokens).toBeGreaterThan(0);
+      expect(result.model).toBe("demo/treasurer");
+    }
+    expect(await ledgerState(), "no entry, no balance change, no run: the call was only proposed").toEqual(before);
+    for (const { audit } of [byAction, byRoute]) expect(audit).toEqual([{ action: "playground.called", actorId: ids.builder, target: `${runId}/${spanId}` }]);
+    const row = await h.db.auditEvent.findFirstOrThrow({ where: { action: "playground.called" }, orderBy: { seq: "desc" } });
+    expect(JSON.parse(row.details)).toMatchObject({ model: "demo/treasurer", ok: true, proposedToolCalls: 1 });
+    expect(row.details, "the row never holds the conversation").not.toContain("ledger_transfer");
+  });
+
+  it("the demo script answers in the playground: an edited answer line is answered", async () => {
+    as("builder");
+    const result = dataOf<PlaygroundResult>(
+      actionOutcome(await playgroundCallAction({ model: "demo/assistant", temperature: 0, maxOutputTokens: 200, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "answer: Edited in the playground." }] })),
+    );
+    expect(result).toMatchObject({ content: "Edited in the playground.", toolCalls: [] });
+  });
+
+  it("refuses a viewer (runs:launch), 201 messages (422) and over 1 MB (413) the same way by either door", async () => {
+    const base = { model: "demo/assistant", temperature: 0, maxOutputTokens: 100 };
+    const cases = [
+      ["a viewer", "viewer", { ...base, messages: [{ role: "user", content: "answer: hi" }] }, 403],
+      ["201 messages", "builder", { ...base, messages: Array.from({ length: 201 }, () => ({ role: "user", content: "x" })) }, 422],
+      ["over 1 MB", "builder", { ...base, messages: [{ role: "user", content: "x".repeat(1_000_100) }] }, 413],
+      ["an unknown key", "builder", { ...base, messages: [{ role: "user", content: "x" }], stream: true }, 422],
+    ] as const;
+    for (const [what, role, body, status] of cases) {
+      as(role);
+      const route = await routeOutcome(await callRoute.POST(apiRequest("POST", "/api/playground/call", body), params({})));
+      expectSameRefusal(route, actionOutcome(await playgroundCallAction(body)), what);
+      expect(route.ok === false && route.status, what).toBe(status);
+      if (status === 413) expect(route.ok === false && route.error.message, what).toContain("1,000,000");
+      if (what === "201 messages") expect(route.ok === false && JSON.stringify(route.error), what).toContain("at most 200 messages");
+    }
+  });
+
+  it("saves the edited prompt as a new version through the designer's save (builders), noted with the run", async () => {
+    const newest = async () => (await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: "treasury" } }, orderBy: { version: "desc" } })).version;
+    const base = await newest();
+    const draft = { runId, spanId, graphName: "treasury", agentName: "treasurer", baseVersion: base, systemPrompt: "You manage the demo ledger. Be terse.", model: "demo/treasurer", temperature: 0.7 };
+    as("viewer");
+    const refused = await routeOutcome(await draftRoute.POST(apiRequest("POST", "/api/playground/draft", draft), params({})));
+    expectSameRefusal(refused, actionOutcome(await savePlaygroundDraftAction(draft)), "a viewer");
+    expect(refused.ok === false && refused.status).toBe(403);
+
+    as("builder");
+    const saved = await audited(h.db, async () => actionOutcome(await savePlaygroundDraftAction(draft)));
+    expect(dataOf<{ version: number }>(saved.outcome).version).toBe(base + 1);
+    expect(saved.audit).toEqual([{ action: "agent.version_saved", actorId: ids.builder, target: "treasury" }]);
+    const row = await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: "treasury" }, version: base + 1 } });
+    expect(row.note).toContain(`From playground, run ${runId}`);
+    const agent = (JSON.parse(row.graph) as { agents: { name: string; systemPrompt: string; temperature: number }[] }).agents.find((a) => a.name === "treasurer");
+    expect(agent).toMatchObject({ systemPrompt: "You manage the demo ledger. Be terse.", temperature: 0.7 });
+
+    const stale = await routeOutcome(await draftRoute.POST(apiRequest("POST", "/api/playground/draft", draft), params({})));
+    expectSameRefusal(stale, actionOutcome(await savePlaygroundDraftAction(draft)), "a stale base version");
+    expect(stale.ok === false && stale.status).toBe(409);
+  });
+});
