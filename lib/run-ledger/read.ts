@@ -442,3 +442,35 @@ export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly
     assistantMessages: messageRows.map((r) => ({ runId: r.runId, message: JSON.parse(r.data) as Extract<ChatMessage, { role: "assistant" }> })),
   };
 }
+
+/** An approval record as datasets learn from it (lib/datasets): JSON fields still as text. */
+export interface ApprovalRecordRow {
+  id: string;
+  runId: string;
+  rootRunId: string;
+  toolName: string;
+  toolCallId: string;
+  arguments: string;
+  editedArguments: string | null;
+  status: string;
+  reason: string | null;
+  decidedByEmail: string | null;
+  decidedAt: Date | null;
+}
+
+/** Decided approvals (approved, rejected, expired), newest decision first, narrowed by any of ids, runs, trees and tool. */
+export function readDecidedApprovals(db: Db, where: { ids?: string[]; runIds?: string[]; rootRunIds?: string[]; tool?: string; excludeTools?: string[] }, page: { skip?: number; take: number }): Promise<ApprovalRecordRow[]> {
+  return db.approvalRecord.findMany({
+    where: {
+      status: { in: ["approved", "rejected", "expired"] },
+      ...(where.ids ? { id: { in: where.ids } } : {}),
+      ...(where.runIds ? { runId: { in: where.runIds } } : {}),
+      ...(where.rootRunIds ? { rootRunId: { in: where.rootRunIds } } : {}),
+      ...(where.tool || where.excludeTools ? { toolName: { ...(where.tool ? { equals: where.tool } : {}), ...(where.excludeTools ? { notIn: where.excludeTools } : {}) } } : {}),
+    },
+    select: { id: true, runId: true, rootRunId: true, toolName: true, toolCallId: true, arguments: true, editedArguments: true, status: true, reason: true, decidedByEmail: true, decidedAt: true },
+    orderBy: [{ decidedAt: "desc" }, { id: "asc" }],
+    skip: page.skip ?? 0,
+    take: page.take,
+  });
+}
