@@ -61,6 +61,13 @@ export const AUDIT_ACTIONS = [
   // experiments (the row holds the dataset version, the targets and the unit count, never item payloads)
   "experiment.started",
   "experiment.cancelled",
+  // datasets (the row holds the dataset, the version made and item counts, never item payloads)
+  "dataset.created",
+  "dataset.items_added",
+  "dataset.imported",
+  "dataset.item_updated",
+  "dataset.item_removed",
+  "dataset.archived",
   // set-up and diagnostics
   "seed.demo_users",
   "smoke.run",
