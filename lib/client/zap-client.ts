@@ -15,6 +15,7 @@ import type { createViewSchema, SavedView, updateViewSchema } from "../views/sch
 import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
+import type { RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
 import type { z } from "zod";
 import { ApiError, Http, sleep, type HttpOptions } from "./http";
@@ -87,6 +88,14 @@ export class ZapClient {
   /** The run's summary: status, usage, output or error, the last event's sequence number. */
   async getRun(runId: string, options: { signal?: AbortSignal } = {}): Promise<RunSummaryWithPlan> {
     return (await this.http.call<{ run: RunSummaryWithPlan }>("GET", `/api/runs/${encodeURIComponent(runId)}`, options)).run;
+  }
+
+  /**
+   * Run `a` and run `b` (of one graph) step by step (`GET /api/runs/compare`): both runs' steps,
+   * the aligned rows (equal / changed / only_a / only_b), the first divergence and B − A deltas.
+   */
+  compareRuns(a: string, b: string, options: { signal?: AbortSignal } = {}): Promise<RunComparison> {
+    return this.http.call("GET", "/api/runs/compare", { query: { a, b }, signal: options.signal });
   }
 
   /** Top-level runs, newest first, one page at a time, filtered as the runs list is (status, graph, startedBy, …). */
