@@ -31,6 +31,14 @@ export interface StartRunInput {
   images?: readonly ImageInput[];
   context?: Record<string, unknown>;
   startedBy?: { id: string; email: string } | null;
+  /** A taped run (lib/tapes: forks, experiments): the tape its tree reuses recorded results from. */
+  tape?: { tapeId: string };
+  /** Runs this graph instead of the saved version's (a fork's edited prompt); the run still names the saved graph and version. Validated here. */
+  graphOverride?: AgentGraphInput;
+  /** Where the run comes from, on its ledger row: a fork's origin run and span, or its experiment. */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; experimentId?: string };
+  /** The run id to use instead of a new one (an experiment's idempotent start); it must be `<entry agent>-<something>`. */
+  runId?: string;
 }
 
 /** One saved version of an agent graph, or null. */
@@ -46,7 +54,8 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
     if (!input.graphName) throw new ValidationError([{ path: "graphName", message: "name a saved agent or pass a graph" }]);
     const stored = input.version === undefined ? await latestAgentVersion(db, input.graphName) : await agentVersion(db, input.graphName, input.version);
     if (!stored) throw new AgentNotFound(input.graphName, input.version);
-    const graph = input.modelOverride ? { ...stored.graph, agents: stored.graph.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : stored.graph;
+    const base = input.graphOverride ? requireValidGraph(input.graphOverride) : stored.graph;
+    const graph = input.modelOverride ? { ...base, agents: base.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : base;
     return { graph, graphName: stored.agentName, agentVersionId: stored.id };
   }
 
@@ -75,13 +84,13 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
       // The entry agent reads the task: with images, its model must have vision (checked before the images are stored).
       requireVision(agentModel(graph, graph.entryAgent), input.images?.length ?? 0, catalog);
       const images = await storedImages(input.images, input.startedBy?.id ?? null);
-      const runId = `${graph.entryAgent}-${randomUUID()}`;
+      const runId = input.runId ?? `${graph.entryAgent}-${randomUUID()}`;
       const context = input.context ?? {};
       const startedBy = input.startedBy?.email ?? null;
       const gate = await runGate(agentVersionId, input.startedBy ? { id: input.startedBy.id, email: input.startedBy.email } : null);
       // The row first, so the run is listed (with its version and who started it) from the start;
       // removed again when Temporal refuses the start, so nothing is half-created.
-      await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context });
+      await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context }, input.origin);
       try {
         await startWorkflow(runId, {
           graph,
@@ -97,6 +106,7 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
           graphName,
           agentVersionId,
           gate,
+          ...(input.tape ? { tape: { tapeId: input.tape.tapeId, path: "" } } : {}),
           // Signed: the worker runs nothing of a root run whose input this does not match.
           ...(decisionKey ? { runProof: signRunStart(decisionKey, { runId, graph, gate, startedBy, agentName: graph.entryAgent }) } : {}),
         });
