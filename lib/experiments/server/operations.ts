@@ -2,6 +2,9 @@ import "server-only";
 // The experiment operations, one each, from which the experiments page's
 // server actions and /api/experiments are built.
 import { operation } from "../../http/server/operation";
+import { getDb } from "../../db/server/db";
+import { getConfig } from "../../config/server/config";
+import { getTemporalClient } from "../../temporal/server/client";
 import { experimentIdInputSchema, getExperimentSchema, listExperimentsSchema, startExperimentSchema } from "../schemas";
 import { startExperiment } from "./start";
 import { cancelExperiment, getExperiment, listExperiments } from "./experiments";
@@ -11,7 +14,7 @@ export const startExperimentOperation = operation({
   name: "start-experiment",
   permission: "runs:launch",
   input: startExperimentSchema,
-  run: ({ input, user }) => startExperiment(input, user),
+  run: ({ input, user }) => startExperiment({ db: getDb(), temporal: getTemporalClient(), taskQueue: getConfig().temporal.taskQueue }, input, user),
 });
 
 /** Cancel: the experiment page's action and `POST /api/experiments/:id/cancel`; audited as experiment.cancelled. */

@@ -1,4 +1,3 @@
-import "server-only";
 // Starting an experiment, whichever door it came through: every refusal before
 // anything is stored (unknown dataset or version, no items, a target version
 // that fails validation, a live tool with side effects, unknown custom scorers,
@@ -6,9 +5,8 @@ import "server-only";
 // row per unit, the durable workflow, and the audit row.
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
-import { getDb } from "../../db/server/db";
-import { getConfig } from "../../config/server/config";
-import { getTemporalClient } from "../../temporal/server/client";
+import type { Client } from "@temporalio/client";
+import type { Db } from "../../db/prisma";
 import { appendAudit } from "../../audit/write";
 import type { SessionUser } from "../../auth/server/session";
 import { AgentNotFound } from "../../agents/errors";
@@ -29,8 +27,7 @@ type StartInput = z.output<typeof startExperimentSchema>;
 const RESULT_ROWS_PER_INSERT = 500;
 
 /** Every target names a saved version whose graph passes validation (422 naming the version and its first problem). */
-async function checkTargets(targets: StartInput["targets"]): Promise<ExperimentTarget[]> {
-  const db = getDb();
+async function checkTargets(db: Db, targets: StartInput["targets"]): Promise<ExperimentTarget[]> {
   const checked: ExperimentTarget[] = [];
   for (const [index, target] of targets.entries()) {
     const row = await db.agentVersion.findFirst({ where: { agent: { name: target.graph }, version: target.version }, select: { graph: true } });
@@ -80,12 +77,22 @@ function newExperimentId(): string {
   return `exp_${randomBytes(12).toString("hex")}`;
 }
 
-/** Checks, stores and starts an experiment, and writes its "experiment.started" audit row. */
-export async function startExperiment(input: StartInput, user: SessionUser): Promise<{ experimentId: string; total: number }> {
+export interface ExperimentStartDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+}
+
+/**
+ * Checks, stores and starts an experiment, and writes its "experiment.started"
+ * audit row. Dependencies are passed in (the web server's by operations.ts,
+ * benchmarks and tests their own), so no `server-only` here.
+ */
+export async function startExperiment({ db, temporal, taskQueue }: ExperimentStartDeps, input: StartInput, user: Pick<SessionUser, "id" | "email">): Promise<{ experimentId: string; total: number }> {
   checkLiveTools(input.liveTools ?? []);
   checkScorers(input);
-  const targets = await checkTargets(input.targets);
-  const { dataset, items } = await resolveDatasetItems(getDb(), input.dataset, input.datasetVersion);
+  const targets = await checkTargets(db, input.targets);
+  const { dataset, items } = await resolveDatasetItems(db, input.dataset, input.datasetVersion);
   if (items.length === 0) {
     throw new ValidationError([{ path: "dataset", message: `version ${dataset.version} of "${dataset.name}" has 0 items` }], `Dataset "${dataset.name}" version ${dataset.version} has 0 items: add items before running an experiment`);
   }
@@ -96,7 +103,6 @@ export async function startExperiment(input: StartInput, user: SessionUser): Pro
   const settings: ExperimentSettings = experimentSettingsOf(input);
   const concurrency = input.concurrency ?? DEFAULT_EXPERIMENT_CONCURRENCY;
   const experimentId = newExperimentId();
-  const db = getDb();
   await db.experiment.create({
     data: {
       id: experimentId,
@@ -132,9 +138,9 @@ export async function startExperiment(input: StartInput, user: SessionUser): Pro
       });
     }
     const workflowInput: ExperimentWorkflowInput = { experimentId, total, concurrency, next: 0 };
-    await getTemporalClient().workflow.start(EXPERIMENT_WORKFLOW_TYPE, {
+    await temporal.workflow.start(EXPERIMENT_WORKFLOW_TYPE, {
       workflowId: experimentWorkflowId(experimentId),
-      taskQueue: getConfig().temporal.taskQueue,
+      taskQueue,
       args: [workflowInput],
     });
   } catch (error) {
