@@ -474,3 +474,32 @@ export function readDecidedApprovals(db: Db, where: { ids?: string[]; runIds?: s
     take: page.take,
   });
 }
+
+/** A run one could compare `runId` with: one of its forks, its origin, or a recent run of its graph. */
+export interface CompareCandidateRow {
+  id: string;
+  status: string;
+  task: string;
+  startedAt: Date;
+  forkOfRunId: string | null;
+}
+
+/**
+ * Runs of the same graph as `runId` to compare it with: its forks and the run it was forked
+ * from, then the newest top-level runs of the graph (an inline graph: of its entry agent).
+ * Null for an unknown run.
+ */
+export async function readCompareCandidates(db: Db, runId: string, take: number): Promise<{ graphName: string | null; related: CompareCandidateRow[]; recent: CompareCandidateRow[] } | null> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { graphName: true, agentName: true, forkOfRunId: true } });
+  if (!run) return null;
+  const select = { id: true, status: true, task: true, startedAt: true, forkOfRunId: true } as const;
+  const sameGraph = run.graphName !== null ? { graphName: run.graphName } : { graphName: null, agentName: run.agentName };
+  const [forks, origin, recent] = await Promise.all([
+    db.run.findMany({ where: { forkOfRunId: runId }, orderBy: { startedAt: "desc" }, take, select }),
+    run.forkOfRunId ? db.run.findUnique({ where: { id: run.forkOfRunId }, select }) : null,
+    db.run.findMany({ where: { ...sameGraph, parentRunId: null, id: { not: runId } }, orderBy: { startedAt: "desc" }, take, select }),
+  ]);
+  const related = [...(origin ? [origin] : []), ...forks];
+  const shown = new Set(related.map((r) => r.id));
+  return { graphName: run.graphName, related, recent: recent.filter((r) => !shown.has(r.id)) };
+}
