@@ -1,0 +1,156 @@
+import "server-only";
+// Every change to a dataset, one transaction each: it makes the next version
+// (immutable: a version's rows are never rewritten, only closed for later
+// versions), updates the dataset's counters and writes its audit row. Two
+// writers adding at once each get their own version; nothing is lost because
+// the dataset row is locked (updated) before anything is read.
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/prisma";
+import { writeTransaction, type DbTransaction } from "../../db/transactions";
+import { appendAuditInTransaction } from "../../audit/write";
+import type { AuditAction } from "../../audit/actions";
+import { AppError, ConflictError, ValidationError } from "../../errors";
+import { retryReason } from "../../db/contention";
+import { itemCountProblem, type ItemDraft } from "../import-parse";
+import type { DatasetChange, DatasetItemExpected, DatasetItemInput, DatasetSummary } from "../schemas";
+import { DatasetNotFoundError, itemOf, readCurrentRows, summaryOf, type DatasetRow, type StoredItem } from "./items";
+
+interface Actor {
+  id: string;
+}
+
+/** Where a change goes: an existing dataset, or one created by the same change. */
+export interface ChangeTarget {
+  datasetId?: string;
+  newDataset?: { name: string; description?: string };
+}
+
+export interface ItemEdit {
+  itemId: string;
+  input?: DatasetItemInput;
+  expected?: DatasetItemExpected;
+  tags?: string[];
+}
+
+interface Change {
+  add?: ItemDraft[];
+  edit?: ItemEdit[];
+  remove?: string[];
+  note: string;
+  action: AuditAction;
+  /** What the audit row says beyond the dataset, version and counts (never item payloads). */
+  details?: Record<string, unknown>;
+}
+
+/** Rows inserted per statement (SQLite's bound-parameter limit). */
+const INSERT_BATCH = 1_000;
+
+class DatasetArchivedError extends AppError {
+  constructor(name: string) {
+    super("conflict", 409, `Dataset "${name}" is archived; it can be read and exported, not changed`);
+  }
+}
+
+class ItemNotInVersionError extends AppError {
+  constructor(itemId: string, version: number) {
+    super("not_found", 404, `There is no item ${itemId} in the dataset's newest version (${version})`);
+  }
+}
+
+function storedOf(draft: ItemDraft): string {
+  const stored: StoredItem = { input: draft.input, expected: draft.expected, tape: draft.tape, tags: draft.tags, source: draft.source };
+  return JSON.stringify(stored);
+}
+
+/** A dataset of this name already exists: 409, whether found first or raced in. */
+async function uniqueName<T>(name: string | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (name !== undefined && retryReason(error) === "unique_violation") throw new ConflictError(`There is already a dataset named "${name}"`);
+    throw error;
+  }
+}
+
+async function createRow(tx: DbTransaction, actor: Actor, input: { name: string; description?: string }): Promise<DatasetRow> {
+  const row = await tx.dataset.create({ data: { id: `ds_${randomUUID()}`, name: input.name, description: input.description || null, createdById: actor.id } });
+  await appendAuditInTransaction(tx, { actorId: actor.id, action: "dataset.created", target: row.id, details: { name: row.name } });
+  return row;
+}
+
+export async function createDataset(actor: Actor, input: { name: string; description?: string }, db: Db): Promise<DatasetSummary> {
+  return uniqueName(input.name, () => writeTransaction(db, async (tx) => summaryOf(await createRow(tx, actor, input))));
+}
+
+/**
+ * Applies one change as the dataset's next version. The dataset row is updated
+ * first (version and position counters), which locks it: a concurrent change
+ * waits, then sees this one's rows and counts.
+ */
+export async function applyChange(actor: Actor, target: ChangeTarget, change: Change, db: Db): Promise<DatasetChange> {
+  const add = change.add ?? [];
+  const edit = change.edit ?? [];
+  const remove = [...new Set(change.remove ?? [])];
+  return uniqueName(target.newDataset?.name, () =>
+    writeTransaction(
+      db,
+      async (tx) => {
+        const created = target.newDataset ? await createRow(tx, actor, target.newDataset) : null;
+        const datasetId = created?.id ?? target.datasetId ?? "";
+        const before = created ?? (await tx.dataset.findUnique({ where: { id: datasetId } }));
+        if (!before) throw new DatasetNotFoundError(datasetId);
+        if (before.archivedAt) throw new DatasetArchivedError(before.name);
+        const locked = await tx.dataset.update({ where: { id: datasetId }, data: { latestVersion: { increment: 1 }, nextPosition: { increment: add.length } } });
+        const version = locked.latestVersion;
+        const previous = version - 1;
+
+        const touched = [...edit.map((e) => e.itemId), ...remove];
+        const current = await readCurrentRows(tx, datasetId, previous, touched);
+        const byItem = new Map(current.map((row) => [row.itemId, row]));
+        const missing = touched.find((itemId) => !byItem.has(itemId));
+        if (missing) throw new ItemNotInVersionError(missing, previous);
+
+        const itemCount = locked.itemCount + add.length - remove.length;
+        const problem = itemCountProblem(itemCount);
+        if (problem) throw new ValidationError([{ path: add.length ? "items" : "itemIds", message: problem }], `${problem[0]?.toUpperCase()}${problem.slice(1)}`);
+
+        if (current.length) await tx.datasetItemRow.updateMany({ where: { id: { in: current.map((row) => row.id) } }, data: { removedIn: version } });
+        const firstPosition = locked.nextPosition - add.length;
+        const rows = [
+          ...add.map((draft, index) => ({ id: randomUUID(), datasetId, itemId: `dsi_${randomUUID()}`, position: firstPosition + index, addedIn: version, data: storedOf(draft) })),
+          ...edit.map((e) => {
+            const old = itemOf(byItem.get(e.itemId)!);
+            const next: ItemDraft = { input: e.input ? { ...e.input, ...(old.input.images ? { images: old.input.images } : {}) } : old.input, expected: e.expected ?? old.expected, tape: old.tape, tags: e.tags ?? old.tags, source: old.source };
+            return { id: randomUUID(), datasetId, itemId: e.itemId, position: old.position, addedIn: version, data: storedOf(next) };
+          }),
+        ];
+        for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.datasetItemRow.createMany({ data: rows.slice(i, i + INSERT_BATCH) });
+
+        await tx.dataset.update({ where: { id: datasetId }, data: { itemCount } });
+        await tx.datasetVersion.create({ data: { datasetId, number: version, note: change.note, itemCount, createdById: actor.id } });
+        const counts = { added: add.length, updated: edit.length, removed: remove.length };
+        await appendAuditInTransaction(tx, { actorId: actor.id, action: change.action, target: datasetId, details: { name: locked.name, version, itemCount, ...counts, ...change.details } });
+        return { datasetId, version, itemCount, added: add.length + edit.length, removed: remove.length };
+      },
+      // Read committed: the first update locks the dataset row, so what follows reads the committed state of
+      // every earlier change (a serializable retry of a 100,000-item import would redo all its work).
+      { isolation: "read-committed", retryOnUniqueViolation: target.newDataset === undefined },
+    ),
+  );
+}
+
+export async function archiveDataset(actor: Actor, datasetId: string, db: Db): Promise<DatasetSummary> {
+  return writeTransaction(db, async (tx) => {
+    const row = await tx.dataset.findUnique({ where: { id: datasetId } });
+    if (!row) throw new DatasetNotFoundError(datasetId);
+    if (row.archivedAt) return summaryOf(row);
+    const archived = await tx.dataset.update({ where: { id: datasetId }, data: { archivedAt: new Date() } });
+    await appendAuditInTransaction(tx, { actorId: actor.id, action: "dataset.archived", target: datasetId, details: { name: row.name, version: row.latestVersion } });
+    return summaryOf(archived);
+  });
+}
+
+export async function listDatasets(db: Db, includeArchived: boolean): Promise<DatasetSummary[]> {
+  const rows = await db.dataset.findMany({ where: includeArchived ? {} : { archivedAt: null }, orderBy: [{ updatedAt: "desc" }, { id: "asc" }], take: 500 });
+  return rows.map(summaryOf);
+}
