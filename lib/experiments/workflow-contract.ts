@@ -10,11 +10,12 @@ export function experimentWorkflowId(experimentId: string): string {
 }
 
 /**
- * The item run of one unit: a stable workflow id, so a unit retried after a
- * crash finds the run it started instead of starting a second one.
+ * The item run of one unit: a stable run (and workflow) id, so a unit retried
+ * after a crash finds the run it started instead of starting a second one. Run
+ * ids start with the entry agent's name (the engine's rule).
  */
-export function experimentRunWorkflowId(experimentId: string, targetIndex: number, itemId: string): string {
-  return `exp-${experimentId}-${targetIndex}-${itemId}`;
+export function experimentRunId(entryAgent: string, experimentId: string, targetIndex: number, itemId: string): string {
+  return `${entryAgent}-exp-${experimentId}-${targetIndex}-${itemId}`;
 }
 
 /** Ids and counters only: the workflow never carries item payloads. */

@@ -14,6 +14,7 @@ import type { RunExporter } from "../../lib/telemetry/exporter";
 import { exportingLedgerWriter } from "../telemetry/exporting-ledger";
 import { createMonitorActivities } from "./monitors";
 import { createPlaygroundActivities } from "./playground";
+import { createExperimentActivities, engineItemRuns, registryJudge } from "./experiment";
 import type { SeriesReader } from "../../lib/monitors/evaluate";
 
 export interface ActivityDeps {
@@ -46,6 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
     ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
     ...createPlaygroundActivities(deps),
+    ...createExperimentActivities({ db: deps.db, ...engineItemRuns({ db: deps.db, decisionKey: deps.decisionKey ?? null }), judge: registryJudge(deps.models) }),
   };
 }
 

@@ -4,3 +4,4 @@ export { agentRunWorkflow } from "./agent-run";
 export { discoverMcpToolsWorkflow } from "./discover-tools";
 export { monitorsTickWorkflow } from "./monitors";
 export { playgroundCallWorkflow } from "./playground";
+export { experimentWorkflow } from "./experiment";
