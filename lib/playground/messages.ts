@@ -64,3 +64,15 @@ export function fitToLimit(messages: readonly ChatMessage[]): { messages: ChatMe
   while (start < messages.length && messages[start]?.role === "tool") start++;
   return { messages: [...head, ...messages.slice(start)], omitted: start - head.length };
 }
+
+/**
+ * The system prompt "Save as draft" stores as the agent's: the saved template
+ * when the prompt the call saw was not edited (so its {{context.…}}
+ * placeholders survive); otherwise the edited text without the instructions
+ * the engine appends to a router's or planner's prompt (it appends them again).
+ */
+export function promptToSave(edited: string, rendered: string, template: string | null): string {
+  if (template !== null && edited === rendered) return template;
+  const appended = template !== null && rendered.startsWith(template) ? rendered.slice(template.length) : "";
+  return appended && edited.endsWith(appended) ? edited.slice(0, edited.length - appended.length) : edited;
+}
