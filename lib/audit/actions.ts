@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   "run.started",
   "run.follow_up",
   "run.cancelled",
+  // a run forked from another at a step (the row names the origin run and step, the version, what was edited)
+  "run.forked",
   // image attachments (an upload; the row holds the image's facts, never its bytes)
   "attachment.uploaded",
   // agents and their versions
