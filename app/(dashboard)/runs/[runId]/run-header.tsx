@@ -6,6 +6,7 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { UsageText, formatDuration } from "@/components/runs/usage";
 import { followUpWindowText, runDurationMs, runTimes } from "@/lib/runs/run-time";
 import { RunDialog } from "@/components/runs/run-dialog";
+import { CompareWith } from "@/components/diff/compare-with";
 import { JsonTree } from "@/components/runs/json-tree";
 import { FailureDetails } from "@/components/runs/failure-details";
 import { PlanOutcomeSummary } from "@/components/runs/plan-outcome";
@@ -61,8 +62,10 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
           </h1>
           <p className="mt-1 break-all font-mono text-xs text-zinc-500">{header.runId}</p>
         </div>
-        {canLaunch ? (
-          <div className="flex gap-2">
+        <div className="flex gap-2">
+          <CompareWith runId={header.runId} />
+          {canLaunch ? (
+            <>
             {header.graphName && !header.parentRunId ? (
               <RunDialog agent={header.graphName} label="Re-run" variant="secondary" initial={{ version: header.version ?? undefined, task: header.task, context: header.context, images: taskImages }} />
             ) : null}
@@ -71,8 +74,9 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
                 Cancel run
               </Button>
             ) : null}
-          </div>
-        ) : null}
+            </>
+          ) : null}
+        </div>
       </div>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-2 rounded-lg border border-zinc-200 bg-white p-4 text-sm sm:grid-cols-4">
         <div>
