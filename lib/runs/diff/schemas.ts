@@ -46,3 +46,23 @@ export interface RunComparison {
 
 /** Field texts longer than this are cut on the wire (the comparison itself used the whole text). */
 export const FIELD_TEXT_CAP = 4_000;
+
+/** `GET /api/runs/compare/candidates?run=<runId>`: the runs "Compare with…" offers. */
+export const compareCandidatesQuerySchema = z.object({ run: runIdSchema }).strict();
+
+export interface CompareCandidate {
+  runId: string;
+  status: RunStatus;
+  task: string;
+  startedAt: string;
+  /** The run this candidate was forked from, when it is a fork. */
+  forkOfRunId: string | null;
+}
+
+export interface CompareCandidates {
+  graphName: string | null;
+  /** The run's forks and the run it was forked from (offered first). */
+  related: CompareCandidate[];
+  /** The newest other top-level runs of the same graph. */
+  recent: CompareCandidate[];
+}

@@ -6,11 +6,12 @@ import "server-only";
 import type { Db } from "../../db/prisma";
 import { AppError } from "../../errors";
 import type { RunEvent, RunStatus } from "../../contract/types";
-import { readRunRow, readTreeLedger, type RunRow } from "../../run-ledger/read";
+import { readCompareCandidates, readRunRow, readTreeLedger, type CompareCandidateRow, type RunRow } from "../../run-ledger/read";
+import { RunNotFound } from "../../engine/errors";
 import type { PriceTable } from "../pricing";
 import { alignSteps } from "../diff/align";
 import { treeSteps, type LedgerRun } from "../diff/build-steps";
-import { FIELD_TEXT_CAP, type ComparedRun, type RunComparison } from "../diff/schemas";
+import { FIELD_TEXT_CAP, type CompareCandidate, type CompareCandidates, type ComparedRun, type RunComparison } from "../diff/schemas";
 import type { RunStep } from "../diff/steps";
 import { deltaOf, stepTotals } from "../diff/totals";
 
@@ -107,4 +108,16 @@ export async function compareRuns(db: Db, a: string, b: string, prices: PriceTab
     counts: alignment.counts,
     delta: { tokens: tokens(runB) - tokens(runA), cost: deltaOf(runA.totals.cost, runB.totals.cost), latencyMs: deltaOf(runA.totals.latencyMs, runB.totals.latencyMs) },
   };
+}
+
+/** How many forks and recent runs "Compare with…" offers. */
+const CANDIDATES = 20;
+
+const candidate = (row: CompareCandidateRow): CompareCandidate => ({ runId: row.id, status: row.status as RunStatus, task: row.task, startedAt: row.startedAt.toISOString(), forkOfRunId: row.forkOfRunId });
+
+/** The runs `runId` can be compared with: its forks and origin first, then recent runs of its graph. 404 for an unknown run. */
+export async function compareCandidates(db: Db, runId: string): Promise<CompareCandidates> {
+  const found = await readCompareCandidates(db, runId, CANDIDATES);
+  if (!found) throw new RunNotFound(runId);
+  return { graphName: found.graphName, related: found.related.map(candidate), recent: found.recent.map(candidate) };
 }
