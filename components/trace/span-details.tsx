@@ -16,6 +16,8 @@ import { handoffFacts, outputInvalidOutcome, repeatsEvent, routingFacts, validat
 import { useNow } from "@/components/runs/use-now";
 import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
+import { FeedbackWidget } from "@/components/feedback/feedback-widget";
+import { playgroundHref } from "@/components/playground/playground-link";
 
 interface SpanDetailsBody {
   span: TraceSpanView;
@@ -204,6 +206,11 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
             ))}
         </dl>
       ) : null}
+      {span?.kind === "inference" && span.status === "ok" ? (
+        <Link className="text-xs text-indigo-600 hover:underline" href={playgroundHref(runId, spanId)}>
+          Open in playground
+        </Link>
+      ) : null}
       {subRun ? (
         <Link className="text-xs text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(subRun)}`}>
           Open the sub-run {subRun}
@@ -231,6 +238,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
           <MessageView message={data.output} />
         </div>
       ) : null}
+      <FeedbackWidget runId={runId} spanId={spanId} title="Feedback on this span" />
     </aside>
   );
 }
