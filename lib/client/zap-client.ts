@@ -6,6 +6,7 @@
 //   const zap = new ZapClient({ baseUrl: "https://zap.example.com", apiKey: process.env.ZAP_API_KEY! });
 //   const { runId } = await zap.startRun({ graph: "support-triage", task: "Where is my order?" });
 //   for await (const event of zap.streamRun(runId)) console.log(event.type);
+import type { ForkRunInput, ForkRunResult } from "../forks/schemas";
 import { TERMINAL_STATUSES, type ApprovalRequest, type RunEvent } from "../contract/types";
 import type { launchRunSchema, RunFilters, RunListPage } from "../runs/schemas";
 import type { ImageInput } from "../attachments/schemas";
@@ -246,6 +247,19 @@ export class ZapClient {
   /** Cancels the run and its sub-agent conversations (its starter or an admin). */
   cancelRun(runId: string, options: { signal?: AbortSignal } = {}): Promise<{ accepted: true }> {
     return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/cancel`, options);
+  }
+
+  /**
+   * Forks the run at one of its steps (`spanId`, a span of `runId`): the task starts again on `version`
+   * (default the origin's), reusing every step that ended before this one; the step itself runs live, or
+   * with `editedToolResult` / `editedModelOutput`. Builder role; audited as run.forked.
+   */
+  forkRun(
+    runId: string,
+    fork: Omit<ForkRunInput, "runId">,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ForkRunResult> {
+    return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/fork`, { body: fork, signal: options.signal });
   }
 
   /** Sends a follow-up message to the run (its starter or an admin), optionally with images. */
