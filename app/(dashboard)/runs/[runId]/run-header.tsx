@@ -16,6 +16,7 @@ import { useNow } from "@/components/runs/use-now";
 import { FollowUpComposer, type Notice } from "./follow-up-composer";
 import { MessageImages } from "@/components/attachments/message-images";
 import type { ImageRef } from "@/lib/attachments/schemas";
+import { FeedbackWidget } from "@/components/feedback/feedback-widget";
 
 export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header: RunHeaderData; taskImages: readonly ImageRef[]; canLaunch: boolean; onChanged: () => void }) {
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -171,6 +172,7 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
           </>
         ) : null}
       </div>
+      <FeedbackWidget runId={header.runId} title="Feedback on this run" />
       {canLaunch && !header.parentRunId && header.status !== "failed" && header.status !== "cancelled" ? (
         <FollowUpComposer runId={header.runId} lastEventSeq={header.lastEventSeq} onNotice={setNotice} onRefresh={onChanged} />
       ) : null}
