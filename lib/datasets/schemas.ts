@@ -9,8 +9,10 @@ import type { TapeEntry } from "../tapes/schemas";
 
 /** At most this many items in one version of a dataset (an import or an add beyond it is a 422 naming the count). */
 export const MAX_DATASET_ITEMS = 100_000;
-/** The largest import upload (CSV or JSONL text), in bytes: beyond it the route answers 413. */
-export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** The largest import file (CSV or JSONL text), in characters. */
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/** The import route's body cap (the file as a JSON string, escaped): beyond it, 413. Below the proxy's 14 MB buffer. */
+export const IMPORT_BODY_BYTES = 12 * 1024 * 1024;
 /** At most this many runs or approvals added in one request. */
 export const MAX_ADD_PER_REQUEST = 500;
 /** Items on one page of the dataset page's table. */
