@@ -21,6 +21,7 @@ import { ImageCache, MissingImageError, withImageData } from "./image-loader";
 import { checkAnswer, type AnswerCheck, type AnswerSchema } from "./answer-check";
 import { buildHandoffContext, type HandoffContextInput } from "./handoff-context";
 import { withDependencyResults } from "./dependency-results";
+import { createTapeAccess, type TapeCall, type TapeGateAnswer, type TapeToolCall } from "./tape";
 
 export interface InferenceInput {
   runId: string;
@@ -45,6 +46,8 @@ export interface InferenceInput {
    * problem is left out and runs as its own activity, with its retries.
    */
   eagerTools?: EagerTools;
+  /** A taped run's tape and path (worker/activities/tape.ts): the recorded response at this step is used instead of the model. */
+  tape?: TapeCall;
 }
 
 export interface EagerTools {
@@ -52,6 +55,8 @@ export interface EagerTools {
   agent: AgentConfig;
   rootRunId: string;
   runContext: Record<string, unknown>;
+  /** The run's tape: eager calls ask it first too. */
+  tape?: TapeCall;
 }
 
 export interface InferenceOutput {
@@ -70,6 +75,8 @@ export interface InferenceOutput {
   answer?: AnswerCheck;
   /** The provider wrote its tool call as text and it was read as the call (…_TOOL_CALLS_IN_TEXT). */
   toolCallsFromText?: boolean;
+  /** The response came from the run's tape: no model was called, usage is 0 and the recorded usage is kept here. */
+  replayed?: { recordedUsage: TokenUsage; model: string };
 }
 
 export interface ToolActivityInput {
@@ -84,6 +91,8 @@ export interface ToolActivityInput {
   /** A plan node's side-effect scope (AgentRunInput.sideEffectScope) and the call's place in its response. */
   sideEffectScope?: string;
   position?: number;
+  /** The run's tape: a recorded result is used instead of running the tool (worker/activities/tape.ts). */
+  tape?: TapeCall;
 }
 
 /**
@@ -100,7 +109,7 @@ export function sideEffectKey(input: Pick<ToolActivityInput, "runId" | "iteratio
 }
 
 /** `retryReason`: why earlier attempts did not finish (for the trace), when this is a retry. */
-export type ToolActivityOutput = ToolOutcome & { durationMs: number; attempt: number; retryReason?: string };
+export type ToolActivityOutput = ToolOutcome & { durationMs: number; attempt: number; retryReason?: string; /** The result came from the run's tape: the tool did not run. */ replayed?: boolean };
 
 /**
  * Heartbeat details name the worker, so the next attempt can tell a lost
@@ -221,6 +230,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
   const failures = new AttemptFailures();
   const conversations = new ConversationCache();
   const images = new ImageCache();
+  const tapes = createTapeAccess(db);
 
   /** Reads the conversation and asks the model. */
   async function answer(input: InferenceInput, key: string, why: string | undefined, started: number): Promise<InferenceOutput> {
@@ -286,6 +296,11 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
   async function runTool(input: ToolActivityInput): Promise<ToolActivityOutput> {
     const context = Context.current();
     const started = Date.now();
+    if (input.tape) {
+      const taped = await tapes.tool({ tape: input.tape, runId: input.runId, iteration: input.iteration, callId: input.callId, tool: input.toolName, rawArguments: input.rawArguments });
+      if (taped.kind === "recorded") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt, replayed: true };
+      if (taped.kind === "refused") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt };
+    }
     const outcome = await withHeartbeat(() =>
       tools.execute({
         agent: input.agent,
@@ -317,7 +332,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
     if (calls.length === 0) return output;
     const settled = await Promise.all(
       calls.map((call) =>
-        runTool({ agent: eager.agent, toolName: call.name, rawArguments: call.arguments, runId: input.runId, rootRunId: eager.rootRunId, iteration: input.iteration, callId: call.id, runContext: eager.runContext }).then(
+        runTool({ agent: eager.agent, toolName: call.name, rawArguments: call.arguments, runId: input.runId, rootRunId: eager.rootRunId, iteration: input.iteration, callId: call.id, runContext: eager.runContext, ...(eager.tape ? { tape: eager.tape } : {}) }).then(
           (outcome) => [call.id, outcome] as const,
           () => null,
         ),
@@ -326,7 +341,39 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
     return { ...output, toolOutcomes: Object.fromEntries(settled.filter((entry) => entry !== null)) };
   }
 
+  /** The response recorded on the run's tape at this step, as the model call's answer; null when the tape holds none (the model is called). */
+  async function replayedAnswer(input: InferenceInput, tape: TapeCall, why: string | undefined, started: number): Promise<InferenceOutput | null> {
+    const recorded = await tapes.model(tape, input.iteration);
+    if (!recorded) return null;
+    const { response } = recorded;
+    const toolCalls = response.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments }));
+    const checked = input.answerSchema ? checkAnswer(input.answerSchema, { content: response.text, toolCalls }) : undefined;
+    return {
+      content: response.text,
+      toolCalls,
+      usage: recorded.usage,
+      latencyMs: Date.now() - started,
+      attempt: Context.current().info.attempt,
+      startedAt: new Date(started).toISOString(),
+      replayed: { recordedUsage: response.usage, model: response.model },
+      ...(why ? { retryReason: why } : {}),
+      ...(checked ? { answer: checked } : {}),
+    };
+  }
+
   return {
+    /**
+     * A taped run's approval-gated call, before an approval opens: the tape's recorded outcome (the
+     * approval is not asked again), or its policy's automatic decision, or "inbox" (a normal approval).
+     */
+    async tapeGate(input: TapeToolCall): Promise<TapeGateAnswer> {
+      try {
+        return await tapes.gate(input);
+      } catch (error) {
+        throw infrastructureFailure(error, "reading the run's tape", input.runId, Context.current().info.attempt);
+      }
+    },
+
     async runInference(input: InferenceInput): Promise<InferenceOutput> {
       const context = Context.current();
       const attempt = context.info.attempt;
@@ -336,7 +383,9 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
       // The carried batch is written while the model works; the call ends only once both are done,
       // and a cancelled call still finishes its write (the workflow waits for it, see worker/workflows/inference.ts).
       const written = input.ledger ? ledger.write(input.ledger) : Promise.resolve();
-      const answered = answer(input, key, why, started).then((output) => withEagerTools(input, output));
+      const answered = (input.tape ? replayedAnswer(input, input.tape, why, started).catch((error: unknown) => { throw remembered(failures, key, infrastructureFailure(error, "reading the run's tape", input.runId, attempt)); }) : Promise.resolve(null))
+        .then((replayed) => replayed ?? answer(input, key, why, started))
+        .then((output) => withEagerTools(input, output));
       const [writeResult, answerResult] = await Promise.allSettled([written, answered]);
       if (writeResult.status === "rejected") throw remembered(failures, key, infrastructureFailure(writeResult.reason, "writing the run ledger", input.runId, attempt));
       // The batch just written holds the earlier calls' messages: their streamed text is no longer needed.

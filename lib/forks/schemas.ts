@@ -1,0 +1,48 @@
+// The fork operation's input (browser-safe): which step of which run, and what
+// to change there. A fork starts the origin's task again on a saved version,
+// reusing every recorded step that ended before the chosen one (lib/forks/build-tape.ts).
+import { z } from "zod";
+import { runIdSchema } from "../contract/schemas";
+import { agentNameSchema, modelIdSchema } from "../agents/schemas";
+
+/** Results and outputs are JSON or text of up to 200,000 characters (a tool result the model reads). */
+export const EDIT_MAX_CHARS = 200_000;
+
+export const forkRunSchema = z
+  .object({
+    /** The run holding the step (the root run or any run below it). */
+    runId: runIdSchema,
+    /** The step: a span id of that run (`s12`). */
+    spanId: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "not a span id"),
+    /** The saved version the fork runs (default: the origin's). */
+    version: z.number().int().positive().optional(),
+    /** Every agent of the fork runs on this model (default: the version's). */
+    model: modelIdSchema.optional(),
+    /** A new system prompt for one agent of the graph. */
+    prompt: z.object({ agent: agentNameSchema, systemPrompt: z.string().min(1, "write a prompt").max(20_000, "keep the prompt under 20,000 characters") }).strict().optional(),
+    /** For a tool step: the result the fork's step gets instead of running the tool. */
+    editedToolResult: z.string().max(EDIT_MAX_CHARS, `keep the result under ${EDIT_MAX_CHARS.toLocaleString("en")} characters`).optional(),
+    /** For a model step: the text the model "answers" there instead (its tool calls are dropped: the step is a final answer). */
+    editedModelOutput: z.string().max(EDIT_MAX_CHARS, `keep the output under ${EDIT_MAX_CHARS.toLocaleString("en")} characters`).optional(),
+  })
+  .strict();
+
+export type ForkRunInput = z.infer<typeof forkRunSchema>;
+
+export interface ForkRunResult {
+  runId: string;
+  tapeId: string;
+  /** Steps the fork reuses from the origin (model responses and tool results). */
+  replayedSteps: number;
+  /** Where to compare the fork with its origin. */
+  compareUrl: string;
+}
+
+/** A fork of a run, as the origin's header lists it. */
+export interface ForkSummary {
+  runId: string;
+  spanId: string | null;
+  status: string;
+  startedAt: string;
+  startedBy: string | null;
+}
