@@ -13,7 +13,7 @@ import { UNITS_PER_EXECUTION, type ExperimentWorkflowInput, type ExperimentWorkf
 // (the retry finds the run it started by its workflow id and scores it once).
 const { runExperimentUnit } = proxyActivities<Activities>({
   startToCloseTimeout: "2 hours",
-  heartbeatTimeout: "20 seconds",
+  heartbeatTimeout: "10 seconds",
   retry: { maximumAttempts: 5, initialInterval: "1 second", maximumInterval: "30 seconds", nonRetryableErrorTypes: ["ExperimentUnitRefused"] },
   // The unit cancels its item run before the workflow moves on, so a cancelled experiment leaves no run going.
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
