@@ -18,6 +18,7 @@ import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorVi
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
+import type { addApprovalsToDatasetSchema, addRunsToDatasetSchema, createDatasetSchema, DatasetChange, DatasetDiff, DatasetItem, DatasetItemsPage, DatasetSummary, DatasetVersionSummary, DecidedApproval, importDatasetSchema, ImportProblem, updateDatasetItemSchema } from "../datasets/schemas";
 import type { z } from "zod";
 import { ApiError, Http, sleep, type HttpOptions } from "./http";
 import { readSse } from "./sse";
@@ -417,5 +418,76 @@ export class ZapClient {
       await sleep(delay, options.signal);
       delay = Math.min(delay * 2, POLL_MS.max);
     }
+  }
+
+  // ---- datasets (lib/datasets): reads need any role, changes a builder's (agents:edit); each change makes a new version ----
+
+  /** Datasets, last changed first. */
+  async listDatasets(query: { includeArchived?: boolean } = {}, options: { signal?: AbortSignal } = {}): Promise<DatasetSummary[]> {
+    return (await this.http.call<{ datasets: DatasetSummary[] }>("GET", "/api/datasets", { query, signal: options.signal })).datasets;
+  }
+
+  /** Creates an empty dataset (a name in use → 409). */
+  createDataset(input: z.input<typeof createDatasetSchema>, options: { signal?: AbortSignal } = {}): Promise<DatasetSummary> {
+    return this.http.call("POST", "/api/datasets", { body: input, signal: options.signal });
+  }
+
+  /** One page of a version's items (default: the newest version, page 1 of 50). */
+  getDataset(datasetId: string, query: { version?: number; page?: number; pageSize?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<DatasetItemsPage> {
+    return this.http.call("GET", `/api/datasets/${encodeURIComponent(datasetId)}`, { query, signal: options.signal });
+  }
+
+  /** Every item of a version, read page by page (500 a page). */
+  async readAllDatasetItems(datasetId: string, version?: number, options: { signal?: AbortSignal } = {}): Promise<{ version: number; items: DatasetItem[] }> {
+    const items: DatasetItem[] = [];
+    let pinned = version;
+    for (let page = 1; ; page++) {
+      const read = await this.getDataset(datasetId, { ...(pinned !== undefined ? { version: pinned } : {}), page, pageSize: 500 }, options);
+      pinned = read.version;
+      items.push(...read.items);
+      if (items.length >= read.total || read.items.length === 0) return { version: read.version, items };
+    }
+  }
+
+  async listDatasetVersions(datasetId: string, options: { signal?: AbortSignal } = {}): Promise<{ dataset: DatasetSummary; versions: DatasetVersionSummary[] }> {
+    return this.http.call("GET", `/api/datasets/${encodeURIComponent(datasetId)}/versions`, options);
+  }
+
+  /** What changed between two versions: added, removed and changed items. */
+  diffDatasetVersions(datasetId: string, from: number, to: number, options: { signal?: AbortSignal } = {}): Promise<DatasetDiff> {
+    return this.http.call("GET", `/api/datasets/${encodeURIComponent(datasetId)}/diff`, { query: { from, to }, signal: options.signal });
+  }
+
+  /** One item per finished run (its task, answer, tool calls and recorded tool results), into a dataset or a new one. */
+  addRunsToDataset(input: z.input<typeof addRunsToDatasetSchema>, options: { signal?: AbortSignal } = {}): Promise<DatasetChange> {
+    return this.http.call("POST", "/api/datasets/add-runs", { body: input, signal: options.signal });
+  }
+
+  /** Decided tool-call approvals a dataset can learn from, newest first. */
+  listDecidedApprovals(query: { tool?: string; graphName?: string; page?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<{ approvals: DecidedApproval[]; page: number; hasMore: boolean }> {
+    return this.http.call("GET", "/api/datasets/approvals", { query, signal: options.signal });
+  }
+
+  /** One item per decided approval: an approved (or edited) call as expected, a rejection as a negative example. */
+  addApprovalsToDataset(input: z.input<typeof addApprovalsToDatasetSchema>, options: { signal?: AbortSignal } = {}): Promise<DatasetChange> {
+    return this.http.call("POST", "/api/datasets/add-approvals", { body: input, signal: options.signal });
+  }
+
+  /** Imports CSV or JSONL text; any line with a problem → ApiError 422 whose issues name each line (nothing imported unless skipInvalid). */
+  importDataset(input: z.input<typeof importDatasetSchema>, options: { signal?: AbortSignal } = {}): Promise<DatasetChange & { skipped: ImportProblem[] }> {
+    return this.http.call("POST", "/api/datasets/import", { body: input, signal: options.signal });
+  }
+
+  updateDatasetItem(datasetId: string, itemId: string, change: Omit<z.input<typeof updateDatasetItemSchema>, "datasetId" | "itemId">, options: { signal?: AbortSignal } = {}): Promise<DatasetChange> {
+    return this.http.call("POST", `/api/datasets/${encodeURIComponent(datasetId)}/items/${encodeURIComponent(itemId)}`, { body: change, signal: options.signal });
+  }
+
+  removeDatasetItems(datasetId: string, itemIds: string[], note?: string, options: { signal?: AbortSignal } = {}): Promise<DatasetChange> {
+    return this.http.call("DELETE", `/api/datasets/${encodeURIComponent(datasetId)}/items`, { body: { itemIds, ...(note ? { note } : {}) }, signal: options.signal });
+  }
+
+  /** Archives a dataset: still readable, no longer changed. */
+  archiveDataset(datasetId: string, options: { signal?: AbortSignal } = {}): Promise<DatasetSummary> {
+    return this.http.call("DELETE", `/api/datasets/${encodeURIComponent(datasetId)}`, options);
   }
 }
