@@ -21,7 +21,7 @@ import { plural } from "@/lib/text/plural";
 import { SearchSnippet } from "@/components/runs/search-snippet";
 import { SavedViews } from "@/components/runs/search-views";
 
-type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model";
+type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback";
 
 function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
   const now = useNow();
@@ -163,6 +163,16 @@ export function RunsClient() {
                 {s.replace("_", " ")}
               </option>
             ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Feedback</span>
+          <Select aria-label="Feedback" value={params.get("feedback") ?? ""} onChange={(e) => set("feedback", e.target.value)}>
+            <option value="">any or none</option>
+            <option value="down">thumbs down</option>
+            <option value="up">thumbs up</option>
+            <option value="any">some feedback</option>
+            <option value="none">no feedback</option>
           </Select>
         </label>
         <label className="flex flex-col gap-1">
