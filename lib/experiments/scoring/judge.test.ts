@@ -10,6 +10,7 @@ describe("judge reply parsing", () => {
     ['{"score": 1, "reason": "exact"}', 1, "exact"],
     ["I think... Score = 7/10. Reason: close enough", 0.7, "close enough"],
     ["score: 60%", 0.6, "the judge gave no reason"],
+    ["Score: .5 — reason: partly right", 0.5, "partly right"],
   ])("reads %j", (reply, score, reason) => {
     expect(parseJudgeReply(reply)).toEqual({ score, reason });
   });

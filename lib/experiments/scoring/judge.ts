@@ -64,7 +64,7 @@ export function readJudgePrompt(prompt: string): JudgeQuestion | null {
 export function parseJudgeReply(reply: string | null): { score: number; reason: string } | null {
   if (!reply) return null;
   const text = reply.replace(/[*_`]/g, "");
-  const match = /"?score"?\s*[:=]\s*"?(-?\d+(?:\.\d+)?)\s*(%|\/\s*(\d+(?:\.\d+)?))?/i.exec(text);
+  const match = /"?score"?\s*[:=]\s*"?(-?(?:\d+(?:\.\d+)?|\.\d+))\s*(%|\/\s*(\d+(?:\.\d+)?))?/i.exec(text);
   if (!match) return null;
   let score = Number(match[1]);
   if (match[2] === "%") score /= 100;
