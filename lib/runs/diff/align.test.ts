@@ -40,6 +40,18 @@ describe("alignSteps", () => {
     expect(result.rows[4]).toMatchObject({ a: 3, b: 4 });
   });
 
+  it("pairs a step with its twin when an inserted step of the same kind comes before it", () => {
+    const call = (text: string) => step("model_call", "", { model: "m", text: "", toolCalls: text });
+    const a = [task("t"), call("calc(6*7)"), tool("calculator", "6*7"), call("time()"), tool("current_time", "{}"), final("done")];
+    const b = [task("t"), call("calc(6*7)"), tool("calculator", "6*7"), call("calc(1+1)"), tool("calculator", "1+1"), call("time()"), tool("current_time", "{}"), final("done")];
+    const result = alignSteps(a, b);
+    expect(result.rows.map((r) => r.status)).toEqual(["equal", "equal", "equal", "only_b", "only_b", "equal", "equal", "equal"]);
+    expect(result.rows[5]).toMatchObject({ a: 3, b: 5 });
+    expect(result.counts).toEqual({ equal: 6, changed: 0, onlyA: 0, onlyB: 2 });
+    // The same with A and B swapped: the removed block slides the same way.
+    expect(alignSteps(b, a).rows.map((r) => r.status)).toEqual(["equal", "equal", "equal", "only_a", "only_a", "equal", "equal", "equal"]);
+  });
+
   it("finds a deleted step", () => {
     const a = [task("t"), tool("lookup", "{}"), tool("transfer", "{}"), final("done")];
     const b = [task("t"), tool("lookup", "{}"), final("done")];

@@ -64,11 +64,8 @@ export function alignSteps(stepsA: readonly RunStep[], stepsB: readonly RunStep[
   const keysB = intern(b);
 
   const rows: DiffRow[] = [];
-  const counts: DiffCounts = { equal: 0, changed: 0, onlyA: 0, onlyB: 0 };
   const pair = (i: number, j: number) => {
     const changed = changedFields(a[i]!, b[j]!);
-    if (changed.length === 0) counts.equal++;
-    else counts.changed++;
     rows.push({ status: changed.length === 0 ? "equal" : "changed", a: i, b: j, changed });
   };
   let i = 0;
@@ -78,14 +75,67 @@ export function alignSteps(stepsA: readonly RunStep[], stepsB: readonly RunStep[
     while (i < sx) pair(i++, j++);
     for (; i < ex; i++) {
       rows.push({ status: "only_a", a: i, b: null, changed: [] });
-      counts.onlyA++;
     }
     for (; j < ey; j++) {
       rows.push({ status: "only_b", a: null, b: j, changed: [] });
-      counts.onlyB++;
     }
   }
   while (i < a.length && j < b.length) pair(i++, j++);
+  slideBlocks(rows, a, b);
+  const counts: DiffCounts = { equal: 0, changed: 0, onlyA: 0, onlyB: 0 };
+  for (const row of rows) counts[row.status === "equal" ? "equal" : row.status === "changed" ? "changed" : row.status === "only_a" ? "onlyA" : "onlyB"]++;
   const first = rows.findIndex((r) => r.status !== "equal");
   return { a, b, rows, firstDivergence: first === -1 ? null : first, counts };
+}
+
+const matched = (row: DiffRow | undefined): row is DiffRow & { a: number; b: number } => row !== undefined && row.a !== null && row.b !== null;
+
+/**
+ * Moves each block of steps only one run took along the steps around it when
+ * that pairs more steps with equal contents. The diff knows only keys: with a
+ * model call inserted before another model call, it may pair A's call with the
+ * inserted one (changed) and call the original inserted, where pairing it with
+ * its twin is equal. A block slides past a changed pair whose step has the
+ * block's far end's key (the same sequence of keys either way).
+ */
+function slideBlocks(rows: DiffRow[], a: RunStep[], b: RunStep[]): void {
+  const sameContent = (x: RunStep, y: RunStep) => changedFields(x, y).length === 0;
+  for (let start = 0; start < rows.length; start++) {
+    const status = rows[start]!.status;
+    if (status !== "only_a" && status !== "only_b") continue;
+    let end = start;
+    while (end < rows.length && rows[end]!.status === status) end++;
+    const side = status === "only_a" ? "a" : "b";
+    const steps = side === "a" ? a : b;
+    const other = side === "a" ? b : a;
+    const index = (row: DiffRow) => (side === "a" ? row.a : row.b)!;
+    const otherIndex = (row: DiffRow) => (side === "a" ? row.b : row.a)!;
+    const only = (k: number): DiffRow => (side === "a" ? { status, a: k, b: null, changed: [] } : { status, a: null, b: k, changed: [] });
+    const paired = (k: number, o: number): DiffRow => {
+      const [x, y] = side === "a" ? [steps[k]!, other[o]!] : [other[o]!, steps[k]!];
+      const changed = changedFields(x, y);
+      return { status: changed.length === 0 ? "equal" : "changed", a: side === "a" ? k : o, b: side === "a" ? o : k, changed };
+    };
+    // Up: the pair before the block takes the block's last step instead.
+    for (let before = rows[start - 1]; matched(before) && before.status === "changed"; before = rows[start - 1]) {
+      const last = index(rows[end - 1]!);
+      const own = index(before);
+      if (stepKey(steps[own]!) !== stepKey(steps[last]!) || !sameContent(steps[last]!, other[otherIndex(before)]!)) break;
+      const o = otherIndex(before);
+      rows.splice(start - 1, end - start + 1, ...Array.from({ length: end - start }, (_, n) => only(own + n)), paired(last, o));
+      start--;
+      end--;
+    }
+    // Down: the pair after the block takes the block's first step instead.
+    for (let after = rows[end]; matched(after) && after.status === "changed"; after = rows[end]) {
+      const firstOwn = index(rows[start]!);
+      const own = index(after);
+      if (stepKey(steps[own]!) !== stepKey(steps[firstOwn]!) || !sameContent(steps[firstOwn]!, other[otherIndex(after)]!)) break;
+      const o = otherIndex(after);
+      rows.splice(start, end - start + 1, paired(firstOwn, o), ...Array.from({ length: end - start }, (_, n) => only(firstOwn + 1 + n)));
+      start++;
+      end++;
+    }
+    start = end - 1;
+  }
 }

@@ -1,0 +1,96 @@
+// The compare read on runs the engine executed (SQLite and PostgreSQL): two
+// runs of one graph with the same task whose current_time call answered
+// differently diverge at that call and nowhere else; a run with one more tool
+// call shows the inserted steps with the rest aligned; the route refuses an
+// unknown run (404 naming it), runs of different graphs and unknown
+// parameters (422); "Compare with…" offers the other runs of the graph.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../../scripts/test-support/engine-harness";
+import { testProviders } from "../../../scripts/test-support/databases";
+import { doors } from "../../../scripts/test-support/parity-doors";
+import { apiRequest, params, routeOutcome } from "../../../scripts/test-support/parity";
+import type { CompareCandidates, RunComparison } from "../diff/schemas";
+
+vi.mock("@/lib/auth/server/auth", async () => (await import("../../../scripts/test-support/parity-doors")).authModule);
+vi.mock("@/lib/db/server/db", async () => (await import("../../../scripts/test-support/parity-doors")).dbModule);
+vi.mock("@/lib/config/server/config", async () => (await import("../../../scripts/test-support/parity-doors")).configModule);
+
+const compareRoute = await import("@/app/api/runs/compare/route");
+const candidatesRoute = await import("@/app/api/runs/compare/candidates/route");
+const providers = await testProviders();
+
+const SCRIPT = 'tool calculator {"expression":"6*7"}\ntool current_time {}\nanswer: done';
+const LONGER = 'tool calculator {"expression":"6*7"}\ntool calculator {"expression":"1+1"}\ntool current_time {}\nanswer: done';
+
+async function compare(query: string) {
+  return routeOutcome(await compareRoute.GET(apiRequest("GET", `/api/runs/compare?${query}`), params({})));
+}
+
+describe.each(providers)("comparing runs on $provider", ({ available, create }) => {
+  let h: EngineHarness;
+  let first: string;
+  let second: string;
+  let longer: string;
+  let otherGraph: string;
+
+  beforeAll(async () => {
+    if (!available) return;
+    h = await startEngineHarness({ database: await create() });
+    doors.db = h.db;
+    doors.config = h.config;
+    doors.userId = (await h.db.user.findUniqueOrThrow({ where: { email: "viewer@zap.local" } })).id;
+    const graph = singleAgentGraph({ name: "main", model: "demo/test", tools: ["calculator", "current_time"] });
+    // One after the other, so the current_time calls cannot read the same millisecond.
+    ({ runId: first } = await h.engine.startRun({ graph, task: SCRIPT }));
+    await waitForStatus(h.engine, first, ["completed"]);
+    ({ runId: second } = await h.engine.startRun({ graph, task: SCRIPT }));
+    ({ runId: longer } = await h.engine.startRun({ graph, task: LONGER }));
+    ({ runId: otherGraph } = await h.engine.startRun({ graph: singleAgentGraph({ name: "other", model: "demo/test" }), task: "answer: hi" }));
+    await Promise.all([second, longer, otherGraph].map((id) => waitForStatus(h.engine, id, ["completed"])));
+  });
+  afterAll(async () => h?.stop());
+
+  it.skipIf(!available)("two runs of one task diverge exactly at the tool call that answered differently", async () => {
+    const outcome = await compare(`a=${first}&b=${second}`);
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    const result = (outcome as { data: RunComparison }).data;
+    const kinds = result.rows.map((r) => `${result.a.steps[r.a!]!.kind}:${result.a.steps[r.a!]!.name}:${r.status}`);
+    expect(kinds).toEqual(["task::equal", "model_call::equal", "tool_call:calculator:equal", "model_call::equal", "tool_call:current_time:changed", "model_call::equal", "final::equal"]);
+    expect(result.firstDivergence).toBe(4);
+    expect(result.rows[4]!.changed).toEqual(["result"]);
+    expect(result.counts).toEqual({ equal: 6, changed: 1, onlyA: 0, onlyB: 0 });
+    // Figures from the ledger: the demo model's tokens, free of charge, and both runs' durations.
+    expect(result.a.totals.tokens.inputTokens).toBeGreaterThan(0);
+    expect(result.a.totals.cost).toBe(0);
+    expect(result.delta.tokens).toBe(result.b.totals.tokens.inputTokens + result.b.totals.tokens.outputTokens - (result.a.totals.tokens.inputTokens + result.a.totals.tokens.outputTokens));
+    expect(result.delta.latencyMs).toBe(result.b.totals.latencyMs! - result.a.totals.latencyMs!);
+    expect(result.a.steps.find((s) => s.kind === "tool_call")!.spanId).toMatch(/^s\d+$/);
+    expect(result.a.replayedSteps).toBe(0);
+  });
+
+  it.skipIf(!available)("a run with one more tool call: the inserted steps are only in B, the rest stays aligned", async () => {
+    const result = ((await compare(`a=${first}&b=${longer}`)) as { data: RunComparison }).data;
+    // The task differs; the model call proposing the second calculation and that call are only in B; the same current_time call answered differently.
+    expect(result.rows.map((r) => r.status)).toEqual(["changed", "equal", "equal", "only_b", "only_b", "equal", "changed", "equal", "equal"]);
+    expect(result.b.steps[result.rows[4]!.b!]).toMatchObject({ kind: "tool_call", name: "calculator", fields: { arguments: '{"expression":"1+1"}' } });
+    expect(result.firstDivergence).toBe(0);
+    expect(result.counts).toMatchObject({ onlyA: 0, onlyB: 2 });
+  });
+
+  it.skipIf(!available)("refuses an unknown run naming it, runs of different graphs, and unknown parameters", async () => {
+    expect(await compare(`a=${first}&b=nope-123`)).toMatchObject({ ok: false, status: 404, error: { message: 'There is no run "nope-123" (parameter b)' } });
+    expect(await compare(`a=${first}&b=${otherGraph}`)).toMatchObject({ ok: false, status: 422, error: { message: `Runs ${first} and ${otherGraph} are of different graphs (inline graph of main, inline graph of other)` } });
+    const extra = await compare(`a=${first}&b=${second}&c=1`);
+    expect(extra).toMatchObject({ ok: false, status: 422 });
+    expect(JSON.stringify(extra)).toContain("c");
+    expect(await compare(`a=${first}`)).toMatchObject({ ok: false, status: 422 });
+  });
+
+  it.skipIf(!available)("offers the other runs of the same graph to compare with, newest first", async () => {
+    const outcome = await routeOutcome(await candidatesRoute.GET(apiRequest("GET", `/api/runs/compare/candidates?run=${first}`), params({})));
+    const found = (outcome as { data: CompareCandidates }).data;
+    expect(found.related).toEqual([]);
+    expect(found.recent.map((r) => r.runId).sort()).toEqual([second, longer].sort());
+    expect(await routeOutcome(await candidatesRoute.GET(apiRequest("GET", "/api/runs/compare/candidates?run=nope-1"), params({})))).toMatchObject({ ok: false, status: 404 });
+  });
+});
