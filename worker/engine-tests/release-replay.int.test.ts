@@ -14,8 +14,11 @@ import { sharedWorkflowBundle } from "../../scripts/test-support/engine-harness"
 import { CLAIM_CHECK_ENCODING } from "../../lib/temporal/claim-check-codec";
 import { RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
 
-/** The releases whose runs today's code must finish: the one before issue 22 and the last one landed. */
-const RELEASES = ["d1ec196", "6f9dc26"] as const;
+/**
+ * The releases whose runs today's code must finish: the one before issue 22, the last one landed before
+ * issue 27, and f58bed5, the engine just before the tape (forks, experiments) changed workflow code.
+ */
+const RELEASES = ["d1ec196", "6f9dc26", "f58bed5"] as const;
 type Release = (typeof RELEASES)[number];
 const RELEASE: Release = "d1ec196";
 const fixtureOf = (release: Release) => JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${release}.histories.json`), "utf8")) as ReleaseFixture;
@@ -80,6 +83,7 @@ const EXPECTED: Record<ReleaseScenario, Partial<Shape>> = {
 const EXPECTED_SINCE: Partial<Record<Release, Partial<Record<ReleaseScenario, Partial<Shape>>>>> = {
   // Re-routed to billing once general failed (routing-offers-remaining), instead of general twice.
   "6f9dc26": { "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 } },
+  f58bed5: { "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 } },
 };
 
 /** Executions in start order: a continued run's executions replay in the order they ran. */
