@@ -10,6 +10,7 @@ import type { ResultRef, TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
+import { childTape } from "./tape-paths";
 import { childGate } from "./child-gate";
 import type { RunState } from "./run-state";
 
@@ -87,6 +88,8 @@ export async function runChildTask(run: { state: RunState; input: AgentRunInput;
     parentModel: caller.model,
     ...(input.behaviour !== undefined ? { behaviour: input.behaviour } : {}),
     gate: childGate(input, state, caller.approvalRules),
+    // A taped run's child replays from the same tape, at its own path.
+    ...childTape(state, workflowInfo().workflowId, task.workflowId),
   };
   try {
     // startChild, then its result: what executeChild does, with the moment it started in between.

@@ -9,6 +9,12 @@
 import { patched } from "@temporalio/workflow";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 
+/** A taped run's tape and its place in the run tree (lib/tapes/paths.ts). */
+export interface RunTape {
+  tapeId: string;
+  path: string;
+}
+
 export interface EnginePatches {
   /** Plans run on plan-scheduler.ts (else the frozen legacy executor). */
   planScheduler: boolean;
@@ -38,6 +44,13 @@ export interface EnginePatches {
    * and cancelled in one activation: "UpsertWorkflowSearchAttributesMachine does not handle TimerStarted".
    */
   turnDeadlineKept: boolean;
+  /**
+   * The run's tape (a fork, an experiment: lib/tapes), or null. Model and tool
+   * activities then carry it, and an approval-gated call asks the tape (an
+   * activity) before an approval opens. Only runs started with a tape ask the
+   * patch, so every other run issues exactly the commands it did before.
+   */
+  tape?: RunTape | null;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -50,5 +63,6 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     inlinePlanNodes: patched("inline-plan-nodes"),
     runStartChecked: patched("run-start-checked"),
     turnDeadlineKept: patched("turn-deadline-kept"),
+    tape: input.tape && patched("tape-replay") ? { tapeId: input.tape.tapeId, path: input.tape.path ?? "" } : null,
   };
 }

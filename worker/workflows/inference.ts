@@ -119,6 +119,8 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
         ...(state.conversationStart ? { conversationStart: state.conversationStart } : {}),
         ...(call.answerSchema ? { answerSchema: call.answerSchema } : {}),
         ...(inference.local && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
+        // A taped run asks its tape first (worker/activities/tape.ts); other runs' inputs are unchanged.
+        ...(state.patches.tape ? { tape: state.patches.tape } : {}),
       });
     // A local model call carries the pending ledger batch and writes it while the model works. A regular
     // activity (a real provider) reads the whole conversation from the ledger: it is written first, and
@@ -144,8 +146,16 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     toolCalls: output.toolCalls.length,
     attempts: output.attempt,
     ...(output.startedAt ? { startedAt: output.startedAt } : {}),
+    ...(output.replayed ? { replayed: true, recordedUsage: output.replayed.recordedUsage } : {}),
   });
-  const attributes = { ...(output.retryReason ? { retryReason: output.retryReason } : {}), ...(output.toolCallsFromText ? { toolCallsFromText: true } : {}) };
+  const attributes = {
+    ...(output.retryReason ? { retryReason: output.retryReason } : {}),
+    ...(output.toolCallsFromText ? { toolCallsFromText: true } : {}),
+    // A step reused from the run's tape: the trace badges it, and what the recording cost stays visible.
+    ...(output.replayed
+      ? { replayed: true, recordedInputTokens: output.replayed.recordedUsage.inputTokens, recordedOutputTokens: output.replayed.recordedUsage.outputTokens, recordedModel: output.replayed.model }
+      : {}),
+  };
   state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(Object.keys(attributes).length ? { attributes } : {}) });
   // Awaited only when the run waits for more tokens: runs that never wait replay exactly as before.
   const extension = checkTokenBudget(state, call.limits);

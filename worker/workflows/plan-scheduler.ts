@@ -156,7 +156,8 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
     const { message, refs } = nodeMessage(node, task, results, byId, byReference);
     const agent = input.graph.agents.find((a) => a.name === node.agent);
     // A node whose agent's run is model calls alone runs as an activity of this run, not a child workflow.
-    const runTask = byReference && runsAsModelCalls(agent, input.graph) ? (t: ChildTask) => runNodeInline({ state, input, caller: run.planner }, agent, t) : (t: ChildTask) => runChildTask({ state, input, caller: run.planner }, t);
+    // A taped run's nodes run as child workflows, whose model calls ask the tape (an inline node calls the model itself).
+    const runTask = byReference && !state.patches.tape && runsAsModelCalls(agent, input.graph) ? (t: ChildTask) => runNodeInline({ state, input, caller: run.planner }, agent, t) : (t: ChildTask) => runChildTask({ state, input, caller: run.planner }, t);
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let last: ChildTaskResult | null = null;
     let attempts = 0;

@@ -10,11 +10,13 @@ import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attri
 import type { ConversationRecord, RunState } from "./run-state";
 import { RunFailure } from "./run-failure";
 import { childGate } from "./child-gate";
+import { childTape } from "./tape-paths";
 import { tokenLimit } from "./budget";
 import { childLimits } from "./child-task";
 
 /** What one tool call produced, as the model will see it. */
-export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string; validation?: "ok" | "failed" };
+/** `replayed`: the result came from the run's tape (lib/tapes); `approval`: how a taped run's gate settled the call without an approval request. */
+export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string; validation?: "ok" | "failed"; replayed?: boolean; approval?: "recorded" | "policy" };
 
 /** Parses tool arguments leniently: anything but a JSON object is kept as `_raw`. */
 export function parseArguments(raw: string): Record<string, unknown> {
@@ -171,6 +173,8 @@ export class SubAgentConversations {
         agentVersionId: input.agentVersionId ?? null,
         // The conversation inherits the run's gate and every rule above it: a sub-agent is no way around its parent's rules.
         gate: childGate(input, state, agent.approvalRules),
+        // A taped run's conversation replays from the same tape, at its own path.
+        ...childTape(state, workflowInfo().workflowId, conversationId),
       };
       // ABANDON: conversations outlive one execution of the parent (continue-as-new);
       // the parent cancels them itself when it ends or is cancelled.

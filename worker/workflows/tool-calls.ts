@@ -14,6 +14,7 @@ import { BUILTIN_TOOLS } from "../../lib/tools/catalog";
 import { HANDOFF_TOOL, handoffsOf, systemToolsFor } from "../../lib/contract/system-tools";
 import { handoffRequest } from "./handoff";
 import { type Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
+import { tapeGate } from "./tape-gate";
 import type { CallOutcome, SubAgentConversations } from "./sub-agents";
 import type { RunLedger } from "./run-ledger";
 import type { RunState } from "./run-state";
@@ -61,6 +62,7 @@ function outcomeOf(output: ToolActivityOutput): CallOutcome {
     attempts: output.attempt,
     ...(output.retryReason ? { retryReason: output.retryReason } : {}),
     ...(output.validation ? { validation: output.validation } : {}),
+    ...(output.replayed ? { replayed: true } : {}),
   };
 }
 
@@ -121,6 +123,7 @@ export class ToolCalls {
       agent: this.agent,
       rootRunId: input.rootRunId,
       runContext: input.context,
+      ...(this.turn.state.patches.tape ? { tape: this.turn.state.patches.tape } : {}),
     };
     return this.eager;
   }
@@ -178,7 +181,7 @@ export class ToolCalls {
     state.toolsInFlight--;
     this.turn.onStatusChange();
     const result = outcome.ok ? "ok" : outcome.errorKind === "rejected" ? "rejected" : "error";
-    state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content });
+    state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content, ...(outcome.replayed ? { replayed: true } : {}) });
     if (!outcome.ok && outcome.errorKind !== "rejected") state.emit({ type: "error", kind: outcome.errorKind ?? "tool", message: outcome.content, callId: call.id });
     state.endSpan(span, outcome.ok ? "ok" : "error", {
       attempts: outcome.attempts,
@@ -187,6 +190,9 @@ export class ToolCalls {
         ...(outcome.retryReason ? { retryReason: outcome.retryReason } : {}),
         // Tools that declare an output schema: whether this result matched it.
         ...(outcome.validation ? { validation_ok: outcome.validation === "ok" } : {}),
+        // Taped runs: the result came from the tape, or the tape's policy decided the approval.
+        ...(outcome.replayed ? { replayed: true } : {}),
+        ...(outcome.approval ? { approval: outcome.approval } : {}),
       },
     });
     return outcome;
@@ -211,6 +217,14 @@ export class ToolCalls {
     if (rule) {
       const checked = this.callProblem(name, rawArguments);
       if (checked.problem !== null) return { ok: false, errorKind: checked.kind, attempts: 0, content: checked.problem };
+      // A taped run asks its tape before an approval opens: a recorded call keeps its recorded outcome, and an
+      // experiment's policy decides the rest without the inbox (tape-gate.ts). Other runs never get here.
+      const taped = this.turn.state.patches.tape ? await tapeGate(this.turn.state.patches.tape, call, this.turn.state.iteration) : null;
+      if (taped?.outcome) return taped.outcome;
+      if (taped?.approved) {
+        const outcome = await this.afterApproval(call, rawArguments, span);
+        return { ...outcome, approval: "policy" };
+      }
       const approval = await this.turn.approvals.request(call, checked.args, rule, this.agent.name, span);
       if (!mayRun(approval)) {
         const reason = approval.decision?.reason ?? (approval.status === "expired" ? "nobody decided before the approval expired" : "no reason given");
@@ -218,6 +232,12 @@ export class ToolCalls {
       }
       if (approval.decision?.editedArguments) rawArguments = JSON.stringify(approval.decision.editedArguments);
     }
+    return this.afterApproval(call, rawArguments, span);
+  }
+
+  /** Runs a call that may run (ungated, or approved). */
+  private afterApproval(call: ToolCall, rawArguments: string, span: TraceSpan): CallOutcome | Promise<CallOutcome> {
+    const name = call.function.name;
     if (name === "message_agent" && this.agent.subAgents.length > 0) return this.turn.conversations.message(this.agent, rawArguments, span);
     // A valid handoff never gets here (the loop hands off); an invalid one tells the model what to fix.
     if (name === HANDOFF_TOOL && handoffsOf(this.agent).length > 0) {
@@ -240,6 +260,7 @@ export class ToolCalls {
         runContext: this.turn.input.context,
         // A plan node's attempts share their side effects' names (AgentRunInput.sideEffectScope).
         ...(this.turn.input.sideEffectScope ? { sideEffectScope: this.turn.input.sideEffectScope, position: this.positions.get(call.id) ?? 0 } : {}),
+        ...(this.turn.state.patches.tape ? { tape: this.turn.state.patches.tape } : {}),
       };
       const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
       return outcomeOf(local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input));
