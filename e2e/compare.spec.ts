@@ -1,0 +1,82 @@
+// Comparing two runs (issue 27 §H2), as a viewer: two research-loop runs of the
+// same task whose current_time call answered differently. From the first run's
+// page, "Compare with…" offers the second; the compare page opens at the first
+// divergence (that tool call, its result highlighted), says where it is, the
+// counts and the deltas; "Show only differences" leaves that one row. The API
+// refuses runs of different graphs.
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { storageStateFor } from "./support";
+
+test.use({ storageState: storageStateFor("viewer") });
+
+let builder: APIRequestContext;
+const tag = `compare-${Date.now()}`;
+const TASK = `tool calculator {"expression":"6*7"}\ntool current_time {}\nanswer: done (${tag})`;
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  builder = await playwright.request.newContext({ baseURL, storageState: storageStateFor("builder"), extraHTTPHeaders: { Origin: baseURL ?? "" } });
+});
+
+test.afterAll(async () => {
+  await builder.dispose();
+});
+
+async function finishedRun(page: Page, graph: string, task: string): Promise<string> {
+  const started = await builder.post("/api/runs", { data: { graph, task } });
+  expect(started.status(), await started.text()).toBe(201);
+  const { runId } = (await started.json()) as { runId: string };
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string } }).run.status, { timeout: 30_000, message: `${graph} run ${runId} answers` })
+    .toBe("completed");
+  return runId;
+}
+
+test("two runs that differ in one tool call: the compare page opens at that step, with counts and deltas", async ({ page }) => {
+  // One after the other, so their current_time calls read different clocks.
+  const a = await finishedRun(page, "research-loop", TASK);
+  const b = await finishedRun(page, "research-loop", TASK);
+
+  await page.goto(`/runs/${encodeURIComponent(a)}`);
+  await page.getByRole("button", { name: "Compare with…" }).click();
+  await page.locator(`a[data-testid="compare-candidate"][href*="b=${encodeURIComponent(b)}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/compare\\?a=${a}&b=${b}$`));
+
+  const first = page.getByTestId("diff-first-divergence");
+  await expect(first).toBeVisible();
+  await expect(first).toHaveAttribute("data-status", "changed");
+  await expect(first.getByTestId("diff-step-a")).toContainText("Tool call");
+  await expect(first.getByTestId("diff-step-a")).toContainText("current_time");
+  // Only the result differs: it is the highlighted field, on both sides, with the changed words marked.
+  for (const side of ["a", "b"]) await expect(first.getByTestId(`diff-step-${side}`).locator("[data-changed]")).toHaveCount(1);
+  await expect(first.getByTestId("diff-step-b").locator("[data-changed]")).toContainText("result");
+  await expect(first.getByTestId("diff-added-text").first()).toBeVisible();
+  const step = await first.getAttribute("data-step");
+  expect(Number(step)).toBeGreaterThan(3);
+  // The steps before it (task, the calculator's call and result …) are the same.
+  await expect(page.locator('[data-testid="diff-row"][data-status="equal"]').first()).toBeVisible();
+
+  await expect(page.getByTestId("diff-jump")).toHaveText(`First divergence at step ${step}`);
+  await expect(page.getByTestId("diff-count-changed")).toHaveText("1 changed");
+  await expect(page.getByTestId("diff-count-added")).toHaveText("0 added");
+  await expect(page.getByTestId("diff-count-removed")).toHaveText("0 removed");
+  await expect(page.getByTestId("diff-delta-tokens")).toHaveText(/^Δ tokens [+−]?[\d,]+$/);
+  await expect(page.getByTestId("diff-delta-cost")).toHaveText("Δ cost $0");
+  await expect(page.getByTestId("diff-delta-latency")).toHaveText(/^Δ latency [+−]?[\d,]+ ms$/);
+
+  await page.getByTestId("diff-only-differences").check();
+  await expect(page.getByTestId("diff-row")).toHaveCount(0);
+  await expect(page.getByTestId("diff-first-divergence")).toBeVisible();
+});
+
+test("the compare API refuses runs of different graphs and unknown runs, naming them", async ({ page }) => {
+  const a = await finishedRun(page, "research-loop", `answer: ${tag} one`);
+  const other = await finishedRun(page, "help-desk", `route billing 0.9\n@billing: answer: ${tag} billing`);
+  const different = await page.request.get(`/api/runs/compare?a=${a}&b=${other}`);
+  expect(different.status()).toBe(422);
+  expect(((await different.json()) as { error: { message: string } }).error.message).toBe(`Runs ${a} and ${other} are of different graphs (research-loop, help-desk)`);
+  const missing = await page.request.get(`/api/runs/compare?a=${a}&b=no-such-run`);
+  expect(missing.status()).toBe(404);
+
+  await page.goto(`/runs/compare?a=${a}&b=${other}`);
+  await expect(page.getByRole("alert")).toHaveText(`Runs ${a} and ${other} are of different graphs (research-loop, help-desk)`);
+});
