@@ -9,12 +9,20 @@ export interface NavItem {
   label: string;
 }
 
+/** Sections every role reads, shown after Runs (issue 27): datasets of runs, and experiments over them. */
+const AFTER_RUNS: NavItem[] = [
+  { href: "/datasets", label: "Datasets" },
+  { href: "/experiments", label: "Experiments" },
+];
+
 /** Primary navigation; highlights the section the current page belongs to. */
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
+  // A link the layout already lists is not added twice.
+  const shown = items.flatMap((item) => (item.href === "/runs" ? [item, ...AFTER_RUNS.filter((extra) => !items.some((i) => i.href === extra.href))] : [item]));
   return (
     <nav aria-label="Main" className="flex flex-col gap-1">
-      {items.map((item) => {
+      {shown.map((item) => {
         const active = item.href === "/" ? pathname === "/" : pathname.startsWith(item.href);
         return (
           <Link
