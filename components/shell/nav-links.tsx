@@ -9,10 +9,11 @@ export interface NavItem {
   label: string;
 }
 
-/** Sections every role reads, shown after Runs (issue 27): datasets of runs, and experiments over them. */
+/** Sections every role reads, shown after Runs (issue 27): datasets of runs, experiments over them, and the playground. */
 const AFTER_RUNS: NavItem[] = [
   { href: "/datasets", label: "Datasets" },
   { href: "/experiments", label: "Experiments" },
+  { href: "/playground", label: "Playground" },
 ];
 
 /** Primary navigation; highlights the section the current page belongs to. */
