@@ -260,6 +260,8 @@ export interface RunRowFilter {
   awaitingApproval?: boolean;
   startedFrom?: Date;
   startedTo?: Date;
+  /** Leave out the runs experiments started (the runs list hides them unless asked). */
+  hideExperimentRuns?: boolean;
 }
 
 const ENDED = ["completed", "failed", "cancelled"];
@@ -267,6 +269,7 @@ const ENDED = ["completed", "failed", "cancelled"];
 function runWhere(filter: RunRowFilter) {
   return {
     ...(filter.topLevel ? { parentRunId: null } : {}),
+    ...(filter.hideExperimentRuns ? { experimentId: null } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
     ...(filter.excludeRunIds?.length ? { NOT: { id: { in: filter.excludeRunIds } } } : {}),
     ...(filter.status ? { status: filter.status } : {}),

@@ -79,6 +79,8 @@ export const runFiltersSchema = z.object({
   model: z.string().trim().min(1).max(200).optional(),
   /** Runs whose tree has feedback: a thumbs up, a thumbs down, any, or none at all (issue 27 §5). */
   feedback: z.enum(FEEDBACK_FILTERS).optional(),
+  /** Show the runs experiments started too (hidden by default: an experiment lists its own). */
+  experiments: z.enum(["1", "true"]).optional(),
   /** A built-in view: "stuck" is "stuck or burning" (thresholds below, defaults in STUCK_DEFAULTS). */
   view: z.enum(["stuck"]).optional(),
   /** Stuck: no event in the run's tree for this many minutes. */

@@ -105,6 +105,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
       startedBy: filters.startedBy,
       runIds: intersect([narrowed.ids, awaitingRoots]),
       excludeRunIds: narrowed.exclude,
+      hideExperimentRuns: !filters.experiments,
       startedFrom: filters.from ? new Date(filters.from) : undefined,
       startedTo: filters.to ? new Date(filters.to) : undefined,
     },
