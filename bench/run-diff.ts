@@ -1,0 +1,272 @@
+// bench/run-diff: comparing two runs (the compare page and its alignment).
+//   1. In process: the alignment (lib/runs/diff/align.ts, Myers via fast-myers-diff plus the
+//      content pass) on 5,000 vs 5,000 steps — identical runs, scattered differences, a
+//      fork-like pair (same steps, every content after the middle changed) and a worst case
+//      (every key after the middle different) — against a baseline in the same run: the
+//      textbook O(N·M) LCS table over the same keys (length only, two rows). Also the cost of
+//      building 5,000 steps from ledger rows (build-steps.ts).
+//   2. In Chromium (BENCH_PAGE=0 skips it): starts the product as `npm start` does (own data
+//      folder and ports), writes two runs of one graph of BENCH_SPANS spans each (default 5,000;
+//      iteration → model call → tool call, with their events and messages) that differ in one
+//      tool result in the middle, the steps before it marked replayed in B (a fork), and
+//      measures navigation → first divergence on screen on /runs/compare, the scroll frame
+//      rate, and the compare API alone; the baseline is the run page's trace of run A opened
+//      the same way in the same session (its own target: 5,000 spans ≤ 1 s).
+//   Target: 5,000 spans each ≤ 1 s to the first divergence on screen.
+//
+//   npm run bench:run-diff    (BENCH_SPANS=5000 BENCH_ROUNDS=7 BENCH_PAGE=1)
+//   Run it from a copy of the repository when others build in this one: it builds into .next.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Page } from "@playwright/test";
+import { createDb, type Db } from "../lib/db/prisma";
+import { freePort } from "../scripts/test-support/ports";
+import { DEMO_USERS } from "../lib/auth/demo-users";
+import { alignSteps } from "../lib/runs/diff/align";
+import { treeSteps, type LedgerRun } from "../lib/runs/diff/build-steps";
+import { stepKey, type RunStep } from "../lib/runs/diff/steps";
+import type { RunEvent } from "../lib/contract/types";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SPANS = Number(process.env.BENCH_SPANS ?? 5000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const PAGE = process.env.BENCH_PAGE !== "0";
+const STEPS = 5000;
+const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function timed(rounds: number, work: () => void): number {
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    work();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}
+
+// ---------- 1. the alignment ----------
+
+function syntheticStep(i: number, tool: string, result: string): RunStep {
+  const model = i % 2 === 0;
+  return {
+    kind: model ? "model_call" : "tool_call",
+    path: i % 50 < 10 ? ".helper#1" : "",
+    agent: "bench",
+    name: model ? "" : tool,
+    fields: model ? { model: "demo/bench", text: `thinking about ${i}`, toolCalls: `${tool}({"q":${i}})` } : { arguments: `{"q":${i}}`, outcome: "ok", result },
+    group: model ? null : `r#${i}`,
+    runId: "r",
+    spanId: `s${i}`,
+    seq: i,
+    at: new Date(1_700_000_000_000 + i * 10).toISOString(),
+    tokens: model ? { inputTokens: 100 + i, outputTokens: 20 } : null,
+    cost: model ? 0 : null,
+    latencyMs: 20,
+    replayed: false,
+  };
+}
+
+function steps(count: number, vary: (i: number) => { tool?: string; result?: string } = () => ({})): RunStep[] {
+  return Array.from({ length: count }, (_, i) => {
+    const v = vary(i);
+    return syntheticStep(i, v.tool ?? `tool_${i % 13}`, v.result ?? `result ${i}`);
+  });
+}
+
+/** The baseline: the O(N·M) LCS length over the step keys, two rows of the table. */
+function textbookLcs(a: readonly RunStep[], b: readonly RunStep[]): number {
+  const ka = a.map(stepKey);
+  const kb = b.map(stepKey);
+  let prev = new Int32Array(kb.length + 1);
+  let row = new Int32Array(kb.length + 1);
+  for (let i = 1; i <= ka.length; i++) {
+    for (let j = 1; j <= kb.length; j++) row[j] = ka[i - 1] === kb[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, row[j - 1]!);
+    [prev, row] = [row, prev];
+  }
+  return prev[kb.length]!;
+}
+
+function ledgerRun(count: number): LedgerRun {
+  const events: RunEvent[] = [];
+  const at = (i: number) => new Date(1_700_000_000_000 + i * 10).toISOString();
+  let seq = 0;
+  const assistantMessages: LedgerRun["assistantMessages"] = [];
+  const spans: LedgerRun["spans"] = [];
+  for (let i = 1; events.length < count; i++) {
+    events.push({ seq: ++seq, at: at(seq), type: "inference_completed", iteration: i, model: "demo/bench", usage: { inputTokens: 100, outputTokens: 20 }, latencyMs: 20, toolCalls: 1, attempts: 1 });
+    events.push({ seq: ++seq, at: at(seq), type: "tool_call_started", iteration: i, callId: `c${i}`, tool: "search_notes", arguments: `{"query":"q ${i}"}` });
+    events.push({ seq: ++seq, at: at(seq), type: "tool_call_completed", iteration: i, callId: `c${i}`, tool: "search_notes", outcome: "ok", durationMs: 5, attempts: 1, result: `notes ${i}` });
+    assistantMessages.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "search_notes", arguments: `{"query":"q ${i}"}` } }] });
+    spans.push({ id: `i${i}`, kind: "inference", status: "ok", callId: null, replayed: false }, { id: `t${i}`, kind: "tool", status: "ok", callId: `c${i}`, replayed: false });
+  }
+  return { runId: "r", parentRunId: null, agentName: "bench", startedAt: at(0), events, spans, assistantMessages };
+}
+
+function alignmentFigures(): void {
+  const a = steps(STEPS);
+  const cases: [string, RunStep[]][] = [
+    ["identical", steps(STEPS)],
+    ["scattered (10 inserted, 5 removed, 13 changed)", a.flatMap((s, i) => [...(i % 500 === 250 ? [syntheticStep(i, "extra", "x")] : []), ...(i % 1000 === 999 ? [] : [i % 400 === 10 ? { ...s, fields: { ...s.fields, result: "other" } } : s])])],
+    ["fork-like (every content after the middle changed)", steps(STEPS, (i) => (i >= STEPS / 2 ? { result: `live ${i}` } : {}))],
+    ["worst (every key after the middle different)", steps(STEPS, (i) => (i >= STEPS / 2 ? { tool: `other_${i}` } : {}))],
+  ];
+  console.log(`\n1) alignment, ${STEPS.toLocaleString("en-US")} vs ${STEPS.toLocaleString("en-US")} steps, median of ${ROUNDS} rounds (load ${load()})`);
+  console.log("case                                                  alignSteps   textbook LCS (baseline)   rows     first divergence");
+  for (const [name, b] of cases) {
+    let rows = 0;
+    let first: number | null = null;
+    const ours = timed(ROUNDS, () => {
+      const result = alignSteps(a, b);
+      rows = result.rows.length;
+      first = result.firstDivergence;
+    });
+    const baseline = timed(Math.min(ROUNDS, 3), () => void textbookLcs(a, b));
+    console.log(`${name.padEnd(53)} ${fmt(ours).padEnd(12)} ${fmt(baseline).padEnd(25)} ${String(rows).padEnd(8)} ${first === null ? "none" : `row ${first}`}`);
+  }
+  const run = ledgerRun(STEPS);
+  const built = timed(ROUNDS, () => void treeSteps([run], "r", {}));
+  console.log(`building ${treeSteps([run], "r", {}).length.toLocaleString("en-US")} steps from ${run.events.length.toLocaleString("en-US")} ledger events: ${fmt(built)}`);
+}
+
+// ---------- 2. the page ----------
+
+/** Writes a finished run of `count` spans (run → iterations → model call + tool call) with its events and messages; `divergeAt` changes that iteration's tool result, `replayedBefore` marks the spans before it replayed. */
+async function writeRun(db: Db, runId: string, count: number, options: { divergeAt?: number; replayedBefore?: number } = {}): Promise<void> {
+  const start = Date.now() - count * 20;
+  await db.run.create({ data: { id: runId, rootRunId: runId, parentRunId: null, agentName: "bench", graphName: "bench-graph", task: `compare ${count} spans`, status: "completed", startedAt: new Date(start), endedAt: new Date(start + count * 20), output: "done" } });
+  const spans: { runId: string; spanId: string; parentId: string | null; kind: string; name: string; status: string; startedAt: Date; endedAt: Date; data: string }[] = [
+    { runId, spanId: "s1", parentId: null, kind: "run", name: "bench", status: "ok", startedAt: new Date(start), endedAt: new Date(start + count * 20), data: "{}" },
+  ];
+  const events: { runId: string; seq: number; type: string; at: Date; data: string; bytes: number }[] = [];
+  const messages: { runId: string; index: number; role: string; data: string }[] = [];
+  const event = (at: number, body: Record<string, unknown>) => {
+    const data = JSON.stringify({ ...body, seq: events.length + 1, at: new Date(at).toISOString() });
+    events.push({ runId, seq: events.length + 1, type: String(body.type), at: new Date(at), data, bytes: data.length });
+  };
+  event(start, { type: "run_started", agentName: "bench", task: `compare ${count} spans`, depth: 0 });
+  let n = 1;
+  let i = 0;
+  while (spans.length < count) {
+    i++;
+    const t = start + i * 60;
+    const replayed = options.replayedBefore !== undefined && i < options.replayedBefore;
+    const iteration = `s${++n}`;
+    spans.push({ runId, spanId: iteration, parentId: "s1", kind: "iteration", name: `iteration ${i}`, status: "ok", startedAt: new Date(t), endedAt: new Date(t + 55), data: JSON.stringify({ attributes: { iteration: i } }) });
+    spans.push({ runId, spanId: `s${++n}`, parentId: iteration, kind: "inference", name: "demo/bench", status: "ok", startedAt: new Date(t), endedAt: new Date(t + 20), data: JSON.stringify({ tokens: { inputTokens: replayed ? 0 : 100 + i, outputTokens: replayed ? 0 : 20 }, attempts: 1, ...(replayed ? { attributes: { replayed: true } } : {}) }) });
+    spans.push({ runId, spanId: `s${++n}`, parentId: iteration, kind: "tool", name: "search_notes", status: "ok", startedAt: new Date(t + 21), endedAt: new Date(t + 50), data: JSON.stringify({ attempts: 1, attributes: { callId: `call_${i}`, outcome: "ok", ...(replayed ? { replayed: true } : {}) } }) });
+    const args = JSON.stringify({ query: `notes about topic ${i}` });
+    event(t + 20, { type: "inference_completed", iteration: i, model: "demo/bench", usage: { inputTokens: replayed ? 0 : 100 + i, outputTokens: replayed ? 0 : 20 }, latencyMs: 20, toolCalls: 1, attempts: 1 });
+    event(t + 21, { type: "tool_call_started", iteration: i, callId: `call_${i}`, tool: "search_notes", arguments: args });
+    event(t + 50, { type: "tool_call_completed", iteration: i, callId: `call_${i}`, tool: "search_notes", outcome: "ok", durationMs: 29, attempts: 1, result: i === options.divergeAt ? `{"notes":["an edited note for ${i}"]}` : `{"notes":["note ${i} on durable execution and retries"]}` });
+    messages.push({ runId, index: messages.length, role: "assistant", data: JSON.stringify({ role: "assistant", content: `Looking up topic ${i}.`, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "search_notes", arguments: args } }] }) });
+  }
+  event(start + count * 20, { type: "run_completed", output: "done" });
+  for (let k = 0; k < spans.length; k += 2000) await db.runSpan.createMany({ data: spans.slice(k, k + 2000) });
+  for (let k = 0; k < events.length; k += 2000) await db.runEvent.createMany({ data: events.slice(k, k + 2000) });
+  for (let k = 0; k < messages.length; k += 2000) await db.runMessage.createMany({ data: messages.slice(k, k + 2000) });
+  await db.run.update({ where: { id: runId }, data: { lastEventSeq: events.length, messageCount: messages.length } });
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not become healthy`);
+}
+
+async function signIn(page: Page, base: string): Promise<void> {
+  const viewer = DEMO_USERS.find((u) => u.role === "viewer");
+  if (!viewer) throw new Error("no demo viewer");
+  await page.goto(`${base}/sign-in`);
+  await page.getByLabel("Email").fill(viewer.email);
+  await page.getByLabel("Password").fill(viewer.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("user-role").waitFor();
+}
+
+/** Frames per second while the diff scrolls 150 px per frame for two seconds. */
+function scrollFps(page: Page): Promise<number> {
+  return page.evaluate(`new Promise((resolve) => {
+    const list = document.querySelector('[data-testid="diff-rows"]');
+    let frames = 0;
+    const started = performance.now();
+    const tick = () => {
+      frames++;
+      list.scrollTop += 150;
+      if (performance.now() - started < 2000) requestAnimationFrame(tick);
+      else resolve((frames * 1000) / (performance.now() - started));
+    };
+    requestAnimationFrame(tick);
+  })`);
+}
+
+async function pageFigures(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "zap-bench-diff-"));
+  const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${port}`;
+  const databaseUrl = `file:${path.join(dataDir, "zap.db")}`;
+  const stack = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ZAP_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_TASK_QUEUE: "zap-bench-diff", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  const db = createDb(databaseUrl);
+  try {
+    await waitForHealth(`${base}/api/health`, 600_000);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await signIn(page, base);
+    const a = `bench-diff-a-${Date.now()}`;
+    const b = `bench-diff-b-${Date.now()}`;
+    const middle = Math.floor(SPANS / 6);
+    await writeRun(db, a, SPANS);
+    await writeRun(db, b, SPANS, { divergeAt: middle, replayedBefore: middle });
+    console.log(`\n2) the compare page, two runs of ${SPANS.toLocaleString("en-US")} spans each differing in one tool result (iteration ${middle}); ${os.availableParallelism()} cores, load ${load()}`);
+    console.log("round   compare page → first divergence on screen   run A's trace → first span (baseline)   compare API alone");
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      const api = performance.now();
+      const response = await page.request.get(`${base}/api/runs/compare?a=${a}&b=${b}`);
+      const body = await response.body();
+      const apiMs = performance.now() - api;
+      const started = performance.now();
+      await page.goto(`${base}/runs/compare?a=${a}&b=${b}`);
+      await page.getByTestId("diff-first-divergence").waitFor({ timeout: 60_000 });
+      ours.push(performance.now() - started);
+      const traced = performance.now();
+      await page.goto(`${base}/runs/${a}`);
+      await page.getByTestId("span-row").first().waitFor({ timeout: 60_000 });
+      theirs.push(performance.now() - traced);
+      console.log(`${String(round).padEnd(7)} ${fmt(ours.at(-1)!).padEnd(43)} ${fmt(theirs.at(-1)!).padEnd(40)} ${fmt(apiMs)} (${(body.length / 1024).toFixed(0)} KiB, status ${response.status()})`);
+    }
+    await page.goto(`${base}/runs/compare?a=${a}&b=${b}`);
+    await page.getByTestId("diff-first-divergence").waitFor();
+    const fps = await scrollFps(page);
+    const result = median(ours);
+    console.log(`median: compare ${fmt(result)} (target ≤ 1000 ms ${result <= 1000 ? "ok" : "MISSED"}), trace baseline ${fmt(median(theirs))}; diff scroll ${fps.toFixed(0)} fps; load after ${load()}`);
+  } finally {
+    await browser.close();
+    await db.$disconnect();
+    stack.kill("SIGTERM");
+    await new Promise((r) => stack.once("exit", r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log(`bench/run-diff: ${os.availableParallelism()} cores, load ${load()}`);
+alignmentFigures();
+if (PAGE) await pageFigures();
