@@ -28,9 +28,6 @@ export interface ExperimentWorkflowInput {
   next: number;
 }
 
-/** Units one workflow execution walks through before it continues as new (keeps its history small). */
-export const UNITS_PER_EXECUTION = 400;
-
 export interface ExperimentUnitRef {
   experimentId: string;
   seq: number;

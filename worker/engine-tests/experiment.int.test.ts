@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, eventually, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { testProviders } from "../../scripts/test-support/databases";
 import { AppError } from "../../lib/errors";
+import { readRunRows } from "../../lib/run-ledger/read";
 import { experimentWorkflowId } from "../../lib/experiments/workflow-contract";
 import { builder, dataset, item, resultRows, start, tapeCall, twoVersionGraph, waitForExperiment, type Builder } from "./experiment-fixtures";
 
@@ -73,6 +74,9 @@ describe.each(providers)("experiments ($provider)", ({ available, create }) => {
     // Every unit ran as a normal run carrying its experiment, one run per unit.
     const runs = await h.db.run.findMany({ where: { experimentId, parentRunId: null }, select: { id: true, status: true } });
     expect(runs.map((r) => r.id).sort()).toEqual(rows.map((r) => r.runId).sort());
+    // The runs list leaves them out unless asked.
+    const listed = await readRunRows(h.db, { topLevel: true, hideExperimentRuns: true }, { take: 1_000 });
+    expect(listed.rows.filter((r) => r.experimentId === experimentId)).toEqual([]);
     // The demo bank did not move: the recorded transfer was replayed, the unrecorded one refused.
     expect(await h.db.ledgerEntry.count()).toBe(entriesBefore);
     expect(await h.db.ledgerAccount.findMany({ orderBy: { id: "asc" } })).toEqual(balancesBefore);

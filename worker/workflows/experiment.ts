@@ -6,7 +6,10 @@
 // cancels its item run) and marks the experiment cancelled.
 import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, proxyActivities } from "@temporalio/workflow";
 import type { Activities } from "../activities";
-import { UNITS_PER_EXECUTION, type ExperimentWorkflowInput, type ExperimentWorkflowResult } from "../../lib/experiments/workflow-contract";
+import type { ExperimentWorkflowInput, ExperimentWorkflowResult } from "../../lib/experiments/workflow-contract";
+
+/** Units one workflow execution walks through before it continues as new (keeps its history small). */
+const UNITS_PER_EXECUTION = 400;
 
 // A unit waits for a whole agent run: a long start-to-close, but a short
 // heartbeat, so a unit on a killed worker is retried elsewhere within seconds
