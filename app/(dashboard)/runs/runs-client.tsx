@@ -20,16 +20,18 @@ import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
 import { SearchSnippet } from "@/components/runs/search-snippet";
 import { SavedViews } from "@/components/runs/search-views";
+import { AddToDatasetDialog } from "@/components/datasets/add-to-dataset-dialog";
 
 type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback";
 
-function Row({ row, depth, open, onToggle }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void }) {
+function Row({ row, depth, open, onToggle, selected, onSelect }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void; selected?: boolean; onSelect?: (on: boolean) => void }) {
   const now = useNow();
   const end = row.endedAt ? Date.parse(row.endedAt) : now;
   return (
     <tr className={depth ? "bg-zinc-50/70" : "border-t border-zinc-200"} data-testid={depth ? "sub-run-row" : "run-row"}>
       <td className="py-2 pr-3" style={{ paddingLeft: `${depth * 1.5 + 0.5}rem` }}>
         <div className="flex items-center gap-2">
+          {onSelect ? <input type="checkbox" aria-label={`Select run ${row.runId}`} data-testid="select-run" checked={selected ?? false} onChange={(e) => onSelect(e.target.checked)} /> : null}
           {onToggle ? (
             <button type="button" aria-label={open ? `Hide sub-runs of ${row.runId}` : `Show sub-runs of ${row.runId}`} aria-expanded={open} onClick={onToggle} className="w-4 text-zinc-500">
               {open ? "▾" : "▸"}
@@ -105,6 +107,15 @@ export function RunsClient() {
   const pathname = usePathname();
   const inBrowser = useInBrowser();
   const [openGroups, setOpenGroups] = useState<Set<string>>(new Set());
+  // Top-level runs chosen for "Add to dataset" (kept across pages and filters until cleared).
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const choose = (runId: string, on: boolean) =>
+    setChosen((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(runId);
+      else next.delete(runId);
+      return next;
+    });
   const query = params.toString();
   // The runs feed keeps the page current; it polls at the old intervals only while the feed is down.
   const live = useLiveRunsList(["runs", query]);
@@ -236,6 +247,15 @@ export function RunsClient() {
       {runs.error ? <Alert tone="error">{runs.error.message}</Alert> : null}
       {data?.temporalNote ? <Alert tone="info">{data.temporalNote}</Alert> : null}
       {data?.matchNote ? <Alert tone="info">{data.matchNote}</Alert> : null}
+      {chosen.size ? (
+        <div className="flex items-center gap-3 text-sm" data-testid="run-selection">
+          <span>{plural(chosen.size, "run")} selected</span>
+          <AddToDatasetDialog runIds={[...chosen]} />
+          <Button variant="ghost" onClick={() => setChosen(new Set())}>
+            Clear
+          </Button>
+        </div>
+      ) : null}
       <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white" data-testid="runs-list" data-live={live}>
         <table className="w-full text-left text-sm">
           <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
@@ -265,7 +285,7 @@ export function RunsClient() {
               const flatten = (rows: RunListRow[], depth: number): { row: RunListRow; depth: number }[] => rows.flatMap((r) => [{ row: r, depth }, ...flatten(r.subRuns, depth + 1)]);
               return (
                 <Fragment key={row.runId}>
-                  <Row row={row} depth={0} open={open} onToggle={toggle} />
+                  <Row row={row} depth={0} open={open} onToggle={toggle} selected={chosen.has(row.runId)} onSelect={(on) => choose(row.runId, on)} />
                   {open ? flatten(row.subRuns, 1).map((sub) => <Row key={sub.row.runId} row={sub.row} depth={sub.depth} open={false} />) : null}
                 </Fragment>
               );
