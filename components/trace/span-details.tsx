@@ -3,6 +3,7 @@
 // attempts, then what it did — the messages sent to the model and its output,
 // tool arguments and result, a sub-agent turn, an approval decision, a routing
 // decision, a handoff, an answer its schema rejected.
+import { ForkFromHere } from "@/components/forks/fork-from-here";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import type { ChatMessage, RunEvent } from "@/lib/contract/types";
@@ -132,9 +133,18 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
       <div className="flex items-start justify-between gap-2">
         <div>
           <p className="text-xs text-zinc-500">{span ? KIND_LABELS[span.kind] : "span"}</p>
-          <h3 className="font-semibold text-zinc-900">{span?.name ?? spanId}</h3>
+          <h3 className="font-semibold text-zinc-900">
+            {span?.name ?? spanId}
+            {/* A taped run (fork, experiment) reused this step's recorded result: it cost nothing. */}
+            {span?.attributes?.replayed === true ? (
+              <span data-testid="span-replayed" className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 text-xs font-normal text-sky-800">
+                replayed
+              </span>
+            ) : null}
+          </h3>
         </div>
         <div className="flex gap-2 text-xs">
+          {span ? <ForkFromHere runId={runId} spanId={spanId} /> : null}
           {span ? (
             <button type="button" className="text-indigo-600 hover:underline" onClick={() => onZoomTo(span)}>
               Zoom to span
