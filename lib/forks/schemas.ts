@@ -46,3 +46,26 @@ export interface ForkSummary {
   startedAt: string;
   startedBy: string | null;
 }
+
+export const forkOptionsInputSchema = z.object({ runId: runIdSchema, spanId: forkRunSchema.shape.spanId }).strict();
+
+/** What the fork dialog offers for one step. */
+export interface ForkOptions {
+  runId: string;
+  spanId: string;
+  span: { kind: string; name: string };
+  /** The saved graph the run's tree executes (null: an inline graph, which cannot be forked). */
+  graphName: string | null;
+  /** The agent of the run holding the step (whose prompt the dialog edits). */
+  agentName: string;
+  /** Newest first; `isOrigin` marks the version the origin ran; `agent` is that agent in each version. */
+  versions: { version: number; note: string; isOrigin: boolean; agent: { name: string; model: string; systemPrompt: string } | null }[];
+  /** The step's recorded tool result or model output, to start an edit from. */
+  recorded: string | null;
+}
+
+/** The run header's fork links: where this run was forked from, and its own forks. */
+export interface ForkLinks {
+  origin: { runId: string; rootRunId: string | null; spanId: string | null; spanName: string | null } | null;
+  forks: ForkSummary[];
+}

@@ -16,12 +16,10 @@ import { RunNotFound } from "../../engine/errors";
 import { getEngine } from "../../engine/server/engine";
 import { ConflictError, ValidationError } from "../../errors";
 import { operation } from "../../http/server/operation";
-import { readForkSource, readForksOf } from "../../run-ledger/forks";
+import { readForkSource } from "../../run-ledger/forks";
 import { startTapedRunWith, type TapedRunDeps } from "../../tapes/server/start-taped-run";
 import { buildForkTape, forkSpanOf } from "../build-tape";
-import { forkRunSchema, type ForkRunInput, type ForkRunResult, type ForkSummary } from "../schemas";
-import { z } from "zod";
-import { runIdSchema } from "../../contract/schemas";
+import { forkRunSchema, type ForkRunInput, type ForkRunResult } from "../schemas";
 
 /** The saved version a fork runs, with the checks that make a fork of it impossible. */
 async function forkVersion(db: Db, graphName: string, originVersionId: string | null, version: number | undefined): Promise<{ version: number; graph: AgentGraph }> {
@@ -103,11 +101,3 @@ export const forkRunOperation = operation({
   input: forkRunSchema,
   run: ({ input, user }) => forkRunWith({ db: getDb(), engine: getEngine() }, input, user),
 });
-
-export const forksOfRunSchema = z.strictObject({ runId: runIdSchema });
-
-/** The forks of a run, newest first (the run header's list). */
-export async function forksOfRun(db: Db, runId: string): Promise<ForkSummary[]> {
-  return readForksOf(db, runId);
-}
-
