@@ -9,6 +9,7 @@ import { FEEDBACK_COMMENT_MAX, feedbackOf, type FeedbackItem, type FeedbackRatin
 import { setFeedbackAction } from "@/lib/actions/set-feedback";
 import { removeFeedbackAction } from "@/lib/actions/remove-feedback";
 import { Button } from "@/components/ui/button";
+import { AddToDatasetDialog } from "@/components/datasets/add-to-dataset-dialog";
 import { describeError } from "./error-text";
 
 /** The query every widget of one run shares (the list is read once per run). */
@@ -108,6 +109,10 @@ export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId
         <p role="alert" className="text-red-700">
           {error}
         </p>
+      ) : null}
+      {items.length ? (
+        // A run someone judged is a candidate test case: it goes to a dataset with its recorded tool results.
+        <AddToDatasetDialog runIds={[runId]} label="Add this run to a dataset" />
       ) : null}
       {items.some((i) => i.comment) ? (
         <ul data-testid="feedback-comments" className="space-y-1">
