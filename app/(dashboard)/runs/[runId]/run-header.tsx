@@ -17,6 +17,7 @@ import { FollowUpComposer, type Notice } from "./follow-up-composer";
 import { MessageImages } from "@/components/attachments/message-images";
 import type { ImageRef } from "@/lib/attachments/schemas";
 import { FeedbackWidget } from "@/components/feedback/feedback-widget";
+import { ForkLinks } from "@/components/forks/fork-links";
 
 export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header: RunHeaderData; taskImages: readonly ImageRef[]; canLaunch: boolean; onChanged: () => void }) {
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -62,6 +63,7 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
             <StatusBadge status={header.status} />
           </h1>
           <p className="mt-1 break-all font-mono text-xs text-zinc-500">{header.runId}</p>
+          <ForkLinks runId={header.runId} />
         </div>
         <div className="flex gap-2">
           <CompareWith runId={header.runId} />
