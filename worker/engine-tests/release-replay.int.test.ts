@@ -83,7 +83,14 @@ const EXPECTED: Record<ReleaseScenario, Partial<Shape>> = {
 const EXPECTED_SINCE: Partial<Record<Release, Partial<Record<ReleaseScenario, Partial<Shape>>>>> = {
   // Re-routed to billing once general failed (routing-offers-remaining), instead of general twice.
   "6f9dc26": { "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 } },
-  f58bed5: { "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 } },
+  // Also re-routed; and its plan nodes (agents that only call the model) ran inline, as activities of the plan's run (inline-plan-nodes).
+  f58bed5: {
+    "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 },
+    "plan-completed": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
+    "plan-partially-failed": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
+    "plan-cancelled": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_CANCELED"], childrenStarted: 0, cancelRequests: 1 },
+    "plan-approved": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1, childrenStarted: 0 },
+  },
 };
 
 /** Executions in start order: a continued run's executions replay in the order they ran. */
