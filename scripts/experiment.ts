@@ -144,6 +144,8 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   readFile?: (path: string) => string;
+  /** Another fetch for the client (tests answer with the route handlers in process). */
+  fetch?: typeof fetch;
 }
 
 /** Runs the command; answers the exit code (0 met, 1 a threshold missed or the experiment did not complete, 2 bad arguments). */
@@ -167,7 +169,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.err("✗ no API key: set ZAP_API_KEY or pass --api-key-file <path> (create one with npm run api-key)");
     return 2;
   }
-  const zap = new ZapClient({ baseUrl: parsed.server, apiKey });
+  const zap = new ZapClient({ baseUrl: parsed.server, apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
   let detail: ExperimentDetail;
   try {
     const { experimentId, total } = await zap.startExperiment(parsed.input);
