@@ -77,7 +77,8 @@ export const savePlaygroundDraftSchema = z.strictObject({
   /** The version the edit starts from: a newer one saved since is a 409 (as in the designer). */
   baseVersion: z.number().int().min(1),
   systemPrompt: z.string().max(20_000, "keep the system prompt within 20,000 characters"),
-  model: modelIdSchema,
+  /** Absent: the agent keeps its model as saved (`inherit`, or the one a run was started on instead, stay as they were). */
+  model: modelIdSchema.optional(),
   temperature: z.number().min(0).max(2),
 });
 export type SavePlaygroundDraftInput = z.input<typeof savePlaygroundDraftSchema>;

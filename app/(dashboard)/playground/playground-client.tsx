@@ -83,7 +83,8 @@ export function PlaygroundClient({ call, problem, models, catalog, canRun, canSa
         agentName: call.agentName,
         baseVersion: call.latestVersion ?? 1,
         systemPrompt: promptToSave(system?.content ?? "", rendered, call.promptTemplate),
-        model: model.trim(),
+        // The model only when changed: an agent that inherits its model, or a run started on another one, keeps its own.
+        ...(model.trim() !== call.model ? { model: model.trim() } : {}),
         temperature: temperatureValue,
       });
       if (!result.ok) return setNotice({ tone: "error", text: describeError(result.error) });

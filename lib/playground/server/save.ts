@@ -20,7 +20,7 @@ export async function savePlaygroundDraft(db: Db, user: SessionUser, input: z.ou
   }
   const graph = {
     ...base.graph,
-    agents: base.graph.agents.map((a) => (a.name === input.agentName ? { ...a, systemPrompt: input.systemPrompt, model: input.model, temperature: input.temperature } : a)),
+    agents: base.graph.agents.map((a) => (a.name === input.agentName ? { ...a, systemPrompt: input.systemPrompt, model: input.model ?? a.model, temperature: input.temperature } : a)),
   };
   const message = `From playground, run ${input.runId}${input.spanId ? ` (${input.spanId})` : ""}: ${input.agentName}'s prompt, model and temperature`;
   const saved = await saveVersionOperation.run({ input: { name: input.graphName, baseVersion: input.baseVersion, message: message.slice(0, 500), graph }, user });
