@@ -12,6 +12,35 @@ async function ok(response: Awaited<ReturnType<APIRequestContext["post"]>>, what
   return (await response.json()) as Record<string, unknown>;
 }
 
+async function startSlowExperiment(request: APIRequestContext, stamp: string): Promise<string> {
+  const graph = `e2e-cmp-slow-${stamp}`;
+  await ok(await request.post("/api/agents/import", { data: { name: graph, json: JSON.stringify({ entryAgent: "main", agents: [{ name: "main", model: "demo/test", tools: [] }], limits: { followUpWindowSeconds: 0 } }) } }), "create the graph");
+  const dataset = `e2e-cmp-slow-ds-${stamp}`;
+  const content = Array.from({ length: 4 }, (_, i) => JSON.stringify({ task: `think 20000\nanswer: slow ${i}`, expected_output: `slow ${i}` })).join("\n");
+  await ok(await request.post("/api/datasets/import", { data: { newDataset: { name: dataset }, format: "jsonl", content } }), "import the dataset");
+  const started = await ok(await request.post("/api/experiments", { data: { dataset, targets: [{ graph, version: 1 }], scorers: [{ kind: "exact" }], concurrency: 1 } }), "start the experiment");
+  return String(started.experimentId);
+}
+
+test("a viewer sees a running experiment without the cancel button; a builder cancels it from the page", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const experimentId = await startSlowExperiment(page.request, Date.now().toString(36));
+  const viewer = await browser.newContext({ storageState: storageStateFor("viewer") });
+  try {
+    const viewerPage = await viewer.newPage();
+    await viewerPage.goto(`/experiments/${experimentId}`);
+    await expect(viewerPage.getByTestId("experiment-status")).toHaveText("running");
+    await expect(viewerPage.getByRole("button", { name: "Cancel experiment" })).toHaveCount(0);
+  } finally {
+    await viewer.close();
+  }
+  await page.goto(`/experiments/${experimentId}`);
+  await expect(page.getByTestId("experiment-status")).toHaveText("running");
+  await page.getByRole("button", { name: "Cancel experiment" }).click();
+  await expect(page.getByTestId("experiment-status")).toHaveText("cancelled");
+  await expect(page.getByRole("button", { name: "Cancel experiment" })).toHaveCount(0);
+});
+
 test("compare view: regression marked and filtered, diff one click away, CSV export", async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
