@@ -78,5 +78,5 @@ test("the compare API refuses runs of different graphs and unknown runs, naming 
   expect(missing.status()).toBe(404);
 
   await page.goto(`/runs/compare?a=${a}&b=${other}`);
-  await expect(page.getByRole("alert")).toHaveText(`Runs ${a} and ${other} are of different graphs (research-loop, help-desk)`);
+  await expect(page.getByTestId("alert-error")).toHaveText(`Runs ${a} and ${other} are of different graphs (research-loop, help-desk)`);
 });

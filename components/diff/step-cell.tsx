@@ -23,6 +23,18 @@ export const KIND_LABELS: Record<StepKind, string> = {
   final: "Final",
 };
 
+/** How field names read as labels (the rest read as they are). */
+const FIELD_LABELS: Record<string, string> = { toolCalls: "proposed tool calls", fallbackTaken: "fallback taken" };
+
+/** The step's measured figures: tokens, cost of a model call, latency. */
+function figures(step: RunStep): string[] {
+  const out: string[] = [];
+  if (step.tokens) out.push(`${(step.tokens.inputTokens + step.tokens.outputTokens).toLocaleString("en-US")} tok`);
+  if (step.kind === "model_call") out.push(formatCost(step.cost));
+  if (step.latencyMs !== null) out.push(`${step.latencyMs.toLocaleString("en-US")} ms`);
+  return out;
+}
+
 /** Which side the cell is on: A shows what B lost (removed), B what it gained (added). */
 export type Side = "a" | "b";
 
@@ -68,16 +80,12 @@ export const StepCell = memo(function StepCell({ step, other, changed, side }: {
             trace
           </Link>
         ) : null}
-        <span className="ml-auto whitespace-nowrap text-zinc-500">
-          {step.tokens ? `${(step.tokens.inputTokens + step.tokens.outputTokens).toLocaleString("en-US")} tok` : null}
-          {step.kind === "model_call" ? ` · ${formatCost(step.cost)}` : null}
-          {step.latencyMs !== null ? ` · ${step.latencyMs.toLocaleString("en-US")} ms` : null}
-        </span>
+        <span className="ml-auto whitespace-nowrap text-zinc-500">{figures(step).join(" · ")}</span>
       </div>
       <dl className="space-y-1">
         {Object.entries(step.fields).map(([name, text]) => (
           <div key={name} data-changed={changedSet.has(name) || undefined} className={cn("rounded px-1.5 py-1", changedSet.has(name) ? (side === "a" ? "bg-red-50 ring-1 ring-red-200" : "bg-emerald-50 ring-1 ring-emerald-200") : "bg-zinc-50")}>
-            <dt className="text-[11px] uppercase tracking-wide text-zinc-500">{name}</dt>
+            <dt className="text-[11px] uppercase tracking-wide text-zinc-500">{FIELD_LABELS[name] ?? name}</dt>
             <dd>
               <FieldValue text={text} otherText={other?.fields[name]} changed={changedSet.has(name)} side={side} />
             </dd>
