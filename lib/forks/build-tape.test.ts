@@ -4,6 +4,8 @@ import type { TraceSpan } from "../contract/types";
 import { buildForkTape, StepNotFound } from "./build-tape";
 import { ValidationError } from "../errors";
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 const ROOT = "main-0b7a1f3e-8a3d-4c55-9d2e-6f1c2b8e9c11";
 const CHILD = `${ROOT}.billing-1a2b3c4d`;
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
@@ -21,7 +23,8 @@ const usage = { inputTokens: 10, outputTokens: 2 };
 
 /** The root: model (0–1) calls calculator (1–2) and ledger_transfer (1–3, approved); model (3–4) messages billing (4–9); model (9–10) answers. The child: model (5–6) calls calculator (6–7); model (7–8) answers. */
 function source(): ForkSource {
-  const ev = (runId: string, event: ForkEvent) => ({ runId, event });
+  let seq = 0;
+  const ev = (runId: string, body: DistributiveOmit<ForkEvent, "seq" | "at">) => ({ runId, event: { ...body, seq: ++seq, at: t(0) } as ForkEvent });
   return {
     root: { id: ROOT, agentName: "main", graphName: "g", agentVersionId: "v1", task: "task", context: "{}" },
     runs: [
