@@ -5,4 +5,4 @@ import { PROJECT_ROOT } from "./run";
 export const WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, ".next", "workflow-bundle.js");
 
 /** Files whose change makes the bundle stale: every folder workflow code loads (scripts/architecture.test.ts checks it). */
-export const WORKFLOW_BUNDLE_INPUTS = ["worker/workflows", "lib/agents", "lib/engine", "lib/contract", "lib/policy", "lib/temporal", "lib/tools", "package-lock.json"];
+export const WORKFLOW_BUNDLE_INPUTS = ["worker/workflows", "lib/agents", "lib/engine", "lib/contract", "lib/policy", "lib/temporal", "lib/tools", "lib/tapes", "package-lock.json"];
