@@ -13,6 +13,7 @@ import { readSpans } from "../run-ledger/read";
 import { editMessage, lastUserIndex } from "./messages";
 import type { PlaygroundCall, PlaygroundResult } from "./schemas";
 import { executePlayground } from "./server/temporal";
+import type { PlaygroundCallRequest } from "./contract";
 
 const temporal = vi.hoisted(() => ({ client: null as unknown }));
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
@@ -163,7 +164,7 @@ describe("playground", () => {
 
   it("no worker within the bounded wait is a 504 naming the wait, not a hang", async () => {
     const started = Date.now();
-    const call = { kind: "call", label: "t", agentName: "a", model: "demo/assistant", temperature: 0, maxOutputTokens: 10, messages: [{ role: "user", content: "answer: x" }], tools: [], timeoutMs: 2000 } as const;
+    const call: PlaygroundCallRequest = { kind: "call", label: "t", agentName: "a", model: "demo/assistant", temperature: 0, maxOutputTokens: 10, messages: [{ role: "user", content: "answer: x" }], tools: [], timeoutMs: 2000 };
     const error = await executePlayground({ temporal: h.client, taskQueue: "nobody-polls-this-queue" }, call, 2000, "The model call on demo/assistant").catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 504, code: "timeout" });
     expect((error as Error).message).toContain("did not finish within 2 s");

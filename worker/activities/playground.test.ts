@@ -8,7 +8,7 @@ import { DefaultLogger } from "@temporalio/worker";
 import { ApplicationFailure } from "@temporalio/activity";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/prisma";
-import type { PlaygroundCallRequest } from "../../lib/playground/contract";
+import type { PlaygroundCallOutput, PlaygroundCallRequest, PlaygroundFailedOutput } from "../../lib/playground/contract";
 import { createDemoModel } from "../models/demo";
 import type { ModelRegistry } from "../models/registry";
 import { ModelCallError, type ModelProvider } from "../models/types";
@@ -31,12 +31,13 @@ const request = (content: string): PlaygroundCallRequest => ({
   timeoutMs: 10_000,
 });
 
-const run = <T,>(fn: () => Promise<T>) => new MockActivityEnvironment({ activityId: "1" }, { logger: new DefaultLogger("ERROR") }).run(fn);
+type Answer = PlaygroundCallOutput | PlaygroundFailedOutput;
+const env = () => new MockActivityEnvironment({ activityId: "1" }, { logger: new DefaultLogger("ERROR") });
 
 describe("playgroundInference", () => {
   it("returns the demo model's proposed tool call, with usage, and nothing executes it", async () => {
     const { playgroundInference } = createPlaygroundActivities({ db: noDb, models: registry(createDemoModel({ latencyMs: 0 })), tools: describer });
-    const output = await run(() => playgroundInference(request('tool ledger_transfer {"from_account":"refunds","to_account":"operating","amount":5}')));
+    const output: Answer = await env().run(playgroundInference, request('tool ledger_transfer {"from_account":"refunds","to_account":"operating","amount":5}'));
     expect(output.kind).toBe("call");
     if (output.kind !== "call") return;
     expect(output.toolCalls.map((c) => [c.name, JSON.parse(c.arguments) as unknown])).toEqual([["ledger_transfer", { from_account: "refunds", to_account: "operating", amount: 5 }]]);
@@ -45,15 +46,17 @@ describe("playgroundInference", () => {
 
   it("answers an edited answer line as the engine's demo model would", async () => {
     const { playgroundInference } = createPlaygroundActivities({ db: noDb, models: registry(createDemoModel({ latencyMs: 0 })), tools: describer });
-    expect(await run(() => playgroundInference(request("answer: Edited.")))).toMatchObject({ kind: "call", content: "Edited.", toolCalls: [] });
+    const answered: Answer = await env().run(playgroundInference, request("answer: Edited."));
+    expect(answered).toMatchObject({ kind: "call", content: "Edited.", toolCalls: [] });
   });
 
   it("a model that cannot be called ends the call with its sentence; a transient failure is thrown for a retry", async () => {
     const failing = (error: Error): ModelProvider => ({ generate: () => Promise.reject(error) });
     const fatal = createPlaygroundActivities({ db: noDb, models: registry(failing(new ModelCallError("OPENAI_API_KEY is not set on the worker", false))), tools: describer });
-    expect(await run(() => fatal.playgroundInference(request("hi")))).toEqual({ kind: "failed", message: "OPENAI_API_KEY is not set on the worker" });
+    const failed: Answer = await env().run(fatal.playgroundInference, request("hi"));
+    expect(failed).toEqual({ kind: "failed", message: "OPENAI_API_KEY is not set on the worker" });
     const transient = createPlaygroundActivities({ db: noDb, models: registry(failing(new ModelCallError("rate limited", true))), tools: describer });
-    const error = await run(() => transient.playgroundInference(request("hi"))).catch((e: unknown) => e);
+    const error = await env().run(transient.playgroundInference, request("hi")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect((error as ApplicationFailure).nonRetryable).toBe(false);
   });
