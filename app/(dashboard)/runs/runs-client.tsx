@@ -22,7 +22,7 @@ import { SearchSnippet } from "@/components/runs/search-snippet";
 import { SavedViews } from "@/components/runs/search-views";
 import { AddToDatasetDialog } from "@/components/datasets/add-to-dataset-dialog";
 
-type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback";
+type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback" | "experiments";
 
 function Row({ row, depth, open, onToggle, selected, onSelect }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void; selected?: boolean; onSelect?: (on: boolean) => void }) {
   const now = useNow();
@@ -238,6 +238,10 @@ export function RunsClient() {
         <label className="flex items-center gap-2 pb-2">
           <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />
           <span>Awaiting approval</span>
+        </label>
+        <label className="flex items-center gap-2 pb-2">
+          <input type="checkbox" checked={params.has("experiments")} onChange={(e) => set("experiments", e.target.checked ? "1" : "")} />
+          <span>Show experiment runs</span>
         </label>
         </fieldset>
       </form>
