@@ -79,5 +79,8 @@ describe("rows, filters, summary", () => {
     expect(base?.scorers[0]?.passRate?.estimate).toBeCloseTo(2 / 3);
     expect(base?.scorers[0]?.mean?.estimate).toBeCloseTo(2 / 3);
     expect(next).toMatchObject({ regressions: 1, improvements: 1 });
+    expect(base?.scorers[0]?.delta).toBeNull();
+    // Pairs (1→0), (0→1), (1→1): mean change 0 over three items.
+    expect(next?.scorers[0]?.delta).toMatchObject({ estimate: 0, n: 3 });
   });
 });

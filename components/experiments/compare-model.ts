@@ -4,7 +4,7 @@
 // Pure, so it is unit-tested and shared by the page and its CSV twin.
 import type { ExperimentResultRow, ExperimentSummary } from "@/lib/experiments/schemas";
 import type { Score } from "@/lib/experiments/scoring/types";
-import { meanInterval, wilsonInterval, type Interval } from "@/lib/experiments/stats";
+import { meanInterval, pairedDeltaInterval, wilsonInterval, type Interval } from "@/lib/experiments/stats";
 
 /** Which scorer decides regressions: all of them (any one regressing counts) or one by name. */
 export type ScorerFocus = "all" | string;
@@ -36,6 +36,8 @@ export interface ScorerSummary {
   passRate: Interval | null;
   passes: number;
   decided: number;
+  /** Mean change from the baseline over the items scored on both (paired), with its 95 % interval; null for the baseline. */
+  delta: Interval | null;
 }
 
 export interface TargetSummary {
@@ -133,6 +135,17 @@ export function buildRows(experiment: Pick<ExperimentSummary, "targets">, result
     });
 }
 
+/** [baseline value, target value] of one scorer for each item scored on both. */
+function pairedValues(rows: CompareRow[], targetIndex: number, scorer: string): [number, number][] {
+  const valueOf = (cell: CompareCell | undefined) =>
+    cell?.result?.status === "scored" ? cell.result.scores.find((score) => score.scorer === scorer)?.value : undefined;
+  return rows.flatMap((row): [number, number][] => {
+    const base = valueOf(row.cells[0]);
+    const target = valueOf(row.cells[targetIndex]);
+    return base === undefined || target === undefined ? [] : [[base, target]];
+  });
+}
+
 /** Per target: scorer means and pass rates with 95 % intervals, usage totals, regressions and improvements against the baseline. */
 export function summarize(experiment: Pick<ExperimentSummary, "targets" | "scorers">, results: ExperimentResultRow[], rows: CompareRow[], scorerNames: string[]): TargetSummary[] {
   return experiment.targets.map((target, targetIndex) => {
@@ -142,7 +155,8 @@ export function summarize(experiment: Pick<ExperimentSummary, "targets" | "score
       const scores = scored.flatMap((result) => result.scores.filter((score) => score.scorer === scorer));
       const decided = scores.filter((score) => score.pass !== null);
       const passes = decided.filter((score) => score.pass === true).length;
-      return { scorer, mean: meanInterval(scores.map((score) => score.value)), passRate: wilsonInterval(passes, decided.length), passes, decided: decided.length };
+      const delta = targetIndex === 0 ? null : pairedDeltaInterval(pairedValues(rows, targetIndex, scorer));
+      return { scorer, mean: meanInterval(scores.map((score) => score.value)), passRate: wilsonInterval(passes, decided.length), passes, decided: decided.length, delta };
     });
     const sum = (pick: (result: ExperimentResultRow) => number) => mine.reduce((total, result) => total + pick(result), 0);
     return {

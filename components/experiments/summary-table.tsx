@@ -2,8 +2,9 @@
 // The experiment's summary: per target (columns) each scorer's mean score and
 // pass rate with 95 % intervals, runs scored/failed, usage totals, and the
 // regressions and improvements against the first target (the baseline).
+import { cn } from "@/components/ui/cn";
 import type { TargetSummary } from "./compare-model";
-import { formatInterval } from "@/lib/experiments/stats";
+import { excludesZero, formatInterval } from "@/lib/experiments/stats";
 
 function usd(value: number): string {
   return `$${value.toFixed(value > 0 && value < 0.01 ? 6 : 4)}`;
@@ -49,6 +50,15 @@ export function SummaryTable({ summaries, thresholds }: { summaries: TargetSumma
                     <div className="text-xs text-zinc-500" title="pass rate (95 % Wilson interval); undecided scores not counted">
                       {scorer && scorer.decided > 0 ? `pass ${scorer.passes}/${scorer.decided} · ${formatInterval(scorer.passRate)}` : "no decided scores"}
                     </div>
+                    {scorer?.delta ? (
+                      <div
+                        className={cn("text-xs", excludesZero(scorer.delta) ? (scorer.delta.estimate < 0 ? "font-medium text-red-700" : "font-medium text-emerald-700") : "text-zinc-500")}
+                        title="mean change from the baseline over the items scored on both (paired), 95 % t interval; an interval that excludes 0 is a change the sample supports"
+                        data-testid={`summary-delta-${summary.targetIndex}-${name}`}
+                      >
+                        {`Δ ${formatInterval(scorer.delta, 2, true)}`}
+                      </div>
+                    ) : null}
                   </td>
                 );
               })}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatInterval, meanInterval, tCritical95, wilsonInterval } from "./stats";
+import { excludesZero, formatInterval, meanInterval, pairedDeltaInterval, tCritical95, wilsonInterval } from "./stats";
 
 describe("Wilson interval for pass rates", () => {
   it("matches the textbook value for 8 of 10 (0.490–0.943)", () => {
@@ -51,7 +51,40 @@ describe("t interval for mean scores", () => {
   });
 
   it("formats for a table cell", () => {
-    expect(formatInterval(wilsonInterval(8, 10))).toBe("0.80 (0.49–0.94)");
+    expect(formatInterval(wilsonInterval(8, 10))).toBe("0.80 (0.49 to 0.94)");
+    expect(formatInterval(pairedDeltaInterval([[0, 0.5], [0, 0.5]]), 2, true)).toBe("+0.50 (+0.50 to +0.50)");
     expect(formatInterval(null)).toBe("—");
+  });
+});
+
+describe("paired change against the baseline", () => {
+  it("is the mean per-item difference with a t interval in -1..1", () => {
+    // Differences -0.2, -0.4, -0.6: mean -0.4, sd 0.2, half-width 4.303·0.2/√3 ≈ 0.497.
+    const delta = pairedDeltaInterval([
+      [1, 0.8],
+      [1, 0.6],
+      [1, 0.4],
+    ]);
+    expect(delta?.estimate).toBeCloseTo(-0.4);
+    expect(delta?.low).toBeCloseTo(-0.4 - (4.303 * 0.2) / Math.sqrt(3), 6);
+    expect(delta?.high).toBeCloseTo(-0.4 + (4.303 * 0.2) / Math.sqrt(3), 6);
+    expect(excludesZero(delta)).toBe(false);
+  });
+
+  it("a consistent drop over many items excludes zero; item difficulty cancels out", () => {
+    // Items of very different difficulty, each 0.1 worse on the target: unpaired intervals would overlap, the paired one does not.
+    const pairs = Array.from({ length: 20 }, (_, i) => [0.15 + i * 0.04, 0.05 + i * 0.04] as const);
+    const delta = pairedDeltaInterval(pairs);
+    expect(delta?.estimate).toBeCloseTo(-0.1);
+    expect(excludesZero(delta)).toBe(true);
+    const base = meanInterval(pairs.map(([a]) => a));
+    const target = meanInterval(pairs.map(([, b]) => b));
+    expect((target?.high ?? 0) > (base?.low ?? 1), "the unpaired intervals overlap").toBe(true);
+  });
+
+  it("one pair is the whole range and decides nothing; none is null", () => {
+    expect(pairedDeltaInterval([[1, 0]])).toMatchObject({ estimate: -1, low: -1, high: 1, n: 1 });
+    expect(excludesZero(pairedDeltaInterval([[1, 0]]))).toBe(false);
+    expect(pairedDeltaInterval([])).toBeNull();
   });
 });

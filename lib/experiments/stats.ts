@@ -39,19 +39,47 @@ export function wilsonInterval(passes: number, n: number): Interval | null {
   return { estimate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half), n };
 }
 
-/** Mean with a 95 % t interval, clamped to [0, 1]. One value says nothing about the spread: its interval is the whole range. Null for no values. */
-export function meanInterval(values: readonly number[]): Interval | null {
+/** Mean with a 95 % Student-t interval, clamped to [low, high]. One value says nothing about the spread: its interval is the whole range. Null for no values. */
+function tInterval(values: readonly number[], low: number, high: number): Interval | null {
   const n = values.length;
   if (n === 0) return null;
   const mean = values.reduce((sum, value) => sum + value, 0) / n;
-  if (n === 1) return { estimate: mean, low: 0, high: 1, n };
+  if (n === 1) return { estimate: mean, low, high, n };
   const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1);
   const half = tCritical95(n - 1) * Math.sqrt(variance / n);
-  return { estimate: mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half), n };
+  return { estimate: mean, low: Math.max(low, mean - half), high: Math.min(high, mean + half), n };
+}
+
+/** Mean score with a 95 % t interval within 0..1. */
+export function meanInterval(values: readonly number[]): Interval | null {
+  return tInterval(values, 0, 1);
+}
+
+/**
+ * The mean change of a score from the baseline to a target over the same items
+ * (paired: each item is its own control, so item difficulty cancels out), with
+ * a 95 % t interval within -1..1. An interval that excludes 0 is a change the
+ * sample supports; one that spans 0 may be noise.
+ */
+export function pairedDeltaInterval(pairs: readonly (readonly [baseline: number, target: number])[]): Interval | null {
+  return tInterval(
+    pairs.map(([baseline, target]) => target - baseline),
+    -1,
+    1,
+  );
+}
+
+/** Whether an interval lies wholly on one side of zero. */
+export function excludesZero(interval: Interval | null): boolean {
+  return interval !== null && interval.n > 1 && (interval.low > 0 || interval.high < 0);
 }
 
 /** "0.72 (0.61–0.83)" for a table cell. */
-export function formatInterval(interval: Interval | null, digits = 2): string {
+export function formatInterval(interval: Interval | null, digits = 2, signed = false): string {
   if (!interval) return "—";
-  return `${interval.estimate.toFixed(digits)} (${interval.low.toFixed(digits)}–${interval.high.toFixed(digits)})`;
+  const fmt = (value: number) => {
+    const text = value.toFixed(digits);
+    return signed && value > 0 && Number(text) !== 0 ? `+${text}` : text;
+  };
+  return `${fmt(interval.estimate)} (${fmt(interval.low)} to ${fmt(interval.high)})`;
 }

@@ -99,7 +99,7 @@ export function ExperimentClient({ initial, mayCancel }: { initial: LoadedExperi
         </Card>
 
         <Card>
-          <CardHeader title="Summary" description="Mean score and pass rate per scorer with 95 % confidence intervals (t for means, Wilson for pass rates); the first target is the baseline." />
+          <CardHeader title="Summary" description="Mean score and pass rate per scorer with 95 % confidence intervals (t for means, Wilson for pass rates), and Δ: the mean change from the first target (the baseline) over the same items, paired." />
           <SummaryTable summaries={summaries} thresholds={experiment.thresholds} />
         </Card>
 
