@@ -26,6 +26,8 @@ export interface ExperimentWorkflowInput {
   concurrency: number;
   /** The first unit this execution starts (continue-as-new carries it on). */
   next: number;
+  /** Units per workflow execution before it continues as new (default 400; tests use fewer). */
+  unitsPerExecution?: number;
 }
 
 export interface ExperimentUnitRef {

@@ -55,8 +55,8 @@ export async function dataset(h: EngineHarness, user: Builder, items: ItemDraft[
   return name;
 }
 
-export function start(h: EngineHarness, user: Builder, input: StartExperimentInput) {
-  return startExperiment({ db: h.db, temporal: h.client, taskQueue: h.taskQueue }, startExperimentSchema.parse(input), user);
+export function start(h: EngineHarness, user: Builder, input: StartExperimentInput, options: { unitsPerExecution?: number } = {}) {
+  return startExperiment({ db: h.db, temporal: h.client, taskQueue: h.taskQueue, ...options }, startExperimentSchema.parse(input), user);
 }
 
 export function waitForExperiment(h: EngineHarness, experimentId: string, statuses: string[], timeoutMs = 90_000) {

@@ -87,6 +87,17 @@ describe.each(providers)("experiments ($provider)", ({ available, create }) => {
     expect(pending.filter((a) => runs.some((r) => r.id === a.runId))).toEqual([]);
   });
 
+  it.skipIf(!available)("continues as new every few units and still scores each unit once", async () => {
+    const name = await dataset(h, user, Array.from({ length: 5 }, (_, i) => item(`answer: n${i}`, { output: `n${i}` })));
+    const { experimentId } = await start(h, user, { dataset: name, targets: [{ graph, version: 1 }], scorers: [{ kind: "exact" }], concurrency: 2 }, { unitsPerExecution: 2 });
+    await waitForExperiment(h, experimentId, ["completed"]);
+    expect((await resultRows(h, experimentId)).map((r) => `${r.status}:${r.scores[0]?.value}`)).toEqual(Array(5).fill("scored:1"));
+    // The last execution (the fifth unit) was continued from an earlier one.
+    const history = await h.client.workflow.getHandle(experimentWorkflowId(experimentId)).fetchHistory();
+    expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+    expect(await h.db.run.count({ where: { experimentId } })).toBe(5);
+  });
+
   it.skipIf(!available)("cancel stops the experiment and the item runs in flight", async () => {
     const items = Array.from({ length: 6 }, (_, i) => item(`think 15000\nanswer: slow ${i}`, { output: `slow ${i}` }));
     const name = await dataset(h, user, items);

@@ -42,7 +42,7 @@ async function runUnit(experimentId: string, seq: number): Promise<number> {
 }
 
 export async function experimentWorkflow(input: ExperimentWorkflowInput): Promise<ExperimentWorkflowResult> {
-  const end = Math.min(input.total, input.next + UNITS_PER_EXECUTION);
+  const end = Math.min(input.total, input.next + (input.unitsPerExecution ?? UNITS_PER_EXECUTION));
   const inFlight = new Map<number, Promise<number>>();
   let next = input.next;
   let finished = 0;

@@ -81,6 +81,8 @@ export interface ExperimentStartDeps {
   db: Db;
   temporal: Client;
   taskQueue: string;
+  /** Units per workflow execution before it continues as new (default: the workflow's 400). */
+  unitsPerExecution?: number;
 }
 
 /**
@@ -88,7 +90,7 @@ export interface ExperimentStartDeps {
  * audit row. Dependencies are passed in (the web server's by operations.ts,
  * benchmarks and tests their own), so no `server-only` here.
  */
-export async function startExperiment({ db, temporal, taskQueue }: ExperimentStartDeps, input: StartInput, user: Pick<SessionUser, "id" | "email">): Promise<{ experimentId: string; total: number }> {
+export async function startExperiment({ db, temporal, taskQueue, unitsPerExecution }: ExperimentStartDeps, input: StartInput, user: Pick<SessionUser, "id" | "email">): Promise<{ experimentId: string; total: number }> {
   checkLiveTools(input.liveTools ?? []);
   checkScorers(input);
   const targets = await checkTargets(db, input.targets);
@@ -137,7 +139,7 @@ export async function startExperiment({ db, temporal, taskQueue }: ExperimentSta
         })),
       });
     }
-    const workflowInput: ExperimentWorkflowInput = { experimentId, total, concurrency, next: 0 };
+    const workflowInput: ExperimentWorkflowInput = { experimentId, total, concurrency, next: 0, ...(unitsPerExecution ? { unitsPerExecution } : {}) };
     await temporal.workflow.start(EXPERIMENT_WORKFLOW_TYPE, {
       workflowId: experimentWorkflowId(experimentId),
       taskQueue,
