@@ -85,6 +85,9 @@ export function versionOf(dataset: DatasetRow, version: number | undefined): num
   return chosen;
 }
 
+/** Ids named in one statement, at most (SQLite binds up to 32,766 parameters). */
+export const ID_SLICE = 1_000;
+
 /** Rows are read in position order, this many at a time (a version may hold 100,000 items). */
 const BATCH = 5_000;
 
@@ -117,7 +120,10 @@ export async function readItemsPage(db: Db, input: { datasetId: string; version?
 /** A version's row ids by item id (the items an edit or a removal may name). */
 export async function readCurrentRows(db: Client, datasetId: string, version: number, itemIds: readonly string[]): Promise<ItemRow[]> {
   if (version === 0 || itemIds.length === 0) return [];
-  return db.datasetItemRow.findMany({ where: { ...rowsAt(datasetId, version), itemId: { in: [...itemIds] } } });
+  const rows: ItemRow[] = [];
+  // In slices: a removal may name many items, beyond a statement's bound-parameter limit.
+  for (let i = 0; i < itemIds.length; i += ID_SLICE) rows.push(...(await db.datasetItemRow.findMany({ where: { ...rowsAt(datasetId, version), itemId: { in: itemIds.slice(i, i + ID_SLICE) } } })));
+  return rows;
 }
 
 export async function listVersions(db: Db, datasetId: string): Promise<{ dataset: DatasetSummary; versions: DatasetVersionSummary[] }> {

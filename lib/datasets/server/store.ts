@@ -13,7 +13,7 @@ import { AppError, ConflictError, ValidationError } from "../../errors";
 import { retryReason } from "../../db/contention";
 import { itemCountProblem, type ItemDraft } from "../import-parse";
 import type { DatasetChange, DatasetItemExpected, DatasetItemInput, DatasetSummary } from "../schemas";
-import { DatasetNotFoundError, itemOf, readCurrentRows, summaryOf, type DatasetRow, type StoredItem } from "./items";
+import { DatasetNotFoundError, ID_SLICE, itemOf, readCurrentRows, summaryOf, type DatasetRow, type StoredItem } from "./items";
 
 interface Actor {
   id: string;
@@ -114,7 +114,7 @@ export async function applyChange(actor: Actor, target: ChangeTarget, change: Ch
         const problem = itemCountProblem(itemCount);
         if (problem) throw new ValidationError([{ path: add.length ? "items" : "itemIds", message: problem }], `${problem[0]?.toUpperCase()}${problem.slice(1)}`);
 
-        if (current.length) await tx.datasetItemRow.updateMany({ where: { id: { in: current.map((row) => row.id) } }, data: { removedIn: version } });
+        for (let i = 0; i < current.length; i += ID_SLICE) await tx.datasetItemRow.updateMany({ where: { id: { in: current.slice(i, i + ID_SLICE).map((row) => row.id) } }, data: { removedIn: version } });
         const firstPosition = locked.nextPosition - add.length;
         const rows = [
           ...add.map((draft, index) => ({ id: randomUUID(), datasetId, itemId: `dsi_${randomUUID()}`, position: firstPosition + index, addedIn: version, data: storedOf(draft) })),

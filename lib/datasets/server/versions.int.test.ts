@@ -87,6 +87,21 @@ describe.each(providers)("dataset versions on $provider", ({ available, create }
     expect(versions.map((v) => v.itemCount).sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => 2 * (i + 1)));
   });
 
+  it.skipIf(!available)("100,000 items make one version, read back whole in order; a later edit of one leaves them shared", async () => {
+    const ds = await fresh();
+    const all = Array.from({ length: 100_000 }, (_, i) => draft(`task ${i}`, `answer ${i}`));
+    const started = Date.now();
+    const v1 = await applyChange(actor, { datasetId: ds.id }, { add: all, note: "big import", action: "dataset.imported" }, h.db);
+    const importMs = Date.now() - started;
+    expect(v1).toMatchObject({ version: 1, itemCount: 100_000 });
+    const read = await readDatasetItems(h.db, { datasetId: ds.id, version: 1 });
+    expect(read.items).toHaveLength(100_000);
+    expect(read.items[99_999]?.input.task).toBe("task 99999");
+    await applyChange(actor, { datasetId: ds.id }, { edit: [{ itemId: read.items[5]!.id, tags: ["checked"] }], note: "one edit", action: "dataset.item_updated" }, h.db);
+    expect(await h.db.datasetItemRow.count({ where: { datasetId: ds.id } }), "the edit added one row, not a copy").toBe(100_001);
+    console.info(`100,000-item import: ${importMs} ms`);
+  }, 120_000);
+
   it.skipIf(!available)("refuses 0 and 100,001 items by count, an item not in the newest version, and changes to an archived dataset", async () => {
     const ds = await fresh();
     await expect(applyChange(actor, { datasetId: ds.id }, { add: [], note: "none", action: "dataset.imported" }, h.db)).rejects.toMatchObject({ status: 422, userMessage: "The dataset would have 0 items; add at least one" });
