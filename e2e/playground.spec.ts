@@ -33,8 +33,8 @@ test("open a model call in the playground, edit the last user message, run it: b
   const original = page.locator('[data-testid="playground-output"][data-kind="original"]');
   await expect(original.getByTestId("output-content")).toHaveText(`Nothing to move today (${tag}).`);
   await expect(original.getByTestId("output-tokens")).toContainText(/\d+ in · \d+ out/);
-  await expect(page.getByLabel("System prompt")).toHaveValue(/You manage the demo ledger/);
-  await expect(page.getByLabel("Model")).toHaveValue("demo/treasurer");
+  await expect(page.getByRole("textbox", { name: "System prompt" })).toHaveValue(/You manage the demo ledger/);
+  await expect(page.getByLabel("Model", { exact: true })).toHaveValue("demo/treasurer");
 
   const lastUser = page.locator('[data-testid="playground-message"][data-role="user"]').last().getByRole("textbox");
   await lastUser.fill(`answer: Edited in the playground (${tag}).`);
