@@ -73,7 +73,9 @@ async function waitForRun(deps: ExperimentActivityDeps, runId: string): Promise<
     try {
       await context.sleep(POLL_MS);
     } catch (error) {
-      if (error instanceof CancelledFailure) await deps.cancelItemRun(runId).catch(() => undefined);
+      // Only the experiment's cancel stops the run: a heartbeat timeout (a slow or dead worker) or a worker
+      // shutdown also cancels this attempt, and the retry must find the run still going.
+      if (error instanceof CancelledFailure && context.cancellationDetails?.cancelRequested && !context.cancellationDetails.timedOut) await deps.cancelItemRun(runId).catch(() => undefined);
       throw error;
     }
   }
@@ -131,9 +133,19 @@ export function createExperimentActivities(deps: ExperimentActivityDeps) {
       await db.experimentResult.updateMany({ where: { experimentId, seq, status: { notIn: ["scored", "failed"] } }, data: { status: "failed", error: reason.slice(0, 1_000) } });
     },
 
-    /** Marks the experiment completed or cancelled (a cancel recorded by the web server stays cancelled). */
+    /**
+     * Marks the experiment completed or cancelled (a cancel recorded by the web server stays cancelled). A
+     * cancelled experiment also cancels the runs of units still marked running (one whose attempt had timed
+     * out when the cancel came, so it could not cancel its run itself).
+     */
     async finishExperiment({ experimentId, status }: { experimentId: string; status: "completed" | "cancelled" }): Promise<void> {
       await db.experiment.updateMany({ where: { id: experimentId, status: "running" }, data: { status, finishedAt: new Date() } });
+      if (status !== "cancelled") return;
+      const running = await db.experimentResult.findMany({ where: { experimentId, status: "running", runId: { not: null } }, select: { runId: true } });
+      for (const { runId } of running) {
+        const run = runId ? await readRunRow(db, runId) : null;
+        if (run && !FINAL_RUN_STATUSES.has(run.status)) await deps.cancelItemRun(run.id).catch(() => undefined);
+      }
     },
   };
 }
