@@ -78,6 +78,8 @@ test("compare view: regression marked and filtered, diff one click away, CSV exp
   await expect(greetingRow).not.toHaveAttribute("data-regression", "true");
   await expect(page.getByTestId("summary-regressions-1")).toHaveText("1 regression");
   await expect(page.getByTestId("summary-0-contains")).toContainText("pass 2/2");
+  // Δ: two items, changes 0 and −1 → mean −0.50 over 2 pairs, an interval that spans 0.
+  await expect(page.getByTestId("summary-delta-1-contains")).toContainText("Δ -0.50 (-1.00 to");
 
   // Filters: only regressions leaves the math item; the smalltalk tag leaves the greeting.
   await page.getByLabel("Show").selectOption("regressions");
