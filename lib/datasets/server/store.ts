@@ -44,6 +44,14 @@ interface Change {
 
 /** Rows inserted per statement (SQLite's bound-parameter limit). */
 const INSERT_BATCH = 1_000;
+/**
+ * Adds larger than this are written before the version's transaction, as
+ * staged rows no version reads, and taken in by it with one update: inserting
+ * 100,000 rows inside it would outlast the transaction limit (15 s) under load.
+ */
+const STAGE_ABOVE = 2_000;
+/** A staged row's addedIn: above every version, so no version reads it until its change takes it in. */
+const STAGED = 2_147_483_647;
 
 class DatasetArchivedError extends AppError {
   constructor(name: string) {
@@ -88,6 +96,62 @@ export async function createDataset(actor: Actor, input: { name: string; descrip
  * waits, then sees this one's rows and counts.
  */
 export async function applyChange(actor: Actor, target: ChangeTarget, change: Change, db: Db): Promise<DatasetChange> {
+  if ((change.add?.length ?? 0) <= STAGE_ABOVE) return changeInOneTransaction(actor, target, change, db, null);
+  const add = change.add ?? [];
+  const staged = await stageRows(actor, target, add, db);
+  try {
+    return await changeInOneTransaction(actor, { datasetId: staged.datasetId }, change, db, staged);
+  } catch (error) {
+    await db.datasetItemRow.deleteMany({ where: stagedWhere(staged, add.length) }).catch(() => undefined);
+    throw error;
+  }
+}
+
+interface Staged {
+  datasetId: string;
+  firstPosition: number;
+}
+
+const stagedWhere = (staged: Staged, count: number) => ({ datasetId: staged.datasetId, addedIn: STAGED, position: { gte: staged.firstPosition, lt: staged.firstPosition + count } });
+
+function countRefusal(itemCount: number, adding: boolean): ValidationError | null {
+  const problem = itemCountProblem(itemCount);
+  return problem ? new ValidationError([{ path: adding ? "items" : "itemIds", message: problem }], `${problem[0]?.toUpperCase()}${problem.slice(1)}`) : null;
+}
+
+/** Reserves the positions of a large add (creating the dataset if asked) and writes its rows as staged, batch by batch. */
+async function stageRows(actor: Actor, target: ChangeTarget, add: ItemDraft[], db: Db): Promise<Staged> {
+  const staged = await uniqueName(target.newDataset?.name, () =>
+    writeTransaction(
+      db,
+      async (tx) => {
+        const created = target.newDataset ? await createRow(tx, actor, target.newDataset) : null;
+        const datasetId = created?.id ?? target.datasetId ?? "";
+        const before = created ?? (await tx.dataset.findUnique({ where: { id: datasetId } }));
+        if (!before) throw new DatasetNotFoundError(datasetId);
+        if (before.archivedAt) throw new DatasetArchivedError(before.name);
+        // Checked again when the version is made; refusing here saves writing rows that would be thrown away.
+        const refusal = countRefusal(before.itemCount + add.length, true);
+        if (refusal) throw refusal;
+        const reserved = await tx.dataset.update({ where: { id: datasetId }, data: { nextPosition: { increment: add.length } } });
+        return { datasetId, firstPosition: reserved.nextPosition - add.length };
+      },
+      { isolation: "read-committed" },
+    ),
+  );
+  try {
+    for (let i = 0; i < add.length; i += INSERT_BATCH) {
+      const batch = add.slice(i, i + INSERT_BATCH).map((draft, index) => ({ id: randomUUID(), datasetId: staged.datasetId, itemId: `dsi_${randomUUID()}`, position: staged.firstPosition + i + index, addedIn: STAGED, data: storedOf(draft) }));
+      await db.datasetItemRow.createMany({ data: batch });
+    }
+  } catch (error) {
+    await db.datasetItemRow.deleteMany({ where: stagedWhere(staged, add.length) }).catch(() => undefined);
+    throw error;
+  }
+  return staged;
+}
+
+async function changeInOneTransaction(actor: Actor, target: ChangeTarget, change: Change, db: Db, staged: Staged | null): Promise<DatasetChange> {
   const add = change.add ?? [];
   const edit = change.edit ?? [];
   const remove = [...new Set(change.remove ?? [])];
@@ -100,7 +164,7 @@ export async function applyChange(actor: Actor, target: ChangeTarget, change: Ch
         const before = created ?? (await tx.dataset.findUnique({ where: { id: datasetId } }));
         if (!before) throw new DatasetNotFoundError(datasetId);
         if (before.archivedAt) throw new DatasetArchivedError(before.name);
-        const locked = await tx.dataset.update({ where: { id: datasetId }, data: { latestVersion: { increment: 1 }, nextPosition: { increment: add.length } } });
+        const locked = await tx.dataset.update({ where: { id: datasetId }, data: { latestVersion: { increment: 1 }, ...(staged ? {} : { nextPosition: { increment: add.length } }) } });
         const version = locked.latestVersion;
         const previous = version - 1;
 
@@ -111,13 +175,14 @@ export async function applyChange(actor: Actor, target: ChangeTarget, change: Ch
         if (missing) throw new ItemNotInVersionError(missing, previous);
 
         const itemCount = locked.itemCount + add.length - remove.length;
-        const problem = itemCountProblem(itemCount);
-        if (problem) throw new ValidationError([{ path: add.length ? "items" : "itemIds", message: problem }], `${problem[0]?.toUpperCase()}${problem.slice(1)}`);
+        const refusal = countRefusal(itemCount, add.length > 0);
+        if (refusal) throw refusal;
 
         for (let i = 0; i < current.length; i += ID_SLICE) await tx.datasetItemRow.updateMany({ where: { id: { in: current.slice(i, i + ID_SLICE).map((row) => row.id) } }, data: { removedIn: version } });
         const firstPosition = locked.nextPosition - add.length;
+        if (staged) await tx.datasetItemRow.updateMany({ where: stagedWhere(staged, add.length), data: { addedIn: version } });
         const rows = [
-          ...add.map((draft, index) => ({ id: randomUUID(), datasetId, itemId: `dsi_${randomUUID()}`, position: firstPosition + index, addedIn: version, data: storedOf(draft) })),
+          ...(staged ? [] : add).map((draft, index) => ({ id: randomUUID(), datasetId, itemId: `dsi_${randomUUID()}`, position: firstPosition + index, addedIn: version, data: storedOf(draft) })),
           ...edit.map((e) => {
             const old = itemOf(byItem.get(e.itemId)!);
             const next: ItemDraft = { input: e.input ? { ...e.input, ...(old.input.images ? { images: old.input.images } : {}) } : old.input, expected: e.expected ?? old.expected, tape: old.tape, tags: e.tags ?? old.tags, source: old.source };
