@@ -6,7 +6,7 @@
 // the designer's save operation) refuse and succeed the same way by action and route.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client } from "@temporalio/client";
-import { startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 import { readSpans } from "../run-ledger/read";
@@ -169,5 +169,23 @@ describe("playground", () => {
     expect(error).toMatchObject({ status: 504, code: "timeout" });
     expect((error as Error).message).toContain("did not finish within 2 s");
     expect(Date.now() - started, "the wait is bounded").toBeLessThan(15_000);
+  });
+
+  it("a conversation over 200 messages loads its system prompt and the newest messages, and says how many were left out", async () => {
+    const graph = singleAgentGraph({ name: "main", model: "demo/test", systemPrompt: "Count carefully.", tools: ["calculator"], maxIterations: 200 });
+    const { runId: long } = await h.engine.startRun({ graph, task: 'repeat 120 tool calculator {"expression":"1+1"}\nanswer: counted' });
+    await waitForStatus(h.engine, long, ["completed"], 60_000);
+    const last = (await readSpans(h.db, long)).filter((s) => s.kind === "inference").at(-1)!;
+    as("viewer");
+    const call = dataOf<PlaygroundCall>(actionOutcome(await loadPlaygroundCallAction({ runId: long, spanId: last.id })));
+    // 200 at most; 199 when the 200th newest is a tool result whose call was cut off.
+    expect(call.messages.length).toBeGreaterThanOrEqual(199);
+    expect(call.messages.length).toBeLessThanOrEqual(200);
+    expect(call.messages[0]).toEqual({ role: "system", content: "Count carefully." });
+    expect(call.messages[1]?.role, "never an orphaned tool result after the system prompt").not.toBe("tool");
+    // system + task + 120 × (call, result) were seen by the last call.
+    expect(call.messagesOmitted).toBe(2 + 240 - call.messages.length);
+    expect(call.messages.at(-1), "the newest message is kept").toMatchObject({ role: "tool", name: "calculator" });
+    expect(call.toolNotes[0], "an inline graph's tools cannot be described").toContain("inline graph");
   });
 });

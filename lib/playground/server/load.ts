@@ -11,17 +11,17 @@ import type { AgentConfig, AgentGraph } from "../../agents/schemas";
 import { readStoredGraph } from "../../agents/server/store";
 import { systemToolsFor } from "../../contract/system-tools";
 import type { ChatMessage, RunEvent } from "../../contract/types";
-import { readEventsOfTypes, readInferenceExchange, readRunRow, readSpan } from "../../run-ledger/read";
+import { readEventsOfTypes, readInferenceExchange, readMessagesFrom, readRunRow, readSpan } from "../../run-ledger/read";
 import { costOf, type PriceTable } from "../../runs/pricing";
 import type { PlaygroundDescribeOutput } from "../contract";
 import { fitToLimit } from "../messages";
-import type { PlaygroundCall, PlaygroundTool } from "../schemas";
+import { PLAYGROUND_MAX_MESSAGES, type PlaygroundCall, type PlaygroundTool } from "../schemas";
 import { executePlayground, type PlaygroundDeps } from "./temporal";
 
 /** How long loading waits for a worker to describe the tools. */
 const DESCRIBE_TIMEOUT_MS = 20_000;
-/** The ledger's messages read for one call (more are cut to the playground's limit). */
-const READ_CAP = 5_000;
+/** The ledger's newest messages read for one call: the playground's limit (the system prompt is read apart). */
+const READ_CAP = PLAYGROUND_MAX_MESSAGES;
 const DEFAULTS = { temperature: 0.2, maxOutputTokens: 1024, runTimeoutSeconds: 3600 };
 
 export type LoadDeps = PlaygroundDeps & { db: Db; prices: PriceTable };
@@ -63,8 +63,12 @@ export async function loadPlaygroundCall(deps: LoadDeps, runId: string, spanId: 
 
   const handoffs = await readEventsOfTypes(db, runId, ["handoff"], { take: 50 });
   const speaker = speakerAt(handoffs, run.agentName, exchange.input.length + exchange.inputOmitted);
-  const seen: ChatMessage[] = exchange.input.slice(Math.max(0, speaker.start - exchange.inputOmitted));
-  const { messages, omitted } = fitToLimit(seen);
+  let seen: ChatMessage[] = exchange.input.slice(Math.max(0, speaker.start - exchange.inputOmitted));
+  // A conversation longer than the read: its system prompt (the agent's first message) is read on its own.
+  if (speaker.start < exchange.inputOmitted) seen = [...(await readMessagesFrom(db, runId, speaker.start, 1)).map((m) => m.message), ...seen];
+  const { messages } = fitToLimit(seen);
+  // Of every message the agent saw at this call, those not shown.
+  const omitted = exchange.input.length + exchange.inputOmitted - speaker.start - messages.length;
 
   const stored = await graphOf(db, run.agentVersionId);
   const agent = stored?.graph.agents.find((a) => a.name === speaker.agentName) ?? null;
@@ -83,7 +87,7 @@ export async function loadPlaygroundCall(deps: LoadDeps, runId: string, spanId: 
     temperature: agent?.temperature ?? DEFAULTS.temperature,
     maxOutputTokens: agent?.maxOutputTokens ?? DEFAULTS.maxOutputTokens,
     messages,
-    messagesOmitted: omitted + exchange.inputOmitted,
+    messagesOmitted: omitted,
     tools: described.tools,
     toolNotes: described.notes,
     promptTemplate: agent?.systemPrompt ?? null,
