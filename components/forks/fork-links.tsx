@@ -43,7 +43,7 @@ export function ForkLinks({ runId }: { runId: string }) {
                 <Link href={runHref(fork.runId)} className="font-mono text-indigo-600 hover:underline">
                   {fork.runId}
                 </Link>{" "}
-                {fork.spanId ? `at ${fork.spanId}` : ""} · {fork.status} · {new Date(fork.startedAt).toLocaleString()}
+                {fork.spanId ? `at ${fork.spanId}${fork.inRun ? ` of ${fork.inRun}` : ""}` : ""} · {fork.status} · {new Date(fork.startedAt).toLocaleString()}
                 {fork.startedBy ? ` · ${fork.startedBy}` : ""}
               </li>
             ))}

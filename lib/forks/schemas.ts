@@ -42,6 +42,8 @@ export interface ForkRunResult {
 export interface ForkSummary {
   runId: string;
   spanId: string | null;
+  /** The sub-run holding the fork's step, when the fork was made from a step below this run. */
+  inRun?: string;
   status: string;
   startedAt: string;
   startedBy: string | null;

@@ -60,15 +60,20 @@ export async function readForkSource(db: Db, runId: string): Promise<ForkSource 
 export interface ForkLink {
   runId: string;
   spanId: string | null;
+  /** The sub-run holding the fork's step, when it is not the run asked about. */
+  inRun?: string;
   status: string;
   startedAt: string;
   startedBy: string | null;
 }
 
-/** The runs forked from `runId`, newest first (at most `take`). */
+/** The runs forked from `runId` — for a root run, from any run of its tree (a step of a sub-agent's run) — newest first (at most `take`). */
 export async function readForksOf(db: Db, runId: string, take = 50): Promise<ForkLink[]> {
-  const rows = await db.run.findMany({ where: { forkOfRunId: runId }, orderBy: { startedAt: "desc" }, take, select: { id: true, forkSpanId: true, status: true, startedAt: true, startedBy: true } });
-  return rows.map((r) => ({ runId: r.id, spanId: r.forkSpanId, status: r.status, startedAt: r.startedAt.toISOString(), startedBy: r.startedBy }));
+  const run = await db.run.findUnique({ where: { id: runId }, select: { rootRunId: true } });
+  if (!run) return [];
+  const origins = run.rootRunId === runId ? (await db.run.findMany({ where: { rootRunId: runId }, select: { id: true } })).map((r) => r.id) : [runId];
+  const rows = await db.run.findMany({ where: { forkOfRunId: { in: origins } }, orderBy: { startedAt: "desc" }, take, select: { id: true, forkOfRunId: true, forkSpanId: true, status: true, startedAt: true, startedBy: true } });
+  return rows.map((r) => ({ runId: r.id, spanId: r.forkSpanId, ...(r.forkOfRunId !== runId && r.forkOfRunId ? { inRun: r.forkOfRunId } : {}), status: r.status, startedAt: r.startedAt.toISOString(), startedBy: r.startedBy }));
 }
 
 /** Where `runId` was forked from (the run holding the fork's span, its tree's root and the span's name), or null (not a fork, or an unknown run). */

@@ -11,6 +11,7 @@ import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
 import { saveAgentVersion } from "../../lib/agents/repository";
 import { readSpans } from "../../lib/run-ledger/read";
+import { readForksOf } from "../../lib/run-ledger/forks";
 import type { RunEvent, TraceSpan } from "../../lib/contract/types";
 import type { SessionUser } from "../../lib/auth/server/session";
 import { forkRunWith } from "../../lib/forks/server/fork-run";
@@ -172,6 +173,9 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(toolResults(childEvents)[0]).toMatchObject({ tool: "calculator", result: "41", replayed: true });
     // After the edited step the child's model is called again.
     expect(inferences(childEvents).slice(1).every((c) => c.replayed !== true)).toBe(true);
+    // The origin's header lists the fork made from its sub-run's step; the sub-run's lists it too.
+    expect((await readForksOf(h.db, origin)).find((f) => f.runId === forked.runId)).toMatchObject({ spanId: childTool.id, inRun: child.id });
+    expect((await readForksOf(h.db, child.id)).map((f) => f.runId)).toEqual([forked.runId]);
   });
 
   it.skipIf(!available)("a recorded approval is not asked again: the fork reuses the decision and its result", async () => {
