@@ -5,6 +5,7 @@
 import { useState, useTransition } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson } from "@/lib/http/client";
+import { can } from "@/lib/access/roles";
 import { FEEDBACK_COMMENT_MAX, feedbackOf, type FeedbackItem, type FeedbackRating } from "@/lib/feedback/schemas";
 import { setFeedbackAction } from "@/lib/actions/set-feedback";
 import { removeFeedbackAction } from "@/lib/actions/remove-feedback";
@@ -29,6 +30,8 @@ const THUMB: Record<FeedbackRating, string> = { up: "👍", down: "👎" };
 export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId?: string; title: string }) {
   const queryClient = useQueryClient();
   const feedback = useRunFeedback(runId);
+  // Adding to a dataset is for roles that edit agents (the dialog's operation checks it again).
+  const me = useQuery({ queryKey: ["me"], queryFn: () => getJson<{ user: { role: string } }>("/api/me", { what: "your account" }), staleTime: 60_000 });
   const { items, counts } = feedbackOf(feedback.data?.items ?? [], runId, spanId ?? null);
   const mine = items.find((i) => i.mine);
   const [rating, setRating] = useState<FeedbackRating | null>(null);
@@ -110,7 +113,7 @@ export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId
           {error}
         </p>
       ) : null}
-      {items.length ? (
+      {items.length && can(me.data?.user.role, "agents:edit") ? (
         // A run someone judged is a candidate test case: it goes to a dataset with its recorded tool results.
         <AddToDatasetDialog runIds={[runId]} label="Add this run to a dataset" />
       ) : null}
