@@ -296,7 +296,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
   async function runTool(input: ToolActivityInput): Promise<ToolActivityOutput> {
     const context = Context.current();
     const started = Date.now();
-    if (input.tape) {
+    if (input.tape && tools.offers(input.agent, input.toolName)) {
       const taped = await tapes.tool({ tape: input.tape, runId: input.runId, iteration: input.iteration, callId: input.callId, tool: input.toolName, rawArguments: input.rawArguments });
       if (taped.kind === "recorded") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt, replayed: true };
       if (taped.kind === "refused") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt };

@@ -36,6 +36,16 @@ describe("tool executor", () => {
     expect(refused.content).toContain("not on the allow-list");
   });
 
+  it("says which tools an agent offers (a taped run asks before reusing a recording)", () => {
+    const withMcp = agentSchema.parse({ name: "b", tools: ["calculator"], mcpServers: [{ name: "kb", allowTools: ["search_kb"] }] });
+    const tools = executor([]);
+    expect(tools.offers(withMcp, "calculator")).toBe(true);
+    expect(tools.offers(withMcp, "ledger_transfer")).toBe(false);
+    expect(tools.offers(withMcp, "kb__search_kb")).toBe(true);
+    expect(tools.offers(withMcp, "kb__delete_all")).toBe(false);
+    expect(tools.offers(withMcp, "other__search_kb")).toBe(false);
+  });
+
   it("refuses tools the agent does not list, even built-in ones", async () => {
     const outcome = await executor([]).execute({ agent, toolName: "ledger_transfer", rawArguments: "{}", context });
     expect(outcome).toMatchObject({ ok: false, errorKind: "unknown_tool" });

@@ -122,6 +122,20 @@ export function createToolExecutor(deps: { db: Db; mcp: McpConnections; httpAllo
       return { tools, errors };
     },
 
+    /**
+     * Whether the agent has this tool at all (a built-in it lists, or a tool of one of its MCP
+     * servers that the server's allow-list admits). A taped run asks before it looks on the tape:
+     * a version without the tool must hear "no such tool", not the recording of another version.
+     */
+    offers(agent: AgentConfig, toolName: string): boolean {
+      if (agent.tools.includes(toolName)) return findBuiltin(toolName) !== undefined;
+      const separator = toolName.indexOf(MCP_TOOL_SEPARATOR);
+      if (separator <= 0) return false;
+      const server = agent.mcpServers.find((s) => s.name === toolName.slice(0, separator));
+      const mcpTool = toolName.slice(separator + MCP_TOOL_SEPARATOR.length);
+      return server !== undefined && (!server.allowTools || server.allowTools.includes(mcpTool));
+    },
+
     async execute(request: ToolExecutionRequest): Promise<ToolOutcome> {
       const { agent, toolName, rawArguments } = request;
       let args: unknown;
