@@ -418,31 +418,53 @@ export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly
   if (!top) return null;
   const all = await db.run.findMany({ where: { rootRunId: top.rootRunId }, select: { id: true, parentRunId: true, agentName: true, startedAt: true } });
   // Only the subtree under runId (the whole tree when runId is its root).
-  const below = new Set([runId]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const r of all) {
-      if (r.parentRunId === null || !below.has(r.parentRunId) || below.has(r.id)) continue;
-      below.add(r.id);
-      grew = true;
-    }
+  const children = new Map<string, typeof all>();
+  for (const r of all) {
+    if (r.parentRunId === null) continue;
+    const kids = children.get(r.parentRunId);
+    if (kids) kids.push(r);
+    else children.set(r.parentRunId, [r]);
   }
+  const below = new Set([runId]);
+  for (const id of below) for (const kid of children.get(id) ?? []) below.add(kid.id);
   const runs = all.filter((r) => below.has(r.id));
-  const ids = runs.map((r) => r.id);
-  const [eventRows, spanRows, messageRows] = await Promise.all([
-    db.runEvent.findMany({ where: { runId: { in: ids }, type: { in: [...eventTypes] } }, orderBy: [{ runId: "asc" }, { seq: "asc" }], select: { runId: true, data: true } }),
-    db.runSpan.findMany({ where: { runId: { in: ids }, kind: { in: ["inference", "tool"] } }, orderBy: [{ runId: "asc" }, { startedAt: "asc" }, { spanId: "asc" }], select: { runId: true, spanId: true, kind: true, status: true, data: true } }),
-    db.runMessage.findMany({ where: { runId: { in: ids }, role: "assistant" }, orderBy: [{ runId: "asc" }, { index: "asc" }], select: { runId: true, data: true } }),
+  const postgres = dbProvider(db) === "postgresql";
+  // Each table read as ONE text value the database concatenates (rows in order, the JSON columns passed
+  // through unparsed, spans narrowed to what the diff uses): a 5,000-span run costs three rows through
+  // Prisma, not 10,000 row objects (measured ~10× faster), then one JSON.parse each.
+  const p = (n: number) => (postgres ? `$${n}` : `?${n}`);
+  const inTree = runId === top.rootRunId ? `run_id IN (SELECT id FROM runs WHERE root_run_id = ${p(1)})` : `run_id IN (${runs.map((_, i) => p(i + 1)).join(", ")})`;
+  const treeArgs = runId === top.rootRunId ? [runId] : runs.map((r) => r.id);
+  const typeList = eventTypes.map((_, i) => p(treeArgs.length + i + 1)).join(", ");
+  const concat = (item: string, order: string) => (postgres ? `'[' || coalesce(string_agg(${item}, ',' ORDER BY ${order}), '') || ']'` : `'[' || coalesce(group_concat(${item}, ','), '') || ']'`);
+  const quote = (column: string) => (postgres ? `to_json(${column})::text` : `json_quote(${column})`);
+  const row = (...items: string[]) => `'[' || ${items.join(" || ',' || ")} || ']'`;
+  // SQLite concatenates a subquery's rows in its order; PostgreSQL orders inside the aggregate.
+  const from = (table: string, where: string, order: string) => (postgres ? `FROM ${table} WHERE ${where}` : `FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY ${order})`);
+  const spanCallId = postgres ? `CASE WHEN jsonb_typeof(data::jsonb #> '{attributes,callId}') = 'string' THEN data::jsonb #>> '{attributes,callId}' END` : `CASE WHEN json_type(data, '$.attributes.callId') = 'text' THEN json_extract(data, '$.attributes.callId') END`;
+  const spanReplayed = postgres
+    ? `CASE WHEN data::jsonb -> 'replayed' = 'true'::jsonb OR data::jsonb #> '{attributes,replayed}' = 'true'::jsonb THEN 'true' ELSE 'false' END`
+    : `CASE WHEN json_type(data, '$.replayed') = 'true' OR json_type(data, '$.attributes.replayed') = 'true' THEN 'true' ELSE 'false' END`;
+  const read = async (sql: string, args: unknown[]): Promise<unknown[]> => {
+    const [result] = await db.$queryRawUnsafe<{ json: string | null }[]>(sql, ...args);
+    return JSON.parse(result?.json ?? "[]") as unknown[];
+  };
+  // PostgreSQL's to_json(NULL) is NULL, which would void the whole row's text.
+  const nullable = (sql: string) => `coalesce(${sql}, 'null')`;
+  const [events, spans, messages] = await Promise.all([
+    read(`SELECT ${concat(row(quote("run_id"), "data"), "run_id, seq")} AS json ${from("run_events", `${inTree} AND type IN (${typeList})`, "run_id, seq")}`, [...treeArgs, ...eventTypes]),
+    read(
+      `SELECT ${concat(row(quote("run_id"), quote("span_id"), quote("kind"), quote("status"), nullable(quote(spanCallId)), spanReplayed), "run_id, started_at, span_id")} AS json ${from("run_spans", `${inTree} AND kind IN ('inference', 'tool')`, "run_id, started_at, span_id")}`,
+      treeArgs,
+    ),
+    read(`SELECT ${concat(row(quote("run_id"), "data"), `run_id, "index"`)} AS json ${from("run_messages", `${inTree} AND role = 'assistant'`, `run_id, "index"`)}`, treeArgs),
   ]);
+  const mine = (r: unknown): r is [string, ...unknown[]] => Array.isArray(r) && below.has(r[0] as string);
   return {
     runs,
-    events: eventRows.map((r) => ({ runId: r.runId, event: JSON.parse(r.data) as RunEvent })),
-    spans: spanRows.map((r) => {
-      const data = JSON.parse(r.data) as { replayed?: unknown; attributes?: Record<string, unknown> };
-      const callId = data.attributes?.callId;
-      return { runId: r.runId, spanId: r.spanId, kind: r.kind as "inference" | "tool", status: r.status, callId: typeof callId === "string" ? callId : null, replayed: data.replayed === true || data.attributes?.replayed === true };
-    }),
-    assistantMessages: messageRows.map((r) => ({ runId: r.runId, message: JSON.parse(r.data) as Extract<ChatMessage, { role: "assistant" }> })),
+    events: events.filter(mine).map(([id, event]) => ({ runId: id, event: event as RunEvent })),
+    spans: (spans.filter(mine) as [string, string, string, string, string | null, boolean][]).map(([id, spanId, kind, status, callId, replayed]) => ({ runId: id, spanId, kind: kind as "inference" | "tool", status, callId, replayed })),
+    assistantMessages: messages.filter(mine).map(([id, message]) => ({ runId: id, message: message as Extract<ChatMessage, { role: "assistant" }> })),
   };
 }
 
