@@ -50,7 +50,7 @@ describe("DiffView", () => {
     const a = [step({ result: "one" }), step({ result: "two" }, { name: "other" })];
     const b = [step({ result: "one" }), step({ result: "2" }, { name: "other" }), step({ result: "three" }, { name: "third" })];
     const aligned = alignSteps(a, b);
-    const run = (steps: RunStep[], latencyMs: number) => ({ runId: "r", agentName: "x", graphName: "g", task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 10, outputTokens: 0 }, cost: 0, latencyMs }, steps, replayedSteps: 0 });
+    const run = (steps: RunStep[], latencyMs: number) => ({ runId: "r", agentName: "x", graphName: "g", task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 10, outputTokens: 0 }, cost: 0, latencyMs }, steps, version: "1.3", replayedSteps: 0 });
     const comparison: RunComparison = { a: run(aligned.a, 1000), b: run(aligned.b, 1500), rows: aligned.rows, firstDivergence: aligned.firstDivergence, counts: aligned.counts, delta: { tokens: -25, cost: 0, latencyMs: 500 } };
     const html = renderToStaticMarkup(createElement(DiffView, { comparison }));
     expect(html).toMatch(/data-testid="diff-jump"[^>]*>First divergence at step 2</);

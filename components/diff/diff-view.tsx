@@ -3,16 +3,20 @@
 // summary bar with the first divergence and the deltas, a "differences only"
 // filter, and a virtualised list (@tanstack/react-virtual: rows of measured
 // height, only those on screen in the DOM) so 5,000-step runs open at once.
-// Opens scrolled to the first divergence.
+// Opens scrolled to the first divergence. The comparison carries the steps
+// around it; the steps of other rows are read as those rows come into view
+// (use-compared-steps.ts), a placeholder standing in meanwhile.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { cn } from "@/components/ui/cn";
 import { formatDuration } from "@/components/runs/usage";
 import { formatCost } from "@/lib/runs/pricing";
-import type { RunComparison } from "@/lib/runs/diff/schemas";
+import type { RunComparison, StepView } from "@/lib/runs/diff/schemas";
 import type { DiffRow, RowStatus } from "@/lib/runs/diff/align";
 import { formatSigned, formatSignedCost, totalTokens } from "@/lib/runs/diff/totals";
-import { StepCell } from "./step-cell";
+import { Alert } from "@/components/ui/alert";
+import { StepCell, type Side } from "./step-cell";
+import { loadStepsFromApi, useComparedSteps, type LoadSteps } from "./use-compared-steps";
 
 const ROW_ESTIMATE = 140;
 
@@ -24,9 +28,7 @@ const STATUS_STYLE: Record<RowStatus, string> = {
   only_b: "border-l-emerald-400 bg-emerald-50/50",
 };
 
-function StepDelta({ row, comparison }: { row: DiffRow; comparison: RunComparison }) {
-  const a = row.a === null ? null : comparison.a.steps[row.a]!;
-  const b = row.b === null ? null : comparison.b.steps[row.b]!;
+function StepDelta({ row, a, b }: { row: DiffRow; a: StepView | null; b: StepView | null }) {
   const parts: string[] = [];
   if (a && b) {
     if (a.tokens || b.tokens) parts.push(formatSigned(totalTokens(b.tokens) - totalTokens(a.tokens), " tok"));
@@ -46,6 +48,16 @@ function StepDelta({ row, comparison }: { row: DiffRow; comparison: RunCompariso
 
 function Missing({ side }: { side: "A" | "B" }) {
   return <div className="py-2 text-xs italic text-zinc-400">not in run {side}</div>;
+}
+
+/** A step on its way from the server. */
+function Loading() {
+  return (
+    <div data-testid="diff-step-loading" className="space-y-1.5 py-1" aria-busy="true">
+      <div className="h-3 w-1/3 rounded bg-zinc-100" />
+      <div className="h-8 rounded bg-zinc-50" />
+    </div>
+  );
 }
 
 function SummaryBar({ comparison, onJump }: { comparison: RunComparison; onJump: () => void }) {
@@ -88,8 +100,9 @@ function RunTotalsLine({ label, run }: { label: string; run: RunComparison["a"] 
   );
 }
 
-export function DiffView({ comparison }: { comparison: RunComparison }) {
+export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { comparison: RunComparison; loadSteps?: LoadSteps }) {
   const [onlyDifferences, setOnlyDifferences] = useState(false);
+  const { stepOf, request, error } = useComparedSteps(comparison, loadSteps);
   const visible = useMemo(() => {
     const all = comparison.rows.map((row, index) => ({ row, index }));
     return onlyDifferences ? all.filter((r) => r.row.status !== "equal") : all;
@@ -111,6 +124,19 @@ export function DiffView({ comparison }: { comparison: RunComparison }) {
   }, [firstAt, virtualizer]);
   // Open at the first divergence, and go back to it when the filter changes the rows.
   useEffect(() => jump(), [jump]);
+  const items = virtualizer.getVirtualItems();
+  // Read the steps of the rows on screen (and the overscan) that the comparison did not carry.
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    const wanted: { side: Side; index: number }[] = [];
+    for (let i = first; i <= last; i++) {
+      const { row } = visible[i]!;
+      if (row.a !== null) wanted.push({ side: "a", index: row.a });
+      if (row.b !== null) wanted.push({ side: "b", index: row.b });
+    }
+    request(wanted);
+  }, [first, last, visible, request]);
 
   return (
     <section className="space-y-3">
@@ -130,31 +156,32 @@ export function DiffView({ comparison }: { comparison: RunComparison }) {
         <span />
         <RunTotalsLine label="B" run={comparison.b} />
       </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
       <div ref={scroller} data-testid="diff-rows" className="h-[70vh] overflow-auto rounded-md border border-zinc-200 bg-white">
         {visible.length === 0 ? (
           <p className="p-4 text-sm text-zinc-500">{comparison.rows.length === 0 ? "Neither run has any steps yet." : "No differences."}</p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-            {virtualizer.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const { row, index } = visible[item.index]!;
-              const a = row.a === null ? null : comparison.a.steps[row.a]!;
-              const b = row.b === null ? null : comparison.b.steps[row.b]!;
-              const first = index === comparison.firstDivergence;
+              const a = row.a === null ? null : stepOf("a", row.a);
+              const b = row.b === null ? null : stepOf("b", row.b);
+              const divergence = index === comparison.firstDivergence;
               return (
                 <div
                   key={item.key}
                   ref={virtualizer.measureElement}
                   data-index={item.index}
-                  data-testid={first ? "diff-first-divergence" : "diff-row"}
+                  data-testid={divergence ? "diff-first-divergence" : "diff-row"}
                   data-status={row.status}
                   data-step={index + 1}
-                  className={cn("absolute left-0 top-0 grid w-full grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-l-4 border-b-zinc-100 px-1 py-2", STATUS_STYLE[row.status], first && "ring-2 ring-inset ring-indigo-500")}
+                  className={cn("absolute left-0 top-0 grid w-full grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-l-4 border-b-zinc-100 px-1 py-2", STATUS_STYLE[row.status], divergence && "ring-2 ring-inset ring-indigo-500")}
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
                   <div className="pt-0.5 text-right font-mono text-xs text-zinc-500">{index + 1}</div>
-                  {a ? <StepCell step={a} other={b} changed={row.changed} side="a" /> : <Missing side="A" />}
-                  <StepDelta row={row} comparison={comparison} />
-                  {b ? <StepCell step={b} other={a} changed={row.changed} side="b" /> : <Missing side="B" />}
+                  {row.a === null ? <Missing side="A" /> : a ? <StepCell step={a} other={b} changed={row.changed} side="a" /> : <Loading />}
+                  <StepDelta row={row} a={a} b={b} />
+                  {row.b === null ? <Missing side="B" /> : b ? <StepCell step={b} other={a} changed={row.changed} side="b" /> : <Loading />}
                 </div>
               );
             })}

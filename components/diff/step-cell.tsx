@@ -7,7 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { formatCost } from "@/lib/runs/pricing";
 import { inlineDiff, type TextPart } from "@/lib/runs/diff/text-diff";
-import type { RunStep, StepKind } from "@/lib/runs/diff/steps";
+import type { StepKind } from "@/lib/runs/diff/steps";
+import type { StepView } from "@/lib/runs/diff/schemas";
 
 export const KIND_LABELS: Record<StepKind, string> = {
   task: "Task",
@@ -27,7 +28,7 @@ export const KIND_LABELS: Record<StepKind, string> = {
 const FIELD_LABELS: Record<string, string> = { toolCalls: "proposed tool calls", fallbackTaken: "fallback taken" };
 
 /** The step's measured figures: tokens, cost of a model call, latency. */
-function figures(step: RunStep): string[] {
+function figures(step: StepView): string[] {
   const out: string[] = [];
   if (step.tokens) out.push(`${(step.tokens.inputTokens + step.tokens.outputTokens).toLocaleString("en-US")} tok`);
   if (step.kind === "model_call") out.push(formatCost(step.cost));
@@ -59,7 +60,7 @@ function FieldValue({ text, otherText, changed, side }: { text: string; otherTex
   return <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words font-mono text-xs text-zinc-800">{parts ? <DiffText parts={parts} side={side} /> : text || <span className="text-zinc-400">(empty)</span>}</pre>;
 }
 
-export const StepCell = memo(function StepCell({ step, other, changed, side }: { step: RunStep; other: RunStep | null; changed: readonly string[]; side: Side }) {
+export const StepCell = memo(function StepCell({ step, other, changed, side }: { step: StepView; other: StepView | null; changed: readonly string[]; side: Side }) {
   const changedSet = new Set(changed);
   return (
     <div data-testid={`diff-step-${side}`} className="min-w-0 space-y-1">

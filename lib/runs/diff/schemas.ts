@@ -5,6 +5,9 @@ import type { RunStatus, TokenUsage } from "../../contract/types";
 import type { DiffCounts, DiffRow } from "./align";
 import type { RunStep } from "./steps";
 
+/** A step as the wire carries it: without what only the alignment uses (its parallel group, sequence number and time). */
+export type StepView = Omit<RunStep, "group" | "seq" | "at">;
+
 /** `?a=<runId>&b=<runId>`, nothing else (an unknown parameter is a 422 naming it). */
 export const compareQuerySchema = z.object({ a: runIdSchema, b: runIdSchema }).strict();
 export type CompareQuery = z.infer<typeof compareQuerySchema>;
@@ -27,8 +30,15 @@ export interface ComparedRun {
   startedAt: string;
   endedAt: string | null;
   totals: RunTotals;
-  /** Steps of the whole run tree in causal order (parallel stretches canonically ordered); long field texts are cut (FIELD_TEXT_CAP). */
-  steps: RunStep[];
+  /**
+   * Steps of the whole run tree in causal order (parallel stretches canonically ordered), one
+   * entry per step. Only the steps of the rows nearest the first divergence are sent (inlineRows
+   * in window.ts); the others are null here and read with `GET /api/runs/compare/steps`. Long
+   * field texts are cut (FIELD_TEXT_CAP).
+   */
+  steps: (StepView | null)[];
+  /** The ledger state the step indices refer to; `GET /api/runs/compare/steps` answers 409 once the run has moved on. */
+  version: string;
   /** How many steps were reused from a tape (a fork's replayed part). */
   replayedSteps: number;
 }
@@ -46,6 +56,32 @@ export interface RunComparison {
 
 /** Field texts longer than this are cut on the wire (the comparison itself used the whole text). */
 export const FIELD_TEXT_CAP = 4_000;
+
+/** The most steps one `GET /api/runs/compare/steps` answers. */
+export const STEP_PAGE_MAX = 500;
+
+/** `?run=<runId>&from=<index>&to=<index>[&version=<ComparedRun.version>]`: steps [from, to) of the run tree. */
+export const compareStepsQuerySchema = z
+  .object({
+    run: runIdSchema,
+    from: z.coerce.number().int().min(0),
+    to: z.coerce.number().int().min(1),
+    version: z.string().min(1).max(100).optional(),
+  })
+  .strict()
+  .refine((q) => q.to > q.from && q.to - q.from <= STEP_PAGE_MAX, { message: `to must be after from, at most ${STEP_PAGE_MAX} steps on`, path: ["to"] });
+export type CompareStepsQuery = z.infer<typeof compareStepsQuerySchema>;
+
+/** `GET /api/runs/compare/steps`: a stretch of a run tree's steps in the order a comparison indexes them. */
+export interface CompareStepsPage {
+  runId: string;
+  version: string;
+  /** How many steps the run tree has. */
+  total: number;
+  from: number;
+  /** Steps from `from` on (fewer than asked at the end of the run). */
+  steps: StepView[];
+}
 
 /** `GET /api/runs/compare/candidates?run=<runId>`: the runs "Compare with…" offers. */
 export const compareCandidatesQuerySchema = z.object({ run: runIdSchema }).strict();

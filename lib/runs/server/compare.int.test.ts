@@ -9,7 +9,7 @@ import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness
 import { testProviders } from "../../../scripts/test-support/databases";
 import { doors } from "../../../scripts/test-support/parity-doors";
 import { apiRequest, params, routeOutcome } from "../../../scripts/test-support/parity";
-import type { CompareCandidates, RunComparison } from "../diff/schemas";
+import type { CompareCandidates, CompareStepsPage, RunComparison } from "../diff/schemas";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../../scripts/test-support/parity-doors")).dbModule);
@@ -17,10 +17,15 @@ vi.mock("@/lib/config/server/config", async () => (await import("../../../script
 
 const compareRoute = await import("@/app/api/runs/compare/route");
 const candidatesRoute = await import("@/app/api/runs/compare/candidates/route");
+const stepsRoute = await import("@/app/api/runs/compare/steps/route");
 const providers = await testProviders();
 
 const SCRIPT = 'tool calculator {"expression":"6*7"}\ntool current_time {}\nanswer: done';
 const LONGER = 'tool calculator {"expression":"6*7"}\ntool calculator {"expression":"1+1"}\ntool current_time {}\nanswer: done';
+
+async function steps(query: string) {
+  return routeOutcome(await stepsRoute.GET(apiRequest("GET", `/api/runs/compare/steps?${query}`), params({})));
+}
 
 async function compare(query: string) {
   return routeOutcome(await compareRoute.GET(apiRequest("GET", `/api/runs/compare?${query}`), params({})));
@@ -64,7 +69,7 @@ describe.each(providers)("comparing runs on $provider", ({ available, create }) 
     expect(result.a.totals.cost).toBe(0);
     expect(result.delta.tokens).toBe(result.b.totals.tokens.inputTokens + result.b.totals.tokens.outputTokens - (result.a.totals.tokens.inputTokens + result.a.totals.tokens.outputTokens));
     expect(result.delta.latencyMs).toBe(result.b.totals.latencyMs! - result.a.totals.latencyMs!);
-    expect(result.a.steps.find((s) => s.kind === "tool_call")!.spanId).toMatch(/^s\d+$/);
+    expect(result.a.steps.find((s) => s?.kind === "tool_call")!.spanId).toMatch(/^s\d+$/);
     expect(result.a.replayedSteps).toBe(0);
   });
 
@@ -84,6 +89,21 @@ describe.each(providers)("comparing runs on $provider", ({ available, create }) 
     expect(extra).toMatchObject({ ok: false, status: 422 });
     expect(JSON.stringify(extra)).toContain("c");
     expect(await compare(`a=${first}`)).toMatchObject({ ok: false, status: 422 });
+  });
+
+  it.skipIf(!available)("reads a run's steps by the comparison's indices; refuses a stale version, a bad range and an unknown run", async () => {
+    const result = ((await compare(`a=${first}&b=${longer}`)) as { data: RunComparison }).data;
+    const page = ((await steps(`run=${longer}&from=2&to=500&version=${result.b.version}`)) as { data: CompareStepsPage }).data;
+    // The same steps the comparison carried (a small comparison carries them all), from index 2 on.
+    expect(page).toMatchObject({ runId: longer, version: result.b.version, total: result.b.steps.length, from: 2 });
+    expect(page.steps).toEqual(result.b.steps.slice(2));
+    expect(page.steps[0]).not.toHaveProperty("seq");
+    expect(await steps(`run=${longer}&from=0&to=3&version=1.2`)).toMatchObject({ ok: false, status: 409, error: { message: `Run ${longer} has taken more steps since the comparison was made (version 1.2, now ${result.b.version}); reload the comparison` } });
+    expect(await steps(`run=${longer}&from=5&to=5`)).toMatchObject({ ok: false, status: 422 });
+    expect(await steps(`run=${longer}&from=0&to=501`)).toMatchObject({ ok: false, status: 422 });
+    expect(await steps(`run=${longer}&from=-1&to=3`)).toMatchObject({ ok: false, status: 422 });
+    expect(await steps(`run=${longer}&from=0&to=3&x=1`)).toMatchObject({ ok: false, status: 422 });
+    expect(await steps(`run=nope-2&from=0&to=3`)).toMatchObject({ ok: false, status: 404 });
   });
 
   it.skipIf(!available)("offers the other runs of the same graph to compare with, newest first", async () => {

@@ -1,7 +1,8 @@
 // Two runs of one graph side by side: both run trees read from the ledger,
 // turned into steps (lib/runs/diff/build-steps.ts), aligned step by step
 // (lib/runs/diff/align.ts), with the runs' totals and their differences.
-// Read only; the route `GET /api/runs/compare` and the compare page call it.
+// Read only; the route `GET /api/runs/compare` and the compare page call it;
+// `GET /api/runs/compare/steps` reads the steps the answer left out (wire.ts).
 import "server-only";
 import type { Db } from "../../db/prisma";
 import { AppError } from "../../errors";
@@ -11,8 +12,9 @@ import { RunNotFound } from "../../engine/errors";
 import type { PriceTable } from "../pricing";
 import { alignSteps } from "../diff/align";
 import { treeSteps, type LedgerRun } from "../diff/build-steps";
-import { FIELD_TEXT_CAP, type CompareCandidate, type CompareCandidates, type ComparedRun, type RunComparison } from "../diff/schemas";
-import type { RunStep } from "../diff/steps";
+import type { CompareCandidate, CompareCandidates, ComparedRun, CompareStepsPage, CompareStepsQuery, RunComparison, StepView } from "../diff/schemas";
+import { orderParallel, type RunStep } from "../diff/steps";
+import { inlineRows, sparseSteps, stepView } from "../diff/wire";
 import { deltaOf, stepTotals } from "../diff/totals";
 
 /** The events steps are built from (build-steps.ts); the others are not read. */
@@ -46,31 +48,28 @@ function graphOf(row: RunRow): string {
   return row.graphName ?? `inline graph of ${row.agentName}`;
 }
 
-async function readTree(db: Db, runId: string, prices: PriceTable): Promise<RunStep[]> {
+/** A run tree's steps, and the ledger state they were built from (ComparedRun.version). */
+interface TreeSteps {
+  steps: RunStep[];
+  version: string;
+}
+
+async function readTree(db: Db, runId: string, prices: PriceTable): Promise<TreeSteps | null> {
   const ledger = await readTreeLedger(db, runId, STEP_EVENTS);
-  if (!ledger) return [];
+  if (!ledger) return null;
   const runs = new Map<string, LedgerRun>(
     ledger.runs.map((r) => [r.id, { runId: r.id, parentRunId: r.id === runId ? null : r.parentRunId, agentName: r.agentName, startedAt: r.startedAt.toISOString(), events: [], spans: [], assistantMessages: [] }]),
   );
   for (const { runId: id, event } of ledger.events) runs.get(id)?.events.push(event);
   for (const s of ledger.spans) runs.get(s.runId)?.spans.push({ id: s.spanId, kind: s.kind, status: s.status, callId: s.callId, replayed: s.replayed });
   for (const m of ledger.assistantMessages) runs.get(m.runId)?.assistantMessages.push(m.message);
-  return treeSteps([...runs.values()], runId, prices);
+  // Steps and their order follow from the tree's runs and its events alone, and events are only ever
+  // appended: their count says whether step indices handed out earlier still hold.
+  return { steps: orderParallel(treeSteps([...runs.values()], runId, prices)), version: `${ledger.runs.length}.${ledger.events.length}` };
 }
 
-/** Long texts cut for the wire (the comparison used them whole). */
-function capFields(step: RunStep): RunStep {
-  let capped: Record<string, string> | null = null;
-  for (const [name, text] of Object.entries(step.fields)) {
-    if (text.length <= FIELD_TEXT_CAP) continue;
-    capped ??= { ...step.fields };
-    capped[name] = `${text.slice(0, FIELD_TEXT_CAP)}… (${(text.length - FIELD_TEXT_CAP).toLocaleString("en-US")} more characters)`;
-  }
-  return capped ? { ...step, fields: capped } : step;
-}
-
-function comparedRun(row: RunRow, steps: RunStep[]): ComparedRun {
-  const totals = stepTotals(steps);
+function comparedRun(row: RunRow, tree: TreeSteps, steps: (StepView | null)[]): ComparedRun {
+  const totals = stepTotals(tree.steps);
   return {
     runId: row.id,
     agentName: row.agentName,
@@ -80,8 +79,9 @@ function comparedRun(row: RunRow, steps: RunStep[]): ComparedRun {
     startedAt: row.startedAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,
     totals: { ...totals, latencyMs: row.endedAt ? row.endedAt.getTime() - row.startedAt.getTime() : null },
-    steps: steps.map(capFields),
-    replayedSteps: steps.reduce((n, s) => n + (s.replayed ? 1 : 0), 0),
+    steps,
+    version: tree.version,
+    replayedSteps: tree.steps.reduce((n, s) => n + (s.replayed ? 1 : 0), 0),
   };
 }
 
@@ -95,10 +95,14 @@ export async function compareRuns(db: Db, a: string, b: string, prices: PriceTab
   if (!rowA) throw new ComparedRunNotFound("a", a);
   if (!rowB) throw new ComparedRunNotFound("b", b);
   if (graphOf(rowA) !== graphOf(rowB)) throw new AppError("validation_failed", 422, `Runs ${a} and ${b} are of different graphs (${graphOf(rowA)}, ${graphOf(rowB)})`);
-  const [stepsA, stepsB] = await Promise.all([readTree(db, a, prices), readTree(db, b, prices)]);
-  const alignment = alignSteps(stepsA, stepsB);
-  const runA = comparedRun(rowA, alignment.a);
-  const runB = comparedRun(rowB, alignment.b);
+  // A run deleted since its row was read compares as a run without steps.
+  const none: TreeSteps = { steps: [], version: "0.0" };
+  const [treeA, treeB] = await Promise.all([readTree(db, a, prices).then((t) => t ?? none), readTree(db, b, prices).then((t) => t ?? none)]);
+  const alignment = alignSteps(treeA.steps, treeB.steps);
+  // The rows are all sent; the steps only around where the page opens (wire.ts).
+  const inline = inlineRows(alignment.rows, alignment.firstDivergence ?? 0, alignment.a, alignment.b);
+  const runA = comparedRun(rowA, treeA, sparseSteps(alignment.a, alignment.rows, inline, "a"));
+  const runB = comparedRun(rowB, treeB, sparseSteps(alignment.b, alignment.rows, inline, "b"));
   const tokens = (r: ComparedRun) => r.totals.tokens.inputTokens + r.totals.tokens.outputTokens;
   return {
     a: runA,
@@ -108,6 +112,16 @@ export async function compareRuns(db: Db, a: string, b: string, prices: PriceTab
     counts: alignment.counts,
     delta: { tokens: tokens(runB) - tokens(runA), cost: deltaOf(runA.totals.cost, runB.totals.cost), latencyMs: deltaOf(runA.totals.latencyMs, runB.totals.latencyMs) },
   };
+}
+
+/** Run `runId`'s steps [from, to) in the order a comparison indexes them. 404 for an unknown run; 409 when `version` is given and the run has moved on since. */
+export async function compareSteps(db: Db, query: CompareStepsQuery, prices: PriceTable): Promise<CompareStepsPage> {
+  const tree = await readTree(db, query.run, prices);
+  if (!tree) throw new RunNotFound(query.run);
+  if (query.version !== undefined && query.version !== tree.version) {
+    throw new AppError("conflict", 409, `Run ${query.run} has taken more steps since the comparison was made (version ${query.version}, now ${tree.version}); reload the comparison`);
+  }
+  return { runId: query.run, version: tree.version, total: tree.steps.length, from: query.from, steps: tree.steps.slice(query.from, query.to).map(stepView) };
 }
 
 /** How many forks and recent runs "Compare with…" offers. */

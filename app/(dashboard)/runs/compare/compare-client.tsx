@@ -65,7 +65,8 @@ export function CompareClient({ a, b, comparison, error }: { a: string; b: strin
         <PickRuns a={a} b={b} />
       )}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {comparison ? <DiffView comparison={comparison} /> : null}
+      {/* Keyed by the pair, so another comparison starts with none of this one's loaded steps. */}
+      {comparison ? <DiffView key={`${comparison.a.runId}\n${comparison.b.runId}`} comparison={comparison} /> : null}
     </div>
   );
 }

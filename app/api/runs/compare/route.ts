@@ -1,7 +1,8 @@
 // GET /api/runs/compare?a=<runId>&b=<runId> – two runs of one graph step by step: both runs' summaries
-// and totals, their steps, the aligned rows (equal / changed / only in A / only in B), the first
-// divergence, counts and B − A deltas (lib/runs/diff/schemas.ts RunComparison). Unknown run → 404
-// naming it; runs of different graphs or an unknown parameter → 422. Any role (permission read).
+// and totals, the aligned rows (equal / changed / only in A / only in B), the first divergence, counts
+// and B − A deltas (lib/runs/diff/schemas.ts RunComparison), and the steps of the rows around the first
+// divergence (the others are null: ./steps reads them). Unknown run → 404 naming it; runs of different
+// graphs or an unknown parameter → 422. Any role (permission read).
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";

@@ -1,0 +1,19 @@
+// GET /api/runs/compare/steps?run=<runId>&from=<i>&to=<j>[&version=<v>] – steps [from, to) of a run tree,
+// indexed as `GET /api/runs/compare` indexes them (`a.steps`, `b.steps`): the compare answer carries only
+// the steps around the first divergence and the page reads the others here as they scroll into view.
+// At most 500 steps per call. Unknown run → 404; `version` given and the run has taken steps since → 409;
+// a bad range or an unknown parameter → 422. Any role (permission read).
+import { NextResponse } from "next/server";
+import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
+import { getDb } from "@/lib/db/server/db";
+import { getConfig } from "@/lib/config/server/config";
+import { compareSteps } from "@/lib/runs/server/compare";
+import { compareStepsQuerySchema } from "@/lib/runs/diff/schemas";
+
+export const GET = apiRoute({
+  permission: "read",
+  handler: async ({ request }) => {
+    const query = parseQuery(request, compareStepsQuerySchema);
+    return NextResponse.json(await compareSteps(getDb(), query, getConfig().models.prices), { headers: { "Cache-Control": "no-store" } });
+  },
+});
