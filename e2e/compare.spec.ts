@@ -2,8 +2,11 @@
 // same task whose current_time call answered differently. From the first run's
 // page, "Compare with…" offers the second; the compare page opens at the first
 // divergence (that tool call, its result highlighted), says where it is, the
-// counts and the deltas; "Show only differences" leaves that one row. The API
-// refuses runs of different graphs.
+// counts and the deltas; "Show only differences" leaves that one row. The runs
+// go on with 70 more calculator calls, so the answer carries only the steps
+// around the divergence: scrolled to the end, the final steps are read lazily
+// (GET /api/runs/compare/steps) and shown. The API refuses runs of different
+// graphs.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
@@ -11,7 +14,8 @@ test.use({ storageState: storageStateFor("viewer") });
 
 let builder: APIRequestContext;
 const tag = `compare-${Date.now()}`;
-const TASK = `tool calculator {"expression":"6*7"}\ntool current_time {}\nanswer: done (${tag})`;
+const MORE = Array.from({ length: 70 }, (_, i) => `tool calculator {"expression":"${i}+1"}`).join("\n");
+const TASK = `tool calculator {"expression":"6*7"}\ntool current_time {}\n${MORE}\nanswer: done (${tag})`;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   builder = await playwright.request.newContext({ baseURL, storageState: storageStateFor("builder"), extraHTTPHeaders: { Origin: baseURL ?? "" } });
@@ -26,7 +30,7 @@ async function finishedRun(page: Page, graph: string, task: string): Promise<str
   expect(started.status(), await started.text()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string } }).run.status, { timeout: 30_000, message: `${graph} run ${runId} answers` })
+    .poll(async () => ((await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000, message: `${graph} run ${runId} answers` })
     .toBe("completed");
   return runId;
 }
@@ -66,6 +70,16 @@ test("two runs that differ in one tool call: the compare page opens at that step
   await page.getByTestId("diff-only-differences").check();
   await expect(page.getByTestId("diff-row")).toHaveCount(0);
   await expect(page.getByTestId("diff-first-divergence")).toBeVisible();
+
+  // The last steps were not in the answer: scrolled to the end, they are read and shown.
+  await page.getByTestId("diff-only-differences").uncheck();
+  const rows = page.getByTestId("diff-rows");
+  const finalStep = page.getByTestId("diff-step-a").filter({ hasText: "Final" });
+  await expect(async () => {
+    await rows.evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+    await expect(finalStep).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByTestId("diff-step-b").filter({ hasText: "Final" })).toBeVisible();
 });
 
 test("the compare API refuses runs of different graphs and unknown runs, naming them", async ({ page }) => {
