@@ -42,6 +42,7 @@ export type TapeGateAnswer =
   | { kind: "inbox" };
 
 export const POLICY_REASON = "decided by the experiment's policy";
+export const GATED_NOT_LIVE_REASON = "an approval-gated call does not run live in an experiment: record it on the item's tape or declare a stub";
 
 export const noLiveResult = (tool: string) => `No recorded result for ${tool} and it may not run live in this experiment`;
 
@@ -93,8 +94,12 @@ export function createTapeAccess(db: Db) {
     async gate(call: TapeToolCall): Promise<TapeGateAnswer> {
       const recorded = await lookup(call);
       if (recorded) return { kind: "recorded", outcome: recordedOutcome(recorded), ...(recorded.approval ? { approval: recorded.approval } : {}) };
-      const { approvals } = await settingsOf(call.tape.tapeId);
+      const { approvals, live } = await settingsOf(call.tape.tapeId);
       if (approvals === "inbox") return { kind: "inbox" };
+      // An automatic approval must never let a gated call act for real: that would let whoever starts an
+      // experiment step around the approval gate that checks them. Nothing recorded or stubbed and the tool
+      // allowed live: it is rejected, so the call never runs without a person's decision.
+      if (approvals === "approve" && (live === "all" || live.tools.includes(call.tool))) return { kind: "auto", approved: false, reason: GATED_NOT_LIVE_REASON };
       return { kind: "auto", approved: approvals === "approve", reason: POLICY_REASON };
     },
   };

@@ -99,10 +99,16 @@ describe.each(providers)("tapes on $provider", ({ available, create }) => {
     const rejected = await tapedRun(["calculator"], 'tool calculator {"expression":"2+2"}\nanswer: done', [], { live: "all", approvals: "reject" }, { approvalRules: rules });
     expect(rejected.events.some((e) => e.type === "approval_requested")).toBe(false);
     expect(toolResults(rejected.events)[0]).toMatchObject({ outcome: "rejected", result: "The call to calculator was not approved (rejected): decided by the experiment's policy" });
-    const approved = await tapedRun(["calculator"], 'tool calculator {"expression":"2+2"}\nanswer: done', [], { live: "all", approvals: "approve" }, { approvalRules: rules });
+    // "approve" never lets a gated call act for real: with the tool allowed live and nothing recorded or
+    // stubbed, the call is rejected (the gate that checks the experiment's starter stays shut)…
+    const approvedLive = await tapedRun(["calculator"], 'tool calculator {"expression":"2+2"}\nanswer: done', [], { live: "all", approvals: "approve" }, { approvalRules: rules });
+    expect(approvedLive.events.some((e) => e.type === "approval_requested")).toBe(false);
+    expect(toolResults(approvedLive.events)[0]).toMatchObject({ outcome: "rejected" });
+    expect(toolResults(approvedLive.events)[0]?.result).toContain("does not run live in an experiment");
+    // …while a stub answers the approved call.
+    const approved = await tapedRun(["calculator"], 'tool calculator {"expression":"2+2"}\nanswer: done', [{ kind: "tool_stub", tool: "calculator", result: "4 (stub)" }], { live: { tools: [] }, approvals: "approve" }, { approvalRules: rules });
     expect(approved.events.some((e) => e.type === "approval_requested")).toBe(false);
-    expect(toolResults(approved.events)[0]).toMatchObject({ outcome: "ok" });
-    expect(toolResults(approved.events)[0]?.result).toContain("4");
+    expect(toolResults(approved.events)[0]?.result).toContain("4 (stub)");
     // A recorded decision is the call's outcome: a recorded rejection's text reaches the model.
     const recorded = await tapedRun(
       ["calculator"],
