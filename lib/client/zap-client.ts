@@ -16,7 +16,7 @@ import type { createViewSchema, SavedView, updateViewSchema } from "../views/sch
 import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
-import type { RunComparison } from "../runs/diff/schemas";
+import type { CompareStepsPage, RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
 import type { addApprovalsToDatasetSchema, addRunsToDatasetSchema, createDatasetSchema, DatasetChange, DatasetDiff, DatasetItem, DatasetItemsPage, DatasetSummary, DatasetVersionSummary, DecidedApproval, importDatasetSchema, ImportProblem, updateDatasetItemSchema } from "../datasets/schemas";
 import type { z } from "zod";
@@ -93,11 +93,22 @@ export class ZapClient {
   }
 
   /**
-   * Run `a` and run `b` (of one graph) step by step (`GET /api/runs/compare`): both runs' steps,
-   * the aligned rows (equal / changed / only_a / only_b), the first divergence and B − A deltas.
+   * Run `a` and run `b` (of one graph) step by step (`GET /api/runs/compare`): the aligned rows
+   * (equal / changed / only_a / only_b, with indices into each run's steps), the first divergence,
+   * B − A deltas, and the steps of the rows around the first divergence (the others are null:
+   * read them with compareSteps).
    */
   compareRuns(a: string, b: string, options: { signal?: AbortSignal } = {}): Promise<RunComparison> {
     return this.http.call("GET", "/api/runs/compare", { query: { a, b }, signal: options.signal });
+  }
+
+  /**
+   * Steps [from, to) of a compared run (`GET /api/runs/compare/steps`, at most 500), indexed as
+   * compareRuns indexes them; pass the comparison's `version` of that run to get a 409 instead of
+   * other steps when the run has taken steps since.
+   */
+  compareSteps(runId: string, range: { from: number; to: number; version?: string }, options: { signal?: AbortSignal } = {}): Promise<CompareStepsPage> {
+    return this.http.call("GET", "/api/runs/compare/steps", { query: { run: runId, from: range.from, to: range.to, ...(range.version ? { version: range.version } : {}) }, signal: options.signal });
   }
 
   /** Top-level runs, newest first, one page at a time, filtered as the runs list is (status, graph, startedBy, …). */
