@@ -249,7 +249,8 @@ async function pageFigures(): Promise<void> {
   const db = createDb(databaseUrl);
   try {
     await waitForHealth(`${base}/api/health`, 600_000);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // bypassCSP: the app's CSP forbids eval, which Playwright's polling of waitForFunction needs.
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
     await signIn(page, base);
     const a = `bench-diff-a-${Date.now()}`;
     const b = `bench-diff-b-${Date.now()}`;
