@@ -1,9 +1,8 @@
 // GET /api/datasets?includeArchived=true – datasets, last changed first: { datasets } (any role).
 // POST /api/datasets – create an empty one: { name, description? } → 201 the dataset. A name in use → 409.
 //   Audited as dataset.created. Needs agents:edit (builders and admins).
-import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { operationQueryRoute, operationRoute } from "@/lib/http/server/operation-adapters";
 import { createDatasetOperation, listDatasetsOperation } from "@/lib/datasets/server/operations";
-import { operationQueryRoute } from "@/lib/datasets/server/query-route";
 
 export const GET = operationQueryRoute(listDatasetsOperation);
 

@@ -2,9 +2,8 @@
 //   page 1 of 50): { dataset, version, items, total, page, pageSize }. An unknown version → 404 naming the versions there are.
 // DELETE /api/datasets/:datasetId – archive it (no body): it stays readable and exportable, and can no longer change.
 //   Audited as dataset.archived. Needs agents:edit.
-import { operationRoute } from "@/lib/http/server/operation-adapters";
+import { operationQueryRoute, operationRoute } from "@/lib/http/server/operation-adapters";
 import { archiveDatasetOperation, getDatasetOperation } from "@/lib/datasets/server/operations";
-import { operationQueryRoute } from "@/lib/datasets/server/query-route";
 
 const datasetPath = (params: { datasetId: string }) => ({ datasetId: params.datasetId });
 
