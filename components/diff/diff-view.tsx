@@ -130,7 +130,7 @@ export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { compari
   const last = items.at(-1)?.index ?? -1;
   useEffect(() => {
     const wanted: { side: Side; index: number }[] = [];
-    for (let i = first; i <= last; i++) {
+    for (let i = first; i <= last && i < visible.length; i++) {
       const { row } = visible[i]!;
       if (row.a !== null) wanted.push({ side: "a", index: row.a });
       if (row.b !== null) wanted.push({ side: "b", index: row.b });
