@@ -51,10 +51,21 @@ export interface EnginePatches {
    * patch, so every other run issues exactly the commands it did before.
    */
   tape?: RunTape | null;
+  /**
+   * A taped root run checks its signed start with a regular activity rather than a local one
+   * (run-start-check.ts). The local activity's result could be recorded in the first workflow task
+   * while the run went on from it only in the next, beside a cancel that arrived meanwhile (a query
+   * or a slow task in between, as an experiment's cancel right after the start does under load); a
+   * replay resolved it in the first task and scheduled the run's next activity where the history
+   * holds the cancelled run's writes: "Activity machine does not handle this event … UpsertWorkflowSearchAttributes",
+   * every later task failed and the run stood still (worker/engine-tests/tape-cancel.int.test.ts).
+   * Asked only by runs with a tape, after tape-replay; taped runs started before it keep the local activity.
+   */
+  tapeStartCheckInHistory?: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
-  return {
+  const patches: EnginePatches = {
     planScheduler: patched("plan-scheduler"),
     routingOffersRemaining: patched("routing-offers-remaining"),
     // Short-circuit: a run stamped by an older web server must not record a marker its history lacks.
@@ -65,4 +76,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     turnDeadlineKept: patched("turn-deadline-kept"),
     tape: input.tape && patched("tape-replay") ? { tapeId: input.tape.tapeId, path: input.tape.path ?? "" } : null,
   };
+  // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
+  if (patches.tape) patches.tapeStartCheckInHistory = patched("tape-start-check-in-history");
+  return patches;
 }

@@ -2,7 +2,7 @@
 // (issue 23 §2; the check is worker/activities/run-start.ts). A child run was
 // started by a checked run — Temporal records its parent, which no client can
 // set — so it needs no proof of its own.
-import { proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
+import { proxyActivities, proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
 import type { RunStartActivities } from "../activities/run-start";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 import { RunFailure } from "./run-failure";
@@ -10,12 +10,14 @@ import type { RunLedger } from "./run-ledger";
 
 const { checkRunStart } = proxyLocalActivities<RunStartActivities>({ startToCloseTimeout: "10 seconds", retry: { maximumAttempts: 3 } });
 
-/** Throws RunFailure("unauthenticated") unless the run is a child or its input carries the web server's signature. */
-export async function requireSignedStart(input: AgentRunInput, ledger: RunLedger): Promise<void> {
+// A taped run's check (EnginePatches.tapeStartCheckInHistory): its result is an event of its own, at one
+// place in the history, so a cancel that arrives while it runs meets the run at the same point on replay.
+const { checkRunStart: checkRunStartInHistory } = proxyActivities<RunStartActivities>({ startToCloseTimeout: "10 seconds", retry: { maximumAttempts: 3 } });
+
+/** `inHistory`: a regular activity (taped runs, engine-patches.ts tapeStartCheckInHistory), else a local one in the ledger's turn. Throws RunFailure("unauthenticated") unless the run is a child or its input carries the web server's signature. */
+export async function requireSignedStart(input: AgentRunInput, ledger: RunLedger, inHistory = false): Promise<void> {
   if (workflowInfo().parent) return;
-  const problem = await ledger.exclusive(
-    () => checkRunStart({ runId: workflowInfo().workflowId, graph: input.graph, gate: input.gate, startedBy: input.startedBy, agentName: input.agentName, runProof: input.runProof }),
-    { carry: false },
-  );
+  const start = { runId: workflowInfo().workflowId, graph: input.graph, gate: input.gate, startedBy: input.startedBy, agentName: input.agentName, runProof: input.runProof };
+  const problem = inHistory ? await checkRunStartInHistory(start) : await ledger.exclusive(() => checkRunStart(start), { carry: false });
   if (problem) throw new RunFailure("unauthenticated", problem);
 }
