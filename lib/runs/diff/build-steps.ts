@@ -39,11 +39,12 @@ const UUID_SUFFIX = /-[0-9a-f]{8}$/;
  * id does not extend its parent's is named after its agent.
  */
 export function runPaths(runs: readonly Pick<LedgerRun, "runId" | "parentRunId" | "agentName" | "startedAt">[], rootRunId: string): Map<string, string> {
-  const children = new Map<string, typeof runs>();
+  const children = new Map<string, (typeof runs)[number][]>();
   for (const run of runs) {
     if (run.parentRunId === null || run.runId === rootRunId) continue;
-    const list = children.get(run.parentRunId) ?? [];
-    children.set(run.parentRunId, [...list, run]);
+    const list = children.get(run.parentRunId);
+    if (list) list.push(run);
+    else children.set(run.parentRunId, [run]);
   }
   const paths = new Map<string, string>([[rootRunId, ""]]);
   const visit = (parentId: string) => {
@@ -149,7 +150,9 @@ export function treeSteps(runs: readonly LedgerRun[], rootRunId: string, prices:
   const byId = new Map(runs.map((r) => [r.runId, r]));
   for (const run of runs) {
     if (run.parentRunId === null || run.runId === rootRunId || !byId.has(run.parentRunId)) continue;
-    byParent.set(run.parentRunId, [...(byParent.get(run.parentRunId) ?? []), run]);
+    const siblings = byParent.get(run.parentRunId);
+    if (siblings) siblings.push(run);
+    else byParent.set(run.parentRunId, [run]);
   }
   const build = (run: LedgerRun): RunStep[] => {
     const own = runSteps(run, paths.get(run.runId) ?? "", prices);
