@@ -70,11 +70,18 @@ const recordedAnswer = (i: number): TapeEntry => ({
   response: { text: null, toolCalls: [{ id: `c${i}`, name: "calculator", arguments: `{"expression":"${i}+1"}` }], usage: { inputTokens: 10, outputTokens: 5 }, model: "demo/test" },
 });
 /**
- * Waits until the run's own summary (a query: no ledger lag) says its tool calls are in flight. A
- * model call thinks 12 s, longer than a workflow task holds a local activity before a cancel reaches it:
- * a cancel that misses the short calls still lands in the next model call, not after the answer.
+ * Waits until the tool calls are in flight: the run's own summary (a query: no ledger lag) says so, or the
+ * ledger already has a tool call started (a taped run's tools are regular activities, done in milliseconds, so
+ * a poll can miss the status). A model call thinks 12 s: a cancel that misses the short calls still lands in
+ * the next model call, right after them, not after the answer.
  */
-const untilToolsRun = (runId: string) => eventually(() => h.engine.getRun(runId), (s) => s.status === "awaiting_tool", 60_000, "the tool calls to run");
+const untilToolsRun = (runId: string) =>
+  eventually(
+    async () => ({ status: (await h.engine.getRun(runId)).status, started: (await eventsOf(runId)).some((e) => e.type === "tool_call_started") }),
+    (s) => s.status === "awaiting_tool" || (s.started && s.status !== "completed"),
+    60_000,
+    "the tool calls to run",
+  );
 const slowTask = (lines: string[]) => ["think 30000", ...lines, "answer: done"].join("\n");
 
 describe("taped runs cancelled in flight", () => {
@@ -128,14 +135,15 @@ describe("taped runs cancelled under load", () => {
       Array.from({ length: 24 }, async (_, i) => {
         const runId = await startTaped(
           { tools: ["lookup_order", "calculator", "ledger_transfer"], maxIterations: 100, approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver" }] },
-          [`tool lookup_order {"order_id":"L-${i}"} && ${transfer}`, 'tool calculator {"expression":"2*3"}', "think 500", "answer: done"].join("\n"),
+          [`tool lookup_order {"order_id":"L-${i}"} && ${transfer}`, 'tool calculator {"expression":"2*3"}', "think 20000", "answer: done"].join("\n"),
           [
             ...Array.from({ length: 3 }, (_, k) => recordedAnswer(k + 1)),
             { kind: "tool_call", tool: "lookup_order", arguments: { order_id: `L-${i}` }, outcome: "ok", result: '{"recorded":true}' },
           ],
           { live: { tools: ["calculator"] }, approvals: i % 2 ? "approve" : "reject" },
         );
-        // Staggered: at once, during the start check, the replayed model calls, the gate, the tools.
+        // Staggered: at once, during the start check, the replayed model calls, the gate, the tools. The first
+        // live model call thinks 20 s, so no run can answer before its cancel, however the load orders them.
         const delay = (i % 8) * 120;
         const queries = (async () => {
           for (let q = 0; q < 10; q++) {

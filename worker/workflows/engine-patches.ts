@@ -62,6 +62,16 @@ export interface EnginePatches {
    * Asked only by runs with a tape, after tape-replay; taped runs started before it keep the local activity.
    */
   tapeStartCheckInHistory?: boolean;
+  /**
+   * A taped run's model calls and side-effect-free tools are regular activities, never local ones. The same
+   * race as tapeStartCheckInHistory, later in the run: a replayed model call's local-activity result was
+   * recorded in the workflow task where a query arrived, but the run went on from it only in the next, beside
+   * the cancel that came meanwhile; a replay resolved it a task earlier, scheduled the next call there, and
+   * the cancel's writes no longer matched ("No command scheduled for event … UpsertWorkflowSearchAttributes",
+   * worker/engine-tests/tape-cancel.int.test.ts under load). A regular activity's result is an event of its
+   * own, at one place in the history. Asked only by taped runs, after tape-start-check-in-history.
+   */
+  tapeCallsInHistory?: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -77,6 +87,9 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     tape: input.tape && patched("tape-replay") ? { tapeId: input.tape.tapeId, path: input.tape.path ?? "" } : null,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
-  if (patches.tape) patches.tapeStartCheckInHistory = patched("tape-start-check-in-history");
+  if (patches.tape) {
+    patches.tapeStartCheckInHistory = patched("tape-start-check-in-history");
+    patches.tapeCallsInHistory = patched("tape-calls-in-history");
+  }
   return patches;
 }

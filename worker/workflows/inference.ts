@@ -49,10 +49,11 @@ const INFERENCE_OPTIONS: LocalActivityOptions = {
  * immediate cancel and a dead worker noticed within the heartbeat timeout.
  * Either way the schedule-to-close deadline ends the call at the run timeout.
  */
-function runInferenceWithin(model: string, deadline: number): { local: boolean; run: AgentActivities["runInference"] } {
+function runInferenceWithin(model: string, deadline: number, inHistory: boolean): { local: boolean; run: AgentActivities["runInference"] } {
   // Measured when the call is scheduled (a local one may wait for its turn first).
   const scheduleToCloseTimeout = () => Math.max(1, deadline - Date.now());
-  if (model.startsWith("demo/")) return { local: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
+  // A taped run's calls are regular activities whatever the model (EnginePatches.tapeCallsInHistory).
+  if (model.startsWith("demo/") && !inHistory) return { local: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
   return {
     local: false,
     run: (input) =>
@@ -103,7 +104,7 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
   state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
   let output;
   try {
-    const inference = runInferenceWithin(agent.model, call.deadline);
+    const inference = runInferenceWithin(agent.model, call.deadline, state.patches.tapeCallsInHistory === true);
     const run = (batch: LedgerBatch | null) =>
       inference.run({
         runId: workflowInfo().workflowId,

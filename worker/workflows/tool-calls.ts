@@ -262,7 +262,8 @@ export class ToolCalls {
         ...(this.turn.input.sideEffectScope ? { sideEffectScope: this.turn.input.sideEffectScope, position: this.positions.get(call.id) ?? 0 } : {}),
         ...(this.turn.state.patches.tape ? { tape: this.turn.state.patches.tape } : {}),
       };
-      const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name);
+      // A taped run's tools are regular activities (EnginePatches.tapeCallsInHistory).
+      const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name) && this.turn.state.patches.tapeCallsInHistory !== true;
       return outcomeOf(local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input));
     } catch (error) {
       if (isCancellation(error)) throw error;
