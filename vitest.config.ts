@@ -55,6 +55,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{lib,worker,scripts,components,app}/**/*.test.{ts,tsx}"],
+          // One file per core: the default (cores − 1) left one of CI's two cores idle for the whole suite.
+          maxWorkers: Math.max(2, os.availableParallelism()),
           // Components that call server actions (the trace's fork and feedback widgets) load next-auth through them: inlined, as in the security project.
           server: { deps: { inline: ["next-auth"] } },
           exclude: ["**/*.int.test.ts", SECURITY_FILES, "**/node_modules/**"],

@@ -201,6 +201,28 @@ async function ensureChromium(): Promise<void> {
   console.log(result.code === 0 ? "✓ chromium installed" : `✗ apt-get install chromium failed:\n${result.stderr.slice(-2000)}`);
 }
 
+/**
+ * The dashboard's production build, started beside the integration suite at low priority (nice 10): integration
+ * mostly waits on Temporal, child processes and databases, so the build takes the idle CPU, and e2e's
+ * `npm start` then finds `.next` current instead of spending a minute of the suite on it. A failed build is
+ * only reported here: e2e's `npm start` builds again and fails with the reason.
+ */
+function prebuildDashboard(): Promise<string> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn("nice", ["-n", "10", bin("tsx"), "scripts/build-dashboard.ts"], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    let output = "";
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
+    child.on("error", (error) => resolve(`✗ dashboard build beside integration could not start: ${error.message}`));
+    child.on("exit", (code) =>
+      resolve(code === 0 ? `✓ ${output.trim().split("\n").at(-1) ?? "dashboard build"} (beside integration, ${seconds()} s)` : `✗ dashboard build beside integration failed (${code}); e2e's npm start retries it:\n${output.trim()}`),
+    );
+  });
+}
+
 /** Where the e2e server keeps its data: SQLite unless E2E_DATABASE_URL names another database. */
 const E2E_DATABASES = process.env.E2E_DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite";
 
@@ -256,10 +278,12 @@ async function main(): Promise<void> {
   await vitestSuite("unit", ["unit"]);
   // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
   // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
+  const prebuild = prebuildDashboard();
   await vitestSuite("integration", ["integration-serial", "integration", "security"], {
     databases: both,
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
   });
+  console.log(await prebuild);
   await e2eSuite();
   // After e2e, whose `npm start` brought `.next` up to date: the two `next start` servers serve that build.
   await vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });

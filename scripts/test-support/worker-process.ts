@@ -1,6 +1,8 @@
 // Starts `worker/main.ts` as a separate process against a given Temporal task
 // queue and database, as `npm start` runs it: tests that need a real process
-// boundary (crashes, two processes writing one database) use it.
+// boundary (crashes, two processes writing one database) use it. Tests pass
+// the run's shared workflow bundle (env ZAP_WORKFLOW_BUNDLE, as `npm start`
+// does), so each process starts without a webpack build of its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { TEST_AUTH_SECRET } from "./test-keys";

@@ -2,7 +2,7 @@
 // transfer, start a new worker, and the run completes with the transfer
 // recorded once.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { RunEvent } from "../../lib/contract/types";
 import { testProviders } from "../../scripts/test-support/databases";
@@ -12,7 +12,7 @@ let h: EngineHarness;
 const workers: ChildProcess[] = [];
 
 async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
+  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
   workers.push(child);
   return child;
 }

@@ -3,7 +3,7 @@
 // unit ends scored exactly once — one run per unit (the retried unit found the
 // run it had started), one result row each, no unit left behind.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { eventually, startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
@@ -16,7 +16,7 @@ describe.each(providers)("an experiment whose worker is killed ($provider)", ({ 
   let user: Builder;
   const workers: ChildProcess[] = [];
   const startWorker = async () => {
-    const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
+    const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
     workers.push(child);
     return child;
   };

@@ -2,7 +2,7 @@
 // side effects, start another, and the plan completes with every node's
 // transfer recorded exactly once.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
@@ -13,7 +13,7 @@ let h: EngineHarness;
 const workers: ChildProcess[] = [];
 
 async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
+  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
   workers.push(child);
   return child;
 }

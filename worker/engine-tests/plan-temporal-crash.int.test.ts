@@ -40,7 +40,7 @@ beforeAll(async () => {
   ports = { port: await freePort(), uiPort: await freePort(), httpPort: await freePort() };
   server = await startServer();
   h = await startEngineHarness({ worker: false, policy: { exemptTools: ["ledger_transfer"] }, env: { TEMPORAL_ADDRESS: `127.0.0.1:${ports.port}` } });
-  worker = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
+  worker = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
 });
 afterAll(async () => {
   worker?.kill("SIGKILL");

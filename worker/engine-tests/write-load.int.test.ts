@@ -3,7 +3,7 @@
 // 100 more runs make side-effecting transfers. Nothing may fail, and every
 // decision and every transfer must be recorded exactly once.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess, stopWorkerProcess } from "../../scripts/test-support/worker-process";
@@ -20,7 +20,7 @@ describe.each(providers)("write load on $provider", ({ available, create }) => {
     if (!available) return;
     // The "free" runs transfer without a rule: the workspace policy exempts ledger_transfer here (the gated runs' own rule still applies).
     h = await startEngineHarness({ worker: false, database: await create(), policy: { exemptTools: ["ledger_transfer"] } });
-    worker = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url });
+    worker = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
   });
   afterAll(async () => {
     if (worker) await stopWorkerProcess(worker);

@@ -55,7 +55,7 @@ beforeAll(async () => {
   process.env.TEMPORAL_ADDRESS = address;
   process.env.TEMPORAL_TASK_QUEUE = taskQueue;
   await startTemporal();
-  worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url });
+  worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
 });
 
 afterAll(async () => {
@@ -109,7 +109,7 @@ describe("a finished run's page", () => {
     expect((await listRunPage({ page: 1, pageSize: 25 })).temporalNote).toMatch(/not answering/);
 
     await startTemporal();
-    worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url });
+    worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
     expect(await snapshot()).toEqual(before);
   });
 });
