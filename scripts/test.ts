@@ -1,10 +1,10 @@
 // `npm test`: sets up what the suites need, runs typecheck, lint, unit,
-// integration (real Temporal + SQLite + PostgreSQL), security (the attacks of
-// the security model, each a test), e2e (real Chromium), scale-out (two web
-// servers and two workers on one PostgreSQL database, with `.next` as e2e
-// built it) and first run (`npm start` in a fresh clone, with crashes and
-// Ctrl-C), and ends
-// with one summary line: `tests: N passed, N failed[, N skipped]`.
+// integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
+// of the security model, each a test) with the dashboard's build beside them,
+// then e2e (real Chromium) with first run beside it (`npm start` in a fresh
+// clone, with crashes and Ctrl-C), then scale-out (two web servers and two
+// workers on one PostgreSQL database, serving that build), and ends with one
+// summary line: `tests: N passed, N failed[, N skipped]`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -61,12 +61,23 @@ const results: SuiteResult[] = [];
 const reportDir = mkdtempSync(path.join(os.tmpdir(), "zap-test-reports-"));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** Runs a command with its output streamed, resolving to its exit code. */
-function stream(command: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+/**
+ * Runs a command with its output streamed, resolving to its exit code. With `held`, the output is kept and
+ * handed to `held` in one piece when the command ends (a suite running beside another, whose lines would
+ * otherwise interleave with it).
+ */
+function stream(command: string, args: string[], env: Record<string, string> = {}, held?: (output: Buffer) => void): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: "inherit", env: { ...process.env, ...env } });
-    child.on("error", () => resolve(127));
-    child.on("exit", (code) => resolve(code ?? 1));
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: held ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...env } });
+    const output: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    const done = (code: number) => {
+      held?.(Buffer.concat(output));
+      resolve(code);
+    };
+    child.on("error", () => done(127));
+    child.on("exit", (code) => done(code ?? 1));
   });
 }
 
@@ -104,13 +115,24 @@ interface SuitePart {
  * With `parts`, one run (one Temporal dev server, bundle and pool) is reported as several suites: each part
  * takes the files it matches, `name` the rest; each shows the shared run's time.
  */
-async function vitestSuite(name: string, projects: string[], options: { env?: Record<string, string>; config?: string; databases?: string; parts?: SuitePart[] } = {}): Promise<void> {
-  const { env = {}, config, databases, parts = [] } = options;
-  banner([name, ...parts.map((p) => p.name)].join(" + "));
+async function vitestSuite(
+  name: string,
+  projects: string[],
+  options: { env?: Record<string, string>; config?: string; databases?: string; parts?: SuitePart[]; beside?: string } = {},
+): Promise<void> {
+  const { env = {}, config, databases, parts = [], beside } = options;
+  const title = [name, ...parts.map((p) => p.name)].join(" + ");
+  // Beside another suite: its output is printed in one piece when it ends, under its own banner.
+  if (beside) console.log(`▸ ${title} runs beside ${beside}; its output follows when it ends`);
+  else banner(title);
   const started = performance.now();
   const output = path.join(reportDir, `${projects.join("+")}.json`);
   const selection = config ? ["--config", config] : projects.flatMap((project) => ["--project", project]);
-  const code = await stream(bin("vitest"), ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+  const printHeld = (held: Buffer) => {
+    banner(`${title} (ran beside ${beside})`);
+    process.stdout.write(held);
+  };
+  const code = await stream(bin("vitest"), ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env, beside ? printHeld : undefined);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
     results.push({ name, passed: 0, failed: 1, skipped: 0, seconds, databases, note: `vitest exited with ${code} before reporting` });
@@ -284,10 +306,11 @@ async function main(): Promise<void> {
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
   });
   console.log(await prebuild);
-  await e2eSuite();
-  // After e2e, whose `npm start` brought `.next` up to date: the two `next start` servers serve that build.
+  // First run beside e2e: a fresh clone's `npm start` (its own build, data folder and ports) next to one
+  // browser driving one server, which leaves much of the machine idle; the two together take about the time of e2e.
+  await Promise.all([e2eSuite(), vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", beside: "e2e" })]);
+  // After e2e, whose `npm start` found `.next` up to date (built beside integration): the two `next start` servers serve that build.
   await vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });
-  await vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite" });
 
   rmSync(reportDir, { recursive: true, force: true });
   const extraFailures = summarise(pg);

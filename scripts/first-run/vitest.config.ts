@@ -1,4 +1,4 @@
-// The first-run suite (`npm test` runs it on its own, after e2e): one real
+// The first-run suite (`npm test` runs it beside e2e, its output held): one real
 // `npm start` in a fresh clone, so one file, tests in order, long timeouts.
 import path from "node:path";
 import { defineConfig } from "vitest/config";
