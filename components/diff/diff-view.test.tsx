@@ -59,4 +59,18 @@ describe("DiffView", () => {
     expect(html).toContain("Δ tokens −25");
     expect(html).toContain("Δ latency +500 ms");
   });
+
+  it("renders, before hydration, the rows from the first divergence on with their steps, so it is on screen at first paint", () => {
+    const a = Array.from({ length: 60 }, (_, i) => step({ result: `r${i}` }, { name: `t${i}` }));
+    const b = a.map((s, i) => (i === 40 ? { ...s, fields: { result: "other" } } : s));
+    const aligned = alignSteps(a, b);
+    const run = (steps: RunStep[]) => ({ runId: "r", agentName: "x", graphName: "g", task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0, latencyMs: 0 }, steps, version: "1.60", replayedSteps: 0 });
+    const comparison: RunComparison = { a: run(aligned.a), b: run(aligned.b), rows: aligned.rows, firstDivergence: aligned.firstDivergence, counts: aligned.counts, delta: { tokens: 0, cost: 0, latencyMs: 0 } };
+    const html = renderToStaticMarkup(createElement(DiffView, { comparison }));
+    const rows = [...html.matchAll(/data-testid="diff-(?:row|first-divergence)"[^>]*data-step="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(rows[0]).toBe(41);
+    expect(rows).toEqual(Array.from({ length: rows.length }, (_, i) => 41 + i));
+    expect(html).toMatch(/data-testid="diff-first-divergence" data-status="changed"/);
+    expect(html).toMatch(/data-testid="diff-added-text"[^>]*>other</);
+  });
 });

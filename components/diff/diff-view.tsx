@@ -5,8 +5,11 @@
 // height, only those on screen in the DOM) so 5,000-step runs open at once.
 // Opens scrolled to the first divergence. The comparison carries the steps
 // around it; the steps of other rows are read as those rows come into view
-// (use-compared-steps.ts), a placeholder standing in meanwhile.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+// (use-compared-steps.ts), a placeholder standing in meanwhile. The server's
+// HTML (and hydration) shows the rows from the first divergence on in the
+// flow, so it is on screen at first paint, before the scripts have run; the
+// virtualised list takes over once hydrated.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { cn } from "@/components/ui/cn";
 import { formatDuration } from "@/components/runs/usage";
@@ -19,6 +22,8 @@ import { StepCell, type Side } from "./step-cell";
 import { loadStepsFromApi, useComparedSteps, type LoadSteps } from "./use-compared-steps";
 
 const ROW_ESTIMATE = 140;
+/** Rows in the server's HTML, from the first divergence on: more than the list's box (70vh) holds. */
+const PREVIEW_ROWS = 12;
 
 const STATUS_LABEL: Record<RowStatus, string> = { equal: "same", changed: "changed", only_a: "only in A", only_b: "only in B" };
 const STATUS_STYLE: Record<RowStatus, string> = {
@@ -100,6 +105,39 @@ function RunTotalsLine({ label, run }: { label: string; run: RunComparison["a"] 
   );
 }
 
+const noSubscription = () => () => {};
+
+/** False while the server renders and React hydrates its HTML, true from then on (and on a client-side navigation). */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/** One aligned row's cells: A's step, the status and deltas, B's step. */
+function RowCells({ row, index, a, b }: { row: DiffRow; index: number; a: StepView | null; b: StepView | null }): ReactNode {
+  return (
+    <>
+      <div className="pt-0.5 text-right font-mono text-xs text-zinc-500">{index + 1}</div>
+      {row.a === null ? <Missing side="A" /> : a ? <StepCell step={a} other={b} changed={row.changed} side="a" /> : <Loading />}
+      <StepDelta row={row} a={a} b={b} />
+      {row.b === null ? <Missing side="B" /> : b ? <StepCell step={b} other={a} changed={row.changed} side="b" /> : <Loading />}
+    </>
+  );
+}
+
+/** The attributes of a row's box, in the server's preview and in the virtualised list alike. */
+function rowBox(row: DiffRow, index: number, divergence: boolean, placement: string) {
+  return {
+    "data-testid": divergence ? "diff-first-divergence" : "diff-row",
+    "data-status": row.status,
+    "data-step": index + 1,
+    className: cn(placement, "grid w-full grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-l-4 border-b-zinc-100 px-1 py-2", STATUS_STYLE[row.status], divergence && "ring-2 ring-inset ring-indigo-500"),
+  };
+}
+
 export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { comparison: RunComparison; loadSteps?: LoadSteps }) {
   const [onlyDifferences, setOnlyDifferences] = useState(false);
   const { stepOf, request, error } = useComparedSteps(comparison, loadSteps);
@@ -119,16 +157,29 @@ export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { compari
     getItemKey: (i) => visible[i]!.index,
   });
   const firstAt = visible.findIndex((v) => v.index === comparison.firstDivergence);
+  const hydrated = useHydrated();
   const jump = useCallback(() => {
     if (firstAt >= 0) virtualizer.scrollToIndex(firstAt, { align: "start" });
   }, [firstAt, virtualizer]);
-  // Open at the first divergence, and go back to it when the filter changes the rows.
-  useEffect(() => jump(), [jump]);
+  // Open at the first divergence (before the list is painted, once it replaces the preview), and go
+  // back to it when the filter changes the rows.
+  useLayoutEffect(() => {
+    if (hydrated) jump();
+  }, [hydrated, jump]);
   const items = virtualizer.getVirtualItems();
-  // Read the steps of the rows on screen (and the overscan) that the comparison did not carry.
+  // Read the steps of the rows on screen (and the overscan) that the comparison did not carry; not
+  // those of the rows the list shows for a moment before it has scrolled to the divergence (the top
+  // rows, whose steps the answer left out: two reads of whole run trees for nothing).
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? -1;
+  const opened = useRef(false);
   useEffect(() => {
+    if (!hydrated) return;
+    if (!opened.current) {
+      const opensAt = Math.max(firstAt, 0);
+      if (opensAt > last || opensAt < first) return;
+      opened.current = true;
+    }
     const wanted: { side: Side; index: number }[] = [];
     for (let i = first; i <= last && i < visible.length; i++) {
       const { row } = visible[i]!;
@@ -136,7 +187,7 @@ export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { compari
       if (row.b !== null) wanted.push({ side: "b", index: row.b });
     }
     request(wanted);
-  }, [first, last, visible, request]);
+  }, [hydrated, firstAt, first, last, visible, request]);
 
   return (
     <section className="space-y-3">
@@ -160,28 +211,19 @@ export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { compari
       <div ref={scroller} data-testid="diff-rows" className="h-[70vh] overflow-auto rounded-md border border-zinc-200 bg-white">
         {visible.length === 0 ? (
           <p className="p-4 text-sm text-zinc-500">{comparison.rows.length === 0 ? "Neither run has any steps yet." : "No differences."}</p>
+        ) : !hydrated ? (
+          visible.slice(Math.max(firstAt, 0), Math.max(firstAt, 0) + PREVIEW_ROWS).map(({ row, index }) => (
+            <div key={index} {...rowBox(row, index, index === comparison.firstDivergence, "relative")}>
+              <RowCells row={row} index={index} a={row.a === null ? null : stepOf("a", row.a)} b={row.b === null ? null : stepOf("b", row.b)} />
+            </div>
+          ))
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
               const { row, index } = visible[item.index]!;
-              const a = row.a === null ? null : stepOf("a", row.a);
-              const b = row.b === null ? null : stepOf("b", row.b);
-              const divergence = index === comparison.firstDivergence;
               return (
-                <div
-                  key={item.key}
-                  ref={virtualizer.measureElement}
-                  data-index={item.index}
-                  data-testid={divergence ? "diff-first-divergence" : "diff-row"}
-                  data-status={row.status}
-                  data-step={index + 1}
-                  className={cn("absolute left-0 top-0 grid w-full grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-l-4 border-b-zinc-100 px-1 py-2", STATUS_STYLE[row.status], divergence && "ring-2 ring-inset ring-indigo-500")}
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
-                  <div className="pt-0.5 text-right font-mono text-xs text-zinc-500">{index + 1}</div>
-                  {row.a === null ? <Missing side="A" /> : a ? <StepCell step={a} other={b} changed={row.changed} side="a" /> : <Loading />}
-                  <StepDelta row={row} a={a} b={b} />
-                  {row.b === null ? <Missing side="B" /> : b ? <StepCell step={b} other={a} changed={row.changed} side="b" /> : <Loading />}
+                <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} {...rowBox(row, index, index === comparison.firstDivergence, "absolute left-0 top-0")} style={{ transform: `translateY(${item.start}px)` }}>
+                  <RowCells row={row} index={index} a={row.a === null ? null : stepOf("a", row.a)} b={row.b === null ? null : stepOf("b", row.b)} />
                 </div>
               );
             })}

@@ -3,7 +3,7 @@ import { requirePageUser } from "@/lib/auth/server/session";
 import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
 import { AppError } from "@/lib/errors";
-import { compareRuns } from "@/lib/runs/server/compare";
+import { cachedCompareRuns } from "@/app/api/runs/compare/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 import type { RunComparison } from "@/lib/runs/diff/schemas";
 import { CompareClient } from "./compare-client";
@@ -12,8 +12,10 @@ export const metadata: Metadata = { title: "Compare runs" };
 
 /**
  * /runs/compare?a=<runId>&b=<runId>: two runs of one graph step by step. The
- * comparison is computed here, so the first HTML carries it; a refusal (unknown
- * run, different graphs) is shown with the form to pick other runs.
+ * comparison is computed here (finished runs' from the compare cache, after the
+ * session check), so the first HTML carries it, with the rows from the first
+ * divergence on already rendered; a refusal (unknown run, different graphs) is
+ * shown with the form to pick other runs.
  */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser("read");
@@ -26,7 +28,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   let comparison: RunComparison | null = null;
   let error: string | null = null;
   try {
-    comparison = await compareRuns(getDb(), parsed.data.a, parsed.data.b, getConfig().models.prices);
+    comparison = await cachedCompareRuns(getDb(), parsed.data.a, parsed.data.b, getConfig().models.prices);
   } catch (e) {
     // Refusals (unknown run, different graphs) are the user's to fix; anything else is a real failure.
     if (!(e instanceof AppError)) throw e;

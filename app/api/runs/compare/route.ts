@@ -2,18 +2,19 @@
 // and totals, the aligned rows (equal / changed / only in A / only in B), the first divergence, counts
 // and B − A deltas (lib/runs/diff/schemas.ts RunComparison), and the steps of the rows around the first
 // divergence (the others are null: ./steps reads them). Unknown run → 404 naming it; runs of different
-// graphs or an unknown parameter → 422. Any role (permission read).
+// graphs or an unknown parameter → 422. Any role (permission read). Finished runs' comparisons are
+// cached (./cached-compare.ts), read only after apiRoute has checked the session.
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
-import { compareRuns } from "@/lib/runs/server/compare";
+import { cachedCompareRuns } from "./cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 
 export const GET = apiRoute({
   permission: "read",
   handler: async ({ request }) => {
     const { a, b } = parseQuery(request, compareQuerySchema);
-    return NextResponse.json(await compareRuns(getDb(), a, b, getConfig().models.prices), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await cachedCompareRuns(getDb(), a, b, getConfig().models.prices), { headers: { "Cache-Control": "no-store" } });
   },
 });
