@@ -71,6 +71,10 @@ function toolCallsText(message: Extract<ChatMessage, { role: "assistant" }> | un
   return (message?.tool_calls ?? []).map((c) => `${c.function.name}(${canonicalJson(c.function.arguments)})`).join("\n");
 }
 
+/** What a step may carry beyond its event's: absent ones are null (replayed: the event's flag). */
+type StepExtra = Partial<Pick<RunStep, "group" | "spanId" | "tokens" | "cost" | "latencyMs" | "replayed">>;
+const NO_EXTRA: StepExtra = {};
+
 /** One run's own steps, in event order. */
 export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunStep[] {
   const steps: RunStep[] = [];
@@ -78,8 +82,24 @@ export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunS
   const toolSpans = new Map(run.spans.filter((s) => s.kind === "tool" && s.callId !== null).map((s) => [s.callId!, s]));
   const argumentsOf = new Map<string, string>();
   let inference = 0;
-  const base = (event: RunEvent) => ({ path, agent: run.agentName, runId: run.runId, seq: event.seq, at: event.at, group: null, spanId: null, tokens: null, cost: null, latencyMs: null, replayed: eventReplayed(event) });
-  const push = (event: RunEvent, kind: RunStep["kind"], name: string, fields: Record<string, string>, extra: Partial<RunStep> = {}) => steps.push({ ...base(event), kind, name, fields, ...extra });
+  // One object literal per step, no spreads: a 5,000-span pair builds ~6,700 steps per compare read.
+  const push = (event: RunEvent, kind: RunStep["kind"], name: string, fields: Record<string, string>, extra: StepExtra = NO_EXTRA) =>
+    steps.push({
+      kind,
+      path,
+      agent: run.agentName,
+      name,
+      fields,
+      group: extra.group ?? null,
+      runId: run.runId,
+      spanId: extra.spanId ?? null,
+      seq: event.seq,
+      at: event.at,
+      tokens: extra.tokens ?? null,
+      cost: extra.cost ?? null,
+      latencyMs: extra.latencyMs ?? null,
+      replayed: extra.replayed ?? eventReplayed(event),
+    });
   for (const event of run.events) {
     switch (event.type) {
       case "run_started":

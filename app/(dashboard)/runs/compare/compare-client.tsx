@@ -1,14 +1,15 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { PageHeader } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { DiffView } from "@/components/diff/diff-view";
-import type { ComparedRun, RunComparison } from "@/lib/runs/diff/schemas";
+import type { ComparedRun } from "@/lib/runs/diff/schemas";
+import { unpackComparison, type PackedComparison } from "@/lib/runs/diff/packed";
 
 function RunLink({ label, run }: { label: string; run: ComparedRun }) {
   return (
@@ -52,7 +53,8 @@ function PickRuns({ a, b }: { a: string; b: string }) {
   );
 }
 
-export function CompareClient({ a, b, comparison, error }: { a: string; b: string; comparison: RunComparison | null; error: string | null }) {
+export function CompareClient({ a, b, comparison: packed, error }: { a: string; b: string; comparison: PackedComparison | null; error: string | null }) {
+  const comparison = useMemo(() => packed && unpackComparison(packed), [packed]);
   return (
     <div className="space-y-4">
       <PageHeader title="Compare runs" description="Two runs of one graph, step by step: what each did, where they part, what it cost." />

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { cachedCompareRuns } from "@/app/api/runs/compare/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 import type { RunComparison } from "@/lib/runs/diff/schemas";
+import { packComparison } from "@/lib/runs/diff/packed";
 import { CompareClient } from "./compare-client";
 
 export const metadata: Metadata = { title: "Compare runs" };
@@ -34,5 +35,6 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     if (!(e instanceof AppError)) throw e;
     error = e.userMessage;
   }
-  return <CompareClient a={a} b={b} comparison={comparison} error={error} />;
+  // Packed: the comparison travels in the HTML as this component's prop (lib/runs/diff/packed.ts).
+  return <CompareClient a={a} b={b} comparison={comparison && packComparison(comparison)} error={error} />;
 }
