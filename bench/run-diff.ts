@@ -10,7 +10,8 @@
 //      (default 5,000; iteration → model call → tool call, with their events and messages) that
 //      differ in one tool result in the middle, the steps before it marked replayed in B (a fork),
 //      and measures navigation → first divergence on screen on /runs/compare (the row inside the
-//      list's visible box with both steps' texts shown, not merely in the DOM): first open (nothing
+//      list's visible box with both steps' texts shown, not merely in the DOM; polled from the
+//      response on, not from the load event, since 2026-11-26): first open (nothing
 //      of the pair cached, the figure held to the target) and opened again; where the time went
 //      by the page's clock; the scroll frame rate, the compare API alone and a page of steps read
 //      lazily (/api/runs/compare/steps); the baseline is the run page's trace of run A opened the
@@ -210,7 +211,7 @@ const DIVERGENCE_SHOWN = `(() => {
 
 /**
  * Run in every document from its start: notes (window.__diffOnScreen, by the page's clock) the first
- * frame with the divergence on screen, which may come before the load event page.goto waits for.
+ * frame with the divergence on screen (the figures below read it).
  */
 const RECORD_ON_SCREEN = `(() => {
   const check = () => {
@@ -236,7 +237,8 @@ interface Breakdown {
   scriptKiB: number;
 }
 
-function breakdown(page: Page): Promise<Breakdown> {
+async function breakdown(page: Page): Promise<Breakdown> {
+  await page.waitForLoadState("load");
   return page.evaluate(`(() => {
     const nav = performance.getEntriesByType("navigation")[0];
     const scripts = performance.getEntriesByType("resource").filter((r) => r.initiatorType === "script");
@@ -299,7 +301,9 @@ async function pageFigures(): Promise<void> {
     };
     const open = async (a: string, b: string): Promise<[number, Breakdown]> => {
       const started = performance.now();
-      await page.goto(`${base}/runs/compare?a=${a}&b=${b}`);
+      // Waited for from the response on (waitUntil "commit"), not from the load event: the rows
+      // server-rendered at the divergence are on screen before the scripts have loaded.
+      await page.goto(`${base}/runs/compare?a=${a}&b=${b}`, { waitUntil: "commit" });
       await firstDivergenceOnScreen(page);
       return [performance.now() - started, await breakdown(page)];
     };
@@ -322,7 +326,7 @@ async function pageFigures(): Promise<void> {
       again.push(second);
       partsAgain.push(secondParts);
       const traced = performance.now();
-      await page.goto(`${base}/runs/${a}`);
+      await page.goto(`${base}/runs/${a}`, { waitUntil: "commit" });
       await page.getByTestId("span-row").first().waitFor({ timeout: 60_000 });
       theirs.push(performance.now() - traced);
       const api = performance.now();

@@ -29,10 +29,12 @@ describe("CompareCache", () => {
     const states: Record<string, string | null> = { a: "a:completed:10", b: "b:completed:12" };
     const { src, calls } = sources(states);
     const first = await cache.compareRuns(src, "a", "b", "p");
+    await cache.settled();
     expect(await cache.compareRuns(src, "a", "b", "p")).toBe(first);
     expect(calls.compareRuns).toBe(1);
     states.b = "b:completed:13";
     await cache.compareRuns(src, "a", "b", "p");
+    await cache.settled();
     expect(calls.compareRuns).toBe(2);
     // Another scope (price table) is another answer.
     await cache.compareRuns(src, "a", "b", "q");
@@ -43,6 +45,7 @@ describe("CompareCache", () => {
     const cache = new CompareCache();
     const { src, calls } = sources({ a: "a:completed:10", b: null });
     await cache.compareRuns(src, "a", "b", "p");
+    await cache.settled();
     await cache.compareRuns(src, "a", "b", "p");
     expect(calls.compareRuns).toBe(2);
     await cache.compareSteps(src, { run: "b", from: 0, to: 10 }, "p");
@@ -61,6 +64,7 @@ describe("CompareCache", () => {
       return c;
     };
     await cache.compareRuns(src, "a", "b", "p");
+    await cache.settled();
     states.a = "a:completed:10";
     await cache.compareRuns(src, "a", "b", "p");
     expect(calls.compareRuns).toBe(2);

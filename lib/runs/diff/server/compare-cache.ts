@@ -41,6 +41,7 @@ export class CompareCache {
   private readonly comparisons = new SizedLru<RunComparison>(MAX_COMPARISONS, MAX_COMPARISON_SIZE);
   private readonly trees = new SizedLru<CompareStepsPage>(MAX_TREES, MAX_TREE_SIZE);
   private readonly reading = new Map<string, Promise<CompareStepsPage>>();
+  private checking: Promise<void> = Promise.resolve();
 
   /** compareRuns (lib/runs/server/compare.ts) of two finished trees from the cache; `scope` names what else the answer depends on (the price table). */
   async compareRuns(sources: CompareSources, a: string, b: string, scope: string): Promise<RunComparison> {
@@ -50,9 +51,20 @@ export class CompareCache {
     const hit = this.comparisons.get(key);
     if (hit) return hit;
     const comparison = await sources.compareRuns(a, b);
-    const after = await Promise.all([sources.treeState(a), sources.treeState(b)]);
-    if (after[0] === states[0] && after[1] === states[1]) this.comparisons.set(key, comparison, comparisonSize(comparison));
+    // Kept once neither tree is seen to have moved during the read; checked after answering, so the
+    // first open of a pair does not wait for four more queries.
+    this.checking = Promise.all([this.checking, sources.treeState(a), sources.treeState(b)]).then(
+      ([, afterA, afterB]) => {
+        if (afterA === states[0] && afterB === states[1]) this.comparisons.set(key, comparison, comparisonSize(comparison));
+      },
+      () => undefined,
+    );
     return comparison;
+  }
+
+  /** Resolves once the answers given so far have been kept or not (for tests). */
+  settled(): Promise<void> {
+    return this.checking;
   }
 
   /** compareSteps (lib/runs/server/compare.ts) of a finished tree, sliced from all its steps, read once. */
