@@ -299,8 +299,8 @@ async function main(): Promise<void> {
   // Side by side: each is one single-threaded process, and the machine has two cores.
   await Promise.all([check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]), check("lint", bin("eslint"), ["--max-warnings=0", "."])]);
   await vitestSuite("unit", ["unit"]);
-  // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
-  // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
+  // The load tests alone, then three files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
+  // pool of three workers that security files fill while integration's last ones finish (vitest.config.ts).
   const prebuild = prebuildDashboard();
   await vitestSuite("integration", ["integration-serial", "integration", "security"], {
     databases: both,

@@ -116,7 +116,9 @@ describe.sequential("npm start on a fresh clone", () => {
     if (!npm) throw new Error("npm start was not spawned");
     const startedAt = performance.now();
     const health = () => fetch(`${origin}/api/health`).then((r) => (r.status === 200 ? true : undefined));
-    await until("/api/health answers 200", health, { timeoutMs: 300_000, intervalMs: 500, abort: npm.gone });
+    // A hang detector, not a speed target: `npm test` runs this beside e2e, and the clone's first build
+    // shares the machine with it (alone on two cores it is healthy in ~75 s; the time is printed below).
+    await until("/api/health answers 200", health, { timeoutMs: 600_000, intervalMs: 500, abort: npm.gone });
     console.log(`first-run: healthy ${((performance.now() - startedAt) / 1000).toFixed(0)} s after npm start`);
     expect(npm.text, "bootstrap must not install anything").toContain("✓ dependencies up to date");
     await until("the ready banner", () => (npm.text.includes("Zap Studio is ready") ? true : undefined), { timeoutMs: 10_000, abort: npm.gone });

@@ -11,8 +11,8 @@ export default defineConfig({
     allowOnly: false,
     include: ["scripts/first-run/**/*.first-run.ts"],
     fileParallelism: false,
-    // The first test builds the clone (next build, ~1–2 min on two cores).
-    testTimeout: 360_000,
+    // The first test builds the clone (next build, ~1–2 min on two cores; longer beside e2e).
+    testTimeout: 660_000,
     hookTimeout: 120_000,
   },
 });
