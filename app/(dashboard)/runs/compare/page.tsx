@@ -3,7 +3,7 @@ import { requirePageUser } from "@/lib/auth/server/session";
 import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
 import { AppError } from "@/lib/errors";
-import { cachedCompareRuns } from "@/app/api/runs/compare/cached-compare";
+import { cachedCompareRuns } from "@/lib/runs/server/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 import type { RunComparison } from "@/lib/runs/diff/schemas";
 import { packComparison } from "@/lib/runs/diff/packed";

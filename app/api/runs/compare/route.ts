@@ -3,12 +3,12 @@
 // and B − A deltas (lib/runs/diff/schemas.ts RunComparison), and the steps of the rows around the first
 // divergence (the others are null: ./steps reads them). Unknown run → 404 naming it; runs of different
 // graphs or an unknown parameter → 422. Any role (permission read). Finished runs' comparisons are
-// cached (./cached-compare.ts), read only after apiRoute has checked the session.
+// cached (lib/runs/server/cached-compare.ts), read only after apiRoute has checked the session.
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
-import { cachedCompareRuns } from "./cached-compare";
+import { cachedCompareRuns } from "@/lib/runs/server/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 
 export const GET = apiRoute({

@@ -7,7 +7,7 @@
 // sequence number. A tree with a run still going is never cached (read as
 // before), a tree that moves on gets another key, and what was read while a
 // tree moved is not kept. The callers check the session before calling.
-// The reads themselves are lib/runs/server/compare.ts's (wired in app/api/runs/compare/cached-compare.ts).
+// The reads themselves are lib/runs/server/compare.ts's (wired in lib/runs/server/cached-compare.ts).
 import "server-only";
 import type { CompareStepsPage, CompareStepsQuery, RunComparison, StepView } from "../schemas";
 import { SizedLru } from "./lru";

@@ -3,12 +3,12 @@
 // the steps around the first divergence and the page reads the others here as they scroll into view.
 // At most 500 steps per call. Unknown run → 404; `version` given and the run has taken steps since → 409;
 // a bad range or an unknown parameter → 422. Any role (permission read). A finished run tree's steps are
-// built once and cached (../cached-compare.ts), read only after the session check.
+// built once and cached (lib/runs/server/cached-compare.ts), read only after the session check.
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";
 import { getConfig } from "@/lib/config/server/config";
-import { cachedCompareSteps } from "../cached-compare";
+import { cachedCompareSteps } from "@/lib/runs/server/cached-compare";
 import { compareStepsQuerySchema } from "@/lib/runs/diff/schemas";
 
 export const GET = apiRoute({

@@ -1,6 +1,6 @@
 // The compare reads the routes and the compare page make: lib/runs/server/compare.ts's compareRuns
 // and compareSteps through the cache of finished run trees (lib/runs/diff/server/compare-cache.ts),
-// each tree's state read from the runs table. Here, not in lib/runs/diff, because lib/runs/server
+// each tree's state read from the runs table. Here, not in lib/runs/diff/server, because lib/runs/server
 // imports lib/runs (the folders may not import each other). Callers check the session first.
 import "server-only";
 import type { PriceTable } from "@/lib/runs/pricing";
@@ -9,7 +9,7 @@ import type { CompareStepsPage, CompareStepsQuery, RunComparison } from "@/lib/r
 import { CompareCache, type CompareSources } from "@/lib/runs/diff/server/compare-cache";
 import { finishedTreeState } from "@/lib/runs/diff/server/tree-state";
 
-/** The database handle the reads take (app code does not import the database module itself). */
+/** The database handle the reads take. */
 type Db = Parameters<typeof compareRuns>[0];
 
 // One cache per process, shared through globalThis: Next builds the page and each route handler as
