@@ -1,5 +1,5 @@
-// `npm test`: sets up what the suites need, runs typecheck, lint, unit,
-// integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
+// `npm test`: sets up what the suites need, runs typecheck then unit beside
+// lint, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
 // of the security model, each a test) with the dashboard's build beside them,
 // then e2e (real Chromium) with first run beside it (`npm start` in a fresh
 // clone, with crashes and Ctrl-C), then scale-out (two web servers and two
@@ -86,10 +86,16 @@ function banner(text: string): void {
 }
 
 /** A check that passes or fails as a whole (typecheck, lint). */
-async function check(name: string, command: string, args: string[]): Promise<void> {
-  banner(name);
+async function check(name: string, command: string, args: string[], beside?: string): Promise<void> {
+  // Beside other suites: its output (a linter's findings) is printed in one piece when it ends, under its banner.
+  if (beside) console.log(`▸ ${name} runs beside ${beside}; its output follows when it ends`);
+  else banner(name);
   const started = performance.now();
-  const code = await stream(command, args);
+  const printHeld = (held: Buffer) => {
+    banner(`${name} (ran beside ${beside})`);
+    process.stdout.write(held);
+  };
+  const code = await stream(command, args, {}, beside ? printHeld : undefined);
   results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: (performance.now() - started) / 1000 });
 }
 
@@ -296,9 +302,12 @@ async function main(): Promise<void> {
   else console.log(`! PostgreSQL not reachable at ${redactedPostgresUrl()}: its tests will be skipped, each named in the summary (required: ${postgresRequired() ? "yes" : "no, not CI"})`);
   const both = pg ? "SQLite + PostgreSQL" : "SQLite only: PostgreSQL unreachable";
 
-  // Side by side: each is one single-threaded process, and the machine has two cores.
-  await Promise.all([check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]), check("lint", bin("eslint"), ["--max-warnings=0", "."])]);
-  await vitestSuite("unit", ["unit"]);
+  // Side by side: typecheck and lint are one single-threaded process each, and the machine has two cores;
+  // unit starts when typecheck ends, on the core lint's longer run leaves free.
+  await Promise.all([
+    check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]).then(() => vitestSuite("unit", ["unit"])),
+    check("lint", bin("eslint"), ["--max-warnings=0", "."], "typecheck and unit"),
+  ]);
   // The load tests alone, then three files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
   // pool of three workers that security files fill while integration's last ones finish (vitest.config.ts).
   const prebuild = prebuildDashboard();
