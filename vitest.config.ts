@@ -69,9 +69,11 @@ export default defineConfig({
           name: "integration",
           include: [INTEGRATION_FILES],
           exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, ...(phoenixFound ? [] : PHOENIX_FILES), "**/node_modules/**"],
-          // Three files at a time on two cores: most of an integration test is waiting on Temporal timeouts, a
-          // child process or a database, and with two the machine sat a fifth idle.
-          maxWorkers: 3,
+          // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
+          // Three were faster (517 s against ~580 s) but the extra load surfaced a replay race of plain runs'
+          // local activities (replay.int.test.ts, "Cancel external WF machine does not handle this event") that is
+          // not fixed yet: two until it is.
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
       },
@@ -81,12 +83,12 @@ export default defineConfig({
           ...integration,
           name: "security",
           include: [SECURITY_FILES],
-          // With the integration files (npm test runs both in one vitest run): one pool of three workers.
+          // With the integration files (npm test runs both in one vitest run): one pool of two workers.
           sequence: { groupOrder: 2 },
           // next-auth imports "next/server" without an extension, which Node's ESM resolver refuses; inlined, Vite resolves it (sign-in tests drive Auth.js's real route).
           server: { deps: { inline: ["next-auth"] } },
           exclude: ["**/node_modules/**"],
-          maxWorkers: 3,
+          maxWorkers: 2,
         },
       },
       {

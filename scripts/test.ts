@@ -308,8 +308,8 @@ async function main(): Promise<void> {
     check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]).then(() => vitestSuite("unit", ["unit"])),
     check("lint", bin("eslint"), ["--max-warnings=0", "."], "typecheck and unit"),
   ]);
-  // The load tests alone, then three files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
-  // pool of three workers that security files fill while integration's last ones finish (vitest.config.ts).
+  // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
+  // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
   const prebuild = prebuildDashboard();
   await vitestSuite("integration", ["integration-serial", "integration", "security"], {
     databases: both,
