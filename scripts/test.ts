@@ -1,8 +1,8 @@
 // `npm test`: sets up what the suites need, runs typecheck then unit beside
 // lint, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
 // of the security model, each a test) with the dashboard's build beside them,
-// then e2e (real Chromium) with first run beside it (`npm start` in a fresh
-// clone, with crashes and Ctrl-C), then scale-out (two web servers and two
+// then e2e (real Chromium) with, beside it, first run (`npm start` in a fresh
+// clone, with crashes and Ctrl-C) and then scale-out (two web servers and two
 // workers on one PostgreSQL database, serving that build), and ends with one
 // summary line: `tests: N passed, N failed[, N skipped]`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -315,12 +315,22 @@ async function main(): Promise<void> {
     databases: both,
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
   });
-  console.log(await prebuild);
-  // First run beside e2e: a fresh clone's `npm start` (its own build, data folder and ports) next to one
-  // browser driving one server, which leaves much of the machine idle; the two together take about the time of e2e.
-  await Promise.all([e2eSuite(), vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", beside: "e2e" })]);
-  // After e2e, whose `npm start` found `.next` up to date (built beside integration): the two `next start` servers serve that build.
-  await vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });
+  const built = await prebuild;
+  console.log(built);
+  const firstRun = (beside?: string) => vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}) });
+  // The two `next start` servers of scale-out serve the build made beside integration.
+  const scaleOut = (beside?: string) => vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL", ...(beside ? { beside } : {}) });
+  if (built.startsWith("✓")) {
+    // Beside e2e, one after the other: first run (a fresh clone's `npm start`, its own build, data folder and
+    // ports), then scale-out (PostgreSQL, its own ports). One browser driving one server leaves much of the
+    // machine idle; the three together take about the time of e2e.
+    await Promise.all([e2eSuite(), firstRun("e2e").then(() => scaleOut("e2e"))]);
+  } else {
+    // No build to share: e2e's `npm start` builds `.next`, and scale-out must not start its servers meanwhile.
+    await e2eSuite();
+    await scaleOut();
+    await firstRun();
+  }
 
   rmSync(reportDir, { recursive: true, force: true });
   const extraFailures = summarise(pg);

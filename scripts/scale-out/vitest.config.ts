@@ -1,5 +1,5 @@
-// The scale-out suite (`npm test` runs it on its own, after e2e has built
-// `.next`): two `next start` servers and two worker processes on one
+// The scale-out suite (`npm test` runs it beside e2e, after first run, on the
+// `.next` built beside integration): two `next start` servers and two worker processes on one
 // PostgreSQL database and one Temporal task queue. One file, long timeouts.
 import path from "node:path";
 import { defineConfig } from "vitest/config";
