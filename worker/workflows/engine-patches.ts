@@ -72,6 +72,25 @@ export interface EnginePatches {
    * own, at one place in the history. Asked only by taped runs, after tape-start-check-in-history.
    */
   tapeCallsInHistory?: boolean;
+  /**
+   * Every step whose result the run acts on is a regular activity: the start check, model calls (any model),
+   * built-in tools and a handoff's context. A local activity's result is a marker written with the workflow
+   * task that completes after it resolves; when a query, signal or cancel closed a task while it ran, its
+   * result landed in a later task than a replay resolves it in, and the replay issued the next command
+   * elsewhere (TMPRL1100: "No command scheduled for event … UpsertWorkflowSearchAttributes", "Cancel external
+   * WF machine does not handle this event"). A regular activity's result is an event of its own, at one place
+   * in the history, whatever arrives around it; so the class is closed for every kind of run, not one variant
+   * at a time (worker/engine-tests/replay-soak.int.test.ts proves it under queries, cancels and kills).
+   * Plan and routing fixes of the same release (issue 35 §3) are decided by this patch too.
+   * Old executions keep their local activities until they end (continue-as-new asks anew).
+   */
+  stepsInHistory: boolean;
+  /**
+   * A run started without a workspace gate (only runs of a release before the gate) decided at its start that
+   * the strict fallback policy applies, rather than asking `workspace-approval-gate` at its first gated call.
+   * Undefined for runs with a gate (they never ask).
+   */
+  workspaceGateAtStart?: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -85,11 +104,15 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     runStartChecked: patched("run-start-checked"),
     turnDeadlineKept: patched("turn-deadline-kept"),
     tape: input.tape && patched("tape-replay") ? { tapeId: input.tape.tapeId, path: input.tape.path ?? "" } : null,
+    // Asked below, after the tape's patches, so every earlier marker keeps its place.
+    stepsInHistory: false,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
   if (patches.tape) {
     patches.tapeStartCheckInHistory = patched("tape-start-check-in-history");
     patches.tapeCallsInHistory = patched("tape-calls-in-history");
   }
+  patches.stepsInHistory = patched("steps-in-history");
+  if (!input.gate) patches.workspaceGateAtStart = patched("workspace-gate-at-start");
   return patches;
 }

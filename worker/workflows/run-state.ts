@@ -100,8 +100,20 @@ export class RunState {
   plansExecuted = 0;
   /** Who sent the message this turn answers (a follow-up's sender): "self" for the approvals of its calls. */
   turnSender: PersonRef | null = null;
-  /** Behaviour changes this execution runs with (engine-patches.ts); decided at its start, not carried. */
-  patches: EnginePatches = { planScheduler: true, routingOffersRemaining: true, zeroWindowCloses: true, subAgentShares: true, inlinePlanNodes: true, runStartChecked: true, turnDeadlineKept: true };
+  /** Set once, at the execution's start (agent-run.ts); unset for states built outside a workflow (an inline plan node's activity). */
+  private decidedPatches: EnginePatches | null = null;
+  /**
+   * Behaviour changes this execution runs with (engine-patches.ts); decided at its start, not carried.
+   * No default: a default of "every patch applies" would read as true in code that runs before the
+   * decision or outside a workflow, which is exactly where a wrong answer would go unnoticed.
+   */
+  get patches(): EnginePatches {
+    if (!this.decidedPatches) throw new Error("the run's engine patches are read before they were decided (engine-patches.ts decidePatches)");
+    return this.decidedPatches;
+  }
+  set patches(patches: EnginePatches) {
+    this.decidedPatches = patches;
+  }
 
   /** Not carried: live counters of the current workflow execution. */
   baseStatus: RunStatus = "pending";
