@@ -103,7 +103,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
 
   let turnUsageStart = state.usage;
   try {
-    if (state.patches.runStartChecked) await requireSignedStart(input, ledger, state.patches.tapeStartCheckInHistory === true);
+    if (state.patches.runStartChecked) await requireSignedStart(input, ledger, state.patches.stepsInHistory || state.patches.tapeStartCheckInHistory === true);
     if (!agent) throw new RunFailure("invalid_config", `agent "${input.agentName}" is not in the graph`);
     if (!input.carried) {
       const runSpan = state.startSpan("run", input.agentName, null, { depth: input.depth });

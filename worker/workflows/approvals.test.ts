@@ -9,8 +9,8 @@ describe("approval helpers", () => {
 
   it("gates with every matching rule, its own and inherited, the strictest winning", () => {
     const input = { gate: { policy: DEFAULT_WORKSPACE_POLICY, policyRevision: 1, inheritedRules: [agentSchema.shape.approvalRules.parse([{ pattern: "calc*", requiredApprovals: 2 }])[0]!], starter: null, author: null } } as AgentRunInput;
-    expect(gateFor(input, agent, "ledger_transfer")?.requiredRole).toBe("approver");
-    expect(gateFor(input, agent, "calculator")).toMatchObject({ requiredApprovals: 2, reason: "rule" });
+    expect(gateFor(input, agent, "ledger_transfer", {})?.requiredRole).toBe("approver");
+    expect(gateFor(input, agent, "calculator", {})).toMatchObject({ requiredApprovals: 2, reason: "rule" });
   });
 
   it("checks edited arguments against the tool schema", () => {

@@ -13,6 +13,7 @@ import { BUDGET_APPROVAL_TOOL, isBudgetApproval, tokenGrantProblems } from "../.
 import { isPlanApproval, PLAN_APPROVAL_TOOL, planEditProblems, planLimitsFor, type PlanApprovalRequest } from "../../lib/contract/plan-approval";
 import type { Plan } from "../../lib/contract/plan";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/contract/types";
+import type { EnginePatches } from "./engine-patches";
 import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, DecideApprovalInput, PersonRef } from "../../lib/contract/workflow";
 import type { LedgerActivities } from "../activities/ledger";
 import type { NotificationActivities } from "../activities/notifications";
@@ -42,15 +43,20 @@ export { argumentProblems };
  * run's workspace policy (fixed at its start) with the agent's own rules and
  * those inherited from its ancestors.
  */
-export function gateFor(input: AgentRunInput, agent: AgentConfig, toolName: string): GateRequirement | null {
+export function gateFor(input: AgentRunInput, agent: AgentConfig, toolName: string, patches: Pick<EnginePatches, "workspaceGateAtStart">): GateRequirement | null {
   if (input.gate) return effectiveGate(input.gate.policy, applicableRules(agent.approvalRules, input.gate.inheritedRules), toolName);
-  // A run started before runs carried a gate: its history was written under the graph's first matching
+  // A run without a gate decided at its start (engine-patches.ts workspaceGateAtStart): the strict fallback.
+  if (patches.workspaceGateAtStart) return effectiveGate(FALLBACK_POLICY, agent.approvalRules, toolName);
+  // An execution from before that decision: its history was written under the graph's first matching
   // rule alone, so a replay must decide the same way; once past that history it gets the strict fallback.
   if (!patched(WORKSPACE_GATE_PATCH)) return legacyGate(agent, toolName);
   return effectiveGate(FALLBACK_POLICY, agent.approvalRules, toolName);
 }
 
-/** Marks, in the history of runs started without a gate, where the workspace policy's fallback took over. */
+/**
+ * Marks, in the history of runs started without a gate before workspace-gate-at-start, where the workspace
+ * policy's fallback took over (asked mid-run, at the first gated call; newer executions decide at their start).
+ */
 const WORKSPACE_GATE_PATCH = "workspace-approval-gate";
 
 function legacyGate(agent: AgentConfig, toolName: string): GateRequirement | null {

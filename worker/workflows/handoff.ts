@@ -5,7 +5,7 @@
 // the receiver's conversation, and the receiver's answer is the run's answer.
 // Handoffs are counted against the run's maxHandoffs (A → B → A is allowed
 // within it).
-import { proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
+import { proxyActivities, proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
 import type { AgentActivities } from "../activities/agent";
 import type { ModelToolCall } from "../models/types";
 import type { AgentConfig, AgentGraph } from "../../lib/agents/schemas";
@@ -17,10 +17,12 @@ import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
 import type { RunState } from "./run-state";
 
-const { handoffContext } = proxyLocalActivities<AgentActivities>({
-  startToCloseTimeout: "30 seconds",
-  retry: { initialInterval: "500 milliseconds", maximumAttempts: 5 },
-});
+const HANDOFF_CONTEXT_OPTIONS = { startToCloseTimeout: "30 seconds", retry: { initialInterval: "500 milliseconds", maximumAttempts: 5 } } as const;
+
+// Executions before steps-in-history built the context in a local activity (their replays still do).
+const { handoffContext: handoffContextLocal } = proxyLocalActivities<AgentActivities>(HANDOFF_CONTEXT_OPTIONS);
+// A regular activity: its result is an event of its own (engine-patches.ts stepsInHistory).
+const { handoffContext: handoffContextInHistory } = proxyActivities<AgentActivities>(HANDOFF_CONTEXT_OPTIONS);
 
 /** A valid handoff call of the response: its target and reason, or the problem the model must hear. */
 export function handoffRequest(agent: AgentConfig, toolCalls: ModelToolCall[]): { to: string; reason: string } | { problem: string } | null {
@@ -66,6 +68,7 @@ export async function handOff(
   const span = state.startSpan("handoff", `${from.name} → ${request.to}`, parent.id, { from: from.name, to: request.to, reason: request.reason, depth, context: from.handoffContext });
   // The ledger holds every message up to here once the pending batch is written.
   await ledger.written();
+  const handoffContext = state.patches.stepsInHistory ? handoffContextInHistory : handoffContextLocal;
   const context = await handoffContext({
     runId: workflowInfo().workflowId,
     messageCount: state.messageCount,

@@ -22,12 +22,10 @@ import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
 import type { RunState } from "./run-state";
 
-// Demo-model calls and side-effect-free built-in tools run as local activities:
-// they execute inside the worker that holds the workflow task, so an
-// iteration costs one round trip to Temporal instead of several, and their
-// inputs (the growing conversation) are not copied into history each time.
-// Side-effecting and MCP tools run as regular activities with heartbeats, so a
-// dead worker is noticed within seconds and the call resumes elsewhere.
+// Executions before steps-in-history ran demo-model calls and side-effect-free
+// built-in tools as local activities (one round trip per iteration); their
+// replays still do. Every newer execution runs them as regular activities
+// (inferencePath below).
 const INFERENCE_OPTIONS: LocalActivityOptions = {
   startToCloseTimeout: "5 minutes",
   localRetryThreshold: "1 minute",
@@ -37,33 +35,47 @@ const INFERENCE_OPTIONS: LocalActivityOptions = {
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 };
 
+/** Where a model call runs, and whether it carries the run's pending ledger batch. */
+interface InferencePath {
+  local: boolean;
+  /** The call writes the pending ledger batch itself (in the run ledger's turn), and may run eager tools. */
+  carries: boolean;
+  run: AgentActivities["runInference"];
+}
+
 /**
  * The model call, bounded by what is left of the run timeout.
  *
- * The built-in demo model answers in milliseconds: a local activity. A real
- * provider can take a minute, and a local activity holds the workflow task
- * while it runs, so a cancel, a timer or a query would reach the run only when
- * the task is heartbeated (8 s into it, see AGENT_WORKFLOW_TASK_TIMEOUT).
- * Real providers therefore run as regular activities with heartbeats: one more
- * round trip per call (tens of ms against seconds of generation) buys an
- * immediate cancel and a dead worker noticed within the heartbeat timeout.
- * Either way the schedule-to-close deadline ends the call at the run timeout.
+ * Executions with steps-in-history (engine-patches.ts stepsInHistory) call every
+ * model as a regular activity that carries the ledger batch and runs eager tools,
+ * as the local call did: one round trip per iteration, and its result is an event
+ * of its own, so whatever a query, signal or cancel does around it, a replay meets
+ * it at the same place. The batch's bytes reach history as the call's input, as the
+ * background writer's batches already do; a large one is claim-checked by the
+ * payload codec (lib/temporal/claim-check-codec.ts).
+ *
+ * Older executions keep what they recorded: the demo model as a local activity, a
+ * real provider (and a taped run's calls) as a regular activity after the ledger
+ * was written.
  */
-function runInferenceWithin(model: string, deadline: number, inHistory: boolean): { local: boolean; run: AgentActivities["runInference"] } {
+function inferencePath(model: string, deadline: number, patches: { stepsInHistory: boolean; tapeCallsInHistory?: boolean }): InferencePath {
   // Measured when the call is scheduled (a local one may wait for its turn first).
   const scheduleToCloseTimeout = () => Math.max(1, deadline - Date.now());
+  const regular = (cancellationType?: ActivityCancellationType): AgentActivities["runInference"] => (input) =>
+    proxyActivities<AgentActivities>({
+      startToCloseTimeout: INFERENCE_OPTIONS.startToCloseTimeout,
+      heartbeatTimeout: "10 seconds",
+      retry: INFERENCE_OPTIONS.retry,
+      scheduleToCloseTimeout: scheduleToCloseTimeout(),
+      ...(cancellationType !== undefined ? { cancellationType } : {}),
+    }).runInference(input);
+  // A cancelled call still finishes writing the batch it carries: waiting for it keeps the run's writes in order.
+  if (patches.stepsInHistory) return { local: false, carries: true, run: regular(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED) };
   // A taped run's calls are regular activities whatever the model (EnginePatches.tapeCallsInHistory).
-  if (model.startsWith("demo/") && !inHistory) return { local: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
-  return {
-    local: false,
-    run: (input) =>
-      proxyActivities<AgentActivities>({
-        startToCloseTimeout: INFERENCE_OPTIONS.startToCloseTimeout,
-        heartbeatTimeout: "10 seconds",
-        retry: INFERENCE_OPTIONS.retry,
-        scheduleToCloseTimeout: scheduleToCloseTimeout(),
-      }).runInference(input),
-  };
+  if (model.startsWith("demo/") && patches.tapeCallsInHistory !== true) {
+    return { local: true, carries: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
+  }
+  return { local: false, carries: false, run: regular() };
 }
 
 /** A local activity that ran out of its schedule-to-close time fails with the TimeoutFailure itself (a regular one wraps it). */
@@ -104,7 +116,7 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
   state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
   let output;
   try {
-    const inference = runInferenceWithin(agent.model, call.deadline, state.patches.tapeCallsInHistory === true);
+    const inference = inferencePath(agent.model, call.deadline, state.patches);
     const run = (batch: LedgerBatch | null) =>
       inference.run({
         runId: workflowInfo().workflowId,
@@ -119,14 +131,13 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
         // Only set when used, so the input of every other run is what it always was.
         ...(state.conversationStart ? { conversationStart: state.conversationStart } : {}),
         ...(call.answerSchema ? { answerSchema: call.answerSchema } : {}),
-        ...(inference.local && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
+        ...(inference.carries && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
         // A taped run asks its tape first (worker/activities/tape.ts); other runs' inputs are unchanged.
         ...(state.patches.tape ? { tape: state.patches.tape } : {}),
       });
-    // A local model call carries the pending ledger batch and writes it while the model works. A regular
-    // activity (a real provider) reads the whole conversation from the ledger: it is written first, and
-    // not carried, so conversations stay out of the workflow's history.
-    if (inference.local) output = await ledger.exclusive(run, { carry: true });
+    // A carrying call writes the pending ledger batch while the model works. An older execution's regular
+    // call (a real provider, a taped run) read the whole conversation from the ledger, written first.
+    if (inference.carries) output = await ledger.exclusive(run, { carry: true });
     else {
       await ledger.written();
       output = await run(null);

@@ -10,11 +10,11 @@ import type { RunLedger } from "./run-ledger";
 
 const { checkRunStart } = proxyLocalActivities<RunStartActivities>({ startToCloseTimeout: "10 seconds", retry: { maximumAttempts: 3 } });
 
-// A taped run's check (EnginePatches.tapeStartCheckInHistory): its result is an event of its own, at one
+// A taped run's check (EnginePatches.tapeStartCheckInHistory) and every execution's since steps-in-history: its result is an event of its own, at one
 // place in the history, so a cancel that arrives while it runs meets the run at the same point on replay.
 const { checkRunStart: checkRunStartInHistory } = proxyActivities<RunStartActivities>({ startToCloseTimeout: "10 seconds", retry: { maximumAttempts: 3 } });
 
-/** `inHistory`: a regular activity (taped runs, engine-patches.ts tapeStartCheckInHistory), else a local one in the ledger's turn. Throws RunFailure("unauthenticated") unless the run is a child or its input carries the web server's signature. */
+/** `inHistory`: a regular activity (engine-patches.ts stepsInHistory, or a taped run's tapeStartCheckInHistory), else a local one in the ledger's turn. Throws RunFailure("unauthenticated") unless the run is a child or its input carries the web server's signature. */
 export async function requireSignedStart(input: AgentRunInput, ledger: RunLedger, inHistory = false): Promise<void> {
   if (workflowInfo().parent) return;
   const start = { runId: workflowInfo().workflowId, graph: input.graph, gate: input.gate, startedBy: input.startedBy, agentName: input.agentName, runProof: input.runProof };

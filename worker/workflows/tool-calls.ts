@@ -119,7 +119,7 @@ export class ToolCalls {
     const { input } = this.turn;
     if (!input.gate) return undefined;
     this.eager ??= {
-      names: this.agent.tools.filter((name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name)),
+      names: this.agent.tools.filter((name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name, this.turn.state.patches)),
       agent: this.agent,
       rootRunId: input.rootRunId,
       runContext: input.context,
@@ -213,7 +213,7 @@ export class ToolCalls {
   private async gatedCall(call: ToolCall, span: TraceSpan): Promise<CallOutcome> {
     const name = call.function.name;
     let rawArguments = call.function.arguments;
-    const rule = gateFor(this.turn.input, this.agent, name);
+    const rule = gateFor(this.turn.input, this.agent, name, this.turn.state.patches);
     if (rule) {
       const checked = this.callProblem(name, rawArguments);
       if (checked.problem !== null) return { ok: false, errorKind: checked.kind, attempts: 0, content: checked.problem };
@@ -262,8 +262,10 @@ export class ToolCalls {
         ...(this.turn.input.sideEffectScope ? { sideEffectScope: this.turn.input.sideEffectScope, position: this.positions.get(call.id) ?? 0 } : {}),
         ...(this.turn.state.patches.tape ? { tape: this.turn.state.patches.tape } : {}),
       };
-      // A taped run's tools are regular activities (EnginePatches.tapeCallsInHistory).
-      const local = LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name) && this.turn.state.patches.tapeCallsInHistory !== true;
+      // Only an execution from before steps-in-history (and untaped: EnginePatches.tapeCallsInHistory) runs a
+      // side-effect-free built-in as a local activity; every other call is a regular activity, an event of its own.
+      const { patches } = this.turn.state;
+      const local = !patches.stepsInHistory && LOCAL_TOOLS.has(call.function.name) && this.agent.tools.includes(call.function.name) && patches.tapeCallsInHistory !== true;
       return outcomeOf(local ? await this.turn.ledger.exclusive(() => executeLocalTool(input), { carry: false }) : await executeTool(input));
     } catch (error) {
       if (isCancellation(error)) throw error;
