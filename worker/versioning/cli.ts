@@ -2,15 +2,17 @@
 // TEMPORAL_* and ZAP_WORKER_* environment as the workers:
 //   npx tsx worker/versioning/cli.ts status             the deployment's builds, their routing state and open runs
 //   npx tsx worker/versioning/cli.ts promote [build-id]  make a build current: new runs start on it
+//   npx tsx worker/versioning/cli.ts patches [query]    open executions per engine patch and build (retiring a patch)
 // promote's build id defaults to ZAP_WORKER_BUILD_ID, else the hash of the bundle in ZAP_WORKFLOW_BUNDLE.
 import { readFileSync } from "node:fs";
-import { Connection } from "@temporalio/client";
+import { Client, Connection } from "@temporalio/client";
 import { debugRequested, parseEnv } from "../../lib/config/env";
 import { temporalConnectionOptions } from "../../lib/temporal/connection-options";
 import { currentBuildId, deploymentVersions, openRunsQuery, setCurrentBuild, type DeploymentRef, type WorkflowService } from "../../lib/temporal/worker-deployments";
 import { workflowBundleBuildId } from "./worker-version";
+import { formatCensus, takePatchCensus } from "./patch-census";
 
-const USAGE = "usage: worker/versioning/cli.ts status | promote [build-id]";
+const USAGE = "usage: worker/versioning/cli.ts status | promote [build-id] | patches [visibility query]";
 
 function buildIdToPromote(argument: string | undefined, configured: string | null, bundlePath: string | null): string {
   if (argument) return argument;
@@ -29,8 +31,21 @@ async function status(service: WorkflowService, ref: DeploymentRef): Promise<voi
   }
 }
 
+/** Open executions per engine patch and build: a patch's old branch may go once none lacks its marker. */
+async function patches(query: string | undefined): Promise<void> {
+  const config = parseEnv(process.env);
+  const connection = await Connection.connect(temporalConnectionOptions(config));
+  try {
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+    console.log(formatCensus(await takePatchCensus(client, query)));
+  } finally {
+    await connection.close();
+  }
+}
+
 async function main(): Promise<void> {
   const [command, argument] = process.argv.slice(2);
+  if (command === "patches") return patches(argument);
   if (command !== "status" && command !== "promote") throw new Error(USAGE);
   // The deployment these commands act on is the workers' one, whether or not this shell turned versioning on.
   const config = parseEnv({ ...process.env, ZAP_WORKER_VERSIONING: "true" });

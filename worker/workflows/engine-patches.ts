@@ -6,7 +6,7 @@
 // the start, before any activity, that cannot happen. Runs recorded before a
 // patch have no marker at their start and keep the old behaviour for good;
 // a new execution (a new run, or continue-as-new) gets every patch.
-import { patched } from "@temporalio/workflow";
+import { deprecatePatch, patched } from "@temporalio/workflow";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 
 /** A taped run's tape and its place in the run tree (lib/tapes/paths.ts). */
@@ -108,9 +108,14 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     stepsInHistory: false,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
+  // Retired (docs/deploying.md "Retiring a patch"): both landed in the same release as tape-replay (issue 27),
+  // so no release ever ran a taped execution without them; the marker stays so that histories holding it
+  // replay, and the old branch is gone.
   if (patches.tape) {
-    patches.tapeStartCheckInHistory = patched("tape-start-check-in-history");
-    patches.tapeCallsInHistory = patched("tape-calls-in-history");
+    deprecatePatch("tape-start-check-in-history");
+    deprecatePatch("tape-calls-in-history");
+    patches.tapeStartCheckInHistory = true;
+    patches.tapeCallsInHistory = true;
   }
   patches.stepsInHistory = patched("steps-in-history");
   if (!input.gate) patches.workspaceGateAtStart = patched("workspace-gate-at-start");
