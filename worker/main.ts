@@ -8,6 +8,7 @@ import { routeNewRuns } from "./versioning/startup";
 import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
 import { runExporterFromEnv } from "./telemetry/run-exporter";
 import { startMonitorSchedule } from "./monitor-schedule";
+import { serveSdkMetrics } from "./telemetry/sdk-metrics";
 
 async function main(): Promise<void> {
   const config = parseEnv();
@@ -18,6 +19,11 @@ async function main(): Promise<void> {
   // Read before connecting, so a bad OTEL_* variable stops the worker with its name.
   const telemetry = runExporterFromEnv(db, process.env);
   if (telemetry) console.log(`worker: exporting finished runs over OTLP/HTTP to ${telemetry.endpoint}`);
+  // Before the first connection: the SDK's runtime is configured once, when it is created.
+  if (config.temporal.workerMetricsAddress) {
+    serveSdkMetrics(config.temporal.workerMetricsAddress);
+    console.log(`worker: serving the Temporal SDK's metrics at http://${config.temporal.workerMetricsAddress}/metrics`);
+  }
   const connection = await connectWorker(config);
   try {
     const { worker, mcp, version } = await createZapWorker({ config, db, connection, runExporter: telemetry?.exporter ?? null });

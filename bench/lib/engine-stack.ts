@@ -28,6 +28,10 @@ export interface EngineStack {
   client: Client;
   db: Db;
   worker: ChildProcess;
+  /** The worker's SDK metrics (Prometheus text), read now. */
+  sdkMetrics(): Promise<string>;
+  /** Lines the worker wrote to stderr that carry this warning code (e.g. TMPRL1104: a workflow task held past 5 s). */
+  warnings(code: string): number;
   stop(): Promise<void>;
 }
 
@@ -40,7 +44,7 @@ export async function startEngineStack(options: { latencyMs: number; name: strin
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const [port, uiPort, httpPort] = [await freePort(), await freePort(), await freePort()];
+    const [port, uiPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const temporal = spawnDevServer({ cli: await provisionTemporalCli(), host: "127.0.0.1", port, uiPort, httpPort, headless: true, dbFile: path.join(dir, "t.db"), namespace: "default", logFile: path.join(dir, "t.log") });
     children.push(temporal);
     const address = `127.0.0.1:${port}`;
@@ -56,11 +60,16 @@ export async function startEngineStack(options: { latencyMs: number; name: strin
     writeFileSync(bundlePath, code);
     const worker = spawn(process.execPath, [...(options.workerArgs ?? []), "--import", "tsx", "worker/main.ts"], {
       cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
       // One key for both sides, as `npm start` shares AUTH_SECRET: the worker checks the runs the engine signs.
-      env: { ...process.env, AUTH_SECRET: BENCH_AUTH_SECRET, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(options.latencyMs), ZAP_WORKFLOW_BUNDLE: bundlePath },
+      env: { ...process.env, AUTH_SECRET: BENCH_AUTH_SECRET, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(options.latencyMs), ZAP_WORKFLOW_BUNDLE: bundlePath, ZAP_WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` },
     });
     children.push(worker);
+    const warned = new Map<string, number>();
+    worker.stderr?.on("data", (d: Buffer) => {
+      process.stderr.write(d);
+      for (const code of d.toString().match(/TMPRL\d{4}/g) ?? []) warned.set(code, (warned.get(code) ?? 0) + 1);
+    });
     await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
     const connection = await Connection.connect({ address });
     // The worker offloads large payloads; the client must read them back the same way.
@@ -71,6 +80,10 @@ export async function startEngineStack(options: { latencyMs: number; name: strin
       client,
       db,
       worker,
+      async sdkMetrics() {
+        return (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      },
+      warnings: (code) => warned.get(code) ?? 0,
       async stop() {
         await connection.close();
         await db.$disconnect();

@@ -164,6 +164,11 @@ const envSchema = z
       .default(256 * 1024),
     // A workflow bundle built ahead (npm start, npm run build): the worker loads it instead of bundling at start-up.
     ZAP_WORKFLOW_BUNDLE: z.string().optional(),
+    // host:port where the worker serves the Temporal SDK's own metrics for Prometheus (workflow task and activity latencies, slots).
+    ZAP_WORKER_METRICS_ADDRESS: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, { message: "expected host:port, e.g. 127.0.0.1:9464" })
+      .optional(),
     // Worker Versioning (docs/deploying.md). Off by default: the one worker of `npm start` has no older build beside it to finish its runs.
     ZAP_WORKER_VERSIONING: booleanText.default(false),
     // The worker deployment's name; default: the task queue's ("." is Temporal's separator of name and build id).
@@ -232,6 +237,8 @@ export interface AppConfig {
     payloadOffloadBytes: number;
     /** The prebuilt workflow bundle the worker loads when the file exists (ZAP_WORKFLOW_BUNDLE); null: bundle at start-up. */
     workflowBundlePath: string | null;
+    /** Where the worker serves the SDK's Prometheus metrics (ZAP_WORKER_METRICS_ADDRESS); null: not served. */
+    workerMetricsAddress: string | null;
     /** Worker Versioning (ZAP_WORKER_*), null when off; buildId null: derived from the workflow bundle's code. */
     workerVersioning: { deploymentName: string; buildId: string | null; promote: "if-none" | "always" | "never" } | null;
   };
@@ -343,6 +350,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       apiKey: env.TEMPORAL_API_KEY,
       payloadOffloadBytes: env.ZAP_PAYLOAD_OFFLOAD_BYTES,
       workflowBundlePath: env.ZAP_WORKFLOW_BUNDLE ?? null,
+      workerMetricsAddress: env.ZAP_WORKER_METRICS_ADDRESS ?? null,
       workerVersioning: env.ZAP_WORKER_VERSIONING
         ? { deploymentName: env.ZAP_WORKER_DEPLOYMENT ?? env.TEMPORAL_TASK_QUEUE.replaceAll(".", "-"), buildId: env.ZAP_WORKER_BUILD_ID ?? null, promote: env.ZAP_WORKER_PROMOTE }
         : null,
