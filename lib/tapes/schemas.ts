@@ -26,7 +26,7 @@ export interface RecordedDecision {
 export type TapeEntry =
   // A recorded model response reused at the same place (forks): conversation path + iteration.
   | { kind: "model"; path: TapePath; iteration: number; response: RecordedModelResponse }
-  // A recorded tool result reused at the same place (forks): path + iteration + call id.
+  // A recorded tool result reused at the same place by the same tool (forks): path + iteration + call id, and `tool`.
   | {
       kind: "tool_at";
       path: TapePath;

@@ -123,6 +123,22 @@ describe.each(providers)("tapes on $provider", ({ available, create }) => {
     expect(row.experimentId).toBe("exp-test");
   });
 
+  it.skipIf(!available)("a tool_at entry answers only its own tool: another tool called at the same place is not given its result", async () => {
+    const recorded: TapeEntry = { kind: "tool_at", path: "", iteration: 1, callId: "call_1_0_0", tool: "calculator", outcome: "ok", result: "42 (recorded for calculator)" };
+    const { tapeId } = await createTape(h.db, { purpose: "experiment", entries: [recorded, { kind: "tool_stub", tool: "current_time", result: "stubbed time" }], settings: { live: { tools: [] }, approvals: "reject" } });
+    const at = (tool: string) => findToolEntry(h.db, tapeId, { tool, rawArguments: "{}", path: "", iteration: 1, callId: "call_1_0_0", claimKey: `r:1:${tool}` });
+    expect(await at("calculator")).toMatchObject({ source: "tool_at", result: "42 (recorded for calculator)" });
+    // Before: the calculator's recorded result answered current_time, because only the place was matched.
+    expect(await at("current_time")).toMatchObject({ source: "tool_stub", result: "stubbed time" });
+    // On the engine: the model calls current_time where the tape recorded a calculator call; current_time runs live.
+    const { summary, events } = await tapedRun(["current_time", "calculator"], "tool current_time {}\nanswer: done", [recorded], { live: { tools: ["current_time"] }, approvals: "reject" });
+    expect(summary.status).toBe("completed");
+    const [result] = toolResults(events);
+    expect(result).toMatchObject({ tool: "current_time", outcome: "ok" });
+    expect(result?.replayed).toBeUndefined();
+    expect(result?.result).not.toContain("recorded for calculator");
+  });
+
   it.skipIf(!available)("an idempotent start: the same workflow id returns the run already started", async () => {
     const graphName = `tape-${randomUUID().slice(0, 8)}`;
     await saveAgentVersion(h.db, graphName, singleAgentGraph({ tools: [] }, { followUpWindowSeconds: 0 }), { createdById: builder.id });

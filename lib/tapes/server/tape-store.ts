@@ -111,14 +111,16 @@ const CLAIM_ATTEMPTS = 20;
 
 /**
  * The tape's answer for a tool call, in the contract's order: the entry
- * recorded at this very place (tool_at), else the first unclaimed entry of this
+ * recorded at this very place for this very tool (tool_at), else the first unclaimed entry of this
  * tool with equal arguments (tool_call, claimed for this call with a
  * conditional update, so two parallel calls never take one entry and a retry
  * gets the entry it claimed before), else the tool's stub; null when nothing
  * matches.
  */
 export async function findToolEntry(db: Db, tapeId: string, call: ToolLookup): Promise<RecordedToolResult | null> {
-  const at = await db.tapeEntry.findFirst({ where: { tapeId, kind: "tool_at", path: call.path, iteration: call.iteration, callId: call.callId }, orderBy: { seq: "asc" }, select: { data: true } });
+  // The tool too, not only the place: a model that calls another tool where the recording called X (an edited
+  // prompt, another model) must not be handed X's result. (The index on path, iteration and call id finds the row.)
+  const at = await db.tapeEntry.findFirst({ where: { tapeId, kind: "tool_at", path: call.path, iteration: call.iteration, callId: call.callId, tool: call.tool }, orderBy: { seq: "asc" }, select: { data: true } });
   if (at) {
     const entry = JSON.parse(at.data) as TapeEntry;
     if (entry.kind === "tool_at") return { source: "tool_at", outcome: entry.outcome, result: entry.result, ...(entry.approval ? { approval: entry.approval } : {}) };
