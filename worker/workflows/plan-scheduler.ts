@@ -143,6 +143,12 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   const graphBytes = JSON.stringify(input.graph).length;
   /** Results by reference and nodes inline (runs since the inline-plan-nodes patch; older runs replay as recorded). */
   const byReference = state.patches.inlinePlanNodes;
+  /**
+   * A node whose run was cancelled directly (a person cancelled the node's run, not the plan) breaks its dependents
+   * as a failed node does, and a plan left with nothing done ends cancelled (engine-patches.ts stepsInHistory).
+   * Before, its dependents stayed pending and the plan waited for its run timeout; older runs replay so.
+   */
+  const cancelBreaks = state.patches.stepsInHistory;
 
   const finish = (node: PlanNode, next: "completed" | "failed" | "skipped" | "cancelled", extra: { runId: string | null; reason?: string; usage?: TokenUsage; attempts: number }) => {
     status.set(node.id, next);
@@ -226,7 +232,9 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
       results.set(node.id, { text: last.text, runId: last.runId, ...(last.data !== undefined ? { data: last.data } : {}) });
       finish(node, "completed", { runId: last.runId, usage, attempts });
     } else if (!last || last.cancelled) {
-      finish(node, "cancelled", { runId: last?.runId ?? null, reason: stopping ?? "the plan stopped", ...(totalOf(usage) ? { usage } : {}), attempts });
+      // Not stopping: the node's own run was cancelled while the plan goes on.
+      const reason = stopping ?? (cancelBreaks && last ? "its run was cancelled" : "the plan stopped");
+      finish(node, "cancelled", { runId: last?.runId ?? null, reason, ...(totalOf(usage) ? { usage } : {}), attempts });
     } else {
       finish(node, "failed", { runId: last.runId, reason: last.reason, ...(totalOf(usage) ? { usage } : {}), attempts });
     }
@@ -239,9 +247,10 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
       changed = false;
       for (const node of plan.nodes) {
         if (status.get(node.id) !== "pending") continue;
-        const broken = node.dependsOn.find((dep) => status.get(dep) === "failed" || status.get(dep) === "skipped");
+        const broken = node.dependsOn.find((dep) => status.get(dep) === "failed" || status.get(dep) === "skipped" || (cancelBreaks && status.get(dep) === "cancelled"));
         if (!broken) continue;
-        finish(node, "skipped", { runId: null, reason: `dependency ${broken} ${status.get(broken) === "failed" ? "failed" : "was skipped"}`, attempts: 0 });
+        const how = status.get(broken);
+        finish(node, "skipped", { runId: null, reason: `dependency ${broken} ${how === "failed" ? "failed" : how === "cancelled" ? "was cancelled" : "was skipped"}`, attempts: 0 });
         changed = true;
       }
     }
@@ -307,9 +316,20 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
   await Promise.all(inFlight);
 
   const counts = countOf(status);
+  const cancelledNode = cancelBreaks ? plan.nodes.find((n) => status.get(n.id) === "cancelled") : undefined;
+  if (counts.completed === 0 && cancelledNode) {
+    // Nothing done, and a node's run was cancelled by a person: the plan was stopped, not failed, and so is its run
+    // (as when a plan's synthesis is cancelled).
+    const reason = `node ${cancelledNode.id}'s run was cancelled`;
+    state.emit({ type: "plan_finished", outcome: "cancelled", ...counts, reason });
+    state.endSpan(planSpan, "error", { attributes: { outcome: "cancelled", ...counts, reason } });
+    throw new CancelledFailure(reason);
+  }
   const outcome: PlanOutcome = counts.completed === plan.nodes.length ? "completed" : counts.completed === 0 ? "failed" : "partially_failed";
-  state.emit({ type: "plan_finished", outcome, completed: counts.completed, failed: counts.failed, skipped: counts.skipped });
-  state.endSpan(planSpan, outcome === "completed" ? "ok" : "error", { attributes: { outcome, completed: counts.completed, failed: counts.failed, skipped: counts.skipped } });
+  // Cancelled nodes are counted once a plan that ran to its end may hold them.
+  const cancelledCount: { cancelled?: number } = cancelBreaks && counts.cancelled > 0 ? { cancelled: counts.cancelled } : {};
+  state.emit({ type: "plan_finished", outcome, completed: counts.completed, failed: counts.failed, skipped: counts.skipped, ...cancelledCount });
+  state.endSpan(planSpan, outcome === "completed" ? "ok" : "error", { attributes: { outcome, completed: counts.completed, failed: counts.failed, skipped: counts.skipped, ...(cancelledCount.cancelled ? { cancelled: cancelledCount.cancelled } : {}) } });
   if (outcome === "failed") throw new RunFailure("plan_failed", `every node of the plan failed or was skipped (${counts.failed} failed, ${counts.skipped} skipped)`);
 
   const sinks = sinkNodes(plan).filter((n) => results.has(n.id));

@@ -1,0 +1,127 @@
+// Orchestration edges found by reading the code (issue 35 §3), on the real
+// engine, SQLite and PostgreSQL: a plan whose node run is cancelled directly
+// goes on at once (its dependents are skipped, as a failed node's are). Every
+// run here replays on today's workflow code.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
+import { replayRunTrees } from "../../scripts/test-support/replay";
+import type { RunEvent } from "../../lib/contract/types";
+import { createModelRegistry, type ModelRegistry } from "../models/registry";
+import type { InferenceRequest, InferenceResponse, ModelProvider } from "../models/types";
+
+const providers = await testProviders();
+const ofType = <T extends RunEvent["type"]>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+
+/** A model id the test's registry serves itself (ids are checked against the known providers' patterns). */
+const FLAKY_MODEL = "demo/test-flaky";
+/** What each call of the flaky model spends. */
+const CALL_USAGE = { inputTokens: 100, outputTokens: 10 };
+
+/**
+ * FLAKY_MODEL: asks for a (missing) tool first, then answers. Its second call throws an internal error (not a
+ * model error: the inline node's activity fails and Temporal tries it again) the first time for the node whose objective
+ * is "part once", and every time for "part always". Every call that returns spends CALL_USAGE.
+ */
+function flakyProvider(): ModelProvider {
+  const failures = new Map<string, number>();
+  return {
+    async generate(request: InferenceRequest): Promise<InferenceResponse> {
+      const task = request.messages.find((m) => m.role === "user")?.content;
+      const text = typeof task === "string" ? task : "";
+      const answered = request.messages.some((m) => m.role === "tool");
+      if (!answered) return { content: null, toolCalls: [{ id: "call-1", name: "look_around", arguments: "{}" }], usage: CALL_USAGE, finishReason: "tool-calls" };
+      const failed = failures.get(text) ?? 0;
+      // The node's objective (the task quoted after it names both nodes).
+      if (text.startsWith("Objective: part always") || (text.startsWith("Objective: part once") && failed === 0)) {
+        failures.set(text, failed + 1);
+        throw new Error("the test provider dropped the connection");
+      }
+      return { content: "done", toolCalls: [], usage: CALL_USAGE, finishReason: "stop" };
+    },
+  };
+}
+
+function models(h: EngineHarness): ModelRegistry {
+  const base = createModelRegistry({ models: h.config.models });
+  const flaky = flakyProvider();
+  return { resolve: (id) => (id === FLAKY_MODEL ? { provider: flaky, modelName: "flaky" } : base.resolve(id)) };
+}
+
+/** A planner, a slow card with a tool (a child workflow) and a quick tool-less one (inline). */
+const team = (extra: { name: string; model: string; description: string }[] = []) => ({
+  entryAgent: "planner",
+  mode: "plan-and-execute" as const,
+  plan: { concurrency: 4, nodeRetries: 1 },
+  agents: [
+    { name: "planner", model: "demo/planner" },
+    { name: "slow", model: "demo/slow", description: "takes its time", tools: ["calculator"] },
+    { name: "w", model: "demo/w", description: "does one part" },
+    ...extra,
+  ],
+  limits: { followUpWindowSeconds: 0 },
+});
+const plan = (nodes: { id: string; agent: string; dependsOn?: string[] }[]) => ({ nodes: nodes.map((n) => ({ objective: `part ${n.id}`, dependsOn: [], ...n })) });
+
+describe.each(providers)("orchestration edges on $provider", ({ available, create }) => {
+  let h: EngineHarness;
+  const replayable: string[] = [];
+  beforeAll(async () => {
+    if (!available) return;
+    const database: TestDatabase = await create();
+    h = await startEngineHarness({ database, worker: false, policy: { exemptTools: ["calculator"] } });
+    await h.startWorker({ models: models(h) });
+  }, 120_000);
+  afterAll(async () => {
+    if (available) await h.stop();
+  });
+
+  /** Starts a run and cancels the child run of `agentName` (a plan node or a routed child) once it works, directly. */
+  async function cancelChildOf(runId: string, agentName: string): Promise<string> {
+    const child = await eventually(
+      () => h.db.run.findFirst({ where: { parentRunId: runId, agentName, status: "thinking" }, select: { id: true } }),
+      (row) => row !== null,
+      30_000,
+      `the ${agentName} child of ${runId} to work`,
+    );
+    await h.engine.cancelRun(child!.id);
+    return child!.id;
+  }
+
+  it.skipIf(!available)("a node run cancelled directly: its dependents are skipped at once and the plan ends partially_failed", async () => {
+    const nodes = plan([{ id: "a", agent: "slow" }, { id: "b", agent: "w", dependsOn: ["a"] }, { id: "c", agent: "w" }]);
+    const { runId } = await h.engine.startRun({ graph: team(), task: `Do it\n@planner: return ${JSON.stringify(nodes)}\n@slow: think 60000\n@w: answer: part done` });
+    const cancelled = await cancelChildOf(runId, "slow");
+    // Before: b stayed pending and the plan waited for its run timeout (3,600 s).
+    const done = await waitForStatus(h.engine, runId, ["completed", "failed", "cancelled"], 45_000);
+    expect(done.status).toBe("completed");
+    const events = await h.engine.getEvents(runId);
+    const finished = Object.fromEntries(ofType(events, "plan_node_finished").map((e) => [e.nodeId, e]));
+    expect(finished.a).toMatchObject({ status: "cancelled", runId: cancelled, reason: "its run was cancelled" });
+    expect(finished.b).toMatchObject({ status: "skipped", runId: null, reason: "dependency a was cancelled" });
+    expect(finished.c).toMatchObject({ status: "completed" });
+    expect(ofType(events, "plan_finished")[0]).toMatchObject({ outcome: "partially_failed", completed: 1, failed: 0, skipped: 1, cancelled: 1 });
+    expect(done.output).toContain("Not done: a (cancelled), b (skipped)");
+    replayable.push(runId);
+  });
+
+  it.skipIf(!available)("a node run cancelled directly with nothing else done: the plan and its run end cancelled", async () => {
+    const nodes = plan([{ id: "a", agent: "slow" }, { id: "b", agent: "w", dependsOn: ["a"] }]);
+    const { runId } = await h.engine.startRun({ graph: team(), task: `Do it\n@planner: return ${JSON.stringify(nodes)}\n@slow: think 60000\n@w: answer: part done` });
+    await cancelChildOf(runId, "slow");
+    const done = await waitForStatus(h.engine, runId, ["completed", "failed", "cancelled"], 45_000);
+    expect(done.status).toBe("cancelled");
+    const events = await h.engine.getEvents(runId);
+    expect(ofType(events, "plan_node_finished").map((e) => [e.nodeId, e.status])).toEqual([
+      ["a", "cancelled"],
+      ["b", "skipped"],
+    ]);
+    expect(ofType(events, "plan_finished")[0]).toMatchObject({ outcome: "cancelled", completed: 0, skipped: 1, cancelled: 1, reason: "node a's run was cancelled" });
+    expect(ofType(events, "run_cancelled")).toHaveLength(1);
+    replayable.push(runId);
+  });
+
+  it.skipIf(!available)("every run above replays on today's workflow code", async () => {
+    expect(await replayRunTrees(h, replayable)).toBeGreaterThanOrEqual(replayable.length);
+  });
+});
