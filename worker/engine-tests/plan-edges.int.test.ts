@@ -1,7 +1,8 @@
 // Orchestration edges found by reading the code (issue 35 §3), on the real
 // engine, SQLite and PostgreSQL: a plan whose node run is cancelled directly
-// goes on at once (its dependents are skipped, as a failed node's are). Every
-// run here replays on today's workflow code.
+// goes on at once (its dependents are skipped, as a failed node's are), and a
+// routed child cancelled from outside cancels the router's run rather than being
+// routed around. Every run here replays on today's workflow code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
@@ -118,6 +119,27 @@ describe.each(providers)("orchestration edges on $provider", ({ available, creat
     ]);
     expect(ofType(events, "plan_finished")[0]).toMatchObject({ outcome: "cancelled", completed: 0, skipped: 1, cancelled: 1, reason: "node a's run was cancelled" });
     expect(ofType(events, "run_cancelled")).toHaveLength(1);
+    replayable.push(runId);
+  });
+
+  it.skipIf(!available)("a routed child cancelled from outside cancels the router's run: it is not routed around as a failure", async () => {
+    const graph = {
+      entryAgent: "desk",
+      agents: [
+        { name: "desk", model: "demo/router", kind: "router" as const, subAgents: ["technical", "billing"], router: { threshold: 0.7, maxAttempts: 3 } },
+        { name: "technical", model: "demo/technical", description: "technical problems" },
+        { name: "billing", model: "demo/billing", description: "billing" },
+      ],
+      limits: { followUpWindowSeconds: 0 },
+    };
+    const { runId } = await h.engine.startRun({ graph, task: "route technical 0.9\nroute billing 0.8\n@technical: think 60000\n@billing: answer: billing took it" });
+    await cancelChildOf(runId, "technical");
+    const done = await waitForStatus(h.engine, runId, ["completed", "failed", "cancelled"], 45_000);
+    // Before: the router routed the task again, to billing, and the run completed with its answer.
+    expect(done.status).toBe("cancelled");
+    const events = await h.engine.getEvents(runId);
+    expect(ofType(events, "routing_decided")).toHaveLength(1);
+    expect(ofType(events, "routed_agent_failed")).toEqual([]);
     replayable.push(runId);
   });
 

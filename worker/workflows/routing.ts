@@ -4,8 +4,9 @@
 // runs as a child workflow on the turn's task — one task, no follow-up window —
 // and its answer is the run's answer. When it fails, control returns to the
 // router with the reason, which routes again; after maxAttempts the run fails
-// with routing_exhausted, its ledger (and every child's) kept.
-import { uuid4, workflowInfo } from "@temporalio/workflow";
+// with routing_exhausted, its ledger (and every child's) kept. A child whose run
+// is cancelled cancels the router's run.
+import { CancelledFailure, uuid4, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { reroutePrompt, type RoutingDecision } from "../../lib/contract/system-tools";
 import type { RoutingRecord } from "../../lib/contract/types";
@@ -48,6 +49,10 @@ export async function routeTurn(turn: TurnContext): Promise<TurnResult> {
     const excluded = offeredChildren(state, router) ? failed.map((f) => f.agentName) : [];
     const record = recordDecision(state, router, decided.data as RoutingDecision, attempt, parent, excluded);
     const child = await runRoutedChild(state, input, router, record.chosen, state.turnTask || input.message, attempt, parent, turn.deadline);
+    // A child cancelled from outside (a person cancelled its run) was stopped, not failed: the router's run is
+    // cancelled too rather than routed around it (as a plan's cancelled synthesis does). Runs recorded before
+    // the patch routed again, and replay so (engine-patches.ts stepsInHistory).
+    if (!child.ok && child.cancelled && state.patches.stepsInHistory) throw new CancelledFailure(`the routed run ${child.runId} was cancelled`);
     await turn.checkBudget();
     if (child.ok) return { kind: "answer", text: child.text, ...(child.data !== undefined ? { data: child.data } : {}) };
     failed.push({ agentName: record.chosen, reason: child.reason });
