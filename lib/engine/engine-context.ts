@@ -1,6 +1,7 @@
 // What the parts of the engine client share: its dependencies (defaults filled
 // in) and the steps every operation on a run goes through — the runs-table
-// check, queries and descriptions that map a vanished workflow to a 404, the
+// check, queries and descriptions that map a vanished workflow to a 404, reads
+// that ask the workflow within a deadline and fall back to the run ledger, the
 // claim check for images, and how a run's workflow is started.
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from "@temporalio/client";
 import type { QueryDefinition } from "@temporalio/common";
@@ -14,6 +15,7 @@ import { runExists } from "../run-ledger/read";
 import { SA_AGENT_NAME, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import { RunNotFound } from "./errors";
 import { isNotFound } from "./temporal-errors";
+import { QUERY_DEADLINE_MS, logLedgerFallback, withQueryDeadline } from "./query-deadline";
 
 export interface EngineDeps {
   temporal: Client;
@@ -42,6 +44,13 @@ export interface EngineContext {
   requireKnownRun(runId: string): Promise<void>;
   /** Queries a known run's workflow; a workflow Temporal no longer has is RunNotFound. */
   query<T>(runId: string, definition: QueryDefinition<T>): Promise<T>;
+  /**
+   * A read that wants the workflow's live answer: asks a known run's workflow
+   * within QUERY_DEADLINE_MS, and on any failure — Temporal no longer has it,
+   * its workflow task failed, no worker answers, the deadline passed — returns
+   * `fromLedger()` instead (logged). Only an unknown run id is an error.
+   */
+  queryOrLedger<T>(runId: string, definition: QueryDefinition<T>, fromLedger: () => Promise<T>): Promise<T>;
   /** Describes a known run's workflow; a workflow Temporal no longer has is RunNotFound. */
   describe(runId: string): Promise<WorkflowExecutionDescription>;
   /** Stores the images of a message (the claim check); the workflow gets only their references. */
@@ -65,6 +74,16 @@ export function createEngineContext({ temporal, db, taskQueue, decisionKey = nul
     } catch (error) {
       if (isNotFound(error)) throw new RunNotFound(runId);
       throw error;
+    }
+  }
+
+  async function queryOrLedger<T>(runId: string, definition: QueryDefinition<T>, fromLedger: () => Promise<T>): Promise<T> {
+    await requireKnownRun(runId);
+    try {
+      return await withQueryDeadline(temporal, runId, QUERY_DEADLINE_MS, () => handle(runId).query(definition));
+    } catch (error) {
+      logLedgerFallback(runId, definition.name, error);
+      return fromLedger();
     }
   }
 
@@ -96,5 +115,5 @@ export function createEngineContext({ temporal, db, taskQueue, decisionKey = nul
     });
   }
 
-  return { temporal, db, decisionKey, catalog, handle, requireKnownRun, query, describe, storedImages, startWorkflow };
+  return { temporal, db, decisionKey, catalog, handle, requireKnownRun, query, queryOrLedger, describe, storedImages, startWorkflow };
 }

@@ -64,4 +64,29 @@ describe("collecting pending approvals across runs", () => {
     expect(result).toHaveLength(100);
     expect(most).toBe(PENDING_QUERY_CONCURRENCY);
   });
+
+  it("answers within its time budget: a run that never answers, and the runs not yet asked, show the ledger's records", async () => {
+    const asked: string[] = [];
+    const told: string[][] = [];
+    const started = Date.now();
+    const runIds = ["hung", ...Array.from({ length: PENDING_QUERY_CONCURRENCY * 3 }, (_, i) => `slow${i}`)];
+    const result = await collectPendingApprovals(
+      runIds,
+      {
+        ask: (runId) => {
+          asked.push(runId);
+          // One run never answers (a wedged worker); the others take a while, so the budget ends before all are asked.
+          return runId === "hung" ? new Promise<never>(() => undefined) : new Promise((resolve) => setTimeout(() => resolve([approval(runId)]), 40));
+        },
+        fromLedger: async (ids) => ids.map((id) => approval(id, true)),
+        onUnanswered: (ids) => told.push(ids),
+      },
+      { budgetMs: 100 },
+    );
+    expect(Date.now() - started, "the budget, not the hung query, decides when it answers").toBeLessThan(1_000);
+    expect(result.find((a) => a.runId === "hung"), "the hung run's approval is shown from the ledger").toMatchObject({ unconfirmed: true });
+    expect(asked.length, "runs not reached within the budget are not asked").toBeLessThan(runIds.length);
+    expect(result.map((a) => a.runId).sort(), "every run is in the answer once, asked or not").toEqual([...runIds].sort());
+    expect(told).toHaveLength(1);
+  });
 });

@@ -2,10 +2,12 @@
 // waits. A run's own query is the truth (the ledger trails it), but a query can
 // fail — a worker busy replaying, a loaded machine, a worker just lost — and a
 // failed query used to drop that run's approvals from the inbox without a word.
-// Now: a bounded number of queries at once, one more try for a run that did not
-// answer, and for a run that still does not, its pending approvals as the
-// ledger recorded them, marked `unconfirmed` (deciding one still goes to the
-// run, which refuses what is no longer pending). Nothing that waits is hidden.
+// Now: a bounded number of queries at once, each within the query deadline,
+// one more try for a run that did not answer, the whole within a time budget,
+// and for a run that still did not answer, its pending approvals as the ledger
+// recorded them, marked `unconfirmed` (deciding one still goes to the run,
+// which refuses what is no longer pending). Nothing that waits is hidden, and
+// no worker, up or down, can keep the inbox from answering.
 import type { Db } from "../db/prisma";
 import type { ApprovalRequest } from "../contract/types";
 import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
@@ -23,30 +25,53 @@ export interface PendingApprovalSources {
   onUnanswered?: (runIds: string[], error: unknown) => void;
 }
 
-export async function collectPendingApprovals(runIds: string[], sources: PendingApprovalSources): Promise<ApprovalRequest[]> {
-  const answers: ApprovalRequest[] = [];
-  const unanswered: string[] = [];
+/** The longest the inbox waits for runs' answers: past it, the runs not yet answered show the ledger's records. */
+export const PENDING_BUDGET_MS = 4_000;
+
+export interface CollectOptions {
+  /** The whole collection's time (default PENDING_BUDGET_MS): a worker that is down must not hold the inbox. */
+  budgetMs?: number;
+}
+
+/**
+ * Every run's answer, or the ledger's records of the runs that did not answer
+ * (twice) within the budget. Runs still unasked or in flight when the budget
+ * ends are not waited for; an answer arriving later is dropped.
+ */
+export async function collectPendingApprovals(runIds: string[], sources: PendingApprovalSources, options: CollectOptions = {}): Promise<ApprovalRequest[]> {
+  const answers = new Map<string, ApprovalRequest[]>();
   let lastError: unknown;
   let next = 0;
+  let over = false;
   const worker = async (): Promise<void> => {
-    while (next < runIds.length) {
+    while (next < runIds.length && !over) {
       const runId = runIds[next++] as string;
       try {
-        answers.push(...(await sources.ask(runId)));
-      } catch {
-        try {
-          answers.push(...(await sources.ask(runId)));
-        } catch (error) {
-          lastError = error;
-          unanswered.push(runId);
-        }
+        const answer = await sources.ask(runId).catch(() => {
+          if (over) throw new Error("the inbox's time for answers is over");
+          return sources.ask(runId);
+        });
+        if (!over) answers.set(runId, answer);
+      } catch (error) {
+        lastError = error;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PENDING_QUERY_CONCURRENCY, runIds.length) }, worker));
-  if (!unanswered.length) return answers;
-  sources.onUnanswered?.(unanswered, lastError);
-  return [...answers, ...(await sources.fromLedger(unanswered))];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const budgetOver = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, options.budgetMs ?? PENDING_BUDGET_MS);
+  });
+  try {
+    await Promise.race([Promise.all(Array.from({ length: Math.min(PENDING_QUERY_CONCURRENCY, runIds.length) }, worker)), budgetOver]);
+  } finally {
+    over = true;
+    clearTimeout(timer);
+  }
+  const unanswered = runIds.filter((runId) => !answers.has(runId));
+  const answered = [...answers.values()].flat();
+  if (!unanswered.length) return answered;
+  sources.onUnanswered?.(unanswered, lastError ?? new Error(`no answer within ${options.budgetMs ?? PENDING_BUDGET_MS} ms`));
+  return [...answered, ...(await sources.fromLedger(unanswered))];
 }
 
 /** The ledger's pending approvals of these runs, as approval requests marked unconfirmed. */

@@ -1,16 +1,17 @@
 // Reading runs: a run's summary, history, events, trace and the queries its
 // workflow answers; the runs list; pending approvals across runs. Every read
-// that names a run checks it is a row of the runs table first.
-import { conversationsQuery, pendingApprovalsQuery, summaryQuery } from "../contract/definitions";
-import type { ApprovalRequest, ChatMessage, RunEvent, RunSummary, TraceNode } from "../contract/types";
+// that names a run checks it is a row of the runs table first. Reads that need
+// no live state come from the run ledger alone; the two that do (pending
+// approvals, conversations) ask the workflow within a deadline and fall back
+// to the ledger on any failure, so no read waits on or fails with a workflow.
+import { conversationsQuery, pendingApprovalsQuery } from "../contract/definitions";
+import type { ApprovalRequest, ChatMessage, Conversation, RunEvent, TraceNode } from "../contract/types";
 import { TERMINAL_STATUSES } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
 import {
   planOutcomeOf,
   readEventPage,
   readMessages,
-  readLastEventSeq,
-  readPlanOutcome,
   readRunRows,
   readRunSummary,
   readSpans,
@@ -20,9 +21,10 @@ import {
 } from "../run-ledger/read";
 import type { EngineContext } from "./engine-context";
 import { RunNotFound } from "./errors";
-import { isDeadlineExceeded } from "./temporal-errors";
-import { readVisibility } from "./visibility";
+import { readVisibility, type Visibility } from "./visibility";
 import { collectPendingApprovals, ledgerPendingApprovals } from "./pending-approvals";
+import { ledgerConversations } from "./ledger-conversations";
+import { QUERY_DEADLINE_MS, queryFailure, withQueryDeadline } from "./query-deadline";
 
 export interface RunListItem {
   runId: string;
@@ -39,53 +41,26 @@ export interface RunListItem {
   closedAt: string | null;
 }
 
-/** How long a summary query may wait for a busy workflow before the ledger answers. */
-const SUMMARY_QUERY_DEADLINE_MS = 1_500;
-
-/**
- * How long a summary that says a turn ended waits for the run ledger to hold
- * every event it counts. The workflow's last batch is written while it closes
- * down (a regular activity), so for a moment a query can say "completed" while
- * the ledger lacks the events that led there; a caller that then reads them
- * would miss the last ones. Past this, the summary is returned as it is.
- */
-const LEDGER_CATCH_UP_MS = 3_000;
-const LEDGER_CATCH_UP_POLL_MS = 25;
-
-async function ledgerCaughtUp(db: EngineContext["db"], runId: string, lastEventSeq: number): Promise<void> {
-  const until = Date.now() + LEDGER_CATCH_UP_MS;
-  for (;;) {
-    const written = await readLastEventSeq(db, runId);
-    if (written === null || written >= lastEventSeq || Date.now() >= until) return;
-    await new Promise((resolve) => setTimeout(resolve, LEDGER_CATCH_UP_POLL_MS));
-  }
-}
-
 /** The engine client's reads. */
-export function createRunReads({ temporal, db, handle, query, requireKnownRun }: Pick<EngineContext, "temporal" | "db" | "handle" | "query" | "requireKnownRun">) {
+export function createRunReads({ temporal, db, handle, queryOrLedger, requireKnownRun }: Pick<EngineContext, "temporal" | "db" | "handle" | "queryOrLedger" | "requireKnownRun">) {
+  /** The run's ledger row, or RunNotFound: every read that names a run starts here. */
+  async function ledgerSummary(runId: string): Promise<RunSummaryWithPlan> {
+    const stored = await readRunSummary(db, runId);
+    if (!stored) throw new RunNotFound(runId);
+    return stored;
+  }
+
   return {
     /**
-     * The run's summary from the workflow, or the ledger's copy when Temporal no
-     * longer has the run or the workflow cannot answer soon: a query waits for
-     * the workflow task in progress, and a long model call (a local activity)
-     * keeps one open for up to 80% of the task timeout. The ledger row is the
-     * same summary, written as it changes.
+     * The run's summary as the run ledger holds it: the row the workflow
+     * rewrites with every batch, in the same transaction as the events it
+     * counts, so a summary that says the run ended comes with all its events.
+     * No query: a summary needs no live state, and a query would wait for a
+     * busy workflow task, fail while the workflow task is in failed state and
+     * need a worker to replay a closed run. The route, the run page's polling,
+     * `waitForRun` and `streamRun` all read it here.
      */
-    async getRun(runId: string): Promise<RunSummaryWithPlan> {
-      let live: RunSummary;
-      try {
-        live = await temporal.withDeadline(Date.now() + SUMMARY_QUERY_DEADLINE_MS, () => query(runId, summaryQuery));
-      } catch (error) {
-        if (!(error instanceof RunNotFound) && !isDeadlineExceeded(error)) throw error;
-        const stored = await readRunSummary(db, runId);
-        if (!stored) throw error;
-        return stored;
-      }
-      // A turn that ended is read back whole: the events (and the plan's outcome) it counts are in the ledger first.
-      if (TERMINAL_STATUSES.includes(live.status)) await ledgerCaughtUp(db, runId, live.lastEventSeq);
-      // The workflow's summary does not say how a plan ended; the ledger's row does.
-      return { ...live, planOutcome: await readPlanOutcome(db, runId) };
-    },
+    getRun: (runId: string): Promise<RunSummaryWithPlan> => ledgerSummary(runId),
     async getHistory(runId: string): Promise<ChatMessage[]> {
       await requireKnownRun(runId);
       return readMessages(db, runId);
@@ -102,8 +77,30 @@ export function createRunReads({ temporal, db, handle, query, requireKnownRun }:
       await requireKnownRun(runId);
       return spanTree(await readSpans(db, runId));
     },
-    getConversations: (runId: string) => query(runId, conversationsQuery),
-    getPendingApprovals: (runId: string) => query(runId, pendingApprovalsQuery),
+    /**
+     * The run's sub-agent conversations, live from the workflow; from the ledger's
+     * sub-agent events when the workflow does not answer, or when the run
+     * failed or was cancelled (its workflow has closed: no need to replay it).
+     */
+    async getConversations(runId: string): Promise<Conversation[]> {
+      const { status } = await ledgerSummary(runId);
+      const fromLedger = () => ledgerConversations(db, runId, status);
+      if (status === "failed" || status === "cancelled") return fromLedger();
+      return queryOrLedger(runId, conversationsQuery, fromLedger);
+    },
+
+    /**
+     * The run's pending approvals, live from the workflow (deciding needs the
+     * truth). A run the ledger says ended waits for nothing and is not asked; a
+     * run that does not answer shows the ledger's pending records, marked
+     * `unconfirmed` (a decision still goes to the run, which refuses what is no
+     * longer pending).
+     */
+    async getPendingApprovals(runId: string): Promise<ApprovalRequest[]> {
+      const { status } = await ledgerSummary(runId);
+      if (TERMINAL_STATUSES.includes(status)) return [];
+      return queryOrLedger(runId, pendingApprovalsQuery, () => ledgerPendingApprovals(db, [runId]));
+    },
 
     /** Yields events as they happen until the run is idle in a final state. */
     async *streamRun(runId: string, options: { sinceSeq?: number; intervalMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
@@ -127,8 +124,9 @@ export function createRunReads({ temporal, db, handle, query, requireKnownRun }:
     /**
      * Runs, newest first, from the run ledger (the runs table every door reads),
      * with Temporal's execution status from visibility. `graph` is the saved
-     * agent graph, `entryAgent` the agent the run starts with. Fails when
-     * visibility does not answer.
+     * agent graph, `entryAgent` the agent the run starts with. When visibility
+     * does not answer, every run's Temporal status is UNKNOWN and its close
+     * time the ledger's: the list itself never depends on Temporal.
      */
     async listRuns(options: { graph?: string; entryAgent?: string; includeSubRuns?: boolean; pendingApprovalsOnly?: boolean; limit?: number } = {}): Promise<RunListItem[]> {
       const { rows } = await readRunRows(
@@ -136,7 +134,10 @@ export function createRunReads({ temporal, db, handle, query, requireKnownRun }:
         { topLevel: !options.includeSubRuns && !options.pendingApprovalsOnly, graph: options.graph, entryAgent: options.entryAgent, awaitingApproval: options.pendingApprovalsOnly },
         { take: options.limit ?? 100 },
       );
-      const visibility = await readVisibility(temporal, rows.map((r) => r.id));
+      const visibility = await readVisibility(temporal, rows.map((r) => r.id)).catch((error: unknown) => {
+        console.warn(`engine: Temporal's visibility did not answer for the run list (${queryFailure(error)}); listing the ledger's runs without Temporal's statuses`);
+        return new Map<string, Visibility>();
+      });
       return rows.map((run) => {
         const seen = visibility.get(run.id);
         return {
@@ -166,7 +167,7 @@ export function createRunReads({ temporal, db, handle, query, requireKnownRun }:
       const approvals = await collectPendingApprovals(
         rows.map((r) => r.id),
         {
-          ask: (id) => handle(id).query(pendingApprovalsQuery),
+          ask: (id) => withQueryDeadline(temporal, id, QUERY_DEADLINE_MS, () => handle(id).query(pendingApprovalsQuery)),
           fromLedger: (ids) => ledgerPendingApprovals(db, ids),
           onUnanswered: (ids, error) =>
             console.warn(`inbox: ${ids.length} run(s) did not answer the pending-approvals query (${error instanceof Error ? error.message : String(error)}); showing the ledger's records for ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`),

@@ -1,8 +1,7 @@
 // What a Temporal client error means for the engine client: the run is gone,
-// a query ran out of time, or an update may simply be sent again.
+// or an update may simply be sent again.
 import { ServiceError, WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from "@temporalio/client";
 
-const GRPC_CANCELLED = 1;
 const GRPC_DEADLINE_EXCEEDED = 4;
 const GRPC_FAILED_PRECONDITION = 9;
 const GRPC_UNAVAILABLE = 14;
@@ -17,11 +16,6 @@ export function isRetryableUpdateError(error: unknown): boolean {
   if (!(error instanceof ServiceError) || !isGrpcServiceError(error.cause)) return false;
   const { code, details } = error.cause;
   return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE || (code === GRPC_FAILED_PRECONDITION && /workflow task in failed state/i.test(details));
-}
-
-/** The query ran out of time: the server reports DEADLINE_EXCEEDED, or CANCELLED when it dropped the expired call first. */
-export function isDeadlineExceeded(error: unknown): boolean {
-  return error instanceof ServiceError && isGrpcServiceError(error.cause) && (error.cause.code === GRPC_DEADLINE_EXCEEDED || error.cause.code === GRPC_CANCELLED);
 }
 
 /** Temporal no longer has the run's workflow, or it has closed and cannot take the call. */

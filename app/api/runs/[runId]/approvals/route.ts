@@ -1,4 +1,5 @@
-// GET /api/runs/:runId/approvals – the run's pending approvals (from its own query),
+// GET /api/runs/:runId/approvals – the run's pending approvals (from its own query, or the
+// ledger's records marked unconfirmed when the run does not answer within the query deadline),
 // with chain, preceding message, tokens and tool schema, for deciding from the run page.
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
