@@ -15,6 +15,7 @@ import type { RunEvent } from "../../lib/contract/types";
 import type { SessionUser } from "../../lib/auth/server/session";
 import { startTapedRunWith } from "../../lib/tapes/server/start-taped-run";
 import type { TapeEntry, TapeSettings } from "../../lib/tapes/schemas";
+import { summaryQuery } from "../../lib/contract/definitions";
 
 let h: EngineHarness;
 let builder: SessionUser;
@@ -70,7 +71,7 @@ const recordedAnswer = (i: number): TapeEntry => ({
   response: { text: null, toolCalls: [{ id: `c${i}`, name: "calculator", arguments: `{"expression":"${i}+1"}` }], usage: { inputTokens: 10, outputTokens: 5 }, model: "demo/test" },
 });
 /**
- * Waits until the tool calls are in flight: the run's own summary (a query: no ledger lag) says so, or the
+ * Waits until the tool calls are in flight: the run's summary (the ledger) says so, or the
  * ledger already has a tool call started (a taped run's tools are regular activities, done in milliseconds, so
  * a poll can miss the status). A model call thinks 12 s: a cancel that misses the short calls still lands in
  * the next model call, right after them, not after the answer.
@@ -147,7 +148,8 @@ describe("taped runs cancelled under load", () => {
         const delay = (i % 8) * 120;
         const queries = (async () => {
           for (let q = 0; q < 10; q++) {
-            await h.engine.getRun(runId).catch(() => undefined);
+            // The workflow's own query, as the inbox's reads are (a query closes a workflow task early).
+            await h.client.workflow.getHandle(runId).query(summaryQuery).catch(() => undefined);
             await new Promise((r) => setTimeout(r, 50));
           }
         })();
