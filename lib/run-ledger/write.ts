@@ -10,6 +10,7 @@ import type { ApprovalRequest } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../contract/workflow";
 import { writeDerivedRows } from "./derived";
+import { applyFence, fenceOf, mixesAttempts, type FencedLedgerBatch } from "./fence";
 
 function spanData(span: LedgerBatch["spans"][number]): string {
   return JSON.stringify({ tokens: span.tokens, attempts: span.attempts, attributes: span.attributes });
@@ -108,8 +109,10 @@ function planOutcomeOf(events: LedgerBatch["events"]): PlanOutcome | undefined {
   return last?.type === "plan_finished" ? last.outcome : undefined;
 }
 
-async function upsertRun(tx: DbTransaction, { run, summary, events }: LedgerBatch): Promise<void> {
-  const fields = { ...runFields(summary), planOutcome: planOutcomeOf(events) };
+async function upsertRun(tx: DbTransaction, batch: FencedLedgerBatch): Promise<void> {
+  const { run, summary, events } = batch;
+  const fence = fenceOf(batch);
+  const fields = { ...runFields(summary), planOutcome: planOutcomeOf(events), ...(fence ? { generation: fence.attempt - 1 } : {}) };
   await tx.run.upsert({
     where: { id: run.runId },
     create: {
@@ -175,8 +178,11 @@ async function insertApprovalRequests(tx: DbTransaction, batch: LedgerBatch): Pr
  * costs N + 4 statements instead of about 6 N. It fails on a row that already
  * exists (a batch replayed after a crash), which sends the caller to the checked path.
  */
-async function writeGroupInTx(tx: DbTransaction, batches: LedgerBatch[]): Promise<void> {
-  for (const batch of batches) await upsertRun(tx, batch);
+async function writeGroupInTx(tx: DbTransaction, batches: FencedLedgerBatch[]): Promise<void> {
+  for (const batch of batches) {
+    await applyFence(tx, batch);
+    await upsertRun(tx, batch);
+  }
   const events = batches.flatMap((b) => eventRows(b.run.runId, b.events));
   if (events.length) await tx.runEvent.createMany({ data: events });
   const messages = batches.flatMap((b) => messageRows(b.run.runId, b.messages));
@@ -221,9 +227,10 @@ async function checkSameExecution(tx: DbTransaction, { run, summary }: LedgerBat
 }
 
 /** The checked path for one batch: inserts only the events and messages that are not there yet. */
-async function writeBatchCheckedInTx(tx: DbTransaction, batch: LedgerBatch): Promise<void> {
+async function writeBatchCheckedInTx(tx: DbTransaction, batch: FencedLedgerBatch): Promise<void> {
   const { run } = batch;
   await checkSameExecution(tx, batch);
+  await applyFence(tx, batch);
   await upsertRun(tx, batch);
   const seenEvents = await existingSeqs(tx, "events", run.runId, batch.events.map((e) => e.seq));
   const events = batch.events.filter((e) => !seenEvents.has(e.seq));
@@ -236,8 +243,8 @@ async function writeBatchCheckedInTx(tx: DbTransaction, batch: LedgerBatch): Pro
   await writeDerivedRows(tx, [{ run, summary: batch.summary, events, messages, spans: batch.spans }]);
 }
 
-/** Writes one batch of a run's ledger in one transaction. */
-export async function writeLedgerBatch(db: Db, batch: LedgerBatch): Promise<void> {
+/** Writes one batch of a run's ledger in one transaction (a fenced batch of an older attempt: LedgerFencedError). */
+export async function writeLedgerBatch(db: Db, batch: FencedLedgerBatch): Promise<void> {
   await writeLedgerGroup(db, [batch]);
 }
 
@@ -248,14 +255,17 @@ export async function writeLedgerBatch(db: Db, batch: LedgerBatch): Promise<void
  * already there (a batch replayed after a crash), the group is written again
  * with existence checks.
  */
-export async function writeLedgerGroup(db: Db, batches: LedgerBatch[]): Promise<void> {
+export async function writeLedgerGroup(db: Db, batches: FencedLedgerBatch[]): Promise<void> {
+  const checked = () =>
+    writeTransaction(db, async (tx) => {
+      for (const batch of batches) await writeBatchCheckedInTx(tx, batch);
+    });
+  if (mixesAttempts(batches)) return checked();
   try {
     await writeTransaction(db, (tx) => writeGroupInTx(tx, batches));
   } catch (error) {
     if (retryReason(error) !== "unique_violation") throw error;
-    await writeTransaction(db, async (tx) => {
-      for (const batch of batches) await writeBatchCheckedInTx(tx, batch);
-    });
+    await checked();
   }
 }
 
@@ -266,7 +276,7 @@ export async function writeLedgerGroup(db: Db, batches: LedgerBatch[]): Promise<
  * fewer, larger transactions are what keep a busy worker responsive.
  */
 export function createLedgerWriter(db: Db, maxGroup = 100) {
-  const queue: { batch: LedgerBatch; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  const queue: { batch: FencedLedgerBatch; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let draining = false;
 
   async function drain(): Promise<void> {
@@ -277,7 +287,7 @@ export function createLedgerWriter(db: Db, maxGroup = 100) {
           await writeLedgerGroup(db, group.map((g) => g.batch));
           for (const item of group) item.resolve();
         } catch {
-          // One bad batch must not fail the others: write them one by one, each with its own outcome.
+          // One bad batch (or a fenced one refused) must not fail the others: write them one by one, each with its own outcome.
           for (const item of group) await writeLedgerBatch(db, item.batch).then(item.resolve, item.reject);
         }
       }
@@ -287,7 +297,8 @@ export function createLedgerWriter(db: Db, maxGroup = 100) {
   }
 
   return {
-    write(batch: LedgerBatch): Promise<void> {
+    /** Queues `batch`; a fenced batch of an older attempt than the run's rejects with LedgerFencedError. */
+    write(batch: FencedLedgerBatch): Promise<void> {
       return new Promise<void>((resolve, reject) => {
         queue.push({ batch, resolve, reject });
         if (draining) return;

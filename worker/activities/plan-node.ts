@@ -10,12 +10,21 @@
 // events, conversation), so the live DAG, the run page, search and the API
 // read it the same way. Its ids are fixed by its input (run id, span and event
 // numbers, start time), so a retried attempt rewrites the same records.
+//
+// Attempts of the activity may overlap: Temporal starts attempt 2 once attempt
+// 1's heartbeat timed out, and attempt 1 (its event loop held by a long
+// synchronous write) may still be working. Its writes are fenced by attempt
+// (lib/run-ledger/fence.ts): a newer attempt's first write replaces what older
+// ones wrote, an older attempt's write is refused and the attempt stops, and an
+// attempt that hears it lost its place (not a cancel the plan asked for)
+// records no cancellation.
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import { hostname } from "node:os";
 import type { AgentConfig } from "../../lib/agents/schemas";
 import { renderPrompt } from "../../lib/agents/template";
 import type { ResultRef, TokenUsage } from "../../lib/contract/types";
-import type { LedgerBatch, LedgerRunIdentity } from "../../lib/contract/workflow";
+import type { LedgerRunIdentity } from "../../lib/contract/workflow";
+import { LedgerFencedError, type FencedLedgerBatch } from "../../lib/run-ledger/fence";
 import type { ChatMessage } from "../../lib/contract/types";
 import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import type { Db } from "../../lib/db/prisma";
@@ -51,24 +60,46 @@ const WORKER_ID = `${hostname()}/${process.pid}`;
 /** The agent workflow's answer to a call of a tool the agent does not hold (tool-calls.ts), so the model hears the same. */
 const noSuchTool = (name: string) => `There is no tool named "${name}". Available tools: none.`;
 
-export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledger: { write(batch: LedgerBatch): Promise<void> }; models: ModelRegistry }) {
+/** One attempt of the activity, as its node's run sees it. */
+interface NodeAttempt {
+  /** Temporal's attempt number, from 1: the fence of every batch it writes. */
+  number: number;
+  /** The node's run. */
+  state: RunState;
+  signal: AbortSignal;
+  /** Whether the cancel this attempt heard is the plan's (else it lost its place: timed out, or its worker shuts down). */
+  cancelAsked(): boolean;
+}
+
+export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledger: { write(batch: FencedLedgerBatch): Promise<void> }; models: ModelRegistry }) {
   return {
     async runPlanNode(input: PlanNodeInput): Promise<PlanNodeOutput> {
       const context = Context.current();
-      const heartbeat = () => context.heartbeat({ worker: WORKER_ID, attempt: context.info.attempt });
+      const { attempt } = context.info;
+      const state = new RunState();
+      const heartbeat = () => context.heartbeat({ worker: WORKER_ID, attempt });
       // The first heartbeat goes out after a second: a node that answers sooner costs Temporal no heartbeat at all.
       const timer = setInterval(heartbeat, HEARTBEAT_EVERY_MS);
+      // Details unknown (an older server): a cancel counts as the plan's, as it always did.
+      const cancelAsked = () => context.cancellationDetails?.cancelRequested ?? true;
       try {
-        return await runNode(input, context.cancellationSignal);
+        return await runNode(input, { number: attempt, state, signal: context.cancellationSignal, cancelAsked });
+      } catch (error) {
+        if (error instanceof LedgerFencedError) {
+          // A newer attempt writes the run: this one's work goes nowhere (Temporal no longer waits for it).
+          context.log.warn(`plan node run ${input.identity.runId}: attempt ${attempt} stops, its write was refused: ${error.message}`);
+          throw ApplicationFailure.create({ type: "superseded", message: error.message });
+        }
+        throw error;
       } finally {
         clearInterval(timer);
       }
     },
   };
 
-  async function runNode(input: PlanNodeInput, signal: AbortSignal): Promise<PlanNodeOutput> {
+  async function runNode(input: PlanNodeInput, attempt: NodeAttempt): Promise<PlanNodeOutput> {
     const { agent, identity } = input;
-    const state = new RunState();
+    const { state, signal } = attempt;
     state.startedAt = input.startedAt;
     state.baseStatus = "thinking";
     let endedAt: string | null = null;
@@ -83,13 +114,14 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
           pendingApprovals: 0,
           lastEventSeq: state.lastSeq,
           messageCount: state.messageCount,
-          generation: 0,
+          generation: attempt.number - 1,
           output,
           error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
           startedAt: state.startedAt,
           endedAt,
         },
         ...state.outbox.take(),
+        fence: { attempt: attempt.number },
       });
 
     const runSpan = state.startSpan("run", identity.agentName, null, { depth: input.depth });
@@ -103,6 +135,9 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
       { role: "system", content: prompt.text },
       { role: "user", content: identity.task, ...(input.results.length ? { results: input.results } : {}) },
     ];
+    // A retried attempt takes the run over at once: what an older attempt wrote is replaced, and that attempt's
+    // later writes are refused rather than landing beside this one's.
+    if (attempt.number > 1) await write();
 
     const fail = async (failure: "model_error" | "budget_exceeded" | "step_limit_exceeded", reason: string): Promise<PlanNodeOutput> => {
       endedAt = new Date().toISOString();
@@ -187,7 +222,9 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
         state.endSpan(iterationSpan, "error");
       }
     } catch (error) {
-      if (!(error instanceof CancelledFailure) && !signal.aborted) throw error;
+      if (error instanceof LedgerFencedError || (!(error instanceof CancelledFailure) && !signal.aborted)) throw error;
+      // Timed out or its worker shutting down: another attempt runs (or will run) the node, whose run is not cancelled.
+      if (!attempt.cancelAsked()) throw error instanceof CancelledFailure ? error : new CancelledFailure("the attempt lost its place");
       // Cancelled (the plan stopped): the node's run says so before the plan records it.
       endedAt = new Date().toISOString();
       state.terminal = { status: "cancelled", reason: "cancelled", message: "the run was cancelled" };

@@ -18,13 +18,22 @@ export function runsAsModelCalls(agent: AgentConfig | undefined, graph: AgentGra
   return !!agent && agent.kind !== "router" && !isPlanner(agent, graph) && agent.tools.length === 0 && agent.subAgents.length === 0 && agent.handoffs.length === 0 && !agent.outputSchema;
 }
 
+/**
+ * The heartbeat timeout of runs since the steps-in-history patch. 3 s (before) was tripped by a worker whose event
+ * loop a synchronous SQLite write held for seconds: Temporal started attempt 2 while attempt 1 still wrote. 10 s
+ * is the model-call activity's (inference.ts), for the same work; a cancel, which reaches an activity with a
+ * heartbeat's reply (heartbeats are throttled to 80 % of the timeout), still stops a node within 8 s. A timeout
+ * tripped all the same is harmless now: the node's writes are fenced by attempt (plan-node.ts).
+ */
+const HEARTBEAT_TIMEOUT = "10 seconds";
+
 /** A node's run that a retry may repeat: the activity is tried again after a lost worker or an internal failure. */
-function nodeActivity(timeoutSeconds: number | undefined) {
+function nodeActivity(timeoutSeconds: number | undefined, stepsInHistory: boolean) {
   return proxyActivities<PlanNodeActivities>({
     startToCloseTimeout: "10 minutes",
     // A cancel reaches an activity with a heartbeat's reply, and heartbeats are throttled to 80 % of
-    // this timeout: 3 s keeps a cancelled plan's nodes stopping within seconds.
-    heartbeatTimeout: "3 seconds",
+    // this timeout: 3 s kept a cancelled plan's nodes stopping within seconds (runs before the patch keep it).
+    heartbeatTimeout: stepsInHistory ? HEARTBEAT_TIMEOUT : "3 seconds",
     ...(timeoutSeconds !== undefined ? { scheduleToCloseTimeout: timeoutSeconds * 1000 } : {}),
     retry: { initialInterval: "1 second", backoffCoefficient: 2, maximumInterval: "30 seconds", maximumAttempts: 5 },
     // The node's run records its cancellation before the plan records the node as cancelled.
@@ -39,7 +48,7 @@ export async function runNodeInline(run: { state: RunState; input: AgentRunInput
   // Nothing to pace: an activity's input is the node's message, not the whole graph.
   task.onStarted?.();
   try {
-    const output = await nodeActivity(task.limits?.runTimeoutSeconds).runPlanNode({
+    const output = await nodeActivity(task.limits?.runTimeoutSeconds, state.patches.stepsInHistory).runPlanNode({
       identity: {
         runId: task.workflowId,
         rootRunId: input.rootRunId,
