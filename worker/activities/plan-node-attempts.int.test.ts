@@ -5,7 +5,8 @@
 // attempt 2 while attempt 1 still writes (its heartbeat timed out on a busy
 // event loop): the ledger is fenced by attempt, so an older attempt's batch is
 // refused (and logged), a newer attempt's first batch replaces what an older one
-// wrote, and an attempt that lost its place writes no cancellation.
+// wrote, and an attempt that lost its place writes no cancellation. The tokens
+// an attempt spent travel in its heartbeat to the next one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ActivityCancellationDetails, type LogLevel, type LogMetadata, type Logger } from "@temporalio/common";
 import { MockActivityEnvironment } from "@temporalio/testing";
@@ -173,4 +174,16 @@ describe.each(providers)("an inline plan node's attempts on $provider", ({ avail
     expect(terminal(await eventsOf("node-cancelled")).map((e) => e.type)).toEqual(["run_cancelled"]);
   });
 
+  it.skipIf(!available)("the tokens a failed attempt spent reach the next attempt through its heartbeat, and its failure", async () => {
+    const first = attempt(1, (_r, call) => (call === 1 ? askTool() : Promise.reject(new Error("the provider dropped the connection"))));
+    const failure = await first.run("node-spent").catch((e: unknown) => e);
+    // The failure carries the tokens (the workflow reads them when this was the last attempt).
+    expect(failure).toMatchObject({ details: [{ usage: CALL }] });
+    const last = first.heartbeats.at(-1);
+    expect(last).toMatchObject({ attempt: 1, usage: CALL });
+    const output = await attempt(2, (_r, call) => (call === 1 ? askTool() : answer("done")), { heartbeatDetails: last }).run("node-spent");
+    // Attempt 2 spent two calls; the run spent three.
+    expect(output.usage).toEqual({ inputTokens: 300, outputTokens: 30 });
+    expect(await db.run.findUniqueOrThrow({ where: { id: "node-spent" } })).toMatchObject({ inputTokens: 300, outputTokens: 30 });
+  });
 });

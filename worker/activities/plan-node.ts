@@ -17,7 +17,9 @@
 // (lib/run-ledger/fence.ts): a newer attempt's first write replaces what older
 // ones wrote, an older attempt's write is refused and the attempt stops, and an
 // attempt that hears it lost its place (not a cancel the plan asked for)
-// records no cancellation.
+// records no cancellation. The tokens every attempt spent travel in its
+// heartbeat to the next one and in its failure to the workflow: one budget per
+// run tree counts them.
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import { hostname } from "node:os";
 import type { AgentConfig } from "../../lib/agents/schemas";
@@ -60,11 +62,35 @@ const WORKER_ID = `${hostname()}/${process.pid}`;
 /** The agent workflow's answer to a call of a tool the agent does not hold (tool-calls.ts), so the model hears the same. */
 const noSuchTool = (name: string) => `There is no tool named "${name}". Available tools: none.`;
 
+/** What an attempt's heartbeat carries: who runs it, and the tokens the node's run has spent so far (every attempt's). */
+export interface PlanNodeHeartbeat {
+  worker: string;
+  attempt: number;
+  usage?: TokenUsage;
+}
+
+/** The tokens earlier attempts spent, from the last heartbeat before this attempt (none: zero; a worker of an older release sent none). */
+export function usageOfHeartbeat(details: unknown): TokenUsage {
+  const usage: unknown = details && typeof details === "object" && "usage" in details ? details.usage : undefined;
+  if (!usage || typeof usage !== "object" || !("inputTokens" in usage) || !("outputTokens" in usage)) return { inputTokens: 0, outputTokens: 0 };
+  const { inputTokens, outputTokens } = usage;
+  return typeof inputTokens === "number" && typeof outputTokens === "number" ? { inputTokens, outputTokens } : { inputTokens: 0, outputTokens: 0 };
+}
+
+/** An attempt's failure, carrying the tokens the node's run spent (the workflow counts them when no attempt is left). */
+function failureWithUsage(error: unknown, usage: TokenUsage): ApplicationFailure {
+  const details = [{ usage }];
+  if (error instanceof ApplicationFailure) return ApplicationFailure.create({ type: error.type ?? undefined, message: error.message, nonRetryable: error.nonRetryable ?? false, details, cause: error.cause });
+  // Retryable, named as the SDK would name the error had it crossed as it is.
+  const cause = error instanceof Error ? error : new Error(String(error));
+  return ApplicationFailure.create({ type: cause.name, message: cause.message, details, cause });
+}
+
 /** One attempt of the activity, as its node's run sees it. */
 interface NodeAttempt {
   /** Temporal's attempt number, from 1: the fence of every batch it writes. */
   number: number;
-  /** The node's run. */
+  /** The node's run: its usage starts at what earlier attempts spent. */
   state: RunState;
   signal: AbortSignal;
   /** Whether the cancel this attempt heard is the plan's (else it lost its place: timed out, or its worker shuts down). */
@@ -77,7 +103,8 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
       const context = Context.current();
       const { attempt } = context.info;
       const state = new RunState();
-      const heartbeat = () => context.heartbeat({ worker: WORKER_ID, attempt });
+      state.usage = usageOfHeartbeat(context.info.heartbeatDetails);
+      const heartbeat = () => context.heartbeat({ worker: WORKER_ID, attempt, usage: state.usage } satisfies PlanNodeHeartbeat);
       // The first heartbeat goes out after a second: a node that answers sooner costs Temporal no heartbeat at all.
       const timer = setInterval(heartbeat, HEARTBEAT_EVERY_MS);
       // Details unknown (an older server): a cancel counts as the plan's, as it always did.
@@ -88,9 +115,12 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
         if (error instanceof LedgerFencedError) {
           // A newer attempt writes the run: this one's work goes nowhere (Temporal no longer waits for it).
           context.log.warn(`plan node run ${input.identity.runId}: attempt ${attempt} stops, its write was refused: ${error.message}`);
-          throw ApplicationFailure.create({ type: "superseded", message: error.message });
+          throw ApplicationFailure.create({ type: "superseded", message: error.message, details: [{ usage: state.usage }] });
         }
-        throw error;
+        if (error instanceof CancelledFailure) throw error;
+        // The next attempt reads the tokens from this last heartbeat (the SDK sends it before the failure).
+        heartbeat();
+        throw failureWithUsage(error, state.usage);
       } finally {
         clearInterval(timer);
       }

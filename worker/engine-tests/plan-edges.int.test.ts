@@ -1,18 +1,20 @@
 // Orchestration edges found by reading the code (issue 35 §3), on the real
 // engine, SQLite and PostgreSQL: a plan whose node run is cancelled directly
-// goes on at once (its dependents are skipped, as a failed node's are), and a
-// routed child cancelled from outside cancels the router's run rather than being
-// routed around. Every run here replays on today's workflow code.
+// goes on at once (its dependents are skipped, as a failed node's are), a routed
+// child cancelled from outside cancels the router's run rather than being routed
+// around, and an inline node's failed attempts count against the run tree's one
+// budget. Every run here replays on today's workflow code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
 import { replayRunTrees } from "../../scripts/test-support/replay";
-import type { RunEvent } from "../../lib/contract/types";
+import type { RunEvent, TokenUsage } from "../../lib/contract/types";
 import { createModelRegistry, type ModelRegistry } from "../models/registry";
 import type { InferenceRequest, InferenceResponse, ModelProvider } from "../models/types";
 
 const providers = await testProviders();
 const ofType = <T extends RunEvent["type"]>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+const total = (u: TokenUsage | undefined) => (u ? u.inputTokens + u.outputTokens : 0);
 
 /** A model id the test's registry serves itself (ids are checked against the known providers' patterns). */
 const FLAKY_MODEL = "demo/test-flaky";
@@ -140,6 +142,35 @@ describe.each(providers)("orchestration edges on $provider", ({ available, creat
     const events = await h.engine.getEvents(runId);
     expect(ofType(events, "routing_decided")).toHaveLength(1);
     expect(ofType(events, "routed_agent_failed")).toEqual([]);
+    replayable.push(runId);
+  });
+
+  it.skipIf(!available)("an inline node's failed attempts count against the run tree's budget, retried or failed for good", async () => {
+    const graph = team([{ name: "flaky", model: FLAKY_MODEL, description: "fails now and then" }]);
+    const nodes = plan([{ id: "once", agent: "flaky" }, { id: "always", agent: "flaky" }]);
+    const { runId } = await h.engine.startRun({ graph, task: `Do it\n@planner: return ${JSON.stringify(nodes)}` });
+    // The "always" node's activity is tried five times (1 + 2 + 4 + 8 s of backoff) before the node fails.
+    const done = await waitForStatus(h.engine, runId, ["completed", "failed", "cancelled"], 50_000);
+    expect(done.status).toBe("completed");
+    const events = await h.engine.getEvents(runId);
+    const finished = Object.fromEntries(ofType(events, "plan_node_finished").map((e) => [e.nodeId, e]));
+    const call = total(CALL_USAGE);
+    // Attempt 1 spent one call before it failed, attempt 2 two: before, only attempt 2's were counted.
+    expect(finished.once).toMatchObject({ status: "completed" });
+    expect(total(finished.once?.usage)).toBe(3 * call);
+    // Five attempts of one call each: before, a node that failed for good counted none.
+    expect(finished.always).toMatchObject({ status: "failed" });
+    expect(total(finished.always?.usage)).toBe(5 * call);
+    // The node runs' rows say what their attempts spent, and the plan's run counts it all.
+    const onceRun = ofType(events, "plan_node_started").find((e) => e.nodeId === "once")!.runId;
+    expect(total((await h.engine.getRun(onceRun)).usage)).toBe(3 * call);
+    const planner = await h.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(planner.inputTokens + planner.outputTokens).toBeGreaterThanOrEqual(8 * call);
+    // The node's activity tolerates a busy event loop: a heartbeat timeout of 10 s, not 3 s.
+    const history = await h.client.workflow.getHandle(runId).fetchHistory();
+    const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name === "runPlanNode" ? [e.activityTaskScheduledEventAttributes] : []));
+    expect(scheduled).toHaveLength(2);
+    for (const s of scheduled) expect(Number(s.heartbeatTimeout?.seconds ?? 0)).toBe(10);
     replayable.push(runId);
   });
 

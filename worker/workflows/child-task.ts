@@ -26,7 +26,11 @@ export type ChildTaskResult =
 /** The tokens a failed child spent, from its failure's details (absent for children of older workers and for lost ones). */
 function usageOfFailure(cause: unknown): TokenUsage | undefined {
   if (!(cause instanceof ApplicationFailure)) return undefined;
-  const detail: unknown = cause.details?.[0];
+  return usageOfDetail(cause.details?.[0]);
+}
+
+/** `{ usage: TokenUsage }` as a failure's or a heartbeat's details carry it, else undefined. */
+export function usageOfDetail(detail: unknown): TokenUsage | undefined {
   if (!detail || typeof detail !== "object" || !("usage" in detail)) return undefined;
   const usage: unknown = detail.usage;
   if (!usage || typeof usage !== "object" || !("inputTokens" in usage) || !("outputTokens" in usage)) return undefined;

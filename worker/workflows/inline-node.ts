@@ -9,7 +9,8 @@ import type { AgentConfig, AgentGraph } from "../../lib/agents/schemas";
 import { effectiveModel } from "../../lib/agents/model-inheritance";
 import { isPlanner } from "../../lib/contract/system-tools";
 import type { PlanNodeActivities } from "../activities/plan-node";
-import type { ChildTask, ChildTaskResult } from "./child-task";
+import { usageOfDetail, type ChildTask, type ChildTaskResult } from "./child-task";
+import type { TokenUsage } from "../../lib/contract/types";
 import type { RunState } from "./run-state";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 
@@ -39,6 +40,16 @@ function nodeActivity(timeoutSeconds: number | undefined, stepsInHistory: boolea
     // The node's run records its cancellation before the plan records the node as cancelled.
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
+}
+
+/**
+ * What a node's activity spent when no attempt is left: its last attempt's failure carries it, and a timed-out
+ * attempt's last heartbeat does (worker/activities/plan-node.ts). Undefined from workers of older releases.
+ */
+function usageOfNodeFailure(cause: unknown): TokenUsage | undefined {
+  if (cause instanceof TimeoutFailure) return usageOfDetail(cause.lastHeartbeatDetails);
+  if (cause instanceof ApplicationFailure) return usageOfDetail(cause.details?.[0]);
+  return undefined;
 }
 
 export async function runNodeInline(run: { state: RunState; input: AgentRunInput; caller: AgentConfig }, agent: AgentConfig, task: ChildTask): Promise<ChildTaskResult> {
@@ -83,7 +94,11 @@ export async function runNodeInline(run: { state: RunState; input: AgentRunInput
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const failure = cause instanceof TimeoutFailure ? "timeout" : cause instanceof ApplicationFailure && cause.type ? cause.type : "failed";
     const reason = `${failure}: ${cause instanceof Error ? cause.message : String(cause)}`.slice(0, 500);
-    state.endSpan(span, "error", { attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
-    return { ok: false, runId: task.workflowId, reason, failure, cancelled: false };
+    // The tokens every attempt spent count against the run tree's one budget, as a failed child run's do. Runs
+    // before the patch dropped them, and replay so.
+    const usage = state.patches.stepsInHistory ? usageOfNodeFailure(cause) : undefined;
+    if (usage) state.addUsage(usage);
+    state.endSpan(span, "error", { ...(usage ? { tokens: usage } : {}), attributes: { outcome: "failed", reason: reason.slice(0, 300) } });
+    return { ok: false, runId: task.workflowId, reason, failure, cancelled: false, ...(usage ? { usage } : {}) };
   }
 }
