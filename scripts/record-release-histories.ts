@@ -3,15 +3,23 @@
 // worker/engine-tests/release-replay.int.test.ts to replay on today's code: a
 // deploy must finish every run the previous release started. The release's
 // tree comes from git, its workflows are bundled as that release bundled them,
-// and a worker with that bundle (and today's activities, which the release's
-// workflows call by name) runs one run per path of the engine against a Temporal
-// dev server of its own. Every execution of every run and child run is written,
-// encoded, to worker/engine-tests/fixtures/release-<commit>.histories.json.
+// and a worker with that bundle (and the activities of the checkout this runs
+// in, which the release's workflows call by name: check out the release itself
+// to record it with its own) runs one run per path of the engine against a
+// Temporal dev server of its own. Every execution of every workflow a scenario
+// starts, and of their child runs, is written, encoded, to
+// worker/engine-tests/fixtures/release-<commit>.histories.json.
 //
 // A script rather than an on-demand vitest file: the engine harness reads the
 // vitest global setup (inject), and a recording is a one-off per release that
 // must never run as part of `npm test`.
-import { execFileSync } from "node:child_process";
+//
+// The tape-era scenarios (release-fixture.ts) start forks, taped runs,
+// experiments and monitors through the web server's own functions, which
+// import "server-only": like the benches that do (package.json, bench:experiment),
+// the script runs under the react-server condition, and starts itself again
+// with it when it was started without.
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +36,6 @@ import { createRunStarter } from "../lib/engine/start-run";
 import { configuredKey } from "../lib/crypto/keys";
 import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { CLAIM_CHECK_ENCODING } from "../lib/temporal/claim-check-codec";
-import type { ApprovalRequest, RunEvent, RunStatus, RunSummary } from "../lib/contract/types";
 import { connectWorker, createZapWorker } from "../worker/worker";
 import tripPlanner from "../lib/agents/demo/trip-planner.json";
 import { applyMigrations } from "./db/migrate";
@@ -36,7 +43,8 @@ import { provisionTemporalCli } from "./lib/temporal-cli";
 import { spawnDevServer, waitForTemporal } from "./lib/temporal-server";
 import { freePort } from "./test-support/ports";
 import { TEST_AUTH_SECRET } from "./test-support/test-keys";
-import { RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "./test-support/release-fixture";
+import { ENGINE_SCENARIOS, RELEASE_FIXTURE_SCENARIOS, TAPE_ERA_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "./test-support/release-fixture";
+import { eventually, expectThat, ofType, pendingApproval, ReleaseCannotReplay, startWebhookReceiver, waitFor, type Recording } from "./release-histories/recording";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DEFAULT_RELEASE = "d1ec196";
@@ -44,6 +52,8 @@ const DEFAULT_RELEASE = "d1ec196";
 const RECORDED_RELEASE = process.argv[2] ?? DEFAULT_RELEASE;
 /** Temporal's payload limit, the highest threshold the config takes: no payload of these small runs is claim-checked, so the fixture replays without a database. */
 const NO_CLAIM_CHECK_BYTES = 2 * 1024 * 1024;
+/** Scenarios recorded at once: all of them together overload a shared 2-core machine. */
+const SCENARIOS_AT_ONCE = 6;
 const { History } = proto.temporal.api.history.v1;
 
 /** The release's tree in a temporary directory, sharing today's node_modules (package-lock.json must be the same). */
@@ -58,59 +68,39 @@ function materialiseRelease(commit: string, dir: string): void {
 
 /**
  * What the release's engine client stamped on every run it started
- * (AgentRunInput.behaviour, ENGINE_BEHAVIOUR at that commit): today's client
- * no longer stamps it, and the release's runs must carry what they carried.
+ * (AgentRunInput.behaviour, ENGINE_BEHAVIOUR at that commit), when it stamped
+ * one: clients from issue 22 on (867caed) no longer do, though the constant
+ * stays for the runs that carry it, so only a client that sets it counts.
  */
 function releaseBehaviour(commit: string): number | undefined {
   const source = execFileSync("git", ["show", `${commit}:lib/contract/workflow.ts`], { cwd: ROOT }).toString();
   const match = /export const ENGINE_BEHAVIOUR = (\d+);/.exec(source);
-  return match ? Number(match[1]) : undefined;
+  if (!match) return undefined;
+  const stamps = (() => {
+    try {
+      return execFileSync("git", ["grep", "-l", "behaviour: ENGINE_BEHAVIOUR", commit, "--", "lib/engine"], { cwd: ROOT }).toString().trim() !== "";
+    } catch {
+      // git grep exits 1 when nothing matches.
+      return false;
+    }
+  })();
+  return stamps ? Number(match[1]) : undefined;
 }
 
 /**
- * The release's own code could not replay one of its runs (a query, which
- * replays a closed run, or the check before writing failed on a nondeterminism
- * error): a known defect of d1ec196 under queries (release-replay.int.test.ts,
- * "unreplayable"). The scenario is recorded again rather than kept.
+ * Whether the release has what the tape-era scenarios drive: the tape (forks,
+ * experiment units) and the workflows beside agent runs. Releases before it are
+ * recorded with the engine's scenarios only, as their fixtures were.
  */
-class ReleaseCannotReplay extends Error {}
-
-/** Polls `read` until `accept` holds. */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      last = await read();
-      if (accept(last)) return last;
-    } catch (error) {
-      // Asking again will not help: the release cannot replay this run.
-      if (String(error).includes("Nondeterminism error")) throw new ReleaseCannotReplay(`${what}: ${String(error)}`);
-      lastError = error;
-    }
-    await new Promise((r) => setTimeout(r, 100));
+function hasTapeEra(commit: string): boolean {
+  const index = execFileSync("git", ["show", `${commit}:worker/workflows/index.ts`], { cwd: ROOT }).toString();
+  const workflows = ["experimentWorkflow", "monitorsTickWorkflow", "playgroundCallWorkflow"].every((name) => index.includes(name));
+  try {
+    execFileSync("git", ["cat-file", "-e", `${commit}:worker/workflows/tape-gate.ts`], { cwd: ROOT, stdio: "ignore" });
+    return workflows;
+  } catch {
+    return false;
   }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 1000)}${lastError ? `; last error: ${String(lastError)}` : ""}`);
-}
-
-interface Recording {
-  engine: Engine;
-  client: Client;
-  approver: { id: string; email: string; role: string };
-}
-
-const waitFor = (r: Recording, runId: string, statuses: RunStatus[]): Promise<RunSummary> =>
-  eventually(() => r.engine.getRun(runId), (s) => statuses.includes(s.status), `run ${runId} to reach ${statuses.join("|")}`);
-
-const pendingApproval = (r: Recording, runId: string, notId?: string): Promise<ApprovalRequest> =>
-  eventually(() => r.engine.getPendingApprovals(runId), (list) => list.length === 1 && list[0]?.id !== notId, `an approval of ${runId}`).then((list) => list[0] as ApprovalRequest);
-
-const ofType = <T extends RunEvent["type"]>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-
-/** Fails the recording when a run did not take the path its scenario is named for. */
-function expectThat(condition: boolean, what: string): void {
-  if (!condition) throw new Error(`the recorded run did not take its path: ${what}`);
 }
 
 const single = (agent: Record<string, unknown>, limits: Record<string, unknown>) => ({ entryAgent: "main", agents: [{ name: "main", model: "demo/test", ...agent }], limits });
@@ -147,7 +137,7 @@ const helpDesk = (maxAttempts: number) => ({
 const trip = (plan: Record<string, unknown> = {}) => ({ ...tripPlanner, mode: "plan-and-execute" as const, plan: { ...tripPlanner.plan, ...plan }, limits: { ...tripPlanner.limits, followUpWindowSeconds: 0 } });
 
 /** One run per path of the engine; each answers the root run id once it has taken its path. */
-const SCENARIOS: Record<ReleaseScenario, (r: Recording) => Promise<string>> = {
+const SCENARIOS: Record<(typeof ENGINE_SCENARIOS)[number], (r: Recording) => Promise<string>> = {
   async "parallel-tools"(r) {
     const step = 'tool calculator {"expression":"6*7"} && tool search_notes {"query":"temporal"} && tool current_time {"time_zone":"UTC"}';
     const { runId } = await r.engine.startRun({ graph: single({ tools: ["calculator", "search_notes", "current_time"] }, { followUpWindowSeconds: 0 }), task: `${step}\n${step}\nanswer: done` });
@@ -292,26 +282,30 @@ const SCENARIOS: Record<ReleaseScenario, (r: Recording) => Promise<string>> = {
 };
 
 type Entry = ReleaseFixture["histories"][number];
+type Scenarios = Partial<Record<ReleaseScenario, (r: Recording) => Promise<string[]>>>;
 
 /** Attempts per scenario: each one whose runs the release cannot replay itself is recorded again. */
 const ATTEMPTS = 5;
 
-/** One scenario's run tree, every execution encoded, once the release's own code replays all of it. */
-async function recordScenario(scenario: ReleaseScenario, recording: Recording, releaseBundle: { code: string }): Promise<{ entries: Entry[]; discarded: number }> {
+/** One scenario's workflows, every execution of them and of their children encoded, once the release's own code replays all of it. */
+async function recordScenario(scenario: ReleaseScenario, run: (r: Recording) => Promise<string[]>, recording: Recording, releaseBundle: { code: string }): Promise<{ entries: Entry[]; discarded: number }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const rootRunId = await SCENARIOS[scenario](recording);
-      const executions = await closedTree(recording.client, rootRunId);
+      const rootIds = await run(recording);
+      const executions = await closedTree(recording.client, rootIds);
       const histories = await Promise.all(executions.map(async (e) => ({ workflowId: e.workflowId, history: await recording.client.workflow.getHandle(e.workflowId, e.runId).fetchHistory() })));
       // A history its own release cannot replay says nothing about today's code.
       for await (const result of Worker.runReplayHistories({ workflowBundle: releaseBundle }, histories)) {
         if (result.error) throw new ReleaseCannotReplay(`${result.workflowId}: ${String(result.error)}`);
       }
-      console.log(`${scenario}: ${executions.length} execution(s) (${executions.map((e) => e.status.toLowerCase()).join(", ")})`);
+      const types = new Map<string, number>();
+      for (const e of executions) types.set(e.type, (types.get(e.type) ?? 0) + 1);
+      console.log(`${scenario}: ${executions.length} execution(s) (${executions.map((e) => e.status.toLowerCase()).join(", ")}; ${[...types].map(([type, n]) => `${n} ${type}`).join(", ")})`);
       return { entries: histories.map((h) => ({ scenario, workflowId: h.workflowId, history: Buffer.from(History.encode(h.history).finish()).toString("base64") })), discarded: attempt - 1 };
     } catch (error) {
-      if (!(error instanceof ReleaseCannotReplay) || attempt >= ATTEMPTS) throw error;
-      console.log(`${scenario}: the release cannot replay its own run, recording it again (${error.message.slice(0, 300)})`);
+      const cannotReplay = error instanceof ReleaseCannotReplay ? error : await stuckRunNamedIn(recording.client, error);
+      if (!cannotReplay || attempt >= ATTEMPTS) throw error;
+      console.log(`${scenario}: the release cannot replay its own run, recording it again (${cannotReplay.message.slice(0, 300)})`);
     }
   }
 }
@@ -320,38 +314,118 @@ interface Execution {
   workflowId: string;
   runId: string;
   status: string;
+  type: string;
 }
 
-/** Every execution of `rootId` and of its children, transitively, once all have closed (children start and continue as new while others close). */
-async function closedTree(client: Client, rootId: string): Promise<Execution[]> {
+/** How long a scenario's workflows may take to close once it has taken its path. */
+const CLOSE_TIMEOUT_MS = 10 * 60_000;
+const { WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+
+/**
+ * Throws ReleaseCannotReplay, after terminating them, when any of `open` failed a workflow task on a
+ * nondeterminism error: the release's own worker cannot replay its run (9e894a5's plain runs still met a
+ * local-activity race under queries, TMPRL1100 "Cancel external WF machine does not handle this event"), so
+ * the run would never close, and its history says nothing about today's code.
+ */
+async function failIfStuck(client: Client, open: Execution[]): Promise<void> {
+  const stuck: string[] = [];
+  for (const e of open) {
+    const handle = client.workflow.getHandle(e.workflowId, e.runId);
+    const failed = ((await handle.fetchHistory()).events ?? []).find((event) => event.workflowTaskFailedEventAttributes?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR);
+    if (!failed) continue;
+    stuck.push(`${e.workflowId}: ${failed.workflowTaskFailedEventAttributes?.failure?.message ?? "nondeterminism"}`);
+    await handle.terminate("release fixture: the release cannot replay this run (recorded again)").catch(() => undefined);
+  }
+  if (stuck.length) throw new ReleaseCannotReplay(`stuck on a nondeterminism error: ${stuck.join("; ")}`);
+}
+
+/**
+ * A scenario that gave up waiting (its run never took the next step) names its run: when that run is
+ * stuck on a nondeterminism error, the release could not replay it (as failIfStuck), and it is recorded again.
+ */
+async function stuckRunNamedIn(client: Client, error: unknown): Promise<ReleaseCannotReplay | null> {
+  const text = error instanceof Error ? error.message : String(error);
+  const named: Execution[] = [];
+  for await (const e of client.workflow.list({ query: "ExecutionStatus = 'Running'" })) {
+    if (text.includes(e.workflowId)) named.push({ workflowId: e.workflowId, runId: e.runId, status: e.status.name, type: e.type });
+  }
+  try {
+    await failIfStuck(client, named);
+    return null;
+  } catch (stuck) {
+    if (stuck instanceof ReleaseCannotReplay) return stuck;
+    throw stuck;
+  }
+}
+
+/** Every execution of the `rootIds` workflows and of their children, transitively, once all have closed (children start and continue as new while others close). */
+async function closedTree(client: Client, rootIds: string[]): Promise<Execution[]> {
   const list = async (query: string): Promise<WorkflowExecutionInfo[]> => {
     const found: WorkflowExecutionInfo[] = [];
     for await (const execution of client.workflow.list({ query })) found.push(execution);
     return found;
   };
+  const deadline = Date.now() + CLOSE_TIMEOUT_MS;
   let previous = -1;
   for (;;) {
     const executions: Execution[] = [];
-    const pending = [rootId];
+    const pending = [...rootIds];
     const seen = new Set<string>();
     for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
       if (seen.has(id)) continue;
       seen.add(id);
-      for (const e of await list(`WorkflowId = '${id}'`)) executions.push({ workflowId: e.workflowId, runId: e.runId, status: e.status.name });
+      for (const e of await list(`WorkflowId = '${id}'`)) executions.push({ workflowId: e.workflowId, runId: e.runId, status: e.status.name, type: e.type });
       for (const child of await list(`ParentWorkflowId = '${id}'`)) pending.push(child.workflowId);
     }
     const open = executions.filter((e) => e.status === "RUNNING");
     if (open.length === 0 && executions.length === previous) return executions;
+    if (Date.now() > deadline) throw new Error(`still open after ${CLOSE_TIMEOUT_MS / 60_000} minutes: ${open.map((e) => e.workflowId).join(", ")}`);
     previous = executions.length;
-    // Following the chain (continue-as-new) to its end; then the visibility store catches up.
-    await Promise.all(open.map((e) => client.workflow.getHandle(e.workflowId).result().catch(() => undefined)));
+    await failIfStuck(client, open);
+    // Following the chain (continue-as-new) to its end, a few seconds at a time (a run may get stuck meanwhile);
+    // then the visibility store catches up.
+    const closed = Promise.all(open.map((e) => client.workflow.getHandle(e.workflowId).result().catch(() => undefined)));
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
     await new Promise((r) => setTimeout(r, 1000));
   }
+}
+
+/** Runs `tasks` with at most `limit` in flight, answering their results in order. */
+async function inBatches<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    for (;;) {
+      const i = next++;
+      const task = tasks[i];
+      if (!task) return;
+      results[i] = await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
+  return results;
+}
+
+/** Whether this process resolves "server-only" as React's server build does (to its empty module). */
+const underReactServer = () => import.meta.resolve("server-only").endsWith("/empty.js");
+
+/** Runs this script again under the react-server condition, with the same arguments; answers its exit code. */
+function againUnderReactServer(): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, "--conditions=react-server", ...process.argv.slice(1)], { stdio: "inherit" });
+  // Ctrl-C reaches both (one process group): this one waits for the child's answer.
+  process.on("SIGINT", () => undefined);
+  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
 async function main(): Promise<void> {
   const commit = process.argv[2] ?? DEFAULT_RELEASE;
   const fullCommit = execFileSync("git", ["rev-parse", "--verify", `${commit}^{commit}`], { cwd: ROOT }).toString().trim();
+  const tapeEra = hasTapeEra(fullCommit);
+  if (tapeEra && !underReactServer()) {
+    process.exitCode = await againUnderReactServer();
+    return;
+  }
+  const scenarios: readonly ReleaseScenario[] = tapeEra ? RELEASE_FIXTURE_SCENARIOS : ENGINE_SCENARIOS;
   const out = path.join(ROOT, "worker", "engine-tests", "fixtures", `release-${commit}.histories.json`);
   // ERROR: the runs that fail on purpose log each failure as a warning, and the runs' polling queries
   // meet closing workflows ("query task not found"): noise around the few lines this script prints.
@@ -365,7 +439,10 @@ async function main(): Promise<void> {
     const behaviour = releaseBehaviour(fullCommit);
     const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} };
     const [releaseBundle, cli] = await Promise.all([bundleWorkflowCode({ workflowsPath: path.join(tree, "worker", "workflows", "index.ts"), logger: quiet }), provisionTemporalCli()]);
-    console.log(`bundled ${fullCommit.slice(0, 7)}'s workflows (${Math.round(releaseBundle.code.length / 1024)} KB); runs stamped behaviour ${behaviour ?? "(none)"}`);
+    // A worker process of the release (a scenario kills one) loads the same bundle.
+    const bundlePath = path.join(scratch, "release-workflows.js");
+    writeFileSync(bundlePath, releaseBundle.code);
+    console.log(`bundled ${fullCommit.slice(0, 7)}'s workflows (${Math.round(releaseBundle.code.length / 1024)} KB); runs stamped behaviour ${behaviour ?? "(none)"}; ${scenarios.length} scenarios`);
 
     const [port, uiPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const address = `127.0.0.1:${port}`;
@@ -382,30 +459,80 @@ async function main(): Promise<void> {
     cleanups.push(() => db.$disconnect());
     await seedDatabase(db, { demo: true });
     const approverRow = await db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
+    const builderRow = await db.user.findUniqueOrThrow({ where: { email: "builder@zap.local" } });
+    const webhook = await startWebhookReceiver();
+    cleanups.push(() => webhook.close());
 
     const taskQueue = "release-histories";
-    const config = parseEnv({ TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, AUTH_SECRET: TEST_AUTH_SECRET, ZAP_PAYLOAD_OFFLOAD_BYTES: String(NO_CLAIM_CHECK_BYTES) });
+    const config = parseEnv({
+      TEMPORAL_ADDRESS: address,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      ZAP_PAYLOAD_OFFLOAD_BYTES: String(NO_CLAIM_CHECK_BYTES),
+      // Monitor alerts and approval notifications go to the local receiver (a private host, so allowed by name).
+      ZAP_WEBHOOK_URL: webhook.url,
+      ZAP_WEBHOOK_SECRET: "release-fixture-webhook-secret",
+      ZAP_EGRESS_ALLOW_HOSTS: webhook.host,
+    });
     const connection = await Connection.connect({ address });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, dataConverter: { payloadCodecs: zapPayloadCodecs(db, config) } });
-    const deps = { temporal: client, db, taskQueue, decisionKey: configuredKey(config, "approval-decisions") };
-    // Today's client in every respect but the start, which stamps what the release's client stamped.
-    const context = createEngineContext(deps);
-    const startWorkflow: typeof context.startWorkflow = (runId, args) => context.startWorkflow(runId, behaviour === undefined ? args : { ...args, behaviour });
-    const engine: Engine = { ...createEngine(deps), ...createRunStarter({ ...context, startWorkflow }) };
+    const engineOn = (queue: string): Engine => {
+      const deps = { temporal: client, db, taskQueue: queue, decisionKey: configuredKey(config, "approval-decisions") };
+      // Today's client in every respect but the start, which stamps what the release's client stamped.
+      const context = createEngineContext(deps);
+      const startWorkflow: typeof context.startWorkflow = (runId, args) => context.startWorkflow(runId, behaviour === undefined ? args : { ...args, behaviour });
+      return { ...createEngine(deps), ...createRunStarter({ ...context, startWorkflow }) };
+    };
+    const workerOn = async (queue: string): Promise<() => Promise<void>> => {
+      const workerConnection = await connectWorker(config);
+      const { worker, mcp } = await createZapWorker({ config, db, connection: workerConnection, taskQueue: queue, workflowBundle: releaseBundle, payloadCodecs: zapPayloadCodecs(db, config) });
+      const running = worker.run();
+      let stopped = false;
+      const stop = async () => {
+        if (stopped) return;
+        stopped = true;
+        worker.shutdown();
+        await running.catch(() => undefined);
+        await mcp.closeAll();
+        await workerConnection.close();
+      };
+      cleanups.push(stop);
+      return stop;
+    };
+    await workerOn(taskQueue);
 
-    const workerConnection = await connectWorker(config);
-    const { worker, mcp } = await createZapWorker({ config, db, connection: workerConnection, taskQueue, workflowBundle: releaseBundle, payloadCodecs: zapPayloadCodecs(db, config) });
-    const running = worker.run();
-    cleanups.push(async () => {
-      worker.shutdown();
-      await running.catch(() => undefined);
-      await mcp.closeAll();
-      await workerConnection.close();
-    });
-
-    const recording: Recording = { engine, client, approver: { id: approverRow.id, email: approverRow.email, role: approverRow.role } };
-    const recorded = await Promise.all(RELEASE_FIXTURE_SCENARIOS.map((scenario) => recordScenario(scenario, recording, releaseBundle)));
+    const recording: Recording = {
+      engine: engineOn(taskQueue),
+      client,
+      db,
+      taskQueue,
+      approver: { id: approverRow.id, email: approverRow.email, role: approverRow.role },
+      builder: { id: builderRow.id, email: builderRow.email, name: builderRow.name ?? "builder", role: "builder" },
+      webhook,
+      engineOn,
+      workerOn,
+      workerProcess: { temporalAddress: address, databaseUrl, env: { ZAP_WORKFLOW_BUNDLE: bundlePath, ZAP_PAYLOAD_OFFLOAD_BYTES: String(NO_CLAIM_CHECK_BYTES), ZAP_MONITOR_INTERVAL_SECONDS: "3600" } },
+    };
+    const all: Scenarios = {};
+    for (const name of ENGINE_SCENARIOS) {
+      const run = SCENARIOS[name];
+      all[name] = async (r) => [await run(r)];
+    }
+    if (tapeEra) {
+      // Imported only now: its server-only modules load under the react-server condition checked above.
+      const { TAPE_ERA } = await import("./release-histories/tape-era-scenarios");
+      for (const name of TAPE_ERA_SCENARIOS) all[name] = TAPE_ERA[name];
+    }
+    const recorded = await inBatches(
+      scenarios.map((scenario) => () => {
+        const run = all[scenario];
+        if (!run) throw new Error(`no recording for scenario ${scenario}`);
+        return recordScenario(scenario, run, recording, releaseBundle);
+      }),
+      SCENARIOS_AT_ONCE,
+    );
     const histories = recorded.flatMap((r) => r.entries);
     // The fixture must stand on its own: no payload by reference to this database.
     const claimChecked = histories.filter((h) => Buffer.from(h.history, "base64").includes(CLAIM_CHECK_ENCODING));
@@ -415,7 +542,7 @@ async function main(): Promise<void> {
 
     const fixture: ReleaseFixture = { release: fullCommit, recordedAt: new Date().toISOString(), histories };
     writeFileSync(out, `${JSON.stringify(fixture)}\n`);
-    console.log(`wrote ${histories.length} histories of ${RELEASE_FIXTURE_SCENARIOS.length} scenarios to ${path.relative(ROOT, out)} (${Math.round(JSON.stringify(fixture).length / 1024)} KB)`);
+    console.log(`wrote ${histories.length} histories of ${scenarios.length} scenarios to ${path.relative(ROOT, out)} (${Math.round(JSON.stringify(fixture).length / 1024)} KB)`);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error("cleanup:", error));
   }

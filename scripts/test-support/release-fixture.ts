@@ -1,8 +1,8 @@
 // The shape of a release's recorded histories: what scripts/record-release-histories.ts
 // writes and worker/engine-tests/release-replay.int.test.ts replays.
 
-/** The engine's paths a release fixture holds one run of each (with its child runs). */
-export const RELEASE_FIXTURE_SCENARIOS = [
+/** The agent run's paths every release fixture holds one run of each (with its child runs). */
+export const ENGINE_SCENARIOS = [
   "parallel-tools",
   "follow-up",
   "follow-up-after-close",
@@ -21,7 +21,30 @@ export const RELEASE_FIXTURE_SCENARIOS = [
   "continue-as-new",
 ] as const;
 
+/**
+ * Paths recorded from 9e894a5 on: taped runs (forks and experiment units, with a
+ * handoff, conversations and plan nodes under the tape), plan nodes run inline
+ * that needed a retry, and the workflows beside agent runs (experiments, the
+ * monitor evaluator's tick, the playground's call). Fixtures recorded before
+ * hold none of them: their releases lacked the tape, or nobody recorded them.
+ */
+export const TAPE_ERA_SCENARIOS = [
+  "fork",
+  "fork-in-conversation",
+  "taped-handoff",
+  "taped-plan",
+  "inline-node-retry",
+  "inline-node-worker-lost",
+  "experiment",
+  "experiment-cancelled",
+  "monitors-tick",
+  "playground",
+] as const;
+
+export const RELEASE_FIXTURE_SCENARIOS = [...ENGINE_SCENARIOS, ...TAPE_ERA_SCENARIOS] as const;
+
 export type ReleaseScenario = (typeof RELEASE_FIXTURE_SCENARIOS)[number];
+export type TapeEraScenario = (typeof TAPE_ERA_SCENARIOS)[number];
 
 export interface ReleaseFixture {
   /** The commit whose workflow code wrote the histories. */

@@ -3,23 +3,32 @@
 // workflow task. Each fixture holds one run of each path of the engine (and its
 // child runs, every execution), recorded by a release's workflow code
 // (scripts/record-release-histories.ts): d1ec196, before issue 22's changes,
-// and 6f9dc26, the last release landed; each replays here on today's bundle,
-// with no database (nothing was claim-checked) and no patch marker of today in it.
+// 6f9dc26, f58bed5 and 9e894a5; each replays here on today's bundle, with no
+// database (nothing was claim-checked) and no patch marker of today in it.
+// 9e894a5's also holds the workflows the others lack: taped runs (forks,
+// experiment units; a handoff, a conversation and a plan under the tape),
+// inline plan nodes retried, the experiment, the monitor tick and the playground.
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
 import { sharedWorkflowBundle } from "../../scripts/test-support/engine-harness";
 import { CLAIM_CHECK_ENCODING } from "../../lib/temporal/claim-check-codec";
-import { RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
+import { ENGINE_SCENARIOS, RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
 
 /**
  * The releases whose runs today's code must finish: the one before issue 22, the last one landed before
- * issue 27, and f58bed5, the engine just before the tape (forks, experiments) changed workflow code.
+ * issue 27, f58bed5, the engine just before the tape (forks, experiments) changed workflow code, and
+ * 9e894a5, the tape's engine (taped calls in history) before the next change of workflow code.
  */
-const RELEASES = ["d1ec196", "6f9dc26", "f58bed5"] as const;
+const RELEASES = ["d1ec196", "6f9dc26", "f58bed5", "9e894a5"] as const;
 type Release = (typeof RELEASES)[number];
+/** What each fixture holds: the tape-era scenarios were first recorded from 9e894a5 (the others lack the tape, or nobody recorded them). */
+const SCENARIOS_OF: Record<Release, readonly ReleaseScenario[]> = { d1ec196: ENGINE_SCENARIOS, "6f9dc26": ENGINE_SCENARIOS, f58bed5: ENGINE_SCENARIOS, "9e894a5": RELEASE_FIXTURE_SCENARIOS };
+/** Small enough to commit and to read in a test; 9e894a5's 26 scenarios (42 executions) take about 1.7 MB. */
+const MAX_FIXTURE_BYTES = 2 * 1024 * 1024;
 const RELEASE: Release = "d1ec196";
 const fixtureOf = (release: Release) => JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${release}.histories.json`), "utf8")) as ReleaseFixture;
 
@@ -33,12 +42,46 @@ type Recorded = ReturnType<typeof decodeFixture>[number];
 
 const typeName = (type: temporal.api.enums.v1.EventType | null | undefined) => String(EventType[type ?? 0]).replace(/^EVENT_TYPE_/, "");
 
+/** The patch ids an execution recorded (the SDK's "core_patch" markers, whose "patch-data" is JSON `{id}`). */
+function patchesOf(h: Recorded): string[] {
+  return h.history.events.flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    const data = marker?.markerName === "core_patch" ? marker.details?.["patch-data"]?.payloads?.[0]?.data : undefined;
+    if (!data) return [];
+    try {
+      const parsed = z.object({ id: z.string() }).safeParse(JSON.parse(Buffer.from(data).toString("utf8")));
+      return parsed.success ? [parsed.data.id] : [];
+    } catch {
+      // Not the SDK's JSON: no patch this test knows.
+      return [];
+    }
+  });
+}
+
+/** How many of `names` the histories hold, by name. */
+function tally(names: (string | null | undefined)[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const name of names) if (name) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
+}
+
 /** What a scenario's histories show of the path it took, read from their events alone. */
 function shapeOf(histories: Recorded[]) {
   const count = (h: Recorded, type: temporal.api.enums.v1.EventType) => h.history.events.filter((e) => e.eventType === type).length;
   const sum = (list: Recorded[], type: temporal.api.enums.v1.EventType) => list.reduce((n, h) => n + count(h, type), 0);
   const roots = histories.filter((h) => !h.history.events[0]?.workflowExecutionStartedEventAttributes?.parentWorkflowExecution);
+  const events = histories.flatMap((h) => h.history.events);
   return {
+    /** Executions of each workflow type (children included). */
+    workflowTypes: tally(histories.map((h) => h.history.events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name)),
+    /** Activities scheduled, by type, in every execution. */
+    activities: tally(events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)),
+    /** Activities that completed or failed on a later attempt than their first (a lost worker, a failing call). */
+    activityRetries: events.filter((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) > 1).length,
+    /** Activities that failed for good (out of attempts, or a non-retryable failure). */
+    activitiesFailed: events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED).length,
+    /** Executions that ran with a tape (the tape-replay patch is asked only by them). */
+    tapedExecutions: histories.filter((h) => patchesOf(h).includes("tape-replay")).length,
     executions: histories.length,
     /** How each execution of the run itself ended, in order. */
     rootEnds: roots.map((h) => typeName(h.history.events.at(-1)?.eventType)),
@@ -77,6 +120,55 @@ const EXPECTED: Record<ReleaseScenario, Partial<Shape>> = {
   "sub-agent-conversation": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, signalsSent: 1 },
   "budget-ask-granted": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1 },
   "continue-as-new": { rootEnds: ["WORKFLOW_EXECUTION_CONTINUED_AS_NEW", "WORKFLOW_EXECUTION_COMPLETED"] },
+  // Scenarios with several workflows of their own list each one's ends in start order. A fork is the
+  // origin (its approval an update) and the fork, which asks the tape gate for the recorded approval.
+  fork: { executions: 2, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"], updates: 1, tapedExecutions: 1, activities: { tapeGate: 1 } },
+  // The fork's conversation is a taped child run too.
+  "fork-in-conversation": { executions: 4, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, tapedExecutions: 2 },
+  // A handoff stays in its run; the fork replays the receiver's approved transfer through the tape gate.
+  "taped-handoff": { executions: 2, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0, updates: 1, tapedExecutions: 1, activities: { tapeGate: 1 } },
+  // A taped plan runs its nodes as child workflows, taped too.
+  "taped-plan": { executions: 4, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 3, childrenCompleted: 3, tapedExecutions: 4 },
+  // Inline nodes: the hotel node's first attempt failed and the plan ran a second (four node activities for three nodes).
+  "inline-node-retry": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0, activities: { runPlanNode: 4 }, tapedExecutions: 0 },
+  // Two node activities lost with their worker, each completed on its second attempt.
+  "inline-node-worker-lost": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0, activities: { runPlanNode: 3 }, activityRetries: 2 },
+  // The experiment (continued as new after two units) and its two scored units' runs; the two refused units failed.
+  experiment: {
+    executions: 4,
+    workflowTypes: { experimentWorkflow: 2, agentRunWorkflow: 2 },
+    rootEnds: ["WORKFLOW_EXECUTION_CONTINUED_AS_NEW", "WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"],
+    activities: { runExperimentUnit: 4, failExperimentUnit: 2, finishExperiment: 1, tapeGate: 1 },
+    activitiesFailed: 2,
+    tapedExecutions: 2,
+  },
+  // Cancelled: the experiment returns "cancelled" after its unit cancelled the unit's run.
+  "experiment-cancelled": {
+    executions: 2,
+    workflowTypes: { experimentWorkflow: 1, agentRunWorkflow: 1 },
+    rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_CANCELED"],
+    cancelRequests: 2,
+    activities: { runExperimentUnit: 1, finishExperiment: 1 },
+    tapedExecutions: 1,
+  },
+  // Fired and delivered; resolved with the delivery failing three attempts (owed); the owed delivery sent.
+  "monitors-tick": {
+    executions: 3,
+    workflowTypes: { monitorsTickWorkflow: 3 },
+    rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"],
+    activities: { evaluateMonitors: 3, deliverAlertNotification: 3 },
+    activitiesFailed: 1,
+  },
+  playground: { executions: 2, workflowTypes: { playgroundCallWorkflow: 2 }, activities: { describePlaygroundTools: 1, playgroundInference: 1 } },
+};
+
+/** Releases from f58bed5 on: re-routed to billing, and plan nodes (agents that only call the model) run inline, as activities of the plan's run. */
+const INLINE_NODES: Partial<Record<ReleaseScenario, Partial<Shape>>> = {
+  "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 },
+  "plan-completed": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
+  "plan-partially-failed": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
+  "plan-cancelled": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_CANCELED"], childrenStarted: 0, cancelRequests: 1 },
+  "plan-approved": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1, childrenStarted: 0 },
 };
 
 /** Where a later release took another path for the same scenario (it fixed the defect the scenario recorded). */
@@ -84,13 +176,8 @@ const EXPECTED_SINCE: Partial<Record<Release, Partial<Record<ReleaseScenario, Pa
   // Re-routed to billing once general failed (routing-offers-remaining), instead of general twice.
   "6f9dc26": { "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 } },
   // Also re-routed; and its plan nodes (agents that only call the model) ran inline, as activities of the plan's run (inline-plan-nodes).
-  f58bed5: {
-    "router-falls-back-to-failed-child": { executions: 3, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 2, childrenFailed: 1, childrenCompleted: 1 },
-    "plan-completed": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
-    "plan-partially-failed": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], childrenStarted: 0 },
-    "plan-cancelled": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_CANCELED"], childrenStarted: 0, cancelRequests: 1 },
-    "plan-approved": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1, childrenStarted: 0 },
-  },
+  f58bed5: INLINE_NODES,
+  "9e894a5": INLINE_NODES,
 };
 
 /** Executions in start order: a continued run's executions replay in the order they ran. */
@@ -113,17 +200,16 @@ describe.each(RELEASES)("runs recorded by release %s", (release) => {
 
   it("hold one run of every path of the engine, every execution, and nothing a database must resolve", () => {
     expect(fixture.release.startsWith(release), `recorded from ${fixture.release}`).toBe(true);
-    expect(new Set(recorded.map((h) => h.scenario))).toEqual(new Set(RELEASE_FIXTURE_SCENARIOS));
-    for (const scenario of RELEASE_FIXTURE_SCENARIOS) {
+    expect(new Set(recorded.map((h) => h.scenario))).toEqual(new Set(SCENARIOS_OF[release]));
+    for (const scenario of SCENARIOS_OF[release]) {
       const histories = [...ofScenario(scenario)].sort((a, b) => startTime(a) - startTime(b));
       expect(shapeOf(histories), scenario).toMatchObject(EXPECTED_SINCE[release]?.[scenario] ?? EXPECTED[scenario]);
     }
     expect(recorded.filter((h) => h.bytes.includes(CLAIM_CHECK_ENCODING)).map((h) => h.workflowId), "payloads stored by reference").toEqual([]);
-    // Small enough to commit and to read in a test.
-    expect(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${release}.histories.json`)).length).toBeLessThan(1024 * 1024);
+    expect(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${release}.histories.json`)).length).toBeLessThan(MAX_FIXTURE_BYTES);
   });
 
-  it.each(RELEASE_FIXTURE_SCENARIOS)("%s: every execution replays on today's workflow code", async (scenario) => {
+  it.each(SCENARIOS_OF[release])("%s: every execution replays on today's workflow code", async (scenario) => {
     const failures: string[] = [];
     const histories = ofScenario(scenario).map(({ workflowId, history }) => ({ workflowId, history }));
     for await (const result of Worker.runReplayHistories({ workflowBundle: sharedWorkflowBundle() }, histories)) {
