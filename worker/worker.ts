@@ -72,13 +72,17 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     workflowBundle = { code };
     version = workerVersionFor(config.temporal.workerVersioning, code);
   }
+  const role = config.temporal.workerRole;
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: deps.taskQueue ?? config.temporal.taskQueue,
-    ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // A worker without workflows polls only activity tasks, and one without activities only workflow tasks.
+    ...(role === "activities" ? {} : workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
-    activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null }),
+    ...(role === "workflows"
+      ? {}
+      : { activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null }) }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

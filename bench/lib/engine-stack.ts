@@ -27,7 +27,10 @@ export interface EngineStack {
   engine: ReturnType<typeof createEngine>;
   client: Client;
   db: Db;
+  /** The worker process (with `split`, the one that runs workflows). */
   worker: ChildProcess;
+  /** With `split`, the process that runs activities; else null. */
+  activityWorker: ChildProcess | null;
   /** The worker's SDK metrics (Prometheus text), read now. */
   sdkMetrics(): Promise<string>;
   /** Lines the worker wrote to stderr that carry this warning code (e.g. TMPRL1104: a workflow task held past 5 s). */
@@ -35,7 +38,7 @@ export interface EngineStack {
   stop(): Promise<void>;
 }
 
-export async function startEngineStack(options: { latencyMs: number; name: string; workerArgs?: string[] }): Promise<EngineStack> {
+export async function startEngineStack(options: { latencyMs: number; name: string; workerArgs?: string[]; split?: boolean }): Promise<EngineStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `zap-bench-${options.name}-`));
   const children: ChildProcess[] = [];
   const stopChildren = async () => {
@@ -58,19 +61,35 @@ export async function startEngineStack(options: { latencyMs: number; name: strin
     const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, "worker", "workflows", "index.ts"), logger: quietLogger });
     const bundlePath = path.join(dir, "workflows.js");
     writeFileSync(bundlePath, code);
-    const worker = spawn(process.execPath, [...(options.workerArgs ?? []), "--import", "tsx", "worker/main.ts"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      // One key for both sides, as `npm start` shares AUTH_SECRET: the worker checks the runs the engine signs.
-      env: { ...process.env, AUTH_SECRET: BENCH_AUTH_SECRET, TEMPORAL_ADDRESS: address, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue, ZAP_DEMO_LATENCY_MS: String(options.latencyMs), ZAP_WORKFLOW_BUNDLE: bundlePath, ZAP_WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` },
-    });
-    children.push(worker);
     const warned = new Map<string, number>();
-    worker.stderr?.on("data", (d: Buffer) => {
-      process.stderr.write(d);
-      for (const code of d.toString().match(/TMPRL\d{4}/g) ?? []) warned.set(code, (warned.get(code) ?? 0) + 1);
-    });
-    await new Promise<void>((resolve) => worker.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
+    const startWorker = async (role: "all" | "workflows" | "activities", metrics: boolean): Promise<ChildProcess> => {
+      const child = spawn(process.execPath, [...(options.workerArgs ?? []), "--import", "tsx", "worker/main.ts"], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+        // One key for both sides, as `npm start` shares AUTH_SECRET: the worker checks the runs the engine signs.
+        env: {
+          ...process.env,
+          AUTH_SECRET: BENCH_AUTH_SECRET,
+          TEMPORAL_ADDRESS: address,
+          DATABASE_URL: databaseUrl,
+          TEMPORAL_TASK_QUEUE: taskQueue,
+          ZAP_DEMO_LATENCY_MS: String(options.latencyMs),
+          ZAP_WORKFLOW_BUNDLE: bundlePath,
+          ZAP_WORKER_ROLE: role,
+          ...(metrics ? { ZAP_WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` } : {}),
+        },
+      });
+      children.push(child);
+      child.stderr?.on("data", (d: Buffer) => {
+        process.stderr.write(d);
+        for (const code of d.toString().match(/TMPRL\d{4}/g) ?? []) warned.set(code, (warned.get(code) ?? 0) + 1);
+      });
+      await new Promise<void>((resolve) => child.stdout?.on("data", (d: Buffer) => d.toString().includes("worker: polling") && resolve()));
+      return child;
+    };
+    // Split: one process for workflow tasks (the metrics are its), one for activities (the database's work).
+    const worker = await startWorker(options.split ? "workflows" : "all", true);
+    const activityWorker = options.split ? await startWorker("activities", false) : null;
     const connection = await Connection.connect({ address });
     // The worker offloads large payloads; the client must read them back the same way.
     const client = new Client({ connection, dataConverter: { payloadCodecs: [createClaimCheckCodec({ db, thresholdBytes: config.temporal.payloadOffloadBytes })] } });
@@ -80,6 +99,7 @@ export async function startEngineStack(options: { latencyMs: number; name: strin
       client,
       db,
       worker,
+      activityWorker,
       async sdkMetrics() {
         return (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       },

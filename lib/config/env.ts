@@ -171,6 +171,8 @@ const envSchema = z
       .optional(),
     // Worker Versioning (docs/deploying.md). Off by default: the one worker of `npm start` has no older build beside it to finish its runs.
     ZAP_WORKER_VERSIONING: booleanText.default(false),
+    // What this worker process polls for: workflow tasks, activity tasks, or both (docs/scaling-out.md).
+    ZAP_WORKER_ROLE: z.enum(["all", "workflows", "activities"], { error: "expected all, workflows or activities" }).default("all"),
     // The worker deployment's name; default: the task queue's ("." is Temporal's separator of name and build id).
     ZAP_WORKER_DEPLOYMENT: z
       .string()
@@ -239,6 +241,12 @@ export interface AppConfig {
     workflowBundlePath: string | null;
     /** Where the worker serves the SDK's Prometheus metrics (ZAP_WORKER_METRICS_ADDRESS); null: not served. */
     workerMetricsAddress: string | null;
+    /**
+     * What the worker process polls for (ZAP_WORKER_ROLE): "workflows" runs no activity, so a busy database
+     * (a synchronous SQLite driver holds the process's main thread) never delays a workflow activation;
+     * "activities" runs no workflow; "all" both.
+     */
+    workerRole: "all" | "workflows" | "activities";
     /** Worker Versioning (ZAP_WORKER_*), null when off; buildId null: derived from the workflow bundle's code. */
     workerVersioning: { deploymentName: string; buildId: string | null; promote: "if-none" | "always" | "never" } | null;
   };
@@ -351,6 +359,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       payloadOffloadBytes: env.ZAP_PAYLOAD_OFFLOAD_BYTES,
       workflowBundlePath: env.ZAP_WORKFLOW_BUNDLE ?? null,
       workerMetricsAddress: env.ZAP_WORKER_METRICS_ADDRESS ?? null,
+      workerRole: env.ZAP_WORKER_ROLE,
       workerVersioning: env.ZAP_WORKER_VERSIONING
         ? { deploymentName: env.ZAP_WORKER_DEPLOYMENT ?? env.TEMPORAL_TASK_QUEUE.replaceAll(".", "-"), buildId: env.ZAP_WORKER_BUILD_ID ?? null, promote: env.ZAP_WORKER_PROMOTE }
         : null,
