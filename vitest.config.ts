@@ -70,9 +70,8 @@ export default defineConfig({
           include: [INTEGRATION_FILES],
           exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, ...(phoenixFound ? [] : PHOENIX_FILES), "**/node_modules/**"],
           // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
-          // Three were faster (517 s against ~580 s) but the extra load surfaced a replay race of plain runs'
-          // local activities (replay.int.test.ts, "Cancel external WF machine does not handle this event") that is
-          // not fixed yet: two until it is.
+          // The replay soak (replay-soak.int.test.ts) runs here too, beside one other file: it loads the machine
+          // on purpose (about 1.6 cores), and a third file beside it would starve the timing-sensitive ones.
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
