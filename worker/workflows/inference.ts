@@ -47,8 +47,8 @@ interface InferencePath {
  * The model call, bounded by what is left of the run timeout.
  *
  * Executions with steps-in-history (engine-patches.ts stepsInHistory) call every
- * model as a regular activity that carries the ledger batch and runs eager tools,
- * as the local call did: one round trip per iteration, and its result is an event
+ * model as a regular activity; the demo model's carries the ledger batch and runs
+ * eager tools, as the local call did: one round trip per iteration, and its result is an event
  * of its own, so whatever a query, signal or cancel does around it, a replay meets
  * it at the same place. The batch's bytes reach history as the call's input, as the
  * background writer's batches already do; a large one is claim-checked by the
@@ -69,8 +69,14 @@ function inferencePath(model: string, deadline: number, patches: { stepsInHistor
       scheduleToCloseTimeout: scheduleToCloseTimeout(),
       ...(cancellationType !== undefined ? { cancellationType } : {}),
     }).runInference(input);
-  // A cancelled call still finishes writing the batch it carries: waiting for it keeps the run's writes in order.
-  if (patches.stepsInHistory) return { local: false, carries: true, run: regular(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED) };
+  if (patches.stepsInHistory) {
+    // The demo model answers in milliseconds: its call carries the batch, and a cancelled call still finishes
+    // writing it (waiting for it keeps the run's writes in order). A real provider's call can take a minute and
+    // learns of a cancel only at its next heartbeat: it carries nothing (the ledger is written first, one round
+    // trip against seconds of generation), so a cancel lands at once and the HTTP request is abandoned.
+    if (model.startsWith("demo/")) return { local: false, carries: true, run: regular(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED) };
+    return { local: false, carries: false, run: regular() };
+  }
   // A taped run's calls are regular activities whatever the model (EnginePatches.tapeCallsInHistory).
   if (model.startsWith("demo/") && patches.tapeCallsInHistory !== true) {
     return { local: true, carries: true, run: (input) => proxyLocalActivities<AgentActivities>({ ...INFERENCE_OPTIONS, scheduleToCloseTimeout: scheduleToCloseTimeout() }).runInference(input) };
