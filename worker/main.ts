@@ -10,6 +10,9 @@ import { runExporterFromEnv } from "./telemetry/run-exporter";
 import { startMonitorSchedule } from "./monitor-schedule";
 import { serveSdkMetrics } from "./telemetry/sdk-metrics";
 
+/** How often the worker also looks for queued derived rows it was not woken for. */
+const DERIVE_SWEEP_MS = 5_000;
+
 async function main(): Promise<void> {
   const config = parseEnv();
   // Production mode without a payload key: refused before anything connects.
@@ -26,7 +29,9 @@ async function main(): Promise<void> {
   }
   const connection = await connectWorker(config);
   try {
-    const { worker, mcp, version } = await createZapWorker({ config, db, connection, runExporter: telemetry?.exporter ?? null });
+    const { worker, mcp, version, deriver } = await createZapWorker({ config, db, connection, runExporter: telemetry?.exporter ?? null });
+    // Derived rows another process queued and did not derive (it crashed, or writes without a worker) are taken in here.
+    const stopSweep = deriver.sweepEvery(DERIVE_SWEEP_MS);
     const as = version ? ` as ${version.deploymentName}.${version.buildId}` : "";
     console.log(`worker: polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${as}`);
     const running = worker.run();
@@ -42,6 +47,9 @@ async function main(): Promise<void> {
     }
     await startMonitorSchedule(connection, config);
     await running;
+    stopSweep();
+    // The pass under way ends; what is still queued is derived by the next worker to sweep.
+    await deriver.close();
     await mcp.closeAll();
     // The runs this worker finished are sent before it exits (bounded by the exporter's timeout).
     await telemetry?.exporter.shutdown();

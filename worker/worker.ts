@@ -9,6 +9,7 @@ import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { configuredKey } from "../lib/crypto/keys";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { createActivities } from "./activities";
+import { createDeriver, type Deriver } from "../lib/run-ledger/deriver";
 import { createModelRegistry, type ModelRegistry } from "./models/registry";
 import { createMcpConnections, type McpConnections } from "./tools/mcp";
 import { createToolExecutor } from "./tools/executor";
@@ -56,8 +57,9 @@ async function bundleCode(bundle: BundleOption | undefined): Promise<string> {
  * worker deployment and answers which; making that version current is the caller's
  * step once it polls (worker/versioning/startup.ts).
  */
-export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections; version: WorkerVersion | null }> {
+export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Worker; mcp: McpConnections; version: WorkerVersion | null; deriver: Deriver }> {
   const { config, db, connection } = deps;
+  const deriver = createDeriver(db);
   // stdio MCP servers start in private temp directories (worker/tools/mcp.ts), never in PROJECT_ROOT.
   const mcpDeps = { db, config };
   const mcp = deps.mcp ?? createMcpConnections(mcpDeps);
@@ -82,12 +84,12 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
     ...(role === "workflows"
       ? {}
-      : { activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null }) }),
+      : { activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },
     // Many runs wait on approvals or sub-agents; keep their state cached.
     maxCachedWorkflows: 1000,
   });
-  return { worker, mcp, version };
+  return { worker, mcp, version, deriver };
 }

@@ -40,7 +40,8 @@ export class LedgerFencedError extends Error {
  * the row's is refused. The first batch of a newer attempt removes what older attempts wrote (events, messages,
  * spans, their search documents), so the run's log is one attempt's story and not two interleaved: such a batch
  * holds every record of its attempt (a fenced writer's first batch takes everything since its run started).
- * Metric rollups already derived from the older attempt's events stay counted (they are sums).
+ * Rows of the older attempt still queued for derivation are dropped by the deriver (./deriver.ts); rollups it had
+ * already derived from them stay counted (they are sums).
  */
 export async function applyFence(tx: DbTransaction, batch: FencedLedgerBatch): Promise<void> {
   const fence = fenceOf(batch);

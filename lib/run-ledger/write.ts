@@ -9,7 +9,7 @@ import { appendAuditInTransaction } from "../audit/write";
 import type { ApprovalRequest } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../contract/workflow";
-import { writeDerivedRows } from "./derived";
+import { queueDerivedRows, type InsertedLedgerRows } from "./derived";
 import { applyFence, fenceOf, mixesAttempts, type FencedLedgerBatch } from "./fence";
 
 function spanData(span: LedgerBatch["spans"][number]): string {
@@ -190,7 +190,7 @@ async function writeGroupInTx(tx: DbTransaction, batches: FencedLedgerBatch[]): 
   await rewriteSpans(tx, batches);
   for (const batch of batches) await insertApprovalRequests(tx, batch);
   // The fast path inserted every row of every batch (else it threw and the checked path runs).
-  await writeDerivedRows(tx, batches.map(({ run, summary, events, messages, spans }) => ({ run, summary, events, messages, spans })));
+  await queueDerivedRows(tx, batches.map(({ run, summary, events, messages, spans, fence }) => ({ run, summary, events, messages, spans, fence })));
 }
 
 /**
@@ -226,8 +226,8 @@ async function checkSameExecution(tx: DbTransaction, { run, summary }: LedgerBat
   }
 }
 
-/** The checked path for one batch: inserts only the events and messages that are not there yet. */
-async function writeBatchCheckedInTx(tx: DbTransaction, batch: FencedLedgerBatch): Promise<void> {
+/** The checked path for one batch: inserts only the events and messages that are not there yet, and returns what it inserted. */
+async function writeBatchCheckedInTx(tx: DbTransaction, batch: FencedLedgerBatch): Promise<InsertedLedgerRows> {
   const { run } = batch;
   await checkSameExecution(tx, batch);
   await applyFence(tx, batch);
@@ -240,7 +240,7 @@ async function writeBatchCheckedInTx(tx: DbTransaction, batch: FencedLedgerBatch
   if (messages.length) await tx.runMessage.createMany({ data: messageRows(run.runId, messages) });
   await rewriteSpans(tx, [batch]);
   await insertApprovalRequests(tx, batch);
-  await writeDerivedRows(tx, [{ run, summary: batch.summary, events, messages, spans: batch.spans }]);
+  return { run, summary: batch.summary, events, messages, spans: batch.spans, fence: batch.fence };
 }
 
 /** Writes one batch of a run's ledger in one transaction (a fenced batch of an older attempt: LedgerFencedError). */
@@ -256,9 +256,12 @@ export async function writeLedgerBatch(db: Db, batch: FencedLedgerBatch): Promis
  * with existence checks.
  */
 export async function writeLedgerGroup(db: Db, batches: FencedLedgerBatch[]): Promise<void> {
+  // One queue row for the whole group (derived.ts): the checked path gathers what each batch inserted.
   const checked = () =>
     writeTransaction(db, async (tx) => {
-      for (const batch of batches) await writeBatchCheckedInTx(tx, batch);
+      const inserted: InsertedLedgerRows[] = [];
+      for (const batch of batches) inserted.push(await writeBatchCheckedInTx(tx, batch));
+      await queueDerivedRows(tx, inserted);
     });
   if (mixesAttempts(batches)) return checked();
   try {
@@ -275,7 +278,8 @@ export async function writeLedgerGroup(db: Db, batches: FencedLedgerBatch[]): Pr
  * loop (the driver is synchronous) and the database's single write lock, so
  * fewer, larger transactions are what keep a busy worker responsive.
  */
-export function createLedgerWriter(db: Db, maxGroup = 100) {
+export function createLedgerWriter(db: Db, options: { maxGroup?: number; onWritten?: () => void } = {}) {
+  const { maxGroup = 100, onWritten } = options;
   const queue: { batch: FencedLedgerBatch; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let draining = false;
 
@@ -290,6 +294,8 @@ export function createLedgerWriter(db: Db, maxGroup = 100) {
           // One bad batch (or a fenced one refused) must not fail the others: write them one by one, each with its own outcome.
           for (const item of group) await writeLedgerBatch(db, item.batch).then(item.resolve, item.reject);
         }
+        // What the group queued for the derived rows (search, facets, rollups) is derived off this path.
+        onWritten?.();
       }
     } finally {
       draining = false;

@@ -7,6 +7,7 @@ import { createLedgerActivities } from "./ledger";
 import { createPlanNodeActivities } from "./plan-node";
 import { createRunStartActivities } from "./run-start";
 import { createLedgerWriter } from "../../lib/run-ledger/write";
+import { createDeriver, type Deriver } from "../../lib/run-ledger/deriver";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
@@ -30,13 +31,17 @@ export interface ActivityDeps {
   runExporter?: RunExporter | null;
   /** Reads monitors' series (default: lib/metrics' rollups; tests pass their own). */
   readMonitorSeries?: SeriesReader;
+  /** Derives what the ledger writer queued (default: one of its own, woken by each write). */
+  deriver?: Deriver;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   // One ledger writer per worker process: batches of concurrent runs share a transaction,
   // whether a model call carries them or the run's background writer sends them.
-  const ledger = exportingLedgerWriter(createLedgerWriter(deps.db), deps.runExporter ?? null);
+  // The search index, facets and rollups are derived after each written group, off the runs' path.
+  const deriver = deps.deriver ?? createDeriver(deps.db);
+  const ledger = exportingLedgerWriter(createLedgerWriter(deps.db, { onWritten: deriver.kick }), deps.runExporter ?? null);
   return {
     ...createSmokeActivities(deps),
     ...createAgentActivities({ ...deps, ledger }),

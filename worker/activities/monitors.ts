@@ -8,6 +8,7 @@ import { markDelivered, owedNotification } from "../../lib/monitors/deliveries";
 import { monitorSeriesReader } from "../../lib/monitors/series";
 import { seriesValue } from "../../lib/metrics/server/series-value";
 import { createSignedWebhookPost, type WebhookConfig } from "./signed-webhook";
+import { deriveQueued } from "../../lib/run-ledger/deriver";
 
 export interface MonitorActivityDeps {
   db: Db;
@@ -23,6 +24,9 @@ export function createMonitorActivities({ db, webhook, readMonitorSeries = defau
   return {
     /** One tick's evaluation; answers the counts and the webhook deliveries still owed. */
     async evaluateMonitors(): Promise<TickResult> {
+      // The rollups a monitor reads are derived off the runs' path: take in what is queued first
+      // (bounded), so a tick judges what the ledger holds, not what the deriver reached.
+      await deriveQueued(db, { maxPasses: 20 }).catch((error: unknown) => console.warn("worker: monitors evaluated without the latest derived rows:", error instanceof Error ? error.message : error));
       const result = await evaluateMonitors(db, { readSeries: readMonitorSeries, webhookConfigured: post !== null });
       for (const failure of result.failed) console.error(`worker: monitor ${failure.monitorId} could not read its series: ${failure.message}`);
       return result;

@@ -17,6 +17,7 @@ import { agentSchema } from "../../lib/agents/schemas";
 import type { LedgerBatch } from "../../lib/contract/workflow";
 import type { RunEvent } from "../../lib/contract/types";
 import { createLedgerWriter, writeLedgerBatch } from "../../lib/run-ledger/write";
+import { deriveQueued } from "../../lib/run-ledger/deriver";
 import { LedgerFencedError } from "../../lib/run-ledger/fence";
 import type { ModelRegistry } from "../models/registry";
 import type { InferenceRequest, InferenceResponse } from "../models/types";
@@ -146,7 +147,10 @@ describe.each(providers)("an inline plan node's attempts on $provider", ({ avail
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const messages = await db.runMessage.findMany({ where: { runId: "node-over" }, orderBy: { index: "asc" } });
     expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant"]);
+    // Attempt 1's queued rows are derived after attempt 2 replaced them: dropped, not indexed after the removal.
+    await deriveQueued(db);
     expect(await db.searchDocument.count({ where: { runId: "node-over", text: { contains: "from attempt 1" } } })).toBe(0);
+    expect(await db.searchDocument.count({ where: { runId: "node-over", text: { contains: "from attempt 2" } } }), "the newer attempt's answer is indexed").toBe(1);
   });
 
   it.skipIf(!available)("an attempt that lost its place (Temporal timed it out) writes no cancellation over the attempt that replaced it", async () => {

@@ -1,7 +1,7 @@
 // Metric rollups end to end on SQLite and PostgreSQL: ledger batches written by
-// the real writer (writeLedgerGroup) maintain the rollups in their transaction;
-// a replayed batch adds nothing; concurrent writers on two clients lose no
-// increment; the dashboard and seriesValue read back the exact numbers.
+// the real writer (writeLedgerGroup) are derived into the rollups by the deriver;
+// a replayed batch adds nothing; concurrent writers and derivers on two clients
+// lose no increment; the dashboard and seriesValue read back the exact numbers.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import type { SessionUser } from "../../auth/server/session";
@@ -13,6 +13,7 @@ import { testProviders, type TestDatabase } from "../../../scripts/test-support/
 import type { LedgerBatch } from "../../contract/workflow";
 import type { RunEvent } from "../../contract/types";
 import { writeLedgerGroup } from "../../run-ledger/write";
+import { deriveQueued } from "../../run-ledger/deriver";
 import { readMetricsDashboard } from "./dashboard";
 import { seriesValue } from "./series-value";
 import { backfillMetricRollups } from "../../run-ledger/metric-backfill";
@@ -105,6 +106,7 @@ describe.each(providers)("metric rollups on $provider", ({ available, create }) 
     await writeLedgerGroup(db, [a, b]);
     // Replayed after a crash: the same events again, plus one new one for m-b's run (a later cancel is impossible, so a late inference).
     await writeLedgerGroup(db, [a, { ...b, events: [...b.events, { ...inference(800), seq: 5, at: ago(2) } as RunEvent], summary: { ...b.summary, lastEventSeq: 5 } }]);
+    await deriveQueued(db);
 
     const dashboard = await readMetricsDashboard(db, { range: "1h" }, NOW);
     expect(dashboard.totals.runs_started, "two runs started, counted once each despite the replay").toBe(2);
@@ -142,7 +144,7 @@ describe.each(providers)("metric rollups on $provider", ({ available, create }) 
     await db.approvalRecord.delete({ where: { id: "ap-1" } });
   });
 
-  it.skipIf(!available)("concurrent writers on two clients lose no increment of a shared row", async () => {
+  it.skipIf(!available)("concurrent writers and derivers on two clients lose no increment of a shared row", async () => {
     const writers = Array.from({ length: 12 }, (_, i) =>
       writeLedgerGroup(i % 2 === 0 ? db : second, [
         batch(`c-${i}`, 30, [
@@ -152,6 +154,9 @@ describe.each(providers)("metric rollups on $provider", ({ available, create }) 
       ]),
     );
     await Promise.all(writers);
+    // Four derivers on two clients, a row or two per pass: they add to the same rollup rows at once, and claim against each other.
+    await Promise.all([deriveQueued(db, { rowsPerPass: 1 }), deriveQueued(second, { rowsPerPass: 2 }), deriveQueued(db, { rowsPerPass: 3 }), deriveQueued(second, { rowsPerPass: 1 })]);
+    expect(await db.deriveQueueItem.count(), "every queued row derived").toBe(0);
     const value = await seriesValue(db, { series: "runs_started", windowMinutes: 60, filters: { graph: "hot" } }, NOW);
     expect(value, "12 runs started in the same minute, one shared row per resolution").toBe(12);
     expect(await seriesValue(db, { series: "tokens_in", stat: "sum", windowMinutes: 60, filters: { graph: "hot" } }, NOW)).toBe(1200);

@@ -1,5 +1,5 @@
-// Writes the metric rollups in the ledger's transaction (called from
-// lib/run-ledger/derived.ts with the rows the transaction actually inserted):
+// Writes the metric rollups in the deriver's transaction (lib/run-ledger/deriver.ts,
+// with the rows ledger transactions actually inserted, each once):
 // one multi-row INSERT … ON CONFLICT DO UPDATE per few hundred distinct keys, so
 // a replayed batch (nothing inserted) adds nothing and concurrent writers add
 // up: the increment is done by the database, never read-modify-write here.
@@ -55,7 +55,7 @@ async function requestTimes(tx: Client, batches: readonly DerivableBatch[]): Pro
 }
 
 /** Whether any event of the batches feeds a series (most batches of a busy run carry only iteration and span noise). */
-const DERIVED_TYPES = new Set([
+export const DERIVED_TYPES: ReadonlySet<string> = new Set([
   "run_started",
   "run_completed",
   "run_failed",
@@ -80,7 +80,7 @@ export async function incrementsFor(tx: Client, batches: readonly DerivableBatch
   return deriveIncrements(relevant, { versionOf: (id) => versions.get(id) ?? 0, requestedAtOf: (id) => requested.get(id), prices });
 }
 
-/** Derives and writes the rollups of what one ledger transaction inserted (lib/run-ledger/derived.ts). */
+/** Derives and writes the rollups of what ledger transactions inserted (lib/run-ledger/deriver.ts). */
 export async function writeMetricRollups(tx: DbTransaction, inserted: readonly DerivableBatch[]): Promise<void> {
   const increments = await incrementsFor(tx, inserted, getConfig().models.prices);
   await upsertRollups(tx, increments);

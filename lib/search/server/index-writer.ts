@@ -1,7 +1,7 @@
-// Keeps the search index current as the ledger is written: called by
-// lib/run-ledger/derived.ts inside the ledger's transaction with only the rows
-// that transaction inserted, so a replayed batch indexes nothing twice and an
-// indexed text exists exactly when its ledger row does. The full-text index
+// Keeps the search index current as the ledger is written: called by the
+// deriver (lib/run-ledger/deriver.ts) with only the rows ledger transactions
+// inserted, each once, so a replayed batch indexes nothing twice and every
+// inserted text is indexed a moment after its ledger row is written. The full-text index
 // itself (FTS5 on SQLite, GIN on PostgreSQL) follows search_documents by
 // trigger or expression index (the migration's hand-written SQL).
 // No `import "server-only"` here: the worker writes the ledger, under plain Node,
@@ -15,8 +15,14 @@ export interface IndexableRows {
   run: { runId: string; rootRunId: string };
   events: RunEvent[];
   messages: { index: number; message: ChatMessage }[];
-  spans: TraceSpan[];
+  /** The spans the batch wrote: which span a text belongs to is all the index reads of them. */
+  spans: IndexedSpan[];
+  /** When the batch was written (its last event's time): an answer is indexed at it (default: its last event here). */
+  at?: string;
 }
+
+/** What the index reads of a span. */
+export type IndexedSpan = Pick<TraceSpan, "id" | "kind"> & { attributes?: TraceSpan["attributes"] };
 
 /** Longer texts are cut: a snippet needs the words, not a 1 MB tool result. */
 export const INDEXED_TEXT_MAX_CHARS = 4_000;
@@ -39,7 +45,7 @@ export interface FacetRow {
 }
 
 /** The span a tool call's event belongs to: the tool span the same batch opened or closed for its call id. */
-function toolSpanOf(spans: TraceSpan[], callId: string | undefined): string | null {
+function toolSpanOf(spans: IndexedSpan[], callId: string | undefined): string | null {
   if (!callId) return null;
   return spans.find((s) => s.kind === "tool" && s.attributes?.callId === callId)?.id ?? null;
 }
@@ -88,7 +94,7 @@ export function documentsOf(rows: IndexableRows): { documents: SearchDocumentRow
   // The model's words. User messages are the task and follow-ups (indexed from their events above),
   // tool messages the results (from tool_call_completed): indexing them again would double every hit.
   const lastInference = rows.spans.findLast((s) => s.kind === "inference")?.id ?? null;
-  const batchTime = rows.events.at(-1)?.at ?? new Date().toISOString();
+  const batchTime = rows.at ?? rows.events.at(-1)?.at ?? new Date().toISOString();
   for (const { index, message } of rows.messages) {
     if (message.role === "assistant" && message.content) add("answer", index, message.content, lastInference, batchTime);
   }
@@ -105,7 +111,7 @@ function distinctFacets(facets: FacetRow[]): FacetRow[] {
   return [...byKey.values()];
 }
 
-/** Writes the search documents and facets of what a ledger transaction inserted, in that transaction. */
+/** Writes the search documents and facets of what ledger transactions inserted (the deriver's transaction `tx`). */
 export async function indexForSearch(tx: DbTransaction, inserted: IndexableRows[]): Promise<void> {
   const documents: SearchDocumentRow[] = [];
   const facets: FacetRow[] = [];

@@ -1,5 +1,5 @@
 // Search across runs (issue 26 §4) on SQLite and PostgreSQL: ledger batches
-// written through the ledger's writer are searchable at once — numbers, words
+// written through the ledger's writer are searchable once derived — numbers, words
 // in any case, tool arguments and results, errors, a sub-run's words under its
 // root — each hit naming its span; a replayed batch adds no second hit; the
 // search combines with the runs list's filters and the tool and model filters;
@@ -14,6 +14,7 @@ import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { freePort } from "../../../scripts/test-support/ports";
 import { writeLedgerGroup } from "../../run-ledger/write";
+import { deriveQueued } from "../../run-ledger/deriver";
 import type { LedgerBatch } from "../../contract/workflow";
 import type { ChatMessage, RunEvent, TraceSpan } from "../../contract/types";
 import type { RunListPage } from "../../runs/schemas";
@@ -124,6 +125,8 @@ describe.each(providers)("search across runs on $provider", ({ available, create
     process.env.DATABASE_URL ??= database.url;
     process.env.TEMPORAL_ADDRESS = `127.0.0.1:${await freePort()}`;
     await writeLedgerGroup(db, [ORDER_RUN, FAILED_RUN, PARENT, CHILD]);
+    // The index is derived after the ledger's transaction (lib/run-ledger/deriver.ts).
+    await deriveQueued(db);
   });
 
   afterAll(async () => {
@@ -161,6 +164,8 @@ describe.each(providers)("search across runs on $provider", ({ available, create
   it.skipIf(!available)("a replayed batch adds no second hit", async () => {
     const before = await db.searchDocument.count();
     await writeLedgerGroup(db, [ORDER_RUN, CHILD]);
+    expect(await db.deriveQueueItem.count(), "a replay inserts nothing, so it queues nothing to derive").toBe(0);
+    await deriveQueued(db);
     expect(await db.searchDocument.count()).toBe(before);
     expect(await db.searchDocument.count({ where: { runId: "run-order", source: "tool_arguments" } })).toBe(1);
   });
@@ -208,6 +213,7 @@ describe.each(providers)("search across runs on $provider", ({ available, create
       running("healthy", { spans: [span("s2", "inference", undefined, { inputTokens: 1_000, outputTokens: 100 }, "openai/gpt-4o")] }),
       batch({ runId: "done-with-retries", task: "done", events: [{ type: "tool_call_completed", iteration: 1, callId: "r1", tool: "flaky_api", outcome: "ok", durationMs: 5, attempts: 2, result: "ok" }] }),
     ]);
+    await deriveQueued(db);
     // Its last write was 30 minutes ago (the ledger stamps updatedAt on each write).
     await db.run.update({ where: { id: "stuck-quiet" }, data: { updatedAt: new Date(NOW - 30 * 60_000) } });
 

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "ledger_derive_queue" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "rows" TEXT NOT NULL
+);
