@@ -40,8 +40,13 @@ async function withoutSupersededAttempts(tx: DbTransaction, rows: DerivableRows[
   return rows.filter((row) => row.attempt === undefined || row.attempt - 1 >= (current.get(row.run.runId) ?? 0));
 }
 
+export interface DerivePassHooks {
+  /** Called inside the pass's transaction once its rows are claimed (deleted) and before they are derived (the crash test stops a process here). */
+  onClaimed?: (rows: number) => Promise<void>;
+}
+
 /** One pass: derives up to `maxRows` of the oldest queued rows; returns how many it derived (0: the queue was empty). */
-export async function derivePass(db: Db, maxRows = ROWS_PER_PASS): Promise<number> {
+export async function derivePass(db: Db, maxRows = ROWS_PER_PASS, hooks: DerivePassHooks = {}): Promise<number> {
   // Read committed: the claim (delete, then count) is what keeps it exactly once, not what was read; a
   // serializable pass would also fail on the ledger writer's inserts into the queue it reads.
   return writeTransaction(
@@ -51,6 +56,7 @@ export async function derivePass(db: Db, maxRows = ROWS_PER_PASS): Promise<numbe
       if (items.length === 0) return 0;
       const claimed = await tx.deriveQueueItem.deleteMany({ where: { id: { in: items.map((item) => item.id) } } });
       if (claimed.count !== items.length) throw new DeriveClaimLostError(items.length, claimed.count);
+      await hooks.onClaimed?.(items.length);
       const rows = await withoutSupersededAttempts(tx, items.flatMap((item) => JSON.parse(item.rows) as DerivableRows[]));
       await indexForSearch(tx, rows);
       await writeMetricRollups(tx, rows);
