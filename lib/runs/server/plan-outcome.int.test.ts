@@ -18,6 +18,8 @@ import type { RunListPage } from "../schemas";
 
 const viewer: SessionUser = { id: "viewer-1", email: "viewer@zap.local", name: "Vic", role: "viewer" };
 vi.mock("../../auth/server/session", () => ({ requireUser: vi.fn(async () => viewer) }));
+// No Temporal here: the list's statuses and outcomes come from the ledger (each refused connect cost seconds a page).
+vi.mock("../../engine/visibility", () => ({ readVisibility: vi.fn(async () => Promise.reject(new Error("no Temporal in this test"))) }));
 
 const { listRunPage, runHeader } = await import("./runs");
 const { GET: listRoute } = await import("../../../app/api/runs/list/route");
