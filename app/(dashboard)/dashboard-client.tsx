@@ -3,13 +3,15 @@
 // with the metrics contract's schema, the figures from GET /api/metrics, and
 // refreshed every 30 seconds. Series with a label of their own (failures by
 // reason, routing by target…) are drawn by it unless the view splits by
-// something else.
+// something else. While the answer says ledger writes are not counted yet, the
+// page says so and reads again every second.
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { ChartPanel } from "@/components/dashboard/chart-panel";
+import { DerivedLagNote, metricsRefetchMs } from "@/components/dashboard/derived-lag-note";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { drawsOwnLabels, labelledSearch, nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
 import { formatMetric } from "@/components/dashboard/format";
@@ -60,7 +62,8 @@ function useMetrics(search: string, enabled: boolean, initial: InitialMetrics) {
     initialData: first,
     initialDataUpdatedAt: first ? Date.parse(first.generatedAt) : undefined,
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    // Every second while the answer has ledger writes not counted yet, so the page catches up by itself.
+    refetchInterval: (query) => metricsRefetchMs(query.state.data, REFRESH_MS),
   });
 }
 
@@ -116,6 +119,7 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
           <p className="text-xs text-zinc-500" data-testid="dashboard-range">
             {new Date(data.range.from).toLocaleString()} – {new Date(data.range.to).toLocaleString()} · one point per {data.range.resolution} · refreshed {new Date(data.generatedAt).toLocaleTimeString()}
           </p>
+          <DerivedLagNote lag={data.derived} />
           <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">
             <Stat label="Runs started" value={formatMetric(data.totals.runs_started, "count")} testId="stat-runs-started" />
             <Stat label="Completed" value={formatMetric(data.totals.runs_completed, "count")} testId="stat-runs-completed" />

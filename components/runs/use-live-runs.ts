@@ -9,10 +9,26 @@
 import { useEffect, useRef } from "react";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type { RunChange, RunStart } from "@/lib/runs/live-feed";
-import type { RunListPage, RunListRow } from "@/lib/runs/schemas";
+import { isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
+import { CATCH_UP_REFETCH_MS } from "./derived-lag";
 import { useCoalescedRefetch, useLiveFeed, type LivePath } from "./use-live-feed";
 
 const PROGRESS_RELOAD_MS = 2_000;
+/** While the feed is down: a page with working runs is read again this often, a settled one less often (the old poll's intervals). */
+const POLL_WORKING_MS = 2_000;
+const POLL_SETTLED_MS = 15_000;
+
+/**
+ * How long until the runs list reads again (TanStack Query's refetchInterval; false: not on a timer).
+ * Every second while the answer says its search index is behind the ledger: the feed tells of runs
+ * that changed, not of the index catching up, so only a read finds what the index took in since.
+ * Otherwise the feed keeps the page current, and the old poll stands in while it is down.
+ */
+export function runsListRefetchMs(live: LivePath, page: RunListPage | undefined): number | false {
+  if (page?.indexBehind) return CATCH_UP_REFETCH_MS;
+  if (live === "stream") return false;
+  return page?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? POLL_WORKING_MS : POLL_SETTLED_MS;
+}
 
 function patchRows(rows: RunListRow[], change: RunChange): RunListRow[] {
   return rows.map((row) =>

@@ -4,6 +4,7 @@
 // ledger maintains (lib/metrics/server), never by loading runs.
 import { z } from "zod";
 import { modelIdSchema } from "../agents/schemas";
+import type { DeriveLag } from "../db/derive-lag";
 
 export type MetricUnit = "count" | "ms" | "tokens" | "usd" | "ratio";
 
@@ -209,5 +210,11 @@ export interface MetricsDashboard {
   pendingApprovals: PendingApprovalsNow;
   /** Percentiles are read from log-spaced bins: each is within this relative error of the true value (see docs/observe.md#metrics). */
   percentileRelativeError: number;
+  /**
+   * How far the rollups are behind the run ledger: the ledger writes not counted yet (the deriver
+   * takes them in within ~100 ms) and how long the oldest has waited. The dashboard says so and
+   * reads again every second while `queued > 0`.
+   */
+  derived: DeriveLag;
   generatedAt: string;
 }

@@ -7,6 +7,7 @@ import { imageInputsSchema } from "../attachments/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
+import type { DeriveLag } from "../db/derive-lag";
 import { searchQuerySchema, type SearchHit } from "../search/schemas";
 import { FEEDBACK_FILTERS } from "../feedback/schemas";
 
@@ -140,6 +141,13 @@ export interface RunListPage {
   temporalNote: string | null;
   /** Set when a search or a tool, model or view filter matched more trees than the list pages through. */
   matchNote?: string | null;
+  /**
+   * Only when a search, a tool or model filter or the "stuck or burning" view narrowed the list (they
+   * read the search index and facets the deriver writes after the ledger's transaction) and ledger
+   * writes are still waiting to be indexed: how many and how long the oldest has waited. The list says
+   * so and reads again every second while it is set; absent once the index has caught up.
+   */
+  indexBehind?: DeriveLag;
 }
 
 /** A finished plan's nodes by how they ended. */

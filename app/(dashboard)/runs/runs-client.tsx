@@ -13,7 +13,8 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { PlanOutcomeBadge } from "@/components/runs/plan-outcome";
 import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
-import { useLiveRunsList } from "@/components/runs/use-live-runs";
+import { runsListRefetchMs, useLiveRunsList } from "@/components/runs/use-live-runs";
+import { IndexLagNote } from "@/components/runs/derived-lag";
 import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
 import { getJson } from "@/lib/http/client";
@@ -123,7 +124,7 @@ export function RunsClient() {
     queryKey: ["runs", query],
     queryFn: () => getJson<RunListPage>(`/api/runs/list?${normalizeRangeQuery(params)}`, { what: "runs" }),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (live === "stream" ? false : q.state.data?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? 2000 : 15_000),
+    refetchInterval: (q) => runsListRefetchMs(live, q.state.data),
   });
   const set = (key: Filter, value: string) => {
     const next = new URLSearchParams(params);
@@ -251,6 +252,7 @@ export function RunsClient() {
       {runs.error ? <Alert tone="error">{runs.error.message}</Alert> : null}
       {data?.temporalNote ? <Alert tone="info">{data.temporalNote}</Alert> : null}
       {data?.matchNote ? <Alert tone="info">{data.matchNote}</Alert> : null}
+      <IndexLagNote lag={data?.indexBehind} />
       {chosen.size ? (
         <div className="flex items-center gap-3 text-sm" data-testid="run-selection">
           <span>{plural(chosen.size, "run")} selected</span>

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "../../db/server/db";
+import { readDeriveLag, type DeriveLag } from "../../db/derive-lag";
 import { getTemporalConnection } from "../../temporal/server/client";
 import { getConfig } from "../../config/server/config";
 import { readExportStats, type TelemetryStats } from "../../telemetry/stats-store";
@@ -18,6 +19,13 @@ export interface HealthReport {
   workers: { taskQueue: string; pollers: number };
   /** Informational: the OTLP export's counts over every worker (null: off, or nothing exported yet); drops show here. */
   otlpExport: TelemetryStats | null;
+  /**
+   * Informational: ledger writes the search index, facets and metric rollups have not taken in yet,
+   * and how long the oldest has waited (the worker's deriver takes them in within ~100 ms; a growing
+   * lag means no worker is deriving). Never makes the report unhealthy; null when the database
+   * could not be read.
+   */
+  derived: DeriveLag | null;
   checkedAt: string;
 }
 
@@ -66,11 +74,12 @@ export async function checkHealth(): Promise<HealthReport> {
     }),
   ]);
   const pollers = temporal.ok ? await countPollers(config.temporal.namespace, config.temporal.taskQueue) : 0;
-  const otlpExport = database.ok ? await readExportStats(getDb()).catch(() => null) : null;
+  const [otlpExport, derived] = database.ok ? await Promise.all([readExportStats(getDb()).catch(() => null), readDeriveLag(getDb()).catch(() => null)]) : [null, null];
   return {
     status: database.ok && temporal.ok ? "ok" : "degraded",
     workers: { taskQueue: config.temporal.taskQueue, pollers },
     otlpExport,
+    derived,
     database: { ...database, provider: config.databaseProvider },
     temporal: { ...temporal, namespace: config.temporal.namespace },
     checkedAt: new Date().toISOString(),

@@ -1,10 +1,12 @@
 // The dashboard's one read (GET /api/metrics, the client's metrics(), the
 // overview page's server shell): every requested series over a range, from the
 // rollups at the range's resolution, in one SQL statement, plus the pending
-// approvals gauge. Access is checked by the caller's door (permission "read").
+// approvals gauge and how far the rollups are behind the ledger (the deriver
+// fills them after the ledger's transaction). Access is checked by the caller's door (permission "read").
 import "server-only";
 import type { Db } from "../../db/prisma";
 import { getDb } from "../../db/server/db";
+import { readDeriveLag } from "../../db/derive-lag";
 import { PERCENTILE_RELATIVE_ERROR, RESOLUTION_MINUTES } from "../histogram";
 import { indexGroups, seriesData, seriesTotal, storedSeriesOf, timeGrid } from "../assemble";
 import { METRIC_SERIES_NAMES, metricsQuerySchema, type MetricsDashboard, type MetricSeriesName, type MetricsQueryInput } from "../schemas";
@@ -19,6 +21,9 @@ export async function readMetricsDashboard(db: Db, input: MetricsQueryInput, now
   const stored = [...new Set(requested.flatMap(storedSeriesOf))];
   const { graph, version, model, tool, startedBy } = query;
   const filters = Object.fromEntries(Object.entries({ graph, version, model, tool, startedBy }).filter(([, value]) => value !== undefined));
+  // The lag is read before the rollups, not beside them: a pass that derives between the two reads then
+  // shows as still queued (one more read a second later), never as counted while the rollups missed it.
+  const derived = await readDeriveLag(db, now);
   const [groups, pendingApprovals] = await Promise.all([
     readRollupGroups(db, {
       resolution: RESOLUTION_MINUTES[grid.resolution],
@@ -51,6 +56,7 @@ export async function readMetricsDashboard(db: Db, input: MetricsQueryInput, now
     series,
     pendingApprovals,
     percentileRelativeError: PERCENTILE_RELATIVE_ERROR,
+    derived,
     generatedAt: now.toISOString(),
   };
 }

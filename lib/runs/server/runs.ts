@@ -37,6 +37,7 @@ import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 import { bestHits, facetRootIds, MATCHING_TREES_MAX, searchRootIds } from "../../search/server/query";
 import { stuckOrBurning } from "./stuck-runs";
 import type { Db } from "../../db/prisma";
+import { readDeriveLag, type DeriveLag } from "../../db/derive-lag";
 import { feedbackRootIds } from "../../feedback/server/feedback";
 
 async function versionNumbers(ids: (string | null)[]): Promise<Map<string, number>> {
@@ -81,9 +82,17 @@ async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string
   return { ids: intersect([searched, byTool, byModel, stuck ? [...stuck.keys()] : undefined, byFeedback?.include]), exclude: byFeedback?.exclude, capped, stuck };
 }
 
+/** Whether a filter narrows the list by derived rows (search index, facets), which trail the ledger by a moment. */
+function readsDerivedRows(filters: RunFilters): boolean {
+  return Boolean(filters.q || filters.tool || filters.model || filters.view === "stuck");
+}
+
 /** One page of top-level runs, newest first, each with its sub-runs grouped under it. */
 export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   const db = getDb();
+  // Read before the index, not beside it: a pass that derives between the two reads then shows as still
+  // queued (the list reads again a second later), never as indexed while the index read missed it.
+  const lag: DeriveLag | null = readsDerivedRows(filters) ? await readDeriveLag(db) : null;
   const narrowed = await narrowedTrees(db, filters);
   let versionIds: string[] | null = null;
   if (filters.version !== undefined) {
@@ -146,7 +155,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     ...(narrowed.stuck ? { stuck: narrowed.stuck.get(root.id) ?? [] } : {}),
   }));
   const matchNote = narrowed.capped ? `Showing the newest ${MATCHING_TREES_MAX.toLocaleString("en")} matching runs; narrow the search to see older ones.` : null;
-  return { rows, total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note, matchNote };
+  return { rows, total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note, matchNote, ...(lag && lag.queued > 0 ? { indexBehind: lag } : {}) };
 }
 
 async function requireRun(runId: string): Promise<RunRow> {
