@@ -6,13 +6,17 @@
 // errors when it saves).
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsPlugin from "ajv-formats";
+import { compileLinear, linearRegExp } from "./linear-regexp";
 
 // ajv-formats ships CommonJS: under ESM its default export may be the module namespace.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ?? addFormatsPlugin) as typeof addFormatsPlugin;
 
 function createAjv(strict: boolean): Ajv {
   // No loadSchema: a `$ref` to anything but the schema itself fails to compile, so nothing is ever fetched.
-  const ajv = new Ajv({ allErrors: true, strict, validateFormats: true });
+  // Patterns come from builders: RE2 matches them in linear time and refuses what it cannot (lib/json-schema/linear-regexp.ts).
+  // allowMatchingProperties: strict mode would otherwise test each `patternProperties` key against the schema's
+  // property names with V8's backtracking RegExp at compile time, where both sides are the builder's.
+  const ajv = new Ajv({ allErrors: true, strict, validateFormats: true, allowMatchingProperties: true, code: { regExp: linearRegExp } });
   addFormats(ajv);
   return ajv;
 }
@@ -41,8 +45,40 @@ function withoutDialect(schema: unknown): unknown {
   return rest;
 }
 
+/** Keywords whose values are data, not schemas: a "pattern" field inside them is not a pattern. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+
+/**
+ * Every `pattern` and `patternProperties` key RE2 refuses, each with where it is. Ajv compiles
+ * only the patterns it needs (not one under an always-valid schema), so the save-time check
+ * walks the schema itself: a pattern that cannot be matched in linear time is refused wherever it is.
+ */
+function nonLinearPatterns(node: unknown, at: string): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, index) => nonLinearPatterns(item, `${at}/${index}`));
+  if (!node || typeof node !== "object") return [];
+  const problems: string[] = [];
+  const tryPattern = (pattern: string, where: string) => {
+    try {
+      compileLinear(pattern);
+    } catch (error) {
+      problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYWORDS.has(key)) continue;
+    if (key === "pattern" && typeof value === "string") tryPattern(value, `${at}/pattern`);
+    if (key === "patternProperties" && value && typeof value === "object" && !Array.isArray(value)) {
+      for (const pattern of Object.keys(value)) tryPattern(pattern, `${at}/patternProperties`);
+    }
+    problems.push(...nonLinearPatterns(value, `${at}/${key}`));
+  }
+  return problems;
+}
+
 /** Problems that make `schema` unusable as a JSON Schema (empty when it compiles). */
 export function checkJsonSchema(schema: unknown): string[] {
+  const patterns = nonLinearPatterns(schema, "");
+  if (patterns.length) return patterns;
   const compilable = withoutDialect(schema) as object;
   try {
     checking.compile(compilable);

@@ -201,14 +201,36 @@ export function engineItemRuns({ db, decisionKey }: { db: Db; decisionKey: Buffe
   };
 }
 
-/** The judge scorer's model calls, through the worker's model registry (default demo/judge, offline). */
+/** How often a unit heartbeats while its judge thinks: well inside the unit's 10-second heartbeat timeout. */
+const JUDGE_HEARTBEAT_MS = 2_000;
+
+/**
+ * The judge scorer's model calls, through the worker's model registry (default demo/judge, offline), each
+ * bounded by createModelJudge's timeout. The unit heartbeats meanwhile, so a slow judge is not mistaken for a
+ * dead worker, and the unit's cancel aborts the call.
+ */
 export function registryJudge(models: ModelRegistry): JudgeFn {
-  return createModelJudge(async ({ model, system, prompt }) => {
+  return createModelJudge(async ({ model, system, prompt, signal }) => {
     const { provider, modelName } = models.resolve(model);
-    const response = await provider.generate(
-      { model, agentName: "judge", messages: [{ role: "system", content: system }, { role: "user", content: prompt }], tools: [], temperature: 0, maxOutputTokens: 512, attempt: 1 },
-      modelName,
-    );
-    return response.content;
+    const context = Context.current();
+    const beat = setInterval(() => context.heartbeat(), JUDGE_HEARTBEAT_MS);
+    try {
+      const response = await provider.generate(
+        {
+          model,
+          agentName: "judge",
+          messages: [{ role: "system", content: system }, { role: "user", content: prompt }],
+          tools: [],
+          temperature: 0,
+          maxOutputTokens: 512,
+          attempt: 1,
+          signal: AbortSignal.any([signal, context.cancellationSignal]),
+        },
+        modelName,
+      );
+      return response.content;
+    } finally {
+      clearInterval(beat);
+    }
   });
 }

@@ -56,6 +56,20 @@ describe("judge scorer", () => {
     await expect(scoreJudge(observed({ output: "x" }), item({}), config, judge)).rejects.toThrow("model down");
   });
 
+  it("a judge that never answers is cut off at its time bound: the call is aborted and the score is undecided", async () => {
+    let aborted = false;
+    const judge = createModelJudge(
+      ({ signal }) =>
+        new Promise<string | null>(() => {
+          signal.addEventListener("abort", () => (aborted = true));
+        }),
+      { timeoutMs: 50 },
+    );
+    const score = await scoreJudge(observed({ output: "x" }), item({}), config, judge);
+    expect(score).toMatchObject({ scorer: "judge", value: 0, pass: null, detail: "the judge did not answer within 50 ms" });
+    expect(aborted, "the model call was told to stop").toBe(true);
+  });
+
   it("createModelJudge sends the system prompt and the sectioned question", async () => {
     let sent = "";
     const judge = createModelJudge(({ prompt }) => {

@@ -83,14 +83,43 @@ export class JudgeReplyUnreadableError extends Error {
   }
 }
 
+/** How long one judge call may take: a builder picks the judge's model and rubric, so its time is bounded like any user-supplied evaluation. */
+export const JUDGE_TIMEOUT_MS = 60_000;
+
+/** Raised when the judge has not answered within its time; the scorer turns it into an undecided score. */
+export class JudgeTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the judge did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
+    this.name = "JudgeTimeoutError";
+  }
+}
+
 /**
  * A JudgeFn over any text model: `complete` sends the system prompt and the
  * user message to `model` and returns the reply text. The worker wires it to
- * its model registry (default model demo/judge).
+ * its model registry (default model demo/judge). A call still going after
+ * `timeoutMs` is aborted through `signal`, and given up on even if the model
+ * ignores the signal.
  */
-export function createModelJudge(complete: (request: { model: string; system: string; prompt: string }) => Promise<string | null>): JudgeFn {
+export function createModelJudge(
+  complete: (request: { model: string; system: string; prompt: string; signal: AbortSignal }) => Promise<string | null>,
+  { timeoutMs = JUDGE_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): JudgeFn {
   return async ({ rubric, model, task, output, expected }) => {
-    const reply = await complete({ model, system: JUDGE_SYSTEM_PROMPT, prompt: buildJudgePrompt({ rubric, task, output, expected }) });
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(new JudgeTimeoutError(timeoutMs));
+      }, timeoutMs);
+    });
+    let reply: string | null;
+    try {
+      reply = await Promise.race([complete({ model, system: JUDGE_SYSTEM_PROMPT, prompt: buildJudgePrompt({ rubric, task, output, expected }), signal: abort.signal }), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
     const parsed = parseJudgeReply(reply);
     if (!parsed) throw new JudgeReplyUnreadableError(reply);
     return parsed;
@@ -111,6 +140,7 @@ export async function scoreJudge(run: ObservedRun, item: ScoredItem, config: { r
       const excerpt = error.reply ? `: ${JSON.stringify(error.reply.slice(0, 120))}` : " (empty reply)";
       return { scorer, value: 0, pass: null, detail: `judge reply unreadable${excerpt}` };
     }
+    if (error instanceof JudgeTimeoutError) return { scorer, value: 0, pass: null, detail: error.message };
     throw error;
   }
   if (!Number.isFinite(verdict.score) || verdict.score < 0 || verdict.score > 1) {

@@ -63,6 +63,12 @@ function checkLiveTools(liveTools: readonly string[]): void {
 function checkScorers(input: StartInput): void {
   const unknown = unknownCustomScorers(input.scorers);
   if (unknown.length) throw new ValidationError(unknown.map((message) => ({ path: "scorers", message })), unknown.join("; "));
+  // A json_schema scorer's schema runs in the worker over every answer: refused here, at start, when it does not
+  // compile or holds a pattern RE2 cannot match in linear time, rather than failing (or stalling) unit by unit.
+  const schemaIssues = input.scorers.flatMap((scorer, index) =>
+    scorer.kind === "json_schema" ? checkJsonSchema(scorer.schema).map((problem) => ({ path: `scorers[${index}].schema`, message: `not a valid JSON Schema: ${problem}` })) : [],
+  );
+  if (schemaIssues.length) throw new ValidationError(schemaIssues, schemaIssues.map((i) => `${i.path}: ${i.message}`).join("; "));
   const names = new Set(input.scorers.map(scorerName));
   const stray = Object.keys(input.thresholds ?? {}).filter((name) => !names.has(name));
   if (stray.length) {
