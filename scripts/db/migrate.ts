@@ -1,12 +1,14 @@
 // Applies the committed migrations for DATABASE_URL's provider.
-// SQLite: `prisma migrate deploy`. PostgreSQL: the js schema engine cannot
+// SQLite: `prisma migrate deploy` (a new file is a copy of one it migrated from
+// empty, see migratedSqliteTemplate). PostgreSQL: the js schema engine cannot
 // deploy there (upstream bug), so each pending migration runs over `pg` and is
 // recorded in `_prisma_migrations` in the same transaction, as Prisma records it.
 // (Not `prisma migrate resolve`: its wasm engine leaves a 10 s timer behind, so
 // each call took 11 s, and a crash between the migration and its record left a
 // database that could not be migrated again.)
-import { mkdir, readdir, readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import os from "node:os";
 import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
@@ -50,15 +52,53 @@ async function appliedPostgresMigrations(client: pg.Client): Promise<Set<string>
   return new Set(rows.rows.map((r) => r.migration_name));
 }
 
+/** Runs `prisma migrate deploy` on a SQLite file and returns the migrations it applied. */
+async function prismaDeploySqlite(databaseUrl: string): Promise<string[]> {
+  // No update check: it is a detached process of its own, and it outlived the deploy it came with.
+  const result = await runOrThrow(bin("prisma"), ["migrate", "deploy"], { env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" } });
+  // `migrate deploy` lists each applied migration as a folder line ("└─ <name>/").
+  return [...result.stdout.matchAll(/└─ (\S+)\/$/gm)].map((m) => m[1] ?? "");
+}
+
+/**
+ * A SQLite file migrated from empty by `prisma migrate deploy`, kept per set of committed migrations (their
+ * names and contents) under the temp directory. Each run of the Prisma CLI costs seconds of CPU (a Node
+ * process and the wasm schema engine); the test suites create a fresh database per file, about fifty per
+ * run, and a copy of this file is the same database Prisma would have made.
+ */
+async function migratedSqliteTemplate(): Promise<{ file: string; migrations: string[] }> {
+  const migrations = await committedMigrations("sqlite");
+  const dir = path.join(PROJECT_ROOT, prismaPaths("sqlite").migrations);
+  const hash = createHash("sha256");
+  for (const name of migrations) hash.update(name).update("\0").update(await readFile(path.join(dir, name, "migration.sql"))).update("\0");
+  const file = path.join(os.tmpdir(), "zap-sqlite-templates", `${hash.digest("hex").slice(0, 24)}.db`);
+  if (!existsSync(file)) {
+    await mkdir(path.dirname(file), { recursive: true });
+    // Built under a name of its own and renamed into place: a concurrent builder or reader never sees half a file.
+    const building = `${file}.${process.pid}.${randomUUID()}.building`;
+    try {
+      await prismaDeploySqlite(`file:${building}`);
+      await rename(building, file);
+    } finally {
+      await rm(building, { force: true });
+    }
+  }
+  return { file, migrations };
+}
+
 /** Applies pending migrations to `databaseUrl` and returns what was applied. */
 export async function applyMigrations(databaseUrl: string): Promise<MigrationReport> {
   const provider = providerOf(databaseUrl);
   if (provider === "sqlite") {
-    await mkdir(path.dirname(sqliteFilePath(databaseUrl)), { recursive: true });
-    const result = await runOrThrow(bin("prisma"), ["migrate", "deploy"], { env: { ...process.env, DATABASE_URL: databaseUrl } });
-    // `migrate deploy` lists each applied migration as a folder line ("└─ <name>/").
-    const applied = [...result.stdout.matchAll(/└─ (\S+)\/$/gm)].map((m) => m[1] ?? "");
-    return { provider, applied };
+    const target = sqliteFilePath(databaseUrl);
+    await mkdir(path.dirname(target), { recursive: true });
+    // A new database is a copy of the migrated template; an existing one is upgraded by Prisma itself.
+    if (!existsSync(target)) {
+      const template = await migratedSqliteTemplate();
+      await copyFile(template.file, target, constants.COPYFILE_EXCL);
+      return { provider, applied: template.migrations };
+    }
+    return { provider, applied: await prismaDeploySqlite(databaseUrl) };
   }
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
