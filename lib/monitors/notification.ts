@@ -1,6 +1,8 @@
 // The webhook body of an alert event: the alert as the API shows it, plus a
 // one-line `text` (a Slack incoming webhook shows it as it is), like the
-// approval notifications the inbox sends.
+// approval notifications the inbox sends. The text is Slack-escaped: a monitor's
+// name and label are a builder's words, never markup (`<!channel>` stays text).
+import { escapeSlackText } from "../text/slack";
 import { describeCondition, formatSeriesValue } from "./episode";
 import type { AlertEvent } from "./evaluate";
 import { MONITOR_SERIES, type AlertView } from "./schemas";
@@ -17,5 +19,5 @@ export function alertNotification(event: AlertEvent, alert: AlertView): AlertNot
     event === "alert.fired"
       ? `Alert: ${alert.monitorName} is firing at ${formatSeriesValue(alert.condition.series, alert.valueAtFire)} (${condition})`
       : `Resolved: ${alert.monitorName} (${alert.resolvedReason === "recovered" ? `back to ${formatSeriesValue(alert.condition.series, alert.lastValue)}` : (alert.resolvedReason ?? "resolved").replaceAll("_", " ")}; ${condition})`;
-  return { event, alert, text };
+  return { event, alert, text: escapeSlackText(text) };
 }

@@ -33,6 +33,12 @@ export const STATS_BY_KIND: Record<MetricKind, readonly MetricStat[]> = {
 /** A window of up to 30 days: the evaluator reads it from the hourly rollups at worst. */
 export const MONITOR_MAX_WINDOW_MINUTES = 30 * 24 * 60;
 
+/**
+ * How many monitors one person, and the whole workspace, may keep: every tick evaluates every enabled monitor, so
+ * an unbounded list is a way for one builder to slow the evaluator for everyone (issue 36 §3).
+ */
+export const MONITOR_LIMITS = { perUser: 50, perWorkspace: 500 } as const;
+
 const monitorName = z.string().trim().min(1, "give the monitor a name").max(100);
 export const monitorIdSchema = z.string().regex(/^mon_[A-Za-z0-9_-]{8,64}$/, "expected a monitor id (mon_…)");
 

@@ -133,7 +133,7 @@ describe.each(providers)("monitors on $provider", ({ provider, available, create
     expect(verifyWebhookSignature(delivery.body, String(delivery.headers["x-zap-timestamp"]), String(delivery.headers["x-zap-signature"]), SECRET), "signed with the webhook secret").toBe(true);
     const body = JSON.parse(delivery.body) as AlertNotification;
     expect(body.alert).toMatchObject({ id: alert.id, monitorName: "Approvals waiting", state: "firing", runsHref: "/runs?awaitingApproval=1" });
-    expect(body.text).toMatch(/^Alert: Approvals waiting is firing at 4\d(\.\d+)? min \(Oldest pending approval's wait > 30 min over 60 min\)$/);
+    expect(body.text).toMatch(/^Alert: Approvals waiting is firing at 4\d(\.\d+)? min \(Oldest pending approval's wait &gt; 30 min over 60 min\)$/);
     expect((await db.monitorAlert.findUniqueOrThrow({ where: { id: alert.id } })).firedNotifiedAt, "the delivery is recorded").not.toBeNull();
     expect(await activities.deliverAlertNotification(fired.deliveries[0]!), "a retried delivery is not sent twice").toBe("not_owed");
 

@@ -70,9 +70,9 @@ const approval = {
 } satisfies ApprovalRequest;
 const notification: ApprovalNotification = { event: "approval.requested", approval, at: "2026-11-24T10:00:00.000Z" };
 
-async function notify(webhook: WebhookConfig | null): Promise<unknown> {
+async function notify(webhook: WebhookConfig | null, sent: ApprovalNotification = notification): Promise<unknown> {
   const { notifyApproval } = createNotificationActivities({ webhook });
-  return new MockActivityEnvironment({ activityId: "1" }, { logger: new DefaultLogger("ERROR") }).run(notifyApproval, notification).then(
+  return new MockActivityEnvironment({ activityId: "1" }, { logger: new DefaultLogger("ERROR") }).run(notifyApproval, sent).then(
     () => null,
     (e: unknown) => e,
   );
@@ -117,6 +117,21 @@ describe("the approval webhook", () => {
     expect((error as ApplicationFailure).message).toMatch(/redirect/);
     expect((error as ApplicationFailure).nonRetryable).toBe(true);
     expect(inner.connections).toBe(0);
+  });
+
+  it("a rejection's reason reaches Slack as text: & < > escaped, so <!channel> pings nobody and no link hides behind words", async () => {
+    const r = await receiver();
+    const reason = "<!channel> see <http://evil.example|the audit> & act";
+    const rejected: ApprovalNotification = {
+      event: "approval.rejected",
+      approval: { ...approval, status: "rejected", decision: { approved: false, decidedBy: { id: "u-1", email: "approver@zap.local", role: "approver" }, decidedAt: "2026-11-24T10:05:00.000Z", reason } },
+      at: "2026-11-24T10:05:00.000Z",
+    };
+    expect(await notify({ url: r.url, secret: SECRET, allowHosts: [r.host] }, rejected)).toBeNull();
+    const body = JSON.parse(r.deliveries[0]!.body) as { text: string; approval: { decision: { reason: string } } };
+    expect(body.text).toContain("(&lt;!channel&gt; see &lt;http://evil.example|the audit&gt; &amp; act)");
+    expect(body.text).not.toMatch(/[<>]/);
+    expect(body.approval.decision.reason, "the structured field keeps the reason as typed").toBe(reason);
   });
 
   it("goes through the egress guard: a private receiver must be in ZAP_EGRESS_ALLOW_HOSTS", async () => {

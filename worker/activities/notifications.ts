@@ -6,8 +6,10 @@
 // guard (a webhook on a private host must be in ZAP_EGRESS_ALLOW_HOSTS).
 // Delivery failures throw and Temporal retries them with backoff; a refused
 // configuration does not retry. The body has a `text` field, so a Slack
-// incoming-webhook URL works as it is.
+// incoming-webhook URL works as it is; it is Slack-escaped, since a rejection's
+// reason (and tool names from MCP servers) are not ours to let ping a channel.
 import { Context } from "@temporalio/activity";
+import { escapeSlackText } from "../../lib/text/slack";
 import type { ApprovalNotification } from "../../lib/contract/workflow";
 import { createSignedWebhookPost, type WebhookConfig } from "./signed-webhook";
 
@@ -41,7 +43,7 @@ export function createNotificationActivities({ webhook }: { webhook: WebhookConf
         event: notification.event,
         // Stable across retries, so receivers can drop duplicates.
         deliveryId: `${info.workflowExecution?.workflowId ?? "run"}:${info.activityId}`,
-        body: JSON.stringify({ ...notification, text: summaryText(notification) }),
+        body: JSON.stringify({ ...notification, text: escapeSlackText(summaryText(notification)) }),
       });
     },
   };

@@ -12,6 +12,7 @@ import { REPORT_INPUT } from "../../union-issues";
 import { resolveOpenAlert } from "../evaluate";
 import { conditionOf, toAlertView, toMonitorView, type MonitorRow } from "../rows";
 import {
+  MONITOR_LIMITS,
   alertListQuerySchema,
   monitorCreateSchema,
   monitorConditionSchema,
@@ -79,11 +80,24 @@ function conditionColumns(input: MonitorCondition) {
   };
 }
 
-/** Creates a monitor (builders and admins); a name already used → 409. */
+/** 409 when the creator, or the workspace, already keeps as many monitors as MONITOR_LIMITS allows. */
+async function checkMonitorLimits(tx: Pick<Db, "monitor">, actor: Actor): Promise<void> {
+  const mine = await tx.monitor.count({ where: { createdById: actor.id } });
+  if (mine >= MONITOR_LIMITS.perUser) {
+    throw new ConflictError(`You already have ${mine} monitors, the most one person may create (${MONITOR_LIMITS.perUser}); delete one you no longer need first`);
+  }
+  const all = await tx.monitor.count();
+  if (all >= MONITOR_LIMITS.perWorkspace) {
+    throw new ConflictError(`The workspace already has ${all} monitors, the most it may keep (${MONITOR_LIMITS.perWorkspace}); delete one no longer needed first`);
+  }
+}
+
+/** Creates a monitor (builders and admins); a name already used, or a limit of MONITOR_LIMITS reached → 409. */
 export async function createMonitor(db: Db, raw: MonitorCreateInput, actor: Actor): Promise<MonitorView> {
   const input = monitorCreateSchema.parse(raw);
   const row = await writeTransaction(db, async (tx) => {
     if (await tx.monitor.findUnique({ where: { name: input.name } })) throw nameTaken(input.name);
+    await checkMonitorLimits(tx, actor);
     const created = await tx.monitor.create({
       data: { id: monitorId(), name: input.name, ...conditionColumns(input), enabled: input.enabled, createdById: actor.id, updatedById: actor.id },
     });
