@@ -4,7 +4,8 @@
 // keeps the list current — "stream" while the feed is connected, "polling"
 // while it is down (the page then polls at its old intervals). EventSource
 // reconnects by itself with Last-Event-ID; a feed refused outright (429 past
-// the stream cap, 401) is tried again after REOPEN_MS.
+// the stream cap, 401) or ended by the server (`end`: the caller may no longer
+// read) is tried again after REOPEN_MS.
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 
@@ -36,6 +37,13 @@ export function useLiveFeed(url: string, handlers: { onChange: (event: FeedEvent
         onReload();
       });
       source.addEventListener("resync", () => onReload());
+      // The caller's access ended (signed out, disabled, reset): EventSource would reconnect at once; wait instead.
+      source.addEventListener("end", () => {
+        source?.close();
+        source = null;
+        setPath("polling");
+        if (!stopped) reopen = setTimeout(open, REOPEN_MS);
+      });
       for (const name of CHANGE_EVENTS) {
         source.addEventListener(name, (message) => {
           try {

@@ -6,6 +6,7 @@
 // Last-Event-ID, so nothing is missed.
 import { useEffect, useState } from "react";
 import { applyToken, RUN_EVENT_TYPES, type LiveCall, type TokenFrame } from "@/lib/runs/stream-events";
+import { accessEndOf } from "@/lib/runs/stream-end";
 
 export interface RunStreamState {
   /** The stream is open: polling is not needed. */
@@ -32,9 +33,12 @@ export function useRunStream(runId: string, fromSeq: number, enabled: boolean): 
       const frame = JSON.parse(message.data) as TokenFrame;
       setState((s) => (s.liveCall && frame.iteration < s.liveCall.iteration ? s : { ...s, connected: true, liveCall: applyToken(s.liveCall, frame) }));
     };
-    const onEnd = () => {
+    const onEnd = (message: MessageEvent<string>) => {
       source.close();
-      setState((s) => ({ ...s, connected: false, ended: true }));
+      // Ended because the caller may no longer read (signed out, disabled, reset): not a finished run; the page's
+      // polling takes over and meets the same refusal.
+      const accessEnded = accessEndOf(message.data) !== null;
+      setState((s) => ({ ...s, connected: false, ended: !accessEnded }));
     };
     source.onopen = () => setState((s) => ({ ...s, connected: true }));
     // EventSource retries by itself; until then the page polls.

@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError, RateLimitedApiError, ZapClient } from "./zap-client";
+import { ApiError, RateLimitedApiError, StreamAccessEnded, ZapClient } from "./zap-client";
 import type { RunEvent } from "../contract/types";
 
 const KEY = "zap_unit-test-key-0123456789";
@@ -193,6 +193,23 @@ describe("ZapClient.streamRun over Server-Sent Events", () => {
     );
     expect(error).toBeInstanceOf(RateLimitedApiError);
     expect((error as RateLimitedApiError).retryAfterSeconds).toBe(5);
+  });
+
+  it("throws when the stream ends because the key may no longer read (end naming why), instead of passing for a finished run, and does not reconnect", async () => {
+    const { seen, client } = await serve((_, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`${frame(event(1, "iteration_started"))}event: end\ndata: {"reason":"key_revoked","message":"API key refused: this key was revoked at 2026-01-01T00:00:00.000Z"}\n\n`);
+    });
+    const seqs: number[] = [];
+    const error = await failureOf(
+      (async () => {
+        for await (const e of client.streamRun("r1")) seqs.push(e.seq);
+      })(),
+    );
+    expect(seqs).toEqual([1]);
+    expect(error).toBeInstanceOf(StreamAccessEnded);
+    expect(error).toMatchObject({ status: 401, code: "unauthenticated", reason: "key_revoked", message: "API key refused: this key was revoked at 2026-01-01T00:00:00.000Z" });
+    expect(seen).toHaveLength(1);
   });
 });
 

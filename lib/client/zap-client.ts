@@ -24,6 +24,7 @@ import { ApiError, Http, sleep, type HttpOptions } from "./http";
 import { readSse } from "./sse";
 import { eventPhrase } from "../runs/event-phrase";
 import type { StreamedRunEvent, TokenFrame } from "../runs/stream-events";
+import { accessEndOf, type AccessEnd } from "../runs/stream-end";
 import type { ExperimentDetail, ExperimentSummary, StartExperimentInput } from "../experiments/schemas";
 import type { PlaygroundCall, PlaygroundCallInput, PlaygroundResult, SavePlaygroundDraftInput } from "../playground/schemas";
 import type { FeedbackItem, FeedbackRating, SetFeedbackInput } from "../feedback/schemas";
@@ -62,6 +63,17 @@ export interface WaitOptions {
 
 /** How polling backs off while nothing happens: from the first delay, doubling up to the last. */
 const POLL_MS = { first: 250, max: 2_000 } as const;
+
+/** A stream ended because the caller may no longer read it (a 401, met mid-stream): `reason` says why, the message in a sentence. */
+export class StreamAccessEnded extends ApiError {
+  readonly reason: AccessEnd["reason"];
+  constructor(end: AccessEnd) {
+    super(401, "unauthenticated", end.message);
+    this.name = "StreamAccessEnded";
+    this.reason = end.reason;
+  }
+}
+
 /** Consecutive transient failures (no answer, 502–504) a stream rides out before it throws. */
 const STREAM_RETRIES = 5;
 
@@ -170,6 +182,9 @@ export class ZapClient {
         try {
           for await (const message of readSse(response.body as ReadableStream<Uint8Array>)) {
             if (message.event === "end") {
+              // The caller may no longer read (a revoked key, a disabled owner): say so rather than pass for a finished run.
+              const access = accessEndOf(message.data);
+              if (access) throw new StreamAccessEnded(access);
               ended = true;
               break;
             }
@@ -185,6 +200,7 @@ export class ZapClient {
           }
         } catch (error) {
           if (signal?.aborted) return;
+          if (error instanceof StreamAccessEnded) throw error;
           // The connection broke mid-stream: resume after the last event, as a browser would.
           if (++failures > STREAM_RETRIES) throw error instanceof ApiError ? error : new ApiError(0, null, `The run stream broke: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -357,9 +373,9 @@ export class ZapClient {
     return (await this.http.call<{ alerts: AlertView[] }>("GET", "/api/monitors/alerts", { query: { ...query }, signal: options.signal })).alerts;
   }
 
-  /** A recorded model call (a run's inference span), ready to edit and run again: messages, tools, model, parameters, original output. */
+  /** Opens a recorded model call (a run's inference span), ready to edit and run again: messages, tools (described now, audited), model, parameters, original output. */
   loadPlaygroundCall(runId: string, spanId: string, options: { signal?: AbortSignal } = {}): Promise<PlaygroundCall> {
-    return this.http.call("GET", `/api/runs/${encodeURIComponent(runId)}/spans/${encodeURIComponent(spanId)}/playground`, options);
+    return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/spans/${encodeURIComponent(spanId)}/playground`, options);
   }
 
   /** Runs one model call alone (builders and admins): no run is created and no tool runs; proposed tool calls come back as data. */

@@ -1,6 +1,7 @@
 // What a run stream (GET /api/runs/:runId/stream) sends, for its readers: the
 // browser's run page and the TypeScript client. Browser-safe.
-import type { RunEvent, RunStatus } from "../contract/types";
+import type { RunEvent } from "../contract/types";
+import type { StreamEnd } from "./stream-end";
 
 /** Every ledger event type: an EventSource hears named events only through a listener per name. */
 export const RUN_EVENT_TYPES = [
@@ -55,12 +56,8 @@ export interface TokenFrame {
   done: boolean;
 }
 
-/** The last frame: the run is final and every event was sent. */
-export interface EndFrame {
-  type: "end";
-  status: RunStatus;
-  lastEventSeq: number;
-}
+/** The last frame: the run is final and every event was sent, or the caller's access ended (lib/runs/stream-end.ts). */
+export type EndFrame = { type: "end" } & StreamEnd;
 
 export type RunStreamItem = StreamedRunEvent | TokenFrame | EndFrame;
 

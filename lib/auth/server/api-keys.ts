@@ -17,7 +17,7 @@ import { getDb } from "../../db/server/db";
 import { getConfig } from "../../config/server/config";
 import { configuredKey } from "../../crypto/keys";
 import { AppError, RateLimitedError } from "../../errors";
-import { capRole, isRole, ROLES } from "../../access/roles";
+import { capRole, isRole, ROLES, type Role } from "../../access/roles";
 import type { SessionUser } from "./session";
 
 export const API_KEY_TOKEN_PREFIX = "zap_";
@@ -85,28 +85,49 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
+/** Why a key is refused, for callers that act on it (a live stream names it in its `end` event). */
+export type ApiKeyRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "owner_demo" | "bad_role";
+
+/** A key that may act (its row and owner), or why not, with the one line a 401 says. */
+export type ApiKeyStanding =
+  | { ok: true; key: { id: string; role: Role; lastUsedAt: Date | null }; owner: { id: string; email: string; name: string; role: Role } }
+  | { ok: false; refusal: ApiKeyRefusal; line: string };
+
+const refused = (refusal: ApiKeyRefusal, line: string): ApiKeyStanding => ({ ok: false, refusal, line });
+
 /**
- * Resolves a Bearer token to the key's owner, or throws ApiKeyRefused (401, one
- * line saying why) or RateLimitedError (429, per key). The role is the key's,
- * lowered to the owner's current one; a disabled owner (or a demo account in
- * production mode), a revoked or expired key refuse. Stamps lastUsedAt at most
- * once a minute.
+ * Whether a token is a key that may act now: the one place that says so, for
+ * every request (authenticateApiKey) and every live stream's re-check
+ * (lib/runs/server/stream-access.ts). Reads one row; counts nothing.
  */
-export async function authenticateApiKey(token: string, db: Db = getDb(), now = new Date()): Promise<ApiKeyUser> {
-  if (!TOKEN_PATTERN.test(token)) throw new ApiKeyRefused("the Authorization header must be \"Bearer zap_…\" with a key from the account page or POST /api/api-keys");
+export async function apiKeyStanding(token: string, db: Db = getDb(), now = new Date()): Promise<ApiKeyStanding> {
+  if (!TOKEN_PATTERN.test(token)) return refused("malformed", "the Authorization header must be \"Bearer zap_…\" with a key from the account page or POST /api/api-keys");
   const key = await db.apiKey.findUnique({
     where: { prefix: token.slice(0, API_KEY_PREFIX_LENGTH) },
     include: { owner: { select: { id: true, email: true, name: true, role: true, disabledAt: true, isDemo: true } } },
   });
   // The hash is compared even for an unknown prefix, so both take the same time.
   const presented = hashApiKeyToken(token);
-  if (!sameHash(presented, key?.secretHash ?? "00".repeat(32)) || !key) throw new ApiKeyRefused("this key does not exist");
-  if (key.revokedAt) throw new ApiKeyRefused(`this key was revoked at ${key.revokedAt.toISOString()}`);
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw new ApiKeyRefused(`this key expired at ${key.expiresAt.toISOString()}`);
+  if (!sameHash(presented, key?.secretHash ?? "00".repeat(32)) || !key) return refused("unknown", "this key does not exist");
+  if (key.revokedAt) return refused("revoked", `this key was revoked at ${key.revokedAt.toISOString()}`);
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return refused("expired", `this key expired at ${key.expiresAt.toISOString()}`);
   const owner = key.owner;
-  if (owner.disabledAt) throw new ApiKeyRefused("the key's owner is disabled");
-  if (owner.isDemo && getConfig().mode === "production") throw new ApiKeyRefused("the key's owner is a demo account, refused in production mode");
-  if (!isRole(owner.role) || !isRole(key.role)) throw new ApiKeyRefused("the key's role is not one of " + ROLES.join(", "));
+  if (owner.disabledAt) return refused("owner_disabled", "the key's owner is disabled");
+  if (owner.isDemo && getConfig().mode === "production") return refused("owner_demo", "the key's owner is a demo account, refused in production mode");
+  if (!isRole(owner.role) || !isRole(key.role)) return refused("bad_role", "the key's role is not one of " + ROLES.join(", "));
+  return { ok: true, key: { id: key.id, role: key.role, lastUsedAt: key.lastUsedAt }, owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role } };
+}
+
+/**
+ * Resolves a Bearer token to the key's owner, or throws ApiKeyRefused (401, one
+ * line saying why: apiKeyStanding) or RateLimitedError (429, per key). The role
+ * is the key's, lowered to the owner's current one. Stamps lastUsedAt at most
+ * once a minute.
+ */
+export async function authenticateApiKey(token: string, db: Db = getDb(), now = new Date()): Promise<ApiKeyUser> {
+  const standing = await apiKeyStanding(token, db, now);
+  if (!standing.ok) throw new ApiKeyRefused(standing.line);
+  const { key, owner } = standing;
   try {
     await limiter(db).consume(key.id, 1);
   } catch (error) {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { authConfig, SIGN_IN_PATH } from "../auth-config";
 import { hashPassword, needsRehash, verifyPassword } from "../passwords";
 import { decideOAuthSignIn, profileEmailVerified } from "../oauth";
-import { isSignedOut, sessionClaims } from "./sessions";
+import { isSignedOut, sessionClaims, sessionUserStanding } from "./sessions";
 import { clientIp, consumeSignInAttempt, normalizeAttemptEmail, recordSignInFailure, recordSignInSuccess, type SignInAttempt, type SignInTicket } from "./throttle";
 import { githubVerifiedEmailUserinfo } from "./github-email";
 import { getDb } from "../../db/server/db";
@@ -109,10 +109,7 @@ export function oauthProviders(): { id: string; name: string }[] {
  * change, reset, disable or enable.
  */
 export async function sessionUserValid(db: Db, userId: string, signedInAt: number): Promise<boolean> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true, sessionsValidAfter: true, isDemo: true } });
-  if (!user || user.disabledAt) return false;
-  if (user.isDemo && getConfig().mode === "production") return false;
-  return !user.sessionsValidAfter || signedInAt >= user.sessionsValidAfter.getTime();
+  return (await sessionUserStanding(db, userId, signedInAt)).refusal === null;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({

@@ -3,6 +3,7 @@ import type { JWT } from "next-auth/jwt";
 import type { Db } from "../../db/prisma";
 import { appendAudit } from "../../audit/write";
 import type { AuditAction } from "../../audit/actions";
+import { getConfig } from "../../config/server/config";
 
 // Sessions are signed JWTs in a cookie, so deleting the cookie alone does not end
 // one: a copy (another tab's late response, a saved cookie jar) would still be
@@ -42,4 +43,21 @@ export async function isSignedOut(db: Db, session: SessionClaims): Promise<boole
     select: { id: true },
   });
   return record !== null;
+}
+
+/** Why a session's account no longer lets it be used: gone or disabled (or a demo account in production mode), or its sessions were ended after this one began. */
+export type SessionUserRefusal = "user_disabled" | "sessions_ended";
+
+/**
+ * The account's side of a session: refused when the user does not exist, is
+ * disabled (or is a demo account in production mode), or ended their sessions
+ * after this one began (a password change or reset, a disable or enable);
+ * `mustChangePassword` when a one-time password waits to be replaced.
+ */
+export async function sessionUserStanding(db: Db, userId: string, signedInAt: number): Promise<{ refusal: SessionUserRefusal | null; mustChangePassword: boolean }> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true, sessionsValidAfter: true, isDemo: true, mustChangePassword: true } });
+  if (!user || user.disabledAt) return { refusal: "user_disabled", mustChangePassword: false };
+  if (user.isDemo && getConfig().mode === "production") return { refusal: "user_disabled", mustChangePassword: false };
+  const ended = user.sessionsValidAfter !== null && signedInAt < user.sessionsValidAfter.getTime();
+  return { refusal: ended ? "sessions_ended" : null, mustChangePassword: user.mustChangePassword };
 }

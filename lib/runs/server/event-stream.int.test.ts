@@ -1,7 +1,8 @@
 // The SSE stream of a run's ledger events, against a real database (SQLite and
 // PostgreSQL): events already written, then one written while the stream is
 // open, then `end` once the run is final; a resume after an id; an unknown run
-// refused before any byte; and the per-user cap, released when a stream is cancelled.
+// refused before any byte; a busy stream ended by its caller's re-check, saying
+// why; and the per-user cap, released when a stream is cancelled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
@@ -9,6 +10,8 @@ import { testProviders, type TestDatabase } from "../../../scripts/test-support/
 import { RateLimitedError } from "../../errors";
 import { RunNotFound } from "../../engine/errors";
 import { runEventStream, STREAMS_PER_USER } from "./event-stream";
+import type { StreamCaller } from "./stream-guard";
+import type { AccessEnd } from "../stream-end";
 
 const providers = await testProviders();
 const AT = "2026-01-01T00:00:00.000Z";
@@ -48,7 +51,7 @@ for (const { provider, available, create } of providers) {
       await db.run.create({ data: { id: "live-run", rootRunId: "live-run", agentName: "streamer", task: "stream", status: "thinking", lastEventSeq: 2, startedAt: new Date(AT) } });
       await writeEvent(db, "live-run", 1, "run_started");
       await writeEvent(db, "live-run", 2, "llm_call_started");
-      await db.run.create({ data: { id: "idle-run-2", rootRunId: "idle-run-2", agentName: "streamer", task: "wait", status: "awaiting_approval", lastEventSeq: 0, startedAt: new Date(AT) } });
+      await db.run.create({ data: { id: "busy-run", rootRunId: "busy-run", agentName: "streamer", task: "busy", status: "thinking", lastEventSeq: 0, startedAt: new Date(AT) } });
     });
 
     afterAll(async () => {
@@ -66,7 +69,7 @@ for (const { provider, available, create } of providers) {
       const text = await reading;
       expect(ids(text)).toEqual([1, 2, 3]);
       expect(text).toContain("event: run_completed\n");
-      expect(text.trimEnd().endsWith('event: end\ndata: {"status":"completed","lastEventSeq":3}')).toBe(true);
+      expect(text.trimEnd().endsWith('event: end\ndata: {"reason":"run_finished","status":"completed","lastEventSeq":3}')).toBe(true);
     });
 
     it("resumes after an id, and refuses an unknown run before sending anything", async () => {
@@ -75,15 +78,35 @@ for (const { provider, available, create } of providers) {
       await expect(runEventStream(db, { runId: "nobody", since: 0, userId: "u-resume", signal: new AbortController().signal })).rejects.toBeInstanceOf(RunNotFound);
     });
 
-    it("ends at a heartbeat once the caller may no longer read (a revoked key, a session signed out elsewhere)", async () => {
-      let allowed = true;
-      const stream = await runEventStream(db, { runId: "idle-run-2", since: 0, userId: "u-revoked", signal: new AbortController().signal, stillAllowed: async () => allowed, heartbeatMs: 100 });
+    it("ends within its re-check period once the caller may no longer read, however busy, and says why (a revoked key, a session signed out elsewhere)", async () => {
+      let access: AccessEnd | null = null;
+      let checks = 0;
+      const caller: StreamCaller = {
+        check: async () => {
+          checks++;
+          return access;
+        },
+      };
+      const stream = await runEventStream(db, { runId: "busy-run", since: 0, userId: "u-revoked", signal: new AbortController().signal, caller, recheckMs: 200 });
       const reading = readAll(stream);
-      await new Promise((resolve) => setTimeout(resolve, 350));
-      allowed = false;
-      const text = await reading;
-      expect(text, "heartbeats went out while allowed").toContain(": keep-alive");
-      expect(text).not.toContain("event: end");
+      // Busier than the re-check: an event every 50 ms, so the stream is never silent.
+      let seq = 0;
+      const writing = setInterval(() => {
+        const at = ++seq;
+        void writeEvent(db, "busy-run", at, "iteration_started").then(() => db.run.update({ where: { id: "busy-run" }, data: { lastEventSeq: at } })).then(() => undefined, () => undefined);
+      }, 50);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        expect(checks, "checked on its period while busy").toBeGreaterThanOrEqual(2);
+        const revokedAt = Date.now();
+        access = { reason: "key_revoked", message: "API key refused: this key was revoked" };
+        const text = await reading;
+        expect(Date.now() - revokedAt, "ended within the period (and a read)").toBeLessThan(1_000);
+        expect(ids(text).length, "events went out while allowed").toBeGreaterThan(3);
+        expect(text.trimEnd().endsWith('event: end\ndata: {"reason":"key_revoked","message":"API key refused: this key was revoked"}')).toBe(true);
+      } finally {
+        clearInterval(writing);
+      }
     });
 
     it(`caps a user's open streams at ${STREAMS_PER_USER}, and a cancelled stream frees its place`, async () => {

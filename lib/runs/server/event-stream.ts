@@ -6,7 +6,8 @@ import "server-only";
 // Between events it sends `token` frames: the text of a model call as it is
 // generated (lib/runs/token-store.ts), without an id, so Last-Event-ID stays a
 // ledger position. It ends with an `end` event once the run is final and every
-// event of it was sent.
+// event of it was sent, or once its caller may no longer read (checked every
+// few seconds whatever it sends: stream-access.ts), naming why.
 import type { Db } from "../../db/prisma";
 import { TERMINAL_STATUSES, type RunEvent } from "../../contract/types";
 import { readEventPage, readRunSummary } from "../../run-ledger/read";
@@ -14,7 +15,9 @@ import { RunNotFound } from "../../engine/errors";
 import { eventPhrase } from "../event-phrase";
 import type { TokenFrame } from "../stream-events";
 import { readTokenRows, type TokenRow } from "../token-store";
+import { endEventText, type AccessEnd } from "../stream-end";
 import { STREAMS_PER_USER, takeStreamSlot } from "./stream-limits";
+import { guardStream, type StreamCaller } from "./stream-guard";
 import { watchRun } from "./run-watch";
 
 /** The longest an idle stream waits for the shared poller before it looks at the ledger itself, and how often it sends a comment so proxies keep it open. */
@@ -70,7 +73,16 @@ const tokenText = (frame: TokenFrame) => `event: token\ndata: ${JSON.stringify(f
  */
 export async function runEventStream(
   db: Db,
-  args: { runId: string; since: number; userId: string; signal: AbortSignal; /** Checked on each heartbeat: false ends the stream (a revoked key, a session signed out elsewhere). */ stillAllowed?: () => Promise<boolean>; heartbeatMs?: number },
+  args: {
+    runId: string;
+    since: number;
+    userId: string;
+    signal: AbortSignal;
+    /** Who opened it, checked every `recheckMs` (stream-access.ts): a revoked key, a disabled user, a session signed out anywhere end the stream. */
+    caller?: StreamCaller;
+    recheckMs?: number;
+    heartbeatMs?: number;
+  },
 ): Promise<ReadableStream<Uint8Array>> {
   const { runId, signal } = args;
   const heartbeatMs = args.heartbeatMs ?? STREAM_HEARTBEAT_MS;
@@ -78,8 +90,17 @@ export async function runEventStream(
   const slot = takeStreamSlot(args.userId);
   const stop = new AbortController();
   signal.addEventListener("abort", () => stop.abort(), { once: true });
-  // Sign-out ends the user's streams.
-  slot.signal.addEventListener("abort", () => stop.abort(), { once: true });
+  // Set when the caller's access ended: the loop stops and the stream says why.
+  const ended: { access: AccessEnd | null } = { access: null };
+  guardStream(args.caller, {
+    stopped: stop.signal,
+    nudge: slot.signal,
+    periodMs: args.recheckMs,
+    end(access) {
+      ended.access = access;
+      stop.abort();
+    },
+  });
   const encoder = new TextEncoder();
 
   // Woken by the shared poller (run-watch.ts) when the run has new events or token rows.
@@ -149,6 +170,8 @@ export async function runEventStream(
               ledgerMoved = false;
               const page = await readEventPage(db, runId, since, PAGE);
               for (const event of page.events) {
+                // Nothing more once the caller may no longer read, not even the rest of a page already read.
+                if (stop.signal.aborted) break;
                 send(sseFrame(event));
                 since = event.seq;
               }
@@ -158,23 +181,22 @@ export async function runEventStream(
               if (page.events.length === 0) {
                 const summary = await readRunSummary(db, runId);
                 if (summary && TERMINAL_STATUSES.includes(summary.status) && summary.lastEventSeq <= since) {
-                  send(`event: end\ndata: ${JSON.stringify({ status: summary.status, lastEventSeq: summary.lastEventSeq })}\n\n`);
+                  send(endEventText({ reason: "run_finished", status: summary.status, lastEventSeq: summary.lastEventSeq }));
                   break;
                 }
               }
             }
+            if (stop.signal.aborted) break;
             // Token frames after the events written before them: a call's message never precedes its own text.
             for (const row of pendingTokens.splice(0)) {
               const frame = tokens.frameFor(row);
               if (frame && (controller.desiredSize ?? 1) > 0) send(tokenText(frame));
             }
-            if (Date.now() - lastSent >= heartbeatMs) {
-              if (args.stillAllowed && !(await args.stillAllowed())) break;
-              send(`: keep-alive\n\n`);
-            }
+            if (Date.now() - lastSent >= heartbeatMs) send(`: keep-alive\n\n`);
             // A quiet run is still re-read now and then: the poller may have failed a tick.
             if (!ledgerMoved && pendingTokens.length === 0 && (await nextWake(Math.min(STREAM_POLL_MS, heartbeatMs)))) ledgerMoved = true;
           }
+          if (ended.access) send(endEventText(ended.access));
           controller.close();
         } catch {
           // The reader went away (enqueue on a cancelled stream) or the ledger failed: end this stream only;
@@ -185,6 +207,8 @@ export async function runEventStream(
             // already closed by the reader
           }
         } finally {
+          // Also stops the caller's re-check (guardStream) of a stream that ended by itself.
+          stop.abort();
           unwatch();
           slot.release();
         }

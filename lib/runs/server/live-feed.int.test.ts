@@ -3,7 +3,8 @@
 // approval asked and decided arrives on the approvals feed (and not on the runs
 // feed); a feed resumed from a cursor replays what changed after it; the
 // per-user cap is shared with the run streams and sign-out ends a user's feeds;
-// every open feed shares one poller.
+// every open feed shares one poller; a busy feed whose caller may no longer read
+// ends within its re-check period with `end` naming why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
@@ -11,8 +12,10 @@ import { testProviders, type TestDatabase } from "../../../scripts/test-support/
 import { RateLimitedError } from "../../errors";
 import { liveFeedStream } from "./live-feed";
 import { liveChanges, LOOKBACK_MS } from "./live-changes";
-import { closeUserStreams, openStreamCount, STREAMS_PER_USER } from "./stream-limits";
+import { recheckUserStreams, openStreamCount, STREAMS_PER_USER } from "./stream-limits";
 import type { LiveTopic } from "../live-feed";
+import type { StreamCaller } from "./stream-guard";
+import type { AccessEnd } from "../stream-end";
 
 const providers = await testProviders();
 
@@ -131,6 +134,28 @@ for (const { provider, available, create } of providers) {
       await resumed.cancel();
     });
 
+    it("ends a busy feed within its re-check period once the caller may no longer read, with end naming why", async () => {
+      let access: AccessEnd | null = null;
+      const caller: StreamCaller = { check: async () => access };
+      const feed = follow(liveFeedStream(db, { topic: "runs", since: null, userId: "u-ended", signal: new AbortController().signal, caller, recheckMs: 200 }));
+      await feed.until("ready", (f) => f.event === "ready");
+      await db.run.create({ data: { id: "busy-feed-run", rootRunId: "busy-feed-run", agentName: "lister", task: "busy", status: "thinking" } });
+      // Busier than the re-check: the run moves every 50 ms, so the feed is never silent.
+      let iteration = 0;
+      const writing = setInterval(() => void db.run.update({ where: { id: "busy-feed-run" }, data: { iteration: ++iteration } }).then(() => undefined, () => undefined), 50);
+      try {
+        await feed.until("changes while allowed", (f) => f.event === "run" && f.data.runId === "busy-feed-run" && Number(f.data.iteration) >= 3);
+        const revokedAt = Date.now();
+        access = { reason: "user_disabled", message: "Your account was disabled" };
+        await feed.done;
+        expect(Date.now() - revokedAt, "ended within the period").toBeLessThan(1_000);
+      } finally {
+        clearInterval(writing);
+      }
+      expect(feed.frames.at(-1)).toEqual({ id: null, event: "end", data: { reason: "user_disabled", message: "Your account was disabled" } });
+      expect(openStreamCount("u-ended")).toBe(0);
+    });
+
     it(`counts feeds against the ${STREAMS_PER_USER} streams a user may hold, shares one poller, and ends a user's feeds at sign-out`, async () => {
       const feeds = Array.from({ length: STREAMS_PER_USER }, (_, i) => open(db, i % 2 ? "runs" : "approvals", "u-cap"));
       await Promise.all(feeds.map((f) => f.until("ready", (frame) => frame.event === "ready")));
@@ -140,7 +165,7 @@ for (const { provider, available, create } of providers) {
       // Another user is not held back by this one.
       const other = open(db, "runs", "u-cap-other");
       await other.until("ready", (f) => f.event === "ready");
-      expect(closeUserStreams("u-cap")).toBe(STREAMS_PER_USER);
+      expect(recheckUserStreams("u-cap")).toBe(STREAMS_PER_USER);
       await Promise.all(feeds.map((f) => f.done));
       expect(feeds.every((f) => f.ended), "every feed of the signed-out user ended").toBe(true);
       expect(openStreamCount("u-cap")).toBe(0);

@@ -6,11 +6,15 @@ import "server-only";
 // cursor) first gets what changed since, read once from the ledger. A reader
 // too slow to keep up is never waited for: its changes are dropped and it gets
 // one `resync` (reload the list) once it reads again. Every feed holds one of
-// the user's stream slots (stream-limits.ts) and ends when the user signs out.
+// the user's stream slots (stream-limits.ts), re-checks its caller every few
+// seconds whatever it sends, and ends with `end` naming why once they may no
+// longer read (stream-access.ts).
 import type { Db } from "../../db/prisma";
 import type { LiveChange, LiveTopic } from "../live-feed";
 import { collectChanges, emptyMemory, liveChanges, LOOKBACK_MS } from "./live-changes";
 import { takeStreamSlot } from "./stream-limits";
+import { guardStream, type StreamCaller } from "./stream-guard";
+import { endEventText } from "../stream-end";
 
 export const FEED_HEARTBEAT_MS = 15_000;
 /** Frames a reader may leave unread before its changes are dropped for a `resync`. */
@@ -39,7 +43,10 @@ async function changesSince(db: Db, topic: LiveTopic, cursor: number): Promise<{
  * is sent. Starts with `ready` (the reader reloads its list once, which covers
  * whatever changed before it connected), then sends changes as they happen.
  */
-export function liveFeedStream(db: Db, args: { topic: LiveTopic; since: number | null; userId: string; signal: AbortSignal }): ReadableStream<Uint8Array> {
+export function liveFeedStream(
+  db: Db,
+  args: { topic: LiveTopic; since: number | null; userId: string; signal: AbortSignal; /** Who opened it, checked every `recheckMs` (stream-access.ts). */ caller?: StreamCaller; recheckMs?: number },
+): ReadableStream<Uint8Array> {
   const { topic, signal } = args;
   const slot = takeStreamSlot(args.userId);
   const encoder = new TextEncoder();
@@ -75,9 +82,11 @@ export function liveFeedStream(db: Db, args: { topic: LiveTopic; since: number |
           if (held) held.push(...changes);
           else deliver(changes);
         });
+        const stopped = new AbortController();
         stop = () => {
           if (closed) return;
           closed = true;
+          stopped.abort();
           unsubscribe();
           clearInterval(heartbeat);
           slot.release();
@@ -88,8 +97,16 @@ export function liveFeedStream(db: Db, args: { topic: LiveTopic; since: number |
           }
         };
         signal.addEventListener("abort", stop, { once: true });
-        slot.signal.addEventListener("abort", stop, { once: true });
-        if (signal.aborted || slot.signal.aborted) return stop();
+        if (signal.aborted) return stop();
+        guardStream(args.caller, {
+          stopped: stopped.signal,
+          nudge: slot.signal,
+          periodMs: args.recheckMs,
+          end(access) {
+            if (access) enqueue(endEventText(access));
+            stop();
+          },
+        });
         // Tells EventSource how long to wait before it reconnects.
         enqueue(`retry: 1000\n\nevent: ready\ndata: ${JSON.stringify({ topic, cursor: Date.now() })}\n\n`);
         if (args.since !== null) {

@@ -1,7 +1,7 @@
-// The per-user cap every live stream shares, and sign-out ending a user's streams.
+// The per-user cap every live stream shares, and sign-out nudging a user's streams to re-check their caller.
 import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "../../errors";
-import { closeUserStreams, openStreamCount, STREAMS_PER_USER, takeStreamSlot } from "./stream-limits";
+import { recheckUserStreams, openStreamCount, STREAMS_PER_USER, takeStreamSlot } from "./stream-limits";
 
 describe("stream slots", () => {
   it(`refuses the ${STREAMS_PER_USER + 1}th open stream of a user, not another user's, and frees a released slot once`, () => {
@@ -18,10 +18,10 @@ describe("stream slots", () => {
     expect(openStreamCount("cap-user")).toBe(0);
   });
 
-  it("sign-out aborts every open stream of the user and no one else's", () => {
+  it("sign-out signals every open stream of the user to re-check its caller, and no one else's", () => {
     const mine = [takeStreamSlot("leaving"), takeStreamSlot("leaving")];
     const theirs = takeStreamSlot("staying");
-    expect(closeUserStreams("leaving")).toBe(2);
+    expect(recheckUserStreams("leaving")).toBe(2);
     expect(mine.every((slot) => slot.signal.aborted)).toBe(true);
     expect(theirs.signal.aborted).toBe(false);
     for (const slot of [...mine, theirs]) slot.release();

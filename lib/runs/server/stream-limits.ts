@@ -2,7 +2,9 @@ import "server-only";
 // One per-user cap for every live stream this web process serves (a run's
 // events, the runs list, the inbox): a tab per page is normal, hundreds are a
 // leak or an abuse. A slot also carries a signal that aborts when the user signs
-// out, so a stream opened by a session does not outlive it.
+// out on this server: the stream then re-checks its caller at once instead of
+// within its period (stream-access.ts). That check reads the database, so it
+// is also what ends streams on the other web servers; this is only the fast path.
 import { RateLimitedError } from "../../errors";
 
 /** Open streams per user on this web server, all kinds together. */
@@ -10,7 +12,7 @@ export const STREAMS_PER_USER = 16;
 
 /** What a stream holds while it is open. */
 export interface StreamSlot {
-  /** Aborted when the user signs out (closeUserStreams); the stream ends itself then. */
+  /** Aborted when the user signs out here (recheckUserStreams); the stream re-checks its caller then. */
   readonly signal: AbortSignal;
   /** Gives the slot back; safe to call more than once. */
   release(): void;
@@ -51,8 +53,13 @@ export function openStreamCount(userId: string): number {
   return registry().get(userId)?.size ?? 0;
 }
 
-/** Ends every open stream of the user (sign-out); returns how many were open. */
-export function closeUserStreams(userId: string): number {
+/**
+ * Asks every open stream of the user to re-check its caller now (sign-out on
+ * this server): the signed-out session's streams end, the user's other
+ * sessions and keys go on (a stream built without a caller, in a test, ends).
+ * Returns how many were open.
+ */
+export function recheckUserStreams(userId: string): number {
   const slots = registry().get(userId);
   if (!slots) return 0;
   const count = slots.size;
