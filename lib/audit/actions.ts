@@ -55,8 +55,10 @@ export const AUDIT_ACTIONS = [
   "view.created",
   "view.updated",
   "view.deleted",
-  // the playground (a model call run alone: the row holds the model and token counts, never the messages)
+  // the playground (a model call run alone: the row holds the model and token counts, never the messages;
+  // opening a recorded call, which starts a workflow describing the agent's tools)
   "playground.called",
+  "playground.opened",
   // feedback on runs and spans (the row holds the rating and whether a comment was given)
   "feedback.set",
   "feedback.removed",

@@ -1,7 +1,8 @@
 // The playground through both doors on a real worker (issue 27 §1): a demo
 // run's model call is loaded as the model saw it, edited, and run alone — the
 // demo model proposes a transfer, and nothing moves: no ledger entry, no
-// balance change, no new run. The call is audited with its model and tokens,
+// balance change, no new run. Opening is audited (it describes the tools in a
+// workflow); the call is audited with its model and tokens,
 // never its messages; limits, roles and "save as draft" (a new version through
 // the designer's save operation) refuse and succeed the same way by action and route.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -68,9 +69,12 @@ describe("playground", () => {
 
   it("loads a model call as the model saw it, through either door, for any role", async () => {
     as("viewer");
-    const byRoute = dataOf<PlaygroundCall>(await routeOutcome(await loadRoute.GET(apiRequest("GET", `/api/runs/${runId}/spans/${spanId}/playground`), params({ runId, spanId }))));
-    const byAction = dataOf<PlaygroundCall>(actionOutcome(await loadPlaygroundCallAction({ runId, spanId })));
+    const route = await audited(h.db, async () => routeOutcome(await loadRoute.POST(apiRequest("POST", `/api/runs/${runId}/spans/${spanId}/playground`), params({ runId, spanId }))));
+    const action = await audited(h.db, async () => actionOutcome(await loadPlaygroundCallAction({ runId, spanId })));
+    const byRoute = dataOf<PlaygroundCall>(route.outcome);
+    const byAction = dataOf<PlaygroundCall>(action.outcome);
     expect(byAction).toEqual(byRoute);
+    for (const { audit } of [route, action]) expect(audit, "opening describes the tools in a workflow: audited").toEqual([{ action: "playground.opened", actorId: ids.viewer, target: `${runId}/${spanId}` }]);
     loaded = byRoute;
     expect(loaded).toMatchObject({ runId, spanId, agentName: "treasurer", graphName: "treasury", model: "demo/treasurer", messagesOmitted: 0 });
     expect(loaded.messages.map((m) => m.role), "system prompt, task, the balance call and its result").toEqual(["system", "user", "assistant", "tool"]);
@@ -86,7 +90,7 @@ describe("playground", () => {
     as("viewer");
     const other = (await readSpans(h.db, runId)).find((s) => s.kind === "tool")!;
     for (const [what, id, status] of [["a tool span", other.id, 422], ["an unknown span", "s9999", 404]] as const) {
-      const route = await routeOutcome(await loadRoute.GET(apiRequest("GET", `/api/runs/${runId}/spans/${id}/playground`), params({ runId, spanId: id })));
+      const route = await routeOutcome(await loadRoute.POST(apiRequest("POST", `/api/runs/${runId}/spans/${id}/playground`), params({ runId, spanId: id })));
       expectSameRefusal(route, actionOutcome(await loadPlaygroundCallAction({ runId, spanId: id })), what);
       expect(route.ok === false && route.status, what).toBe(status);
     }

@@ -412,12 +412,11 @@ export interface TreeLedger {
   assistantMessages: { runId: string; message: Extract<ChatMessage, { role: "assistant" }> }[];
 }
 
-/** The ledger of `runId` and every run below it in its tree, for comparing two runs step by step. */
-export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly RunEvent["type"][]): Promise<TreeLedger | null> {
+/** `runId` and every run below it in its tree (the whole tree when it is the root), with the tree's root; null for an unknown run. */
+async function subtreeRuns(db: Db, runId: string) {
   const top = await db.run.findUnique({ where: { id: runId }, select: { rootRunId: true } });
   if (!top) return null;
   const all = await db.run.findMany({ where: { rootRunId: top.rootRunId }, select: { id: true, parentRunId: true, agentName: true, startedAt: true } });
-  // Only the subtree under runId (the whole tree when runId is its root).
   const children = new Map<string, typeof all>();
   for (const r of all) {
     if (r.parentRunId === null) continue;
@@ -427,7 +426,38 @@ export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly
   }
   const below = new Set([runId]);
   for (const id of below) for (const kid of children.get(id) ?? []) below.add(kid.id);
-  const runs = all.filter((r) => below.has(r.id));
+  return { rootRunId: top.rootRunId, below, runs: all.filter((r) => below.has(r.id)) };
+}
+
+/**
+ * How many rows readTreeLedger would read for `runId` (events of `eventTypes`, model and tool spans, assistant
+ * messages), counted by the database without reading them: a comparison refuses trees too large to diff before
+ * it reads them. Null for an unknown run.
+ */
+export async function countTreeLedger(db: Db, runId: string, eventTypes: readonly RunEvent["type"][]): Promise<number | null> {
+  const tree = await subtreeRuns(db, runId);
+  if (!tree) return null;
+  const ids = [...tree.below];
+  let rows = 0;
+  // In slices, so a tree of thousands of sub-runs stays under every provider's bound on parameters.
+  for (let i = 0; i < ids.length; i += 500) {
+    const runIds = ids.slice(i, i + 500);
+    const [events, spans, messages] = await Promise.all([
+      db.runEvent.count({ where: { runId: { in: runIds }, type: { in: [...eventTypes] } } }),
+      db.runSpan.count({ where: { runId: { in: runIds }, kind: { in: ["inference", "tool"] } } }),
+      db.runMessage.count({ where: { runId: { in: runIds }, role: "assistant" } }),
+    ]);
+    rows += events + spans + messages;
+  }
+  return rows;
+}
+
+/** The ledger of `runId` and every run below it in its tree, for comparing two runs step by step. */
+export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly RunEvent["type"][]): Promise<TreeLedger | null> {
+  const tree = await subtreeRuns(db, runId);
+  if (!tree) return null;
+  const { below, runs } = tree;
+  const top = { rootRunId: tree.rootRunId };
   const postgres = dbProvider(db) === "postgresql";
   // Each table read as ONE text value the database concatenates (rows in order, the JSON columns passed
   // through unparsed, spans narrowed to what the diff uses): a 5,000-span run costs three rows through

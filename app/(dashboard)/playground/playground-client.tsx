@@ -3,7 +3,7 @@
 // edit and run alone, its outputs side by side with the original's (tokens and
 // cost each), and "Save as draft": the edited prompt, model and temperature as
 // a new version of the agent's graph.
-import { useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import Link from "next/link";
 import type { ChatMessage } from "@/lib/contract/types";
 import type { CatalogOptions } from "@/lib/models/catalog";
@@ -11,6 +11,7 @@ import { supportsVision } from "@/lib/models/catalog";
 import { appendUserMessage, editMessage, limitProblem, promptToSave, removeMessage } from "@/lib/playground/messages";
 import { PLAYGROUND_MAX_MESSAGES, type PlaygroundCall, type PlaygroundResult, type PlaygroundTool } from "@/lib/playground/schemas";
 import { playgroundCallAction } from "@/lib/actions/playground-call";
+import { loadPlaygroundCallAction } from "@/lib/actions/load-playground-call";
 import { savePlaygroundDraftAction } from "@/lib/actions/save-playground-draft";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -27,6 +28,12 @@ const BLANK: ChatMessage[] = [
   { role: "user", content: "answer: Hello from the playground." },
 ];
 
+/** The recorded call a link names. */
+export interface PlaygroundOpen {
+  runId: string;
+  spanId: string;
+}
+
 interface Props {
   call: PlaygroundCall | null;
   problem: string | null;
@@ -36,7 +43,29 @@ interface Props {
   canSave: boolean;
 }
 
-export function PlaygroundClient({ call, problem, models, catalog, canRun, canSave }: Props) {
+/**
+ * Opens the call the link names through its action (a POST, audited: describing the agent's tools starts a
+ * workflow), then shows it in the editor; a blank call at once when the link names none.
+ */
+export function PlaygroundClient({ open, problem, models, ...rest }: Omit<Props, "call"> & { open: PlaygroundOpen | null }) {
+  const [opened, setOpened] = useState<{ call: PlaygroundCall | null; problem: string | null } | null>(open ? null : { call: null, problem: null });
+  // Once per mount, even where React runs effects twice (development): each open is one audited workflow.
+  const requested = useRef(false);
+  useEffect(() => {
+    if (!open || requested.current) return;
+    requested.current = true;
+    loadPlaygroundCallAction(open).then(
+      (result) => setOpened(result.ok ? { call: result.data, problem: null } : { call: null, problem: describeError(result.error) }),
+      () => setOpened({ call: null, problem: "The model call could not be opened: the server did not answer. Reload the page to try again." }),
+    );
+  }, [open]);
+  if (!opened) return <p className="text-sm text-zinc-500">Opening model call {open?.spanId} of run {open?.runId}…</p>;
+  // The catalogue's suggestions, plus the call's own model.
+  const withCallModel = opened.call && !models.includes(opened.call.model) ? [...models, opened.call.model] : models;
+  return <PlaygroundEditor call={opened.call} problem={problem ?? opened.problem} models={withCallModel} {...rest} />;
+}
+
+function PlaygroundEditor({ call, problem, models, catalog, canRun, canSave }: Props) {
   const [messages, setMessages] = useState<ChatMessage[]>(call?.messages ?? BLANK);
   const [model, setModel] = useState(call?.model ?? "demo/assistant");
   const [temperature, setTemperature] = useState(String(call?.temperature ?? 0.2));

@@ -3,8 +3,13 @@ import "server-only";
 // model saw it (the ledger's messages before the message the call produced,
 // from the current agent's start after a handoff), the tools the engine offers
 // that agent (described by a worker, as for a run, plus the engine's own), the
-// model and parameters the call had, and what it answered.
+// model and parameters the call had, and what it answered. Describing the
+// tools starts a workflow that may connect to the agent's MCP servers, so
+// opening a call is a POST (never a page's GET), audited as playground.opened
+// before the workflow starts, and rate-limited (operations.ts).
 import type { Db } from "../../db/prisma";
+import { appendAudit } from "../../audit/write";
+import type { SessionUser } from "../../auth/server/session";
 import { AppError } from "../../errors";
 import { RunNotFound } from "../../engine/errors";
 import type { AgentConfig, AgentGraph } from "../../agents/schemas";
@@ -49,8 +54,8 @@ async function toolsOf(deps: PlaygroundDeps, agent: AgentConfig, graph: AgentGra
   return { tools: [...described.tools, ...systemToolsFor(agent, graph)], notes: described.errors };
 }
 
-/** The recorded call `spanId` of `runId`, ready for the playground. */
-export async function loadPlaygroundCall(deps: LoadDeps, runId: string, spanId: string): Promise<PlaygroundCall> {
+/** The recorded call `spanId` of `runId`, ready for the playground; audited as playground.opened once it is known to be one. */
+export async function loadPlaygroundCall(deps: LoadDeps, user: Pick<SessionUser, "id">, runId: string, spanId: string): Promise<PlaygroundCall> {
   const { db } = deps;
   const run = await readRunRow(db, runId);
   if (!run) throw new RunNotFound(runId);
@@ -72,6 +77,7 @@ export async function loadPlaygroundCall(deps: LoadDeps, runId: string, spanId: 
 
   const stored = await graphOf(db, run.agentVersionId);
   const agent = stored?.graph.agents.find((a) => a.name === speaker.agentName) ?? null;
+  await appendAudit(db, { actorId: user.id, action: "playground.opened", target: `${runId}/${spanId}`, details: { agentName: speaker.agentName, describesTools: Boolean(stored && agent) } });
   const described = stored && agent ? await toolsOf(deps, agent, stored.graph) : { tools: [], notes: ["This run's graph was not saved (an inline graph): the call's tools cannot be described, so none are offered."] };
   const toolCalls = exchange.output.role === "assistant" ? (exchange.output.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) : [];
   const usage = span.tokens ?? { inputTokens: 0, outputTokens: 0 };

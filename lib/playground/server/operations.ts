@@ -7,6 +7,7 @@ import { getDb } from "../../db/server/db";
 import { catalogOptions } from "../../models/catalog";
 import { getTemporalClient } from "../../temporal/server/client";
 import { operation } from "../../http/server/operation";
+import { limitExpensiveRead } from "../../http/server/read-limits";
 import { loadPlaygroundSchema, playgroundCallSchema, savePlaygroundDraftSchema } from "../schemas";
 import { playgroundCall } from "./call";
 import { loadPlaygroundCall } from "./load";
@@ -18,11 +19,18 @@ function deps() {
   return { db: getDb(), temporal: getTemporalClient(), taskQueue: config.temporal.taskQueue, prices: config.models.prices, catalog: catalogOptions(config) };
 }
 
+/**
+ * Open: the playground page's action and `POST /api/runs/:runId/spans/:spanId/playground`; audited as
+ * playground.opened, and counted per user or key (it starts a workflow that describes the agent's tools).
+ */
 export const loadPlaygroundOperation = operation({
   name: "load-playground-call",
   permission: "read",
   input: loadPlaygroundSchema,
-  run: ({ input }) => loadPlaygroundCall(deps(), input.runId, input.spanId),
+  run: async ({ input, user }) => {
+    await limitExpensiveRead(user, "playground.open");
+    return loadPlaygroundCall(deps(), user, input.runId, input.spanId);
+  },
 });
 
 export const playgroundCallOperation = operation({

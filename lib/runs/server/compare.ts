@@ -7,7 +7,7 @@ import "server-only";
 import type { Db } from "../../db/prisma";
 import { AppError } from "../../errors";
 import type { RunEvent, RunStatus } from "../../contract/types";
-import { readCompareCandidates, readRunRow, readTreeLedger, type CompareCandidateRow, type RunRow } from "../../run-ledger/read";
+import { countTreeLedger, readCompareCandidates, readRunRow, readTreeLedger, type CompareCandidateRow, type RunRow } from "../../run-ledger/read";
 import { RunNotFound } from "../../engine/errors";
 import type { PriceTable } from "../pricing";
 import { alignSteps } from "../diff/align";
@@ -41,6 +41,34 @@ export class ComparedRunNotFound extends AppError {
     super("not_found", 404, `There is no run "${runId}" (parameter ${which})`);
     this.name = "ComparedRunNotFound";
   }
+}
+
+/**
+ * The most ledger rows (step events, model and tool spans, answers) one comparison reads, both trees together:
+ * twice the benchmark's pair of 5,000-span runs (~15,000 rows each). Reading and aligning is synchronous work on
+ * the web server, so a larger pair is refused before anything is read (issue 36 §3).
+ */
+export const MAX_COMPARED_ROWS = 60_000;
+
+/** A comparison (or a tree's steps) over MAX_COMPARED_ROWS: 422 saying how large each side is. */
+export class ComparisonTooLarge extends AppError {
+  constructor(sizes: { which: string; runId: string; rows: number }[]) {
+    const total = sizes.reduce((n, s) => n + s.rows, 0);
+    const each = sizes.map((s) => `${s.runId}: ${s.rows.toLocaleString("en-US")}`).join(", ");
+    super(
+      "validation_failed",
+      422,
+      `Too large to compare: ${sizes.length > 1 ? "these runs hold" : "this run holds"} ${total.toLocaleString("en-US")} ledger rows (${each}); a comparison reads at most ${MAX_COMPARED_ROWS.toLocaleString("en-US")}. Compare sub-runs or shorter runs.`,
+      sizes.map((s) => ({ path: s.which, message: `${s.rows} ledger rows` })),
+    );
+    this.name = "ComparisonTooLarge";
+  }
+}
+
+/** Throws ComparisonTooLarge when the trees under these runs hold more than MAX_COMPARED_ROWS rows together (counted, not read). */
+async function checkComparedSize(db: Db, sides: { which: string; runId: string }[]): Promise<void> {
+  const sizes = await Promise.all(sides.map(async (side) => ({ ...side, rows: (await countTreeLedger(db, side.runId, STEP_EVENTS)) ?? 0 })));
+  if (sizes.reduce((n, s) => n + s.rows, 0) > MAX_COMPARED_ROWS) throw new ComparisonTooLarge(sizes);
 }
 
 /** What identifies a run's graph: the saved graph's name, or the entry agent of an inline graph. */
@@ -88,13 +116,17 @@ function comparedRun(row: RunRow, tree: TreeSteps, steps: (StepView | null)[]): 
 /**
  * Compares run `a` with run `b` (both with their sub-runs). 404 naming the
  * missing run; 422 when they are of different graphs (a diff of unrelated
- * agents would align nothing).
+ * agents would align nothing) or hold more than MAX_COMPARED_ROWS rows together.
  */
 export async function compareRuns(db: Db, a: string, b: string, prices: PriceTable): Promise<RunComparison> {
   const [rowA, rowB] = await Promise.all([readRunRow(db, a), readRunRow(db, b)]);
   if (!rowA) throw new ComparedRunNotFound("a", a);
   if (!rowB) throw new ComparedRunNotFound("b", b);
   if (graphOf(rowA) !== graphOf(rowB)) throw new AppError("validation_failed", 422, `Runs ${a} and ${b} are of different graphs (${graphOf(rowA)}, ${graphOf(rowB)})`);
+  await checkComparedSize(db, [
+    { which: "a", runId: a },
+    { which: "b", runId: b },
+  ]);
   // A run deleted since its row was read compares as a run without steps.
   const none: TreeSteps = { steps: [], version: "0.0" };
   const [treeA, treeB] = await Promise.all([readTree(db, a, prices).then((t) => t ?? none), readTree(db, b, prices).then((t) => t ?? none)]);
@@ -116,6 +148,7 @@ export async function compareRuns(db: Db, a: string, b: string, prices: PriceTab
 
 /** Run `runId`'s steps [from, to) in the order a comparison indexes them. 404 for an unknown run; 409 when `version` is given and the run has moved on since. */
 export async function compareSteps(db: Db, query: CompareStepsQuery, prices: PriceTable): Promise<CompareStepsPage> {
+  await checkComparedSize(db, [{ which: "run", runId: query.run }]);
   const tree = await readTree(db, query.run, prices);
   if (!tree) throw new RunNotFound(query.run);
   if (query.version !== undefined && query.version !== tree.version) {

@@ -7,6 +7,7 @@ import { cachedCompareRuns } from "@/lib/runs/server/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 import type { RunComparison } from "@/lib/runs/diff/schemas";
 import { packComparison } from "@/lib/runs/diff/packed";
+import { limitExpensiveRead } from "@/lib/http/server/read-limits";
 import { CompareClient } from "./compare-client";
 
 export const metadata: Metadata = { title: "Compare runs" };
@@ -15,11 +16,11 @@ export const metadata: Metadata = { title: "Compare runs" };
  * /runs/compare?a=<runId>&b=<runId>: two runs of one graph step by step. The
  * comparison is computed here (finished runs' from the compare cache, after the
  * session check), so the first HTML carries it, with the rows from the first
- * divergence on already rendered; a refusal (unknown run, different graphs) is
- * shown with the form to pick other runs.
+ * divergence on already rendered; a refusal (unknown run, different graphs, too
+ * large, too many comparisons a minute) is shown with the form to pick other runs.
  */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser("read");
+  const user = await requirePageUser("read");
   const params = await searchParams;
   const a = typeof params.a === "string" ? params.a : "";
   const b = typeof params.b === "string" ? params.b : "";
@@ -29,6 +30,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   let comparison: RunComparison | null = null;
   let error: string | null = null;
   try {
+    // The page is a door to the same read as GET /api/runs/compare: counted against the same limit.
+    await limitExpensiveRead(user, "runs.compare");
     comparison = await cachedCompareRuns(getDb(), parsed.data.a, parsed.data.b, getConfig().models.prices);
   } catch (e) {
     // Refusals (unknown run, different graphs) are the user's to fix; anything else is a real failure.
