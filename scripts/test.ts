@@ -16,6 +16,7 @@ import { freePort } from "./test-support/ports";
 import { postgresReachable, postgresRequired, redactedPostgresUrl } from "./test-support/databases";
 import {
   belowFloor,
+  criticalPath,
   inCi,
   loadSkipAllowList,
   loadTestFloors,
@@ -49,6 +50,8 @@ interface SuiteResult {
   fileTimes?: FileTime[];
   /** Which database(s) the suite's writes ran on, printed in the summary. */
   databases?: string;
+  /** Seconds into the run when it ended (set by record). */
+  endedAt?: number;
 }
 
 /** One line of a failure: where, which test, and the first line of why (colour codes stripped). */
@@ -58,6 +61,14 @@ function failureLine(file: string, title: string, message: string | undefined): 
 }
 
 const results: SuiteResult[] = [];
+const RUN_STARTED = performance.now();
+
+/** Keeps a suite's result with when it ended (seconds into the run): the summary draws the run's timeline from it. */
+function record(result: SuiteResult): void {
+  results.push({ ...result, endedAt: (performance.now() - RUN_STARTED) / 1000 });
+}
+
+
 const reportDir = mkdtempSync(path.join(os.tmpdir(), "zap-test-reports-"));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -96,7 +107,7 @@ async function check(name: string, command: string, args: string[], beside?: str
     process.stdout.write(held);
   };
   const code = await stream(command, args, {}, beside ? printHeld : undefined);
-  results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: (performance.now() - started) / 1000 });
+  record({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0, seconds: (performance.now() - started) / 1000 });
 }
 
 function vitestFailures(report: VitestReport): string[] {
@@ -141,7 +152,7 @@ async function vitestSuite(
   const code = await stream(bin("vitest"), ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env, beside ? printHeld : undefined);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
-    results.push({ name, passed: 0, failed: 1, skipped: 0, seconds, databases, note: `vitest exited with ${code} before reporting` });
+    record({ name, passed: 0, failed: 1, skipped: 0, seconds, databases, note: `vitest exited with ${code} before reporting` });
     return;
   }
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
@@ -152,7 +163,7 @@ async function vitestSuite(
   // A non-zero exit with no failed test (e.g. an error in a global hook) still counts as a failure, on the first suite.
   const unexplained = code !== 0 && suites.every((s) => s.report.numFailedTests === 0) ? 1 : 0;
   suites.forEach((suite, i) =>
-    results.push({
+    record({
       name: suite.name,
       passed: suite.report.numPassedTests,
       failed: suite.report.numFailedTests + (i === 0 ? unexplained : 0),
@@ -182,7 +193,7 @@ async function e2eSuite(): Promise<void> {
   banner("e2e (Playwright + Chromium)");
   const started = performance.now();
   if (!existsSync(CHROMIUM)) {
-    results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds: 0, note: `Chromium not found at ${CHROMIUM}` });
+    record({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds: 0, note: `Chromium not found at ${CHROMIUM}` });
     return;
   }
   const output = path.join(reportDir, "e2e.json");
@@ -198,12 +209,12 @@ async function e2eSuite(): Promise<void> {
   const code = await stream(bin("playwright"), ["test"], env);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
-    results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds, databases: E2E_DATABASES, note: `playwright exited with ${code} before reporting` });
+    record({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds, databases: E2E_DATABASES, note: `playwright exited with ${code} before reporting` });
     return;
   }
   const report = JSON.parse(readFileSync(output, "utf8")) as PlaywrightReport;
   const setupFailed = code !== 0 && report.stats.unexpected === 0 ? 1 : 0;
-  results.push({
+  record({
     name: "e2e",
     passed: report.stats.expected,
     failed: report.stats.unexpected + report.stats.flaky + setupFailed,
@@ -280,6 +291,11 @@ function summarise(pg: boolean): number {
   }
   const skippedCount = results.reduce((n, r) => n + r.skipped, 0);
   if (skippedCount && !ci) console.log(`  ${skippedCount} test(s) skipped${pg ? "" : " — PostgreSQL is not reachable; see scripts/test-support/databases.ts for how to get one"}; in CI (CI=true) a skip off scripts/test-support/skip-allowlist.json fails the run`);
+  const path = criticalPath(results.flatMap((r) => (r.endedAt === undefined ? [] : [{ name: r.name, seconds: r.seconds, endedAt: r.endedAt }])));
+  if (path.length) {
+    const setup = path[0]?.from ?? 0;
+    console.log(`critical path: ${[`setup ${setup.toFixed(0)} s`, ...path.map((p) => `${p.name} ${(p.to - p.from).toFixed(0)} s`)].join(" → ")} = ${(path.at(-1)?.to ?? 0).toFixed(0)} s`);
+  }
   const times = results.flatMap((r) => r.fileTimes ?? []);
   if (times.length) {
     console.log("slowest files:");

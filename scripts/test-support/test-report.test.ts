@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { belowFloor, inCi, loadSkipAllowList, loadTestFloors, playwrightSkips, slowest, unallowedSkips, vitestFileTimes, vitestSkips, type PlaywrightReport, type VitestReport } from "./test-report";
+import { belowFloor, criticalPath, inCi, loadSkipAllowList, loadTestFloors, playwrightSkips, slowest, unallowedSkips, vitestFileTimes, vitestSkips, type PlaywrightReport, type VitestReport } from "./test-report";
 import { postgresReachable, postgresRequired, redactedPostgresUrl } from "./databases";
 import { PROJECT_ROOT } from "../lib/run";
 
@@ -75,6 +75,24 @@ describe("skips", () => {
     expect(inCi({ CI: "1" })).toBe(true);
     expect(inCi({ CI: "false" })).toBe(false);
     expect(inCi({})).toBe(false);
+  });
+});
+
+describe("the run's critical path", () => {
+  it("walks back from the suite that ended last through what each one waited for, a shared run once", () => {
+    // typecheck then unit beside lint; integration + security one shared run; e2e beside first run then scale-out.
+    const suites = [
+      { name: "typecheck", seconds: 30, endedAt: 35 },
+      { name: "lint", seconds: 75, endedAt: 80 },
+      { name: "unit", seconds: 45, endedAt: 80.5 },
+      { name: "integration", seconds: 900, endedAt: 981 },
+      { name: "security", seconds: 900, endedAt: 981 },
+      { name: "first run", seconds: 200, endedAt: 1181 },
+      { name: "e2e", seconds: 400, endedAt: 1382 },
+      { name: "scale-out", seconds: 110, endedAt: 1292 },
+    ];
+    expect(criticalPath(suites).map((s) => s.name)).toEqual(["typecheck", "unit", "integration + security", "e2e"]);
+    expect(criticalPath(suites)[0]?.from, "setup before the first suite").toBe(5);
   });
 });
 

@@ -174,3 +174,27 @@ export function vitestReportPart(report: VitestReport, match: (file: string) => 
     testResults,
   };
 }
+
+/**
+ * The run's timeline, and its critical path: from the suite that ended last, back through the suite that ended
+ * last before each one started (what it waited for). Suites reported out of one shared run count once.
+ */
+export function criticalPath(suites: readonly { name: string; seconds: number; endedAt: number }[]): { name: string; from: number; to: number }[] {
+  const spans = new Map<string, { name: string; from: number; to: number }>();
+  for (const suite of suites) {
+    const key = `${suite.endedAt.toFixed(1)}:${suite.seconds.toFixed(1)}`;
+    const seen = spans.get(key);
+    if (seen) seen.name += ` + ${suite.name}`;
+    else spans.set(key, { name: suite.name, from: Math.max(0, suite.endedAt - suite.seconds), to: suite.endedAt });
+  }
+  const all = [...spans.values()];
+  const path: { name: string; from: number; to: number }[] = [];
+  let current = all.reduce<{ name: string; from: number; to: number } | undefined>((last, span) => (!last || span.to > last.to ? span : last), undefined);
+  while (current) {
+    path.unshift(current);
+    const start = current.from;
+    // What this suite waited for: the latest end at or just before its start (1 s of slack for bookkeeping).
+    current = all.filter((span) => span.to <= start + 1 && span !== current).reduce<{ name: string; from: number; to: number } | undefined>((last, span) => (!last || span.to > last.to ? span : last), undefined);
+  }
+  return path;
+}
