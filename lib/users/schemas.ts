@@ -70,3 +70,9 @@ export interface IssuedPassword {
   user: UserSummary;
   oneTimePassword: string | null;
 }
+
+/** An admin's password reset: the new one-time password, and the user's personal API keys it revoked. */
+export interface PasswordReset extends IssuedPassword {
+  oneTimePassword: string;
+  revokedApiKeys: { id: string; name: string; prefix: string }[];
+}

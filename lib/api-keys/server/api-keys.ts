@@ -4,7 +4,7 @@ import "server-only";
 // The token and its hash, and the Bearer resolution, are lib/auth/server/api-keys.ts.
 import { getDb } from "../../db/server/db";
 import type { Db } from "../../db/prisma";
-import { writeTransaction } from "../../db/transactions";
+import { writeTransaction, type DbTransaction } from "../../db/transactions";
 import { appendAuditInTransaction } from "../../audit/write";
 import { can, isRole, roleWithin, type Role } from "../../access/roles";
 import { newApiKeyToken } from "../../auth/server/api-keys";
@@ -165,6 +165,24 @@ export async function revokeApiKey(actor: Actor, input: RevokeApiKeyInput, db: D
 /** An operator revokes any key (`npm run api-key -- revoke`); audited as createApiKeyAsOperator is. */
 export async function revokeApiKeyAsOperator(operator: string, input: RevokeApiKeyInput, db: Db = getDb()): Promise<ApiKeySummary> {
   return revoke(db, input.id, () => true, { actorId: null, details: { via: "cli", operator } });
+}
+
+/**
+ * Revokes every active personal key of `ownerId`, inside the caller's
+ * transaction: an admin's password reset (lib/users/server/users.ts) is
+ * incident response, and whoever held the old password may have made keys with
+ * it. One api_key.revoked row per key, naming the reset. Service keys are not
+ * the person's alone (a deployment may rely on them): they stay, refused while
+ * the owner must choose a new password (apiKeyStanding). Returns what it revoked.
+ */
+export async function revokePersonalKeysOnReset(tx: DbTransaction, ownerId: string, actorId: string | null, now = new Date()): Promise<{ id: string; name: string; prefix: string }[]> {
+  const keys = await tx.apiKey.findMany({ where: { ownerId, kind: "personal", revokedAt: null }, orderBy: { createdAt: "asc" }, select: { id: true, name: true, prefix: true, kind: true } });
+  if (keys.length === 0) return [];
+  await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) }, revokedAt: null }, data: { revokedAt: now } });
+  for (const key of keys) {
+    await appendAuditInTransaction(tx, { actorId, action: "api_key.revoked", target: key.id, details: { name: key.name, prefix: key.prefix, kind: key.kind, ownerId, because: "password_reset" } });
+  }
+  return keys.map(({ id, name, prefix }) => ({ id, name, prefix }));
 }
 
 /** Every key, or one owner's (by email), newest first: what the operator's `list` shows. */

@@ -86,7 +86,7 @@ function sameHash(a: string, b: string): boolean {
 }
 
 /** Why a key is refused, for callers that act on it (a live stream names it in its `end` event). */
-export type ApiKeyRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "owner_demo" | "bad_role";
+export type ApiKeyRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "owner_demo" | "owner_must_change_password" | "bad_role";
 
 /** A key that may act (its row and owner), or why not, with the one line a 401 says. */
 export type ApiKeyStanding =
@@ -104,7 +104,7 @@ export async function apiKeyStanding(token: string, db: Db = getDb(), now = new 
   if (!TOKEN_PATTERN.test(token)) return refused("malformed", "the Authorization header must be \"Bearer zap_…\" with a key from the account page or POST /api/api-keys");
   const key = await db.apiKey.findUnique({
     where: { prefix: token.slice(0, API_KEY_PREFIX_LENGTH) },
-    include: { owner: { select: { id: true, email: true, name: true, role: true, disabledAt: true, isDemo: true } } },
+    include: { owner: { select: { id: true, email: true, name: true, role: true, disabledAt: true, isDemo: true, mustChangePassword: true } } },
   });
   // The hash is compared even for an unknown prefix, so both take the same time.
   const presented = hashApiKeyToken(token);
@@ -114,6 +114,8 @@ export async function apiKeyStanding(token: string, db: Db = getDb(), now = new 
   const owner = key.owner;
   if (owner.disabledAt) return refused("owner_disabled", "the key's owner is disabled");
   if (owner.isDemo && getConfig().mode === "production") return refused("owner_demo", "the key's owner is a demo account, refused in production mode");
+  // A one-time password (an admin's reset, a new account) allows nothing but choosing one's own: not through a key either.
+  if (owner.mustChangePassword) return refused("owner_must_change_password", "the key's owner must choose a new password first (sign in and set it on the Account page)");
   if (!isRole(owner.role) || !isRole(key.role)) return refused("bad_role", "the key's role is not one of " + ROLES.join(", "));
   return { ok: true, key: { id: key.id, role: key.role, lastUsedAt: key.lastUsedAt }, owner: { id: owner.id, email: owner.email, name: owner.name, role: owner.role } };
 }

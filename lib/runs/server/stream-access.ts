@@ -21,6 +21,7 @@ const KEY_ENDS: Record<ApiKeyRefusal, AccessEndReason> = {
   expired: "key_expired",
   owner_disabled: "user_disabled",
   owner_demo: "user_disabled",
+  owner_must_change_password: "password_reset",
   bad_role: "key_revoked",
 };
 

@@ -7,8 +7,9 @@ import { isRole } from "../../access/roles";
 import { hashPassword, oneTimePassword, passwordProblem, verifyPassword } from "../../auth/passwords";
 import { consumeSignInAttempt, liftSignInBlocks, recordSignInFailure, recordSignInSuccess, signInBlocks, type SignInBlockState } from "../../auth/server/throttle";
 import { getConfig } from "../../config/server/config";
+import { revokePersonalKeysOnReset } from "../../api-keys/server/api-keys";
 import { AppError, ConflictError, RateLimitedError, ValidationError } from "../../errors";
-import type { ChangeOwnPasswordInput, ChangeRoleInput, CreateUserInput, IssuedPassword, LiftSignInBlockInput, ResetPasswordInput, SetUserDisabledInput, UserSummary } from "../schemas";
+import type { ChangeOwnPasswordInput, ChangeRoleInput, CreateUserInput, IssuedPassword, LiftSignInBlockInput, PasswordReset, ResetPasswordInput, SetUserDisabledInput, UserSummary } from "../schemas";
 import { createUserSchema } from "../schemas";
 
 // One function per account operation: input already validated by the caller's
@@ -153,18 +154,24 @@ export async function liftSignInBlock(actor: Actor, input: LiftSignInBlockInput,
   });
 }
 
-/** Gives a user a new one-time password (returned once); their sessions end and they must choose a new password; audited. */
-export async function resetUserPassword(actor: Actor, input: ResetPasswordInput, db: Db = getDb()): Promise<IssuedPassword> {
+/**
+ * Gives a user a new one-time password (returned once); their sessions end,
+ * their personal API keys are revoked (a reset is incident response: whoever
+ * had the old password may have made keys with it), and they must choose a new
+ * password before any key of theirs works again; audited, one row per key.
+ */
+export async function resetUserPassword(actor: Actor, input: ResetPasswordInput, db: Db = getDb()): Promise<PasswordReset> {
   if (actor?.id === input.userId) throw new ConflictError("Change your own password on your account page");
   const password = oneTimePassword();
   const passwordHash = await hashPassword(password);
   return writeTransaction(db, async (tx) => {
     const target = await findUser(tx, input.userId);
     const updated = await tx.user.update({ where: { id: target.id }, data: { passwordHash, mustChangePassword: true, sessionsValidAfter: new Date() } });
-    await appendAuditInTransaction(tx, { actorId: actor?.id ?? null, action: "user.password_reset", target: target.id, details: { email: target.email } });
+    const revokedApiKeys = await revokePersonalKeysOnReset(tx, target.id, actor?.id ?? null);
+    await appendAuditInTransaction(tx, { actorId: actor?.id ?? null, action: "user.password_reset", target: target.id, details: { email: target.email, revokedApiKeys: revokedApiKeys.map((k) => k.id) } });
     // The new password is the admin's answer to a blocked owner too: the account's sign-in blocks go with the old one.
     await liftSignInBlocks(tx, target.email);
-    return { user: await summaryOf(tx, updated, true), oneTimePassword: password };
+    return { user: await summaryOf(tx, updated, true), oneTimePassword: password, revokedApiKeys };
   });
 }
 

@@ -90,6 +90,9 @@ function CreateUserForm({ pending, onSubmit }: { pending: boolean; onSubmit: (fo
   );
 }
 
+/** The sentence under the table saying what a reset does, which each reset button points to. */
+const RESET_NOTE_ID = "password-reset-note";
+
 export function UsersTable({ users, currentUserId }: { users: UserSummary[]; currentUserId: string }) {
   const [message, setMessage] = useState<Message | null>(null);
   const [issued, setIssued] = useState<(IssuedPassword & { oneTimePassword: string }) | null>(null);
@@ -206,12 +209,14 @@ export function UsersTable({ users, currentUserId }: { users: UserSummary[]; cur
                         variant="secondary"
                         disabled={pending}
                         aria-label={`Reset the password of ${u.email}`}
+                        aria-describedby={RESET_NOTE_ID}
                         onClick={() =>
                           run(
                             () => resetUserPasswordAction({ userId: u.id }),
                             (data) => {
                               showIssued(data);
-                              return `${u.email} has a new one-time password; their sessions have ended.`;
+                              const keys = data.revokedApiKeys.length;
+                              return `${u.email} has a new one-time password; their sessions have ended${keys > 0 ? ` and ${keys === 1 ? "1 personal API key was" : `${keys} personal API keys were`} revoked` : ""}.`;
                             },
                           )
                         }
@@ -225,6 +230,10 @@ export function UsersTable({ users, currentUserId }: { users: UserSummary[]; cur
             ))}
           </tbody>
         </table>
+        <p id={RESET_NOTE_ID} className="border-t border-zinc-100 px-4 py-3 text-xs text-zinc-500">
+          Reset password gives a new one-time password, ends the user&apos;s sessions and revokes their personal API keys; service keys they own are
+          refused until they choose a new password.
+        </p>
       </Card>
     </div>
   );
