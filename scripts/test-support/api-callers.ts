@@ -4,6 +4,7 @@
 // 36). The caller's test file still mocks next/headers (Auth.js reads it; a key
 // request never does, but the module must load outside Next).
 import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
 import { NextRequest } from "next/server";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { applyMigrations } from "../db/migrate";
@@ -31,11 +32,17 @@ export interface ApiCallers {
 
 const holderGlobal = globalThis as typeof globalThis & { zapDb?: unknown };
 
-/** Fresh database, migrated and seeded (demo users, demo graphs), installed as the process's database for the routes. */
+/**
+ * Fresh database, migrated and seeded (demo users, demo graphs), installed as the process's database for the
+ * routes; the routes' Temporal client reaches the suite's dev server, on a task queue of this file's own that no
+ * worker polls.
+ */
 export async function startApiCallers(): Promise<ApiCallers> {
   const database: TestDatabase = await freshSqlite();
   await applyMigrations(database.url);
   process.env.DATABASE_URL = database.url;
+  process.env.TEMPORAL_ADDRESS = inject("temporalAddress");
+  process.env.TEMPORAL_TASK_QUEUE = `api-callers-${randomUUID().slice(0, 8)}`;
   process.env.AUTH_SECRET ??= "security-test-secret-0123456789-abcdefghij";
   const db = createDb(database.url);
   holderGlobal.zapDb = db;

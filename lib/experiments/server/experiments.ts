@@ -20,6 +20,7 @@ import {
   type ResultStatus,
 } from "../schemas";
 import { experimentWorkflowId } from "../workflow-contract";
+import { assertMayControlStarted } from "../../runs/server/run-ownership";
 
 export class ExperimentNotFound extends AppError {
   constructor(id: string) {
@@ -107,12 +108,15 @@ export async function getExperiment(experimentId: string, page: { limit?: number
 /**
  * Cancels a running experiment: its workflow cancels the units in flight (each
  * cancels its item run) and records the end; the row says "cancelled" at once.
- * Cancelling a finished experiment changes nothing (409).
+ * Cancelling a finished experiment changes nothing (409). Only its creator, admins and the workspace
+ * policy's role for others' runs may (403 naming the creator), as for the runs it started.
  */
 export async function cancelExperiment(experimentId: string, user: SessionUser): Promise<{ accepted: true }> {
   const db = getDb();
-  const row = await db.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
+  const row = await db.experiment.findUnique({ where: { id: experimentId }, select: { status: true, createdById: true, createdBy: true } });
   if (!row) throw new ExperimentNotFound(experimentId);
+  // Its item runs are started as its creator's: cancelling it cancels them, so it follows the rule for their runs.
+  await assertMayControlStarted(db, { id: row.createdById, email: row.createdBy }, user, "cancel", "experiment");
   if (row.status !== "running") throw new AppError("conflict", 409, `Experiment ${experimentId} is ${row.status}; only a running experiment can be cancelled`);
   try {
     await getTemporalClient().workflow.getHandle(experimentWorkflowId(experimentId)).cancel();
