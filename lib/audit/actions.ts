@@ -87,6 +87,19 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  */
 export const ADMIN_ONLY_AUDIT_ACTIONS: readonly AuditAction[] = ["auth.sign_in_failed", "auth.sign_in_throttled", "user.sign_in_unblocked"];
 
+/**
+ * Rows about one person's private objects, read by that person and admins only
+ * (issue 36 §1): a saved view's name and filters are its owner's alone (the views
+ * route answers 404 to anyone else), and an API key's rows say who holds which
+ * key, of what role, and when it was revoked. The owner is the row's actor or,
+ * for a key, the key's owner (an admin's revocation or an operator's creation
+ * names someone else as actor).
+ */
+export const OWNER_ONLY_AUDIT_ACTIONS: readonly AuditAction[] = ["api_key.created", "api_key.revoked", "view.created", "view.updated", "view.deleted"];
+
+/** The owner-only rows whose target is an API key's id. */
+export const API_KEY_AUDIT_ACTIONS: readonly AuditAction[] = ["api_key.created", "api_key.revoked"];
+
 /** One row to append: who (null for the system or an anonymous caller) did what to which target. */
 export interface AuditEntry {
   /** A stable id makes the write idempotent (a retried activity writes the row once). */

@@ -239,14 +239,14 @@ describe("who sees sign-in failures", () => {
     const { listAuditEvents } = await import("../../inbox/server/audit");
     await new Client("198.51.100.50").signIn("who-is-this@example.com", "nope");
     const filter = { page: 1, pageSize: 200, person: undefined, from: undefined, to: undefined };
-    const asViewer = await listAuditEvents(db, filter, { role: "viewer" });
-    const asAdmin = await listAuditEvents(db, filter, { role: "admin" });
+    const asViewer = await listAuditEvents(db, filter, { id: "a-viewer", role: "viewer" });
+    const asAdmin = await listAuditEvents(db, filter, { id: "an-admin", role: "admin" });
     const text = (page: typeof asViewer) => JSON.stringify(page.rows);
     expect(text(asAdmin)).toContain("who-is-this@example.com");
     expect(text(asViewer), "no tried email").not.toContain("who-is-this@example.com");
     expect(text(asViewer), "no address").not.toContain("198.51.100.");
     expect(asViewer.rows.some((r) => r.action === "auth.sign_in_failed" || r.action === "auth.sign_in_throttled")).toBe(false);
-    expect((await listAuditEvents(db, { ...filter, action: "auth.sign_in_failed" }, { role: "builder" })).total, "not by asking for them either").toBe(0);
+    expect((await listAuditEvents(db, { ...filter, action: "auth.sign_in_failed" }, { id: "a-builder", role: "builder" })).total, "not by asking for them either").toBe(0);
   });
 });
 

@@ -59,9 +59,8 @@ async function countPollers(namespace: string, taskQueue: string): Promise<numbe
 }
 
 /** Probes the database and Temporal concurrently, each bounded by a short timeout. */
-export async function checkHealth(): Promise<HealthReport> {
-  const config = getConfig();
-  const [database, temporal] = await Promise.all([
+async function probe(): Promise<[ComponentHealth, ComponentHealth]> {
+  return Promise.all([
     timed(async () => {
       await getDb().$queryRawUnsafe("SELECT 1");
       return "reachable";
@@ -73,6 +72,23 @@ export async function checkHealth(): Promise<HealthReport> {
       return "serving";
     }),
   ]);
+}
+
+/**
+ * Whether the system is healthy, and nothing else: what anyone may ask without
+ * signing in (a load balancer, `npm start`). The rest of the report names the
+ * namespace, the task queue and the export's counts (issue 36 §1), and costs a
+ * task-queue describe and two reads more.
+ */
+export async function checkLiveness(): Promise<Pick<HealthReport, "status">> {
+  const [database, temporal] = await probe();
+  return { status: database.ok && temporal.ok ? "ok" : "degraded" };
+}
+
+/** The whole report, for a signed-in reader: both probes, the task queue's pollers, the export's counts and the derive lag. */
+export async function checkHealth(): Promise<HealthReport> {
+  const config = getConfig();
+  const [database, temporal] = await probe();
   const pollers = temporal.ok ? await countPollers(config.temporal.namespace, config.temporal.taskQueue) : 0;
   const [otlpExport, derived] = database.ok ? await Promise.all([readExportStats(getDb()).catch(() => null), readDeriveLag(getDb()).catch(() => null)]) : [null, null];
   return {

@@ -4,7 +4,7 @@ import "server-only";
 // an outcome — so what is listed here is exactly what took effect.
 import type { Db } from "../../db/prisma";
 import { can, type Role } from "../../access/roles";
-import { ADMIN_ONLY_AUDIT_ACTIONS } from "../../audit/actions";
+import { ADMIN_ONLY_AUDIT_ACTIONS, API_KEY_AUDIT_ACTIONS, OWNER_ONLY_AUDIT_ACTIONS } from "../../audit/actions";
 import { planEditLine } from "../../plans/audited";
 import { AUDIT_OUTCOMES, type AuditEventFilter, type AuditEventPage, type AuditFilter, type AuditOutcome, type AuditRow } from "../schemas";
 
@@ -77,12 +77,33 @@ function parseDetails(text: string): Record<string, unknown> {
   }
 }
 
-/** The action filter for a reader: admins see every row; others never the admin-only ones (sign-in failures: emails tried, addresses). */
-function actionsFor(reader: { role: Role }, wanted: string | undefined) {
-  if (can(reader.role, "users:manage")) return wanted ? { action: wanted } : {};
-  const hidden = [...ADMIN_ONLY_AUDIT_ACTIONS];
-  if (wanted) return hidden.includes(wanted as (typeof hidden)[number]) ? { action: { in: [] } } : { action: wanted };
-  return { action: { notIn: hidden } };
+/** Who reads the audit: their id decides which owner-only rows are theirs, their role the rest. */
+interface AuditReader {
+  id: string;
+  role: Role;
+}
+
+/**
+ * The rows a reader may see. Admins see every row. Others never the admin-only
+ * ones (sign-in failures: emails tried, addresses), and of the owner-only ones
+ * (saved views, API keys) only those about their own: written by them, or about
+ * a key they own (an admin's revocation of it, an operator's creation of it).
+ * Asking for a hidden action by name finds nothing, as if there were none.
+ */
+async function visibleTo(db: Db, reader: AuditReader, wanted: string | undefined) {
+  if (can(reader.role, "users:manage")) return wanted ? [{ action: wanted }] : [];
+  const hidden: string[] = [...ADMIN_ONLY_AUDIT_ACTIONS];
+  const ownKeys = await db.apiKey.findMany({ where: { ownerId: reader.id }, select: { id: true } });
+  return [
+    wanted ? { action: hidden.includes(wanted) ? { in: [] } : { equals: wanted } } : { action: { notIn: hidden } },
+    {
+      OR: [
+        { action: { notIn: [...OWNER_ONLY_AUDIT_ACTIONS] } },
+        { actorId: reader.id },
+        { action: { in: [...API_KEY_AUDIT_ACTIONS] }, target: { in: ownKeys.map((k) => k.id) } },
+      ],
+    },
+  ];
 }
 
 /** What a reader may see of a row's details: a sign-in's address is for admins only. */
@@ -94,12 +115,13 @@ function detailsFor(reader: { role: Role }, action: string, details: Record<stri
 
 /**
  * Every kind of audit event (the "All events" view), newest first, one page at
- * a time, as this reader may see it (sign-in failures are for admins only).
+ * a time, as this reader may see it (sign-in failures are for admins only; rows
+ * of saved views and API keys for their owner and admins).
  */
-export async function listAuditEvents(db: Db, filter: AuditEventFilter, reader: { role: Role }): Promise<AuditEventPage> {
+export async function listAuditEvents(db: Db, filter: AuditEventFilter, reader: AuditReader): Promise<AuditEventPage> {
   const person = filter.person?.toLowerCase();
   const where = {
-    ...actionsFor(reader, filter.action),
+    AND: await visibleTo(db, reader, filter.action),
     ...(person ? { actor: { OR: [{ email: { contains: person } }, { name: { contains: filter.person } }] } } : {}),
     ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
   };

@@ -10,8 +10,8 @@ import { can, type Role } from "@/lib/access/roles";
 import { auditEventFilterSchema } from "@/lib/inbox/schemas";
 import { listAuditEvents } from "@/lib/inbox/server/audit";
 
-/** Every audit event, whatever its action (runs, agents, accounts, the registry…), filtered by a GET form and paged; sign-in failures for admins only. */
-export async function AllEvents({ raw, reader }: { raw: Record<string, string | undefined>; reader: { role: Role } }) {
+/** Every audit event, whatever its action (runs, agents, accounts, the registry…), filtered by a GET form and paged; sign-in failures for admins only, saved-view and API-key rows for their owner and admins. */
+export async function AllEvents({ raw, reader }: { raw: Record<string, string | undefined>; reader: { id: string; role: Role } }) {
   const parsed = auditEventFilterSchema.safeParse(raw);
   const page = parsed.success ? await listAuditEvents(getDb(), parsed.data, reader) : null;
   const actions = can(reader.role, "users:manage") ? AUDIT_ACTIONS : AUDIT_ACTIONS.filter((a) => !ADMIN_ONLY_AUDIT_ACTIONS.includes(a));
