@@ -64,7 +64,8 @@ describe("fork a run", () => {
     for (const fork of forks) {
       await waitForStatus(h.engine, fork, ["completed"], 60_000);
       const events = await h.engine.getEvents(fork);
-      expect(events.find((e) => e.type === "tool_call_completed")).toMatchObject({ result: "43", replayed: true });
+      // An edited result is marked as edited, never as replayed (issue 36 §2).
+      expect(events.find((e) => e.type === "tool_call_completed")).toMatchObject({ result: "43", edited: { by: expect.any(String), at: expect.any(String) } });
       expect(await h.db.run.findUniqueOrThrow({ where: { id: fork } })).toMatchObject({ forkOfRunId: origin, forkSpanId: toolSpan });
     }
   });

@@ -58,6 +58,12 @@ export type ChatMessage =
   | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
   | { role: "tool"; tool_call_id: string; name: string; content: string };
 
+/** A step taken from a tape but written by someone rather than recorded (a fork's edit): who (email) and when. */
+export interface EditMark {
+  by: string;
+  at: string;
+}
+
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
@@ -152,6 +158,8 @@ type EventBody =
       /** A taped run (fork, experiment) reused the recorded response: no model was called, usage is 0 and what the recording cost is `recordedUsage`. */
       replayed?: boolean;
       recordedUsage?: TokenUsage;
+      /** A fork's edited model output: taken from the tape, but written by someone (who, when), never a recording. Never with `replayed`. */
+      edited?: EditMark;
     }
   | { type: "tool_call_started"; iteration: number; callId: string; tool: string; arguments: string }
   | {
@@ -165,6 +173,8 @@ type EventBody =
       result: string;
       /** A taped run reused the recorded result: the tool did not run. */
       replayed?: boolean;
+      /** A fork's edited tool result: the tool did not run and nobody recorded this result; who wrote it and when. Never with `replayed`. */
+      edited?: EditMark;
     }
   | { type: "approval_requested"; approval: ApprovalRequest }
   | { type: "approval_decided"; approvalId: string; tool: string; status: ApprovalRequest["status"]; decidedBy: string | null; reason: string | null }

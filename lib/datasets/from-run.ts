@@ -8,6 +8,18 @@ import { FAIL_TOOL, HANDOFF_TOOL, MESSAGE_AGENT_TOOL, RETURN_TOOL } from "../con
 import type { RecordedDecision, TapeEntry } from "../tapes/schemas";
 import type { DatasetItemExpected, ExpectedCall } from "./schemas";
 import type { ItemDraft } from "./import-parse";
+import { ValidationError } from "../errors";
+
+/**
+ * A run whose history holds a step someone wrote (a fork's edited tool result or model output) is not a
+ * recording: an item made from it would hand the invented step to experiments as a recorded success.
+ */
+export function editedHistoryRefusal(runId: string, edit: { step: string; by: string; at: string }): ValidationError {
+  return new ValidationError(
+    [{ path: "runId", message: `its ${edit.step} step was edited by ${edit.by} at ${edit.at}` }],
+    `Run ${runId} holds an edited step (${edit.step}, edited by ${edit.by} at ${edit.at}), not a recording, so it cannot become a dataset item; add its origin run, or a run that recorded the step`,
+  );
+}
 
 /** `return` and `fail` end a turn: not part of an agent's trajectory (as lib/experiments' observed runs). */
 const TURN_TOOLS = new Set([RETURN_TOOL, FAIL_TOOL]);
@@ -74,6 +86,7 @@ export function itemFromRun(tree: RecordedRunTree): ItemDraft {
   for (const { runId, event } of timeline) {
     if (event.type === "tool_call_started") started.set(`${runId}:${event.iteration}:${event.callId}`, event);
     else if (event.type === "tool_call_completed") {
+      if (event.edited) throw editedHistoryRefusal(tree.root.id, { step: `tool ${event.tool}`, ...event.edited });
       const args = parseJsonObject(started.get(`${runId}:${event.iteration}:${event.callId}`)?.arguments);
       if (!TURN_TOOLS.has(event.tool)) trajectory.push({ tool: event.tool, arguments: args });
       if (ENGINE_TOOLS.has(event.tool)) continue;

@@ -33,10 +33,16 @@ export interface StartRunInput {
   startedBy?: { id: string; email: string } | null;
   /** A taped run (lib/tapes: forks, experiments): the tape its tree reuses recorded results from. */
   tape?: { tapeId: string };
-  /** Runs this graph instead of the saved version's (a fork's edited prompt); the run still names the saved graph and version. Validated here. */
+  /** Runs this graph instead of the saved version's (a fork's edited prompt); the run still names the saved graph. Validated here. */
   graphOverride?: AgentGraphInput;
-  /** Where the run comes from, on its ledger row: a fork's origin run and span, or its experiment. */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; experimentId?: string };
+  /**
+   * The run executes a variant of the saved version that was never saved (a fork's edited prompt or
+   * model): its row names the version it derives from (`variantOfVersionId`) and never claims it
+   * (`agentVersionId` null), so lists, metrics and the inbox do not show it as that version.
+   */
+  unsavedVariant?: boolean;
+  /** Where the run comes from, on its ledger row: a fork's origin run and span (and its edit, JSON text), or its experiment. */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; experimentId?: string };
   /** The run id to use instead of a new one (an experiment's idempotent start); it must be `<entry agent>-<something>`. */
   runId?: string;
 }
@@ -78,7 +84,9 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
     /** Starts a run of an agent graph; returns its id (`<entry agent>-<unique>`). */
     async startRun(input: StartRunInput): Promise<{ runId: string }> {
       if (!input.task.trim()) throw new ValidationError([{ path: "task", message: "the task is empty" }]);
-      const { graph, graphName, agentVersionId } = await resolveGraph(input);
+      const { graph, graphName, agentVersionId: savedVersionId } = await resolveGraph(input);
+      const agentVersionId = input.unsavedVariant ? null : savedVersionId;
+      const variant = input.unsavedVariant && savedVersionId ? { variantOfVersionId: savedVersionId } : {};
       // Only registered MCP servers run (422 naming each unregistered reference).
       await requireRegisteredServers(db, graph);
       // The entry agent reads the task: with images, its model must have vision (checked before the images are stored).
@@ -87,10 +95,11 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
       const runId = input.runId ?? `${graph.entryAgent}-${randomUUID()}`;
       const context = input.context ?? {};
       const startedBy = input.startedBy?.email ?? null;
-      const gate = await runGate(agentVersionId, input.startedBy ? { id: input.startedBy.id, email: input.startedBy.email } : null);
+      // The gate's "self" is still the saved version's author: the variant was derived from their version.
+      const gate = await runGate(savedVersionId, input.startedBy ? { id: input.startedBy.id, email: input.startedBy.email } : null);
       // The row first, so the run is listed (with its version and who started it) from the start;
       // removed again when Temporal refuses the start, so nothing is half-created.
-      await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context }, input.origin);
+      await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context }, { ...input.origin, ...variant });
       try {
         await startWorkflow(runId, {
           graph,

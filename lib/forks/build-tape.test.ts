@@ -26,7 +26,7 @@ function source(): ForkSource {
   let seq = 0;
   const ev = (runId: string, body: DistributiveOmit<ForkEvent, "seq" | "at">) => ({ runId, event: { ...body, seq: ++seq, at: t(0) } as ForkEvent });
   return {
-    root: { id: ROOT, agentName: "main", graphName: "g", agentVersionId: "v1", task: "task", context: "{}" },
+    root: { id: ROOT, agentName: "main", graphName: "g", agentVersionId: "v1", variantOfVersionId: null, task: "task", context: "{}" },
     runs: [
       { id: ROOT, parentRunId: null, startedAt: new Date(t(0)) },
       { id: CHILD, parentRunId: ROOT, startedAt: new Date(t(4)) },
@@ -77,11 +77,12 @@ function source(): ForkSource {
   };
 }
 
+const EDITOR = { by: "builder@zap.local", at: "2026-01-02T03:04:05.000Z" };
 const kinds = (entries: ReturnType<typeof buildForkTape>) => entries.map((e) => (e.kind === "model" ? `model ${e.path || "root"}@${e.iteration}` : e.kind === "tool_at" ? `${e.tool} ${e.path || "root"}@${e.iteration}` : e.kind));
 
 describe("buildForkTape", () => {
   it("takes every step that ended by the fork step's start, at its path, with the recorded approval; engine tools stay off the tape", () => {
-    const entries = buildForkTape(source(), { runId: ROOT, spanId: "s10" });
+    const entries = buildForkTape(source(), { runId: ROOT, spanId: "s10" }, EDITOR);
     expect(kinds(entries)).toEqual(["model root@1", "model root@2", "calculator root@1", "ledger_transfer root@1", "model .billing#1@1", "model .billing#1@2", "calculator .billing#1@1"]);
     expect(entries.find((e) => e.kind === "tool_at" && e.tool === "ledger_transfer")).toMatchObject({ result: "moved", approval: { approved: true, reason: "fine", decidedBy: "approver@zap.local" } });
     expect(entries[0]).toMatchObject({ response: { text: null, toolCalls: [{ id: "c1", name: "calculator" }, { id: "c2", name: "ledger_transfer" }], usage, model: "demo/main" } });
@@ -89,27 +90,35 @@ describe("buildForkTape", () => {
 
   it("counts a step that ended in the activation the fork step started in, and leaves out the fork step and what ended later", () => {
     // Forking at the calculator (starts at 1): the model call that ended at 1 is in; the transfer (ends at 3) is not.
-    expect(kinds(buildForkTape(source(), { runId: ROOT, spanId: "s4" }))).toEqual(["model root@1"]);
+    expect(kinds(buildForkTape(source(), { runId: ROOT, spanId: "s4" }, EDITOR))).toEqual(["model root@1"]);
   });
 
   it("puts an edited tool result at the fork step, and an edited model output as an answer without tool calls", () => {
-    const tool = buildForkTape(source(), { runId: CHILD, spanId: "s4", editedToolResult: "41" });
+    const tool = buildForkTape(source(), { runId: CHILD, spanId: "s4", editedToolResult: "41" }, EDITOR);
     expect(kinds(tool)).toEqual(["model root@1", "model root@2", "calculator root@1", "ledger_transfer root@1", "model .billing#1@1", "calculator .billing#1@1"]);
     expect(tool.at(-1)).toMatchObject({ kind: "tool_at", path: ".billing#1", callId: "k1", result: "41", outcome: "ok" });
-    const model = buildForkTape(source(), { runId: ROOT, spanId: "s7", editedModelOutput: "no need to ask billing" });
+    const model = buildForkTape(source(), { runId: ROOT, spanId: "s7", editedModelOutput: "no need to ask billing" }, EDITOR);
     expect(model.find((e) => e.kind === "model" && e.iteration === 2)).toMatchObject({ response: { text: "no need to ask billing", toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } } });
+  });
+
+  it("marks the edited entry as edited, by whom and when, and no recorded entry", () => {
+    const tool = buildForkTape(source(), { runId: CHILD, spanId: "s4", editedToolResult: "41" }, EDITOR);
+    expect(tool.at(-1)).toMatchObject({ edited: EDITOR });
+    expect(tool.slice(0, -1).every((e) => !("edited" in e))).toBe(true);
+    const model = buildForkTape(source(), { runId: ROOT, spanId: "s7", editedModelOutput: "no need to ask billing" }, EDITOR);
+    expect(model.filter((e) => "edited" in e)).toEqual([expect.objectContaining({ kind: "model", iteration: 2, edited: EDITOR })]);
   });
 
   it("stops reusing a run's model calls where its messages no longer line up with its events", () => {
     const broken = source();
     broken.assistantMessages = broken.assistantMessages.filter((m, i) => !(m.runId === ROOT && i === 1));
-    expect(kinds(buildForkTape(broken, { runId: ROOT, spanId: "s10" }))).not.toContain("model root@2");
+    expect(kinds(buildForkTape(broken, { runId: ROOT, spanId: "s10" }, EDITOR))).not.toContain("model root@2");
   });
 
   it("refuses an unknown step and an edit on the wrong kind of step", () => {
-    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s99" })).toThrow(StepNotFound);
-    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s99" })).toThrow(`There is no step s99 in run ${ROOT}`);
-    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s3", editedToolResult: "x" })).toThrow(ValidationError);
-    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s4", editedModelOutput: "x" })).toThrow(/Only a model step's output can be edited/);
+    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s99" }, EDITOR)).toThrow(StepNotFound);
+    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s99" }, EDITOR)).toThrow(`There is no step s99 in run ${ROOT}`);
+    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s3", editedToolResult: "x" }, EDITOR)).toThrow(ValidationError);
+    expect(() => buildForkTape(source(), { runId: ROOT, spanId: "s4", editedModelOutput: "x" }, EDITOR)).toThrow(/Only a model step's output can be edited/);
   });
 });

@@ -8,13 +8,15 @@
 // - a model step with an edited output: a model entry with that text and NO tool
 //   calls — the step becomes the agent's answer, so what the fork shows is what
 //   was written, not calls the edit may contradict.
+// An edited entry carries `edited` (who, when): the engine replays it as edited,
+// never as a recording.
 // The engine's own tools (message_agent, return, fail, handoff) are not on the
 // tape: a conversation replays through its child run's own entries.
 import { AppError, ValidationError } from "../errors";
 import type { TraceSpan } from "../contract/types";
 import type { ForkEvent, ForkSource } from "../run-ledger/forks";
 import { treePaths } from "../tapes/paths";
-import type { RecordedDecision, TapeEntry } from "../tapes/schemas";
+import type { RecordedDecision, TapeEdit, TapeEntry } from "../tapes/schemas";
 
 const ENGINE_TOOLS = new Set(["message_agent", "return", "fail", "handoff"]);
 
@@ -53,7 +55,15 @@ export function forkSpanOf(source: ForkSource, point: ForkPoint): TraceSpan {
 
 const endedBy = (span: TraceSpan, cut: number) => span.endedAt !== null && Date.parse(span.endedAt) <= cut;
 
-export function buildForkTape(source: ForkSource, point: ForkPoint): TapeEntry[] {
+/** A step the origin itself took from an edit (a fork of a fork): its mark goes on with it, so an edit never becomes a recording by being forked again. */
+function editOf(span: TraceSpan): { edited: TapeEdit } | Record<string, never> {
+  const a = span.attributes;
+  if (a?.edited !== true) return {};
+  return { edited: { by: typeof a.editedBy === "string" && a.editedBy ? a.editedBy : "unknown", at: typeof a.editedAt === "string" && a.editedAt ? a.editedAt : span.startedAt } };
+}
+
+/** `editor`: who is forking now; it marks the edited entry, if any. */
+export function buildForkTape(source: ForkSource, point: ForkPoint, editor: TapeEdit): TapeEntry[] {
   const forkSpan = forkSpanOf(source, point);
   const cut = Date.parse(forkSpan.startedAt);
   const paths = treePaths(source.root.id, source.runs);
@@ -79,7 +89,7 @@ export function buildForkTape(source: ForkSource, point: ForkPoint): TapeEntry[]
       .forEach((span, n) => {
         const start = started[n];
         if (span.status !== "ok") {
-          if (isFork(run.id, span) && point.editedModelOutput !== undefined && start) entries.push(editedModel(path, start.iteration, start.model, point.editedModelOutput));
+          if (isFork(run.id, span) && point.editedModelOutput !== undefined && start) entries.push(editedModel(path, start.iteration, start.model, point.editedModelOutput, editor));
           return;
         }
         const event = completed[done];
@@ -87,7 +97,7 @@ export function buildForkTape(source: ForkSource, point: ForkPoint): TapeEntry[]
         done++;
         if (!event || !message || (message.tool_calls?.length ?? 0) !== event.toolCalls) aligned = false;
         if (isFork(run.id, span)) {
-          if (point.editedModelOutput !== undefined) entries.push(editedModel(path, event?.iteration ?? start?.iteration ?? 0, event?.model ?? span.name, point.editedModelOutput));
+          if (point.editedModelOutput !== undefined) entries.push(editedModel(path, event?.iteration ?? start?.iteration ?? 0, event?.model ?? span.name, point.editedModelOutput, editor));
           return;
         }
         if (!aligned || !event || !message || !endedBy(span, cut)) return;
@@ -101,6 +111,7 @@ export function buildForkTape(source: ForkSource, point: ForkPoint): TapeEntry[]
             usage: event.usage,
             model: event.model,
           },
+          ...editOf(span),
         });
       });
 
@@ -117,20 +128,20 @@ export function buildForkTape(source: ForkSource, point: ForkPoint): TapeEntry[]
       const start = startedCalls.filter((e) => e.callId === callId)[k];
       if (!start || ENGINE_TOOLS.has(start.tool)) continue;
       if (isFork(run.id, span)) {
-        if (point.editedToolResult !== undefined) entries.push({ kind: "tool_at", path, iteration: start.iteration, callId, tool: start.tool, outcome: "ok", result: point.editedToolResult });
+        if (point.editedToolResult !== undefined) entries.push({ kind: "tool_at", path, iteration: start.iteration, callId, tool: start.tool, outcome: "ok", result: point.editedToolResult, edited: editor });
         continue;
       }
       const end = completedCalls.filter((e) => e.callId === callId)[k];
       if (!end || !endedBy(span, cut)) continue;
       const approval = decisions.get(`${start.iteration}:${callId}`) ?? decisions.get(callId);
-      entries.push({ kind: "tool_at", path, iteration: start.iteration, callId, tool: start.tool, outcome: end.outcome, result: end.result, ...(approval ? { approval } : {}) });
+      entries.push({ kind: "tool_at", path, iteration: start.iteration, callId, tool: start.tool, outcome: end.outcome, result: end.result, ...(approval ? { approval } : {}), ...editOf(span) });
     }
   }
   return entries;
 }
 
-function editedModel(path: string, iteration: number, model: string, text: string): TapeEntry {
-  return { kind: "model", path, iteration, response: { text, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, model } };
+function editedModel(path: string, iteration: number, model: string, text: string, edited: TapeEdit): TapeEntry {
+  return { kind: "model", path, iteration, response: { text, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, model }, edited };
 }
 
 /** The decided approvals of a run's tool calls, by call id (the last decision of each). */

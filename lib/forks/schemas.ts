@@ -38,6 +38,38 @@ export interface ForkRunResult {
   compareUrl: string;
 }
 
+/**
+ * What a fork's run row says about edits (`runs.fork_edit`, JSON): which step was written rather than
+ * recorded, what was written, by whom and when. A fork of a fork that carries an edit carries its mark
+ * too (`inherited`). Its history is not a recording: datasets refuse it, the inbox card says so.
+ */
+export const forkEditSchema = z
+  .object({
+    kind: z.enum(["tool_result", "model_output"]),
+    /** "tool calculator", "inference demo/main". */
+    step: z.string().max(300),
+    runId: z.string().max(300).optional(),
+    spanId: z.string().max(100).optional(),
+    by: z.string().max(500),
+    at: z.string().max(40),
+    /** The edit was made in an earlier fork this one was forked from. */
+    inherited: z.boolean().optional(),
+  })
+  .strict();
+
+export type ForkEdit = z.infer<typeof forkEditSchema>;
+
+/** The row's fork edit, or null (none, or a value this version cannot read). */
+export function parseForkEdit(text: string | null | undefined): ForkEdit | null {
+  if (!text) return null;
+  try {
+    const parsed = forkEditSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A fork of a run, as the origin's header lists it. */
 export interface ForkSummary {
   runId: string;

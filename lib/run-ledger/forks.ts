@@ -9,7 +9,8 @@ export type ForkEvent = Extract<RunEvent, { type: (typeof FORK_EVENT_TYPES)[numb
 
 export interface ForkSource {
   /** The tree's root run: what a fork starts again. */
-  root: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; task: string; context: string };
+  /** `variantOfVersionId`: the saved version an unsaved variant (a fork with an edited prompt or model) derives from. */
+  root: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; variantOfVersionId: string | null; task: string; context: string };
   runs: { id: string; parentRunId: string | null; startedAt: Date }[];
   /** Every span of the tree, per run in start order. */
   spans: { runId: string; span: TraceSpan }[];
@@ -23,7 +24,7 @@ export interface ForkSource {
 export async function readForkSource(db: Db, runId: string): Promise<ForkSource | null> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { rootRunId: true } });
   if (!run) return null;
-  const root = await db.run.findUnique({ where: { id: run.rootRunId }, select: { id: true, agentName: true, graphName: true, agentVersionId: true, task: true, context: true } });
+  const root = await db.run.findUnique({ where: { id: run.rootRunId }, select: { id: true, agentName: true, graphName: true, agentVersionId: true, variantOfVersionId: true, task: true, context: true } });
   if (!root) return null;
   const runs = await db.run.findMany({ where: { rootRunId: root.id }, select: { id: true, parentRunId: true, startedAt: true } });
   const ids = runs.map((r) => r.id);

@@ -356,8 +356,8 @@ export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecor
 export async function createRunRow(
   db: Db,
   run: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; startedBy: string | null; task: string; context: Record<string, unknown> },
-  /** A fork's origin (the run and span it was forked at) or the experiment that started the run (lib/tapes). */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; experimentId?: string },
+  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, or the experiment that started the run (lib/tapes). */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string },
 ): Promise<void> {
   await db.run.create({ data: { ...run, rootRunId: run.id, context: JSON.stringify(run.context), ...(origin ?? {}) } });
 }

@@ -23,9 +23,18 @@ export interface RecordedDecision {
   decidedBy?: string | null;
 }
 
+/**
+ * An entry someone wrote rather than recorded (a fork's edited tool result or model output): who (email)
+ * and when. The engine replays it as `edited`, never as `replayed`, so it never passes for a recording.
+ */
+export interface TapeEdit {
+  by: string;
+  at: string;
+}
+
 export type TapeEntry =
   // A recorded model response reused at the same place (forks): conversation path + iteration.
-  | { kind: "model"; path: TapePath; iteration: number; response: RecordedModelResponse }
+  | { kind: "model"; path: TapePath; iteration: number; response: RecordedModelResponse; edited?: TapeEdit }
   // A recorded tool result reused at the same place by the same tool (forks): path + iteration + call id, and `tool`.
   | {
       kind: "tool_at";
@@ -36,6 +45,7 @@ export type TapeEntry =
       outcome: "ok" | "error" | "rejected";
       result: string;
       approval?: RecordedDecision;
+      edited?: TapeEdit;
     }
   // A recorded tool result reused by any call of that tool with equal (canonical JSON) arguments, each entry at most once, in order (experiments, dataset tapes).
   | {
@@ -88,6 +98,8 @@ export const recordedModelResponseSchema = z
 
 const outcomeSchema = z.enum(["ok", "error", "rejected"]);
 
+export const tapeEditSchema = z.object({ by: z.string().min(1).max(500), at: z.string().datetime() }).strict();
+
 export const tapeEntrySchema = z.discriminatedUnion("kind", [
   z
     .object({
@@ -95,6 +107,7 @@ export const tapeEntrySchema = z.discriminatedUnion("kind", [
       path: tapePathSchema,
       iteration: z.number().int().min(0),
       response: recordedModelResponseSchema,
+      edited: tapeEditSchema.optional(),
     })
     .strict(),
   z
@@ -107,6 +120,7 @@ export const tapeEntrySchema = z.discriminatedUnion("kind", [
       outcome: outcomeSchema,
       result: resultText,
       approval: recordedDecisionSchema.optional(),
+      edited: tapeEditSchema.optional(),
     })
     .strict(),
   z

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { ChatMessage, TokenUsage } from "../../lib/contract/types";
+import type { ChatMessage, EditMark, TokenUsage } from "../../lib/contract/types";
 import type { LedgerBatch } from "../../lib/contract/workflow";
 import { ACTIVITY_ERRORS } from "../../lib/contract/definitions";
 import type { Db } from "../../lib/db/prisma";
@@ -77,6 +77,8 @@ export interface InferenceOutput {
   toolCallsFromText?: boolean;
   /** The response came from the run's tape: no model was called, usage is 0 and the recorded usage is kept here. */
   replayed?: { recordedUsage: TokenUsage; model: string };
+  /** The response came from the run's tape but was written, not recorded (a fork's edited output): who and when. Never with `replayed`. */
+  edited?: EditMark;
 }
 
 export interface ToolActivityInput {
@@ -109,7 +111,7 @@ export function sideEffectKey(input: Pick<ToolActivityInput, "runId" | "iteratio
 }
 
 /** `retryReason`: why earlier attempts did not finish (for the trace), when this is a retry. */
-export type ToolActivityOutput = ToolOutcome & { durationMs: number; attempt: number; retryReason?: string; /** The result came from the run's tape: the tool did not run. */ replayed?: boolean };
+export type ToolActivityOutput = ToolOutcome & { durationMs: number; attempt: number; retryReason?: string; /** The result came from the run's tape: the tool did not run. */ replayed?: boolean; /** The tape's result was written, not recorded (a fork's edit): never with `replayed`. */ edited?: EditMark };
 
 /**
  * Heartbeat details name the worker, so the next attempt can tell a lost
@@ -298,7 +300,7 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
     const started = Date.now();
     if (input.tape && tools.offers(input.agent, input.toolName)) {
       const taped = await tapes.tool({ tape: input.tape, runId: input.runId, iteration: input.iteration, callId: input.callId, tool: input.toolName, rawArguments: input.rawArguments });
-      if (taped.kind === "recorded") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt, replayed: true };
+      if (taped.kind === "recorded") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt, ...(taped.edited ? { edited: taped.edited } : { replayed: true }) };
       if (taped.kind === "refused") return { ...taped.outcome, durationMs: Date.now() - started, attempt: context.info.attempt };
     }
     const outcome = await withHeartbeat(() =>
@@ -355,7 +357,8 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
       latencyMs: Date.now() - started,
       attempt: Context.current().info.attempt,
       startedAt: new Date(started).toISOString(),
-      replayed: { recordedUsage: response.usage, model: response.model },
+      // A written (edited) response is not a recording: it is marked as edited, never as replayed.
+      ...(recorded.edited ? { edited: recorded.edited } : { replayed: { recordedUsage: response.usage, model: response.model } }),
       ...(why ? { retryReason: why } : {}),
       ...(checked ? { answer: checked } : {}),
     };

@@ -7,7 +7,7 @@
 // calls never share one.
 import type { TokenUsage } from "../../lib/contract/types";
 import type { Db } from "../../lib/db/prisma";
-import type { RecordedDecision, RecordedModelResponse, TapeSettings } from "../../lib/tapes/schemas";
+import type { RecordedDecision, RecordedModelResponse, TapeEdit, TapeSettings } from "../../lib/tapes/schemas";
 import { findModelEntry, findToolEntry, readTapeSettings, type RecordedToolResult } from "../../lib/tapes/server/tape-store";
 import type { ToolOutcome } from "../tools/types";
 
@@ -27,15 +27,15 @@ export interface TapeToolCall {
   rawArguments: string;
 }
 
-/** What the tape says about a tool call: its recorded result, or that it may run, or that it may not. */
+/** What the tape says about a tool call: its recorded (or, `edited`, written) result, or that it may run, or that it may not. */
 export type TapeToolAnswer =
-  | { kind: "recorded"; outcome: ToolOutcome; approval?: RecordedDecision }
+  | { kind: "recorded"; outcome: ToolOutcome; approval?: RecordedDecision; edited?: TapeEdit }
   | { kind: "live" }
   | { kind: "refused"; outcome: ToolOutcome };
 
 /** What an approval-gated call of a taped run gets before any approval opens (tool-calls.ts). */
 export type TapeGateAnswer =
-  | { kind: "recorded"; outcome: ToolOutcome; approval?: RecordedDecision }
+  | { kind: "recorded"; outcome: ToolOutcome; approval?: RecordedDecision; edited?: TapeEdit }
   /** No recorded decision: the tape's policy decides (an experiment never reaches the inbox). */
   | { kind: "auto"; approved: boolean; reason: string }
   /** No recorded decision and the policy is "inbox": a normal approval. */
@@ -75,16 +75,16 @@ export function createTapeAccess(db: Db) {
     findToolEntry(db, call.tape.tapeId, { tool: call.tool, rawArguments: call.rawArguments, path: call.tape.path, iteration: call.iteration, callId: call.callId, claimKey: claimKey(call) });
 
   return {
-    /** The recorded model response at this step, as the model call's answer (usage 0, the recorded usage kept), or null. */
-    async model(tape: TapeCall, iteration: number): Promise<{ response: RecordedModelResponse; usage: TokenUsage } | null> {
-      const response = await findModelEntry(db, tape.tapeId, tape.path, iteration);
-      return response ? { response, usage: ZERO_USAGE } : null;
+    /** The model response on the tape at this step, as the model call's answer (usage 0, the recorded usage kept; `edited` when written), or null. */
+    async model(tape: TapeCall, iteration: number): Promise<{ response: RecordedModelResponse; usage: TokenUsage; edited?: TapeEdit } | null> {
+      const found = await findModelEntry(db, tape.tapeId, tape.path, iteration);
+      return found ? { ...found, usage: ZERO_USAGE } : null;
     },
 
     /** The tape's answer for a tool call about to run. */
     async tool(call: TapeToolCall): Promise<TapeToolAnswer> {
       const recorded = await lookup(call);
-      if (recorded) return { kind: "recorded", outcome: recordedOutcome(recorded), ...(recorded.approval ? { approval: recorded.approval } : {}) };
+      if (recorded) return { kind: "recorded", outcome: recordedOutcome(recorded), ...(recorded.approval ? { approval: recorded.approval } : {}), ...(recorded.edited ? { edited: recorded.edited } : {}) };
       const { live } = await settingsOf(call.tape.tapeId);
       if (live === "all" || live.tools.includes(call.tool)) return { kind: "live" };
       return { kind: "refused", outcome: { ok: false, errorKind: "execution", content: noLiveResult(call.tool) } };
@@ -93,7 +93,7 @@ export function createTapeAccess(db: Db) {
     /** The tape's answer for an approval-gated call, before the gate opens an approval. */
     async gate(call: TapeToolCall): Promise<TapeGateAnswer> {
       const recorded = await lookup(call);
-      if (recorded) return { kind: "recorded", outcome: recordedOutcome(recorded), ...(recorded.approval ? { approval: recorded.approval } : {}) };
+      if (recorded) return { kind: "recorded", outcome: recordedOutcome(recorded), ...(recorded.approval ? { approval: recorded.approval } : {}), ...(recorded.edited ? { edited: recorded.edited } : {}) };
       const { approvals, live } = await settingsOf(call.tape.tapeId);
       if (approvals === "inbox") return { kind: "inbox" };
       // An automatic approval must never let a gated call act for real: that would let whoever starts an

@@ -118,8 +118,9 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(await ledgerState()).toEqual(before);
     const events = await h.engine.getEvents(forked.runId);
     const results = toolResults(events);
-    expect(results.map((r) => [r.tool, r.replayed === true])).toEqual([["calculator", true], ["ledger_transfer", true], ["calculator", false]]);
-    expect(results[1]?.result).toBe(edited);
+    // The edited transfer is not a recording: edited (who, when), never replayed.
+    expect(results.map((r) => [r.tool, r.replayed === true])).toEqual([["calculator", true], ["ledger_transfer", false], ["calculator", false]]);
+    expect(results[1]).toMatchObject({ result: edited, edited: { by: builder.email, at: expect.any(String) } });
     // Models: the two responses before the transfer's result replayed, the rest live.
     expect(inferences(events).map((c) => c.replayed === true)).toEqual([true, true, false, false]);
     expect(inferences(events).slice(2).every((c) => c.usage.inputTokens > 0)).toBe(true);
@@ -170,7 +171,8 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(toolResults(parentEvents)[0]).toMatchObject({ tool: "calculator", replayed: true });
     const childEvents = await h.engine.getEvents(forkChild.id);
     expect(inferences(childEvents)[0]?.replayed).toBe(true);
-    expect(toolResults(childEvents)[0]).toMatchObject({ tool: "calculator", result: "41", replayed: true });
+    expect(toolResults(childEvents)[0]).toMatchObject({ tool: "calculator", result: "41", edited: { by: builder.email } });
+    expect(toolResults(childEvents)[0]?.replayed).toBeUndefined();
     // After the edited step the child's model is called again.
     expect(inferences(childEvents).slice(1).every((c) => c.replayed !== true)).toBe(true);
     // The origin's header lists the fork made from its sub-run's step; the sub-run's lists it too.

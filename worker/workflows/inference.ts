@@ -165,6 +165,7 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     attempts: output.attempt,
     ...(output.startedAt ? { startedAt: output.startedAt } : {}),
     ...(output.replayed ? { replayed: true, recordedUsage: output.replayed.recordedUsage } : {}),
+    ...(output.edited ? { edited: output.edited } : {}),
   });
   const attributes = {
     ...(output.retryReason ? { retryReason: output.retryReason } : {}),
@@ -173,6 +174,8 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     ...(output.replayed
       ? { replayed: true, recordedInputTokens: output.replayed.recordedUsage.inputTokens, recordedOutputTokens: output.replayed.recordedUsage.outputTokens, recordedModel: output.replayed.model }
       : {}),
+    // A fork's edited output: from the tape, but written by someone (who, when), never a recording.
+    ...(output.edited ? { edited: true, editedBy: output.edited.by, editedAt: output.edited.at } : {}),
   };
   state.endSpan(span, "ok", { tokens: output.usage, attempts: output.attempt, ...(Object.keys(attributes).length ? { attributes } : {}) });
   // Awaited only when the run waits for more tokens: runs that never wait replay exactly as before.

@@ -3,7 +3,7 @@
 // the conversation's own run answers each turn with notifyParent.
 import { CancellationScope, ParentClosePolicy, condition, getExternalWorkflowHandle, isCancellation, startChild, uuid4, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig } from "../../lib/agents/schemas";
-import type { TokenUsage, TraceSpan } from "../../lib/contract/types";
+import type { EditMark, TokenUsage, TraceSpan } from "../../lib/contract/types";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE, subAgentReplySignal, userMessageSignal } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
@@ -15,8 +15,12 @@ import { tokenLimit } from "./budget";
 import { childLimits } from "./child-task";
 
 /** What one tool call produced, as the model will see it. */
-/** `replayed`: the result came from the run's tape (lib/tapes); `approval`: how a taped run's gate settled the call without an approval request. */
-export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string; validation?: "ok" | "failed"; replayed?: boolean; approval?: "recorded" | "policy" };
+/**
+ * `replayed`: the result came from the run's tape (lib/tapes); `edited`: it came from the tape but someone wrote
+ * it (a fork's edit: who, when), so it is never `replayed` nor a recorded approval; `approval`: how a taped run's
+ * gate settled the call without an approval request.
+ */
+export type CallOutcome = { ok: boolean; content: string; errorKind?: string; attempts: number; retryReason?: string; validation?: "ok" | "failed"; replayed?: boolean; edited?: EditMark; approval?: "recorded" | "policy" };
 
 /** Parses tool arguments leniently: anything but a JSON object is kept as `_raw`. */
 export function parseArguments(raw: string): Record<string, unknown> {

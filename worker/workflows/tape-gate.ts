@@ -21,7 +21,9 @@ export async function tapeGate(tape: RunTape, call: ToolCall, iteration: number)
   const answer = await askTape({ tape, runId: workflowInfo().workflowId, iteration, callId: call.id, tool: name, rawArguments: call.function.arguments });
   if (answer.kind === "recorded") {
     const { outcome } = answer;
-    return { outcome: { ok: outcome.ok, content: outcome.content, ...(outcome.ok ? {} : { errorKind: outcome.errorKind }), attempts: 0, replayed: true, approval: "recorded" } };
+    // A written result (a fork's edit) is not a recording and nobody approved it: marked as edited, not "recorded".
+    const how = answer.edited ? { edited: answer.edited } : { replayed: true, approval: "recorded" as const };
+    return { outcome: { ok: outcome.ok, content: outcome.content, ...(outcome.ok ? {} : { errorKind: outcome.errorKind }), attempts: 0, ...how } };
   }
   if (answer.kind === "auto") {
     if (answer.approved) return { approved: true };

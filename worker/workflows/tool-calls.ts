@@ -63,6 +63,7 @@ function outcomeOf(output: ToolActivityOutput): CallOutcome {
     ...(output.retryReason ? { retryReason: output.retryReason } : {}),
     ...(output.validation ? { validation: output.validation } : {}),
     ...(output.replayed ? { replayed: true } : {}),
+    ...(output.edited ? { edited: output.edited } : {}),
   };
 }
 
@@ -181,7 +182,7 @@ export class ToolCalls {
     state.toolsInFlight--;
     this.turn.onStatusChange();
     const result = outcome.ok ? "ok" : outcome.errorKind === "rejected" ? "rejected" : "error";
-    state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content, ...(outcome.replayed ? { replayed: true } : {}) });
+    state.emit({ type: "tool_call_completed", iteration: state.iteration, callId: call.id, tool: name, outcome: result, durationMs: Date.now() - started, attempts: outcome.attempts, result: outcome.content, ...(outcome.replayed ? { replayed: true } : {}), ...(outcome.edited ? { edited: outcome.edited } : {}) });
     if (!outcome.ok && outcome.errorKind !== "rejected") state.emit({ type: "error", kind: outcome.errorKind ?? "tool", message: outcome.content, callId: call.id });
     state.endSpan(span, outcome.ok ? "ok" : "error", {
       attempts: outcome.attempts,
@@ -192,6 +193,8 @@ export class ToolCalls {
         ...(outcome.validation ? { validation_ok: outcome.validation === "ok" } : {}),
         // Taped runs: the result came from the tape, or the tape's policy decided the approval.
         ...(outcome.replayed ? { replayed: true } : {}),
+        // A fork's edited result: from the tape, but written by someone (who, when), never a recording.
+        ...(outcome.edited ? { edited: true, editedBy: outcome.edited.by, editedAt: outcome.edited.at } : {}),
         ...(outcome.approval ? { approval: outcome.approval } : {}),
       },
     });

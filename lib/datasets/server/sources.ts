@@ -7,7 +7,8 @@ import { parseOutputData, readDecidedApprovals, readEventsOfTypes, readMessages,
 import { readRunStarts } from "../../run-ledger/changes";
 import { BUDGET_APPROVAL_TOOL } from "../../contract/budget-approval";
 import { PLAN_APPROVAL_TOOL } from "../../contract/plan-approval";
-import { itemFromRun, ITEM_EVENT_TYPES, parseJsonObject, type RecordedApproval } from "../from-run";
+import { editedHistoryRefusal, itemFromRun, ITEM_EVENT_TYPES, parseJsonObject, type RecordedApproval } from "../from-run";
+import { parseForkEdit } from "../../forks/schemas";
 import type { ItemDraft } from "../import-parse";
 import type { DecidedApproval } from "../schemas";
 
@@ -42,6 +43,11 @@ export async function itemFromRecordedRun(db: Db, runId: string): Promise<ItemDr
   const root = await readRunRow(db, runId);
   if (!root) throw new RunNotFound(runId);
   if (!ENDED.has(root.status)) throw new ConflictError(`Run ${runId} is ${root.status}; add it once it has finished`);
+  // A fork with an edit (its own, or carried from the fork it was forked from) is refused whole, sub-runs
+  // included: the edited step shaped everything after it (an edited model output is the answer itself).
+  const treeRoot = root.rootRunId === root.id ? root : await readRunRow(db, root.rootRunId);
+  const edit = parseForkEdit(treeRoot?.forkEdit);
+  if (edit) throw editedHistoryRefusal(runId, edit);
   const tree = await readRunTree(db, root.rootRunId);
   // The run and the runs below it (a selected sub-run brings its own subtree only).
   const below = new Set([root.id]);

@@ -6,6 +6,9 @@ import "server-only";
 // unknown run or step (404), a run of an inline graph (422), an agent deleted
 // or archived (409), a version that does not exist (422), an edit on the wrong
 // kind of step or a prompt for an agent the version lacks (422).
+// An edit is marked as one end to end: the tape entry (who, when), hence the
+// replayed span, and the run row (`forkEdit`); an edited prompt or another
+// model makes the run an unsaved variant, which never claims the saved version.
 import { requireValidGraph } from "../../agents/repository";
 import type { AgentGraph } from "../../agents/schemas";
 import { appendAudit } from "../../audit/write";
@@ -18,8 +21,9 @@ import { ConflictError, ValidationError } from "../../errors";
 import { operation } from "../../http/server/operation";
 import { readForkSource } from "../../run-ledger/forks";
 import { startTapedRunWith, type TapedRunDeps } from "../../tapes/server/start-taped-run";
+import type { TapeEntry } from "../../tapes/schemas";
 import { buildForkTape, forkSpanOf } from "../build-tape";
-import { forkRunSchema, type ForkRunInput, type ForkRunResult } from "../schemas";
+import { forkRunSchema, type ForkEdit, type ForkRunInput, type ForkRunResult } from "../schemas";
 
 /** The saved version a fork runs, with the checks that make a fork of it impossible. */
 async function forkVersion(db: Db, graphName: string, originVersionId: string | null, version: number | undefined): Promise<{ version: number; graph: AgentGraph }> {
@@ -39,6 +43,15 @@ async function forkVersion(db: Db, graphName: string, originVersionId: string | 
   return { version: row.version, graph: requireValidGraph(JSON.parse(row.graph)) };
 }
 
+/** A fork of a fork whose tape carries an edit made earlier: the row says so too. */
+function inheritedEdit(entries: TapeEntry[]): ForkEdit | null {
+  for (const entry of entries) {
+    if (entry.kind === "tool_at" && entry.edited) return { kind: "tool_result", step: `tool ${entry.tool}`, ...entry.edited, inherited: true };
+    if (entry.kind === "model" && entry.edited) return { kind: "model_output", step: `inference ${entry.response.model}`, ...entry.edited, inherited: true };
+  }
+  return null;
+}
+
 export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user: SessionUser): Promise<ForkRunResult> {
   const { db } = deps;
   const source = await readForkSource(db, input.runId);
@@ -46,7 +59,8 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
   const span = forkSpanOf(source, input);
   const { root } = source;
   if (!root.graphName) throw new ValidationError([{ path: "runId", message: "the run executed an inline graph, not a saved version" }], `Run ${root.id} ran an inline graph with no saved version; only runs of a saved agent can be forked`);
-  const { version, graph } = await forkVersion(db, root.graphName, root.agentVersionId, input.version);
+  // A fork of an unsaved variant starts from the saved version the variant was derived from.
+  const { version, graph } = await forkVersion(db, root.graphName, root.agentVersionId ?? root.variantOfVersionId, input.version);
   let graphOverride: AgentGraph | undefined;
   if (input.prompt) {
     const { agent, systemPrompt } = input.prompt;
@@ -55,7 +69,10 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
     }
     graphOverride = { ...graph, agents: graph.agents.map((a) => (a.name === agent ? { ...a, systemPrompt } : a)) };
   }
-  const entries = buildForkTape(source, input);
+  const editor = { by: user.email, at: new Date().toISOString() };
+  const entries = buildForkTape(source, input, editor);
+  const edited = input.editedToolResult !== undefined ? "tool_result" : input.editedModelOutput !== undefined ? "model_output" : null;
+  const forkEdit: ForkEdit | null = edited ? { kind: edited, runId: input.runId, spanId: input.spanId, step: `${span.kind} ${span.name}`, ...editor } : inheritedEdit(entries);
   let context: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(root.context);
@@ -70,11 +87,11 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
     context,
     tape: { entries, settings: { live: "all", approvals: "inbox" }, purpose: "fork" },
     startedBy: user,
-    origin: { forkOf: { runId: input.runId, spanId: input.spanId } },
+    origin: { forkOf: { runId: input.runId, spanId: input.spanId }, ...(forkEdit ? { forkEdit: JSON.stringify(forkEdit) } : {}) },
     ...(graphOverride ? { graphOverride } : {}),
+    ...(graphOverride || input.model ? { unsavedVariant: true } : {}),
     ...(input.model ? { modelOverride: input.model } : {}),
   });
-  const edited = input.editedToolResult !== undefined ? "tool_result" : input.editedModelOutput !== undefined ? "model_output" : null;
   await appendAudit(db, {
     actorId: user.id,
     action: "run.forked",
@@ -89,6 +106,7 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
       ...(input.model ? { model: input.model } : {}),
       ...(input.prompt ? { promptOf: input.prompt.agent } : {}),
       ...(edited ? { edited } : {}),
+      ...(graphOverride || input.model ? { unsavedVariant: true } : {}),
     },
   });
   return { runId, tapeId, replayedSteps: entries.length, compareUrl: `/runs/compare?a=${encodeURIComponent(root.id)}&b=${encodeURIComponent(runId)}` };

@@ -22,9 +22,12 @@ export interface StartTapedRunInput {
   images?: readonly ImageInput[];
   tape: { entries: TapeEntry[]; settings: TapeSettings; purpose: TapePurpose };
   startedBy: SessionUser;
-  origin?: { forkOf?: { runId: string; spanId: string }; experimentId?: string };
-  /** Runs this graph (validated) under the saved graph's name and version (a fork's edited prompt). */
+  /** `forkEdit`: a fork's edit as lib/forks writes it (JSON text) for the run row. */
+  origin?: { forkOf?: { runId: string; spanId: string }; forkEdit?: string; experimentId?: string };
+  /** Runs this graph (validated) under the saved graph's name (a fork's edited prompt). */
   graphOverride?: AgentGraph;
+  /** An edited prompt or model: the run's row names the saved version it derives from, never claims it. */
+  unsavedVariant?: boolean;
   modelOverride?: string;
   /** The run id: the same id again returns the run started under it (an experiment's idempotent start). */
   workflowId?: string;
@@ -43,6 +46,7 @@ export async function startTapedRunWith({ db, engine }: TapedRunDeps, input: Sta
   const { tapeId } = await createTape(db, { ...input.tape, ...(input.workflowId ? { tapeId: tapeIdFor(input.workflowId) } : {}) });
   const origin = {
     ...(input.origin?.forkOf ? { forkOfRunId: input.origin.forkOf.runId, forkSpanId: input.origin.forkOf.spanId } : {}),
+    ...(input.origin?.forkEdit ? { forkEdit: input.origin.forkEdit } : {}),
     ...(input.origin?.experimentId ? { experimentId: input.origin.experimentId } : {}),
   };
   try {
@@ -54,6 +58,7 @@ export async function startTapedRunWith({ db, engine }: TapedRunDeps, input: Sta
       ...(input.images?.length ? { images: input.images } : {}),
       ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
       ...(input.graphOverride ? { graphOverride: input.graphOverride } : {}),
+      ...(input.unsavedVariant ? { unsavedVariant: true } : {}),
       startedBy: { id: input.startedBy.id, email: input.startedBy.email },
       tape: { tapeId },
       origin,

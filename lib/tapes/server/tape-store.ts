@@ -12,6 +12,7 @@ import {
   tapeSettingsSchema,
   type RecordedDecision,
   type RecordedModelResponse,
+  type TapeEdit,
   type TapeEntry,
   type TapePath,
   type TapeSettings,
@@ -72,12 +73,12 @@ export async function readTapeEntries(db: Db, tapeId: string): Promise<TapeEntry
   return tapeEntriesSchema.parse(rows.map((r) => JSON.parse(r.data) as unknown));
 }
 
-/** The recorded model response at (path, iteration), or null. */
-export async function findModelEntry(db: Db, tapeId: string, path: TapePath, iteration: number): Promise<RecordedModelResponse | null> {
+/** The model response on the tape at (path, iteration), with `edited` when someone wrote it (a fork's edit), or null. */
+export async function findModelEntry(db: Db, tapeId: string, path: TapePath, iteration: number): Promise<{ response: RecordedModelResponse; edited?: TapeEdit } | null> {
   const row = await db.tapeEntry.findFirst({ where: { tapeId, kind: "model", path, iteration }, orderBy: { seq: "asc" }, select: { data: true } });
   if (!row) return null;
   const entry = JSON.parse(row.data) as TapeEntry;
-  return entry.kind === "model" ? entry.response : null;
+  return entry.kind === "model" ? { response: entry.response, ...(entry.edited ? { edited: entry.edited } : {}) } : null;
 }
 
 export interface ToolLookup {
@@ -97,6 +98,8 @@ export interface RecordedToolResult {
   outcome: "ok" | "error" | "rejected";
   result: string;
   approval?: RecordedDecision;
+  /** Written, not recorded (a fork's edited result): who and when. */
+  edited?: TapeEdit;
 }
 
 function parsedArguments(raw: string): { ok: true; value: unknown } | { ok: false } {
@@ -123,7 +126,7 @@ export async function findToolEntry(db: Db, tapeId: string, call: ToolLookup): P
   const at = await db.tapeEntry.findFirst({ where: { tapeId, kind: "tool_at", path: call.path, iteration: call.iteration, callId: call.callId, tool: call.tool }, orderBy: { seq: "asc" }, select: { data: true } });
   if (at) {
     const entry = JSON.parse(at.data) as TapeEntry;
-    if (entry.kind === "tool_at") return { source: "tool_at", outcome: entry.outcome, result: entry.result, ...(entry.approval ? { approval: entry.approval } : {}) };
+    if (entry.kind === "tool_at") return { source: "tool_at", outcome: entry.outcome, result: entry.result, ...(entry.approval ? { approval: entry.approval } : {}), ...(entry.edited ? { edited: entry.edited } : {}) };
   }
   const args = parsedArguments(call.rawArguments);
   if (args.ok) {
