@@ -141,6 +141,16 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
                 replayed
               </span>
             ) : null}
+            {/* A fork's edited step: taken from the tape but written by someone, never a recording. */}
+            {span?.attributes?.edited === true ? (
+              <span
+                data-testid="span-edited"
+                className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-normal text-amber-900"
+                title={`Edited by ${String(span.attributes.editedBy ?? "unknown")} at ${String(span.attributes.editedAt ?? "unknown time")}: not a recording`}
+              >
+                edited by {String(span.attributes.editedBy ?? "unknown")}
+              </span>
+            ) : null}
           </h3>
         </div>
         <div className="flex gap-2 text-xs">

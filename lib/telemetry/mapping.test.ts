@@ -97,6 +97,13 @@ describe("mapRunTree", () => {
     expect(childChat.attributes).toMatchObject({ "zap.run.id": "run-1.billing-ab", "zap.parent_run.id": "run-1", "zap.root_run.id": "run-1" });
   });
 
+  it("marks a fork's edited step as edited (who, when), never as a recorded replay (issue 36 §2)", () => {
+    const edited: LedgerRun = { ...child, id: "fork-1", rootRunId: "fork-1", parentRunId: null, spans: [span("s1", null, "tool", "ledger_transfer", 0, 1, { attributes: { callId: "c1", outcome: "ok", edited: true, editedBy: "builder@zap.local", editedAt: "2026-11-26T09:00:00.000Z" } })] };
+    const [exported] = mapRunTree([edited], T0 + 5000);
+    expect(exported?.attributes).toMatchObject({ "zap.edited": true, "zap.edited_by": "builder@zap.local", "zap.edited_at": "2026-11-26T09:00:00.000Z" });
+    expect(exported?.attributes["zap.replayed"]).toBeUndefined();
+  });
+
   it("links spans to their ledger parents, and a sub-run's root to the parent span that started it", () => {
     const tool = byName(spans, "execute_tool transfer");
     expect(tool.parentSpanId).toBe(spanIdFor("run-1", "s2"));
