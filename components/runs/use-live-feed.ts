@@ -2,14 +2,24 @@
 // A live list's feed in the browser (GET /api/runs/feed, /api/approvals/feed):
 // one EventSource per list, its changes handed to the page, and which path
 // keeps the list current — "stream" while the feed is connected, "polling"
-// while it is down (the page then polls at its old intervals). EventSource
-// reconnects by itself with Last-Event-ID; a feed refused outright (429 past
-// the stream cap, 401) or ended by the server (`end`: the caller may no longer
-// read) is tried again after REOPEN_MS.
+// while it is down (the page then polls at its old intervals), "ended" once the
+// server ended it because the caller's access did (an `end` naming why: signed
+// out, disabled, reset, expired). Then nothing updates the list any more —
+// neither the feed nor the poll, which would be refused the same way — and the
+// page shows why (StreamEndedAlert). EventSource reconnects by itself with
+// Last-Event-ID; a feed refused outright (429 past the stream cap, 401) or
+// ended without a reason is tried again after REOPEN_MS.
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { accessEndOf, type AccessEnd } from "@/lib/runs/stream-end";
 
-export type LivePath = "stream" | "polling";
+export type LivePath = "stream" | "polling" | "ended";
+
+/** The path keeping a list current, and, once it is "ended", how the caller's access ended. */
+export interface LiveFeed {
+  path: LivePath;
+  ended: AccessEnd | null;
+}
 
 const REOPEN_MS = 15_000;
 const CHANGE_EVENTS = ["run", "approval", "pending"] as const;
@@ -21,8 +31,9 @@ export type FeedEvent = (typeof CHANGE_EVENTS)[number];
  * on every (re)connection, which covers what changed while disconnected, and
  * on `resync` (changes were skipped).
  */
-export function useLiveFeed(url: string, handlers: { onChange: (event: FeedEvent, data: unknown) => void; onReload: () => void }): LivePath {
+export function useLiveFeed(url: string, handlers: { onChange: (event: FeedEvent, data: unknown) => void; onReload: () => void }): LiveFeed {
   const [path, setPath] = useState<LivePath>("polling");
+  const [ended, setEnded] = useState<AccessEnd | null>(null);
   const onChange = useEffectEvent(handlers.onChange);
   const onReload = useEffectEvent(handlers.onReload);
 
@@ -37,10 +48,18 @@ export function useLiveFeed(url: string, handlers: { onChange: (event: FeedEvent
         onReload();
       });
       source.addEventListener("resync", () => onReload());
-      // The caller's access ended (signed out, disabled, reset): EventSource would reconnect at once; wait instead.
-      source.addEventListener("end", () => {
+      // EventSource would reconnect at once after an end. The caller's access ended (signed out, disabled, reset):
+      // stop for good and say why, since every reconnect would be refused. Any other end: wait, then try again.
+      source.addEventListener("end", (message) => {
         source?.close();
         source = null;
+        const accessEnded = accessEndOf((message as MessageEvent<string>).data);
+        if (accessEnded) {
+          stopped = true;
+          setEnded(accessEnded);
+          setPath("ended");
+          return;
+        }
         setPath("polling");
         if (!stopped) reopen = setTimeout(open, REOPEN_MS);
       });
@@ -69,7 +88,7 @@ export function useLiveFeed(url: string, handlers: { onChange: (event: FeedEvent
     };
   }, [url]);
 
-  return path;
+  return { path, ended };
 }
 
 /**

@@ -11,7 +11,7 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type { RunChange, RunStart } from "@/lib/runs/live-feed";
 import { isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { CATCH_UP_REFETCH_MS } from "./derived-lag";
-import { useCoalescedRefetch, useLiveFeed, type LivePath } from "./use-live-feed";
+import { useCoalescedRefetch, useLiveFeed, type LiveFeed, type LivePath } from "./use-live-feed";
 
 const PROGRESS_RELOAD_MS = 2_000;
 /** While the feed is down: a page with working runs is read again this often, a settled one less often (the old poll's intervals). */
@@ -25,6 +25,8 @@ const POLL_SETTLED_MS = 15_000;
  * Otherwise the feed keeps the page current, and the old poll stands in while it is down.
  */
 export function runsListRefetchMs(live: LivePath, page: RunListPage | undefined): number | false {
+  // The caller's access ended: every read would be refused; the page says why instead.
+  if (live === "ended") return false;
   if (page?.indexBehind) return CATCH_UP_REFETCH_MS;
   if (live === "stream") return false;
   return page?.rows.some((r) => !isTerminal(r.status) || r.subRuns.some((s) => !isTerminal(s.status))) ? POLL_WORKING_MS : POLL_SETTLED_MS;
@@ -77,8 +79,11 @@ function isFirstUnfilteredPage(queryKey: QueryKey): boolean {
   return [...params.keys()].every((key) => key === "page") && (params.get("page") ?? "1") === "1";
 }
 
-/** Keeps the runs list under `queryKey` current from GET /api/runs/feed; returns the path in use (poll only when "polling"). */
-export function useLiveRunsList(queryKey: QueryKey): LivePath {
+/**
+ * Keeps the runs list under `queryKey` current from GET /api/runs/feed; returns the path in use (poll only when
+ * "polling") and, once the feed ended because the caller's access did, why.
+ */
+export function useLiveRunsList(queryKey: QueryKey): LiveFeed {
   const queryClient = useQueryClient();
   const reload = useCoalescedRefetch(queryKey);
   const progress = useRef<{ timer: ReturnType<typeof setTimeout> | null; last: number }>({ timer: null, last: 0 });

@@ -6,7 +6,7 @@
 // Last-Event-ID, so nothing is missed.
 import { useEffect, useState } from "react";
 import { applyToken, RUN_EVENT_TYPES, type LiveCall, type TokenFrame } from "@/lib/runs/stream-events";
-import { accessEndOf } from "@/lib/runs/stream-end";
+import { accessEndOf, type AccessEnd } from "@/lib/runs/stream-end";
 
 export interface RunStreamState {
   /** The stream is open: polling is not needed. */
@@ -17,10 +17,12 @@ export interface RunStreamState {
   liveCall: LiveCall | null;
   /** The run is final and every event was sent. */
   ended: boolean;
+  /** The stream ended because the caller's access did (signed out, disabled, reset): the page stops reading and says why. */
+  accessEnded: AccessEnd | null;
 }
 
 export function useRunStream(runId: string, fromSeq: number, enabled: boolean): RunStreamState {
-  const [state, setState] = useState<RunStreamState>({ connected: false, seq: fromSeq, liveCall: null, ended: false });
+  const [state, setState] = useState<RunStreamState>({ connected: false, seq: fromSeq, liveCall: null, ended: false, accessEnded: null });
   useEffect(() => {
     if (!enabled || typeof EventSource === "undefined") return;
     // Events the page already has are not sent again: the stream starts after them.
@@ -35,10 +37,10 @@ export function useRunStream(runId: string, fromSeq: number, enabled: boolean): 
     };
     const onEnd = (message: MessageEvent<string>) => {
       source.close();
-      // Ended because the caller may no longer read (signed out, disabled, reset): not a finished run; the page's
-      // polling takes over and meets the same refusal.
-      const accessEnded = accessEndOf(message.data) !== null;
-      setState((s) => ({ ...s, connected: false, ended: !accessEnded }));
+      // Ended because the caller may no longer read (signed out, disabled, reset): not a finished run, and not
+      // something to poll for either (every read would be refused): the page stops and says why.
+      const accessEnded = accessEndOf(message.data);
+      setState((s) => ({ ...s, connected: false, ended: accessEnded === null, accessEnded }));
     };
     source.onopen = () => setState((s) => ({ ...s, connected: true }));
     // EventSource retries by itself; until then the page polls.

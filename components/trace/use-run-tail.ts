@@ -130,7 +130,8 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
   const tail = useQuery({
     queryKey: ["run-tail", runId],
     enabled: initial.isSuccess,
-    refetchInterval: (query) => (query.state.data?.drained || stream.connected ? false : intervalMs),
+    // No poll while the stream is open, nor once it ended because the caller's access did (it would be refused).
+    refetchInterval: (query) => (query.state.data?.drained || stream.connected || stream.accessEnded ? false : intervalMs),
     refetchIntervalInBackground: false,
     queryFn: async () => {
       const page = await getJson<RunTail>(`/api/runs/${encodeURIComponent(runId)}/tail?since=${since.current}`);
@@ -176,5 +177,7 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
     /** The run stream is open (else the page polls), and the model call whose text is arriving. */
     streaming: stream.connected,
     liveCall: stream.liveCall,
+    /** The stream ended because the caller's access did: the page no longer updates, and says why. */
+    accessEnded: stream.accessEnded,
   };
 }

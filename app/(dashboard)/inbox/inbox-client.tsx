@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ApprovalCard, type CardMode } from "@/components/inbox/pending-approval-card";
 import { useInbox, INBOX_QUERY_KEY } from "@/components/inbox/use-inbox";
 import { useLiveInbox } from "@/components/inbox/use-live-inbox";
+import { StreamEndedAlert } from "@/components/runs/stream-ended";
 import { useInboxKeys } from "@/components/inbox/use-inbox-keys";
 import { groupIdentical } from "@/components/inbox/groups";
 import { ApproveWhichDialog, ConfirmSelection } from "@/components/inbox/choose-calls";
@@ -33,9 +34,10 @@ const DECIDED_KEPT = 5;
  * card the user did not move to, and asks which calls before approving a group.
  */
 export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string }) {
-  // The approvals feed keeps the inbox current; the one-second poll runs only while it is down.
+  // The approvals feed keeps the inbox current; the one-second poll runs only while it is down, and neither once
+  // the feed ended because the viewer's access did (the page says why instead).
   const live = useLiveInbox();
-  const inbox = useInbox(undefined, { live: live === "stream" });
+  const inbox = useInbox(undefined, { live: live.path !== "polling" });
   const queryClient = useQueryClient();
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const [open, setOpen] = useState<{ id: string; mode: CardMode } | null>(null);
@@ -119,7 +121,8 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
   });
 
   return (
-    <div className="space-y-4" data-testid="inbox" data-live={live}>
+    <div className="space-y-4" data-testid="inbox" data-live={live.path}>
+      <StreamEndedAlert end={live.ended} />
       <div className="flex flex-wrap items-center gap-3 text-sm text-zinc-600">
         <span data-testid="inbox-count">{inbox.isPending ? "Loading…" : mineOnly ? `${items.length} of ${all.length} waiting are mine` : `${items.length} waiting`}</span>
         <div role="group" aria-label="Show" className="flex rounded-md ring-1 ring-zinc-300">

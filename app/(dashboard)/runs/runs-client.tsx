@@ -14,6 +14,7 @@ import { PlanOutcomeBadge } from "@/components/runs/plan-outcome";
 import { UsageCell, formatDuration } from "@/components/runs/usage";
 import { useNow } from "@/components/runs/use-now";
 import { runsListRefetchMs, useLiveRunsList } from "@/components/runs/use-live-runs";
+import { StreamEndedAlert } from "@/components/runs/stream-ended";
 import { IndexLagNote } from "@/components/runs/derived-lag";
 import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
@@ -124,7 +125,7 @@ export function RunsClient() {
     queryKey: ["runs", query],
     queryFn: () => getJson<RunListPage>(`/api/runs/list?${normalizeRangeQuery(params)}`, { what: "runs" }),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => runsListRefetchMs(live, q.state.data),
+    refetchInterval: (q) => runsListRefetchMs(live.path, q.state.data),
   });
   const set = (key: Filter, value: string) => {
     const next = new URLSearchParams(params);
@@ -262,7 +263,8 @@ export function RunsClient() {
           </Button>
         </div>
       ) : null}
-      <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white" data-testid="runs-list" data-live={live}>
+      <StreamEndedAlert end={live.ended} />
+      <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white" data-testid="runs-list" data-live={live.path}>
         <table className="w-full text-left text-sm">
           <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
             <tr>

@@ -13,6 +13,7 @@ import { drawnSpans, drawnSubRunSpans, runTimes } from "@/lib/runs/run-time";
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { useRunTail } from "@/components/trace/use-run-tail";
+import { StreamEndedAlert } from "@/components/runs/stream-ended";
 import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
@@ -70,7 +71,9 @@ export function RunClient({
   const markers = useMemo(() => mergeMarkers(initialMarkers, tail.markers), [initialMarkers, tail.markers]);
   const handoffs = useMemo(() => handoffMarks(markers), [markers]);
   // The approvals section reads again when the stream says the ledger moved, instead of polling.
-  const liveSignal = useMemo(() => ({ seq: tail.since, streaming: tail.streaming }), [tail.since, tail.streaming]);
+  // Once the caller's access ended, the section stops polling too (as if streamed): every read would be refused.
+  const noPoll = tail.streaming || tail.accessEnded !== null;
+  const liveSignal = useMemo(() => ({ seq: tail.since, streaming: noPoll }), [tail.since, noPoll]);
 
   // Sub-runs load when first expanded, and keep refreshing while they run.
   const subRunIds = useMemo(() => [...expandedSubRuns], [expandedSubRuns]);
@@ -138,6 +141,11 @@ export function RunClient({
   return (
     <div>
       <RunHeader header={tail.header} taskImages={taskImages} canLaunch={canLaunch} onChanged={tail.refresh} />
+      {tail.accessEnded ? (
+        <div className="mb-4">
+          <StreamEndedAlert end={tail.accessEnded} />
+        </div>
+      ) : null}
       {hadApprovals && (
         <div className="mb-4">
           <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} live={liveSignal} />
