@@ -15,7 +15,7 @@ async function status(page: Page, runId: string): Promise<string> {
   return ((await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string } }).run.status;
 }
 
-test("fork a finished run at a tool result with an edited result: replayed steps, then the first divergence at that step", async ({ page }) => {
+test("fork a finished run at a tool result with an edited result: replayed steps, the edited one marked as edited, then the first divergence at that step", async ({ page }) => {
   const started = await page.request.post("/api/runs", { data: { graph: "research-loop", task: TASK } });
   expect(started.status(), await started.text()).toBe(201);
   const { runId: origin } = (await started.json()) as { runId: string };
@@ -44,9 +44,15 @@ test("fork a finished run at a tool result with an edited result: replayed steps
   await page.reload();
   await page.locator('[data-testid="span-row"][data-kind="inference"]').first().getByTitle(/demo\//).click();
   await expect(page.getByTestId("span-details").getByTestId("span-replayed")).toHaveText("replayed");
-  const events = (await (await page.request.get(`/api/runs/${encodeURIComponent(fork)}/events`)).json()) as { events: { type: string; tool?: string; result?: string; replayed?: boolean; usage?: { inputTokens: number } }[] };
+  const events = (await (await page.request.get(`/api/runs/${encodeURIComponent(fork)}/events`)).json()) as {
+    events: { type: string; tool?: string; result?: string; replayed?: boolean; edited?: { by: string; at: string }; usage?: { inputTokens: number } }[];
+  };
   const calculator = events.events.find((e) => e.type === "tool_call_completed" && e.tool === "calculator");
-  expect(calculator).toMatchObject({ result: '{"result":43}', replayed: true });
+  // The edited result is the builder's, not a recording (issue 36 §2): marked edited, by whom, never "replayed".
+  expect(calculator).toMatchObject({ result: '{"result":43}', edited: { by: "builder@zap.local" } });
+  expect(calculator?.replayed).toBeUndefined();
+  await page.locator('[data-testid="span-row"][data-kind="tool"]').first().getByTitle(/calculator/).click();
+  await expect(page.getByTestId("span-details").getByTestId("span-edited")).toHaveText("edited by builder@zap.local");
   expect(events.events.find((e) => e.type === "inference_completed")).toMatchObject({ replayed: true, usage: { inputTokens: 0 } });
 
   await page.getByRole("link", { name: "Compare with origin" }).click();
