@@ -5,8 +5,26 @@
 // "unsaved changes" appears (at 1440 and 1280 px), a router's name is not cut short by
 // its badges, a connection handle can be grabbed off its dot's centre, and a
 // count of one is singular.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
+
+/** A locator's bounding box once two readings a frame apart agree (it has stopped moving). */
+async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last: string | null = null;
+  let box: { x: number; y: number; width: number; height: number } | null = null;
+  await expect
+    .poll(async () => {
+      box = await locator.boundingBox();
+      await locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+      const again = await locator.boundingBox();
+      const same = box !== null && JSON.stringify(box) === JSON.stringify(again) && JSON.stringify(again) === last;
+      last = JSON.stringify(again);
+      return same;
+    }, { message: "the handle stops moving" })
+    .toBe(true);
+  if (!box) throw new Error("the handle is not visible");
+  return box;
+}
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 
@@ -159,9 +177,11 @@ test.describe("the designer's frame", () => {
     await addAgent(page, "billing");
     const source = router.locator(".react-flow__handle-bottom");
     const target = node(page, "agent:billing").locator(".react-flow__handle-top");
-    const a = await source.boundingBox();
-    const b = await target.boundingBox();
-    if (!a || !b) throw new Error("the handles are not visible");
+    // A node just added may still move (the canvas settles its layout and viewport over a few frames; on a
+    // loaded machine that outlasted the first reading, and the drag then ended beside the handle): measure
+    // once both handles have stopped moving.
+    const a = await settledBox(source);
+    const b = await settledBox(target);
     expect(Math.min(a.width, a.height), "the handle's hit area").toBeGreaterThanOrEqual(12);
     await page.mouse.move(a.x + a.width / 2 + 5, a.y + a.height / 2 + 4);
     await page.mouse.down();
