@@ -4,10 +4,24 @@
 // 20 spans each (2,000,000) and their ~14 events each.
 //
 // How it is seeded, honestly: runs, events and spans are inserted with
-// createMany (not through writeLedgerGroup, which would take an hour); the
-// rollups are derived by the real code — deriveIncrements and upsertRollups, the
-// functions the ledger's writer calls — on groups of CHUNK runs instead of one
-// ledger transaction's worth, which yields the same rows.
+// createMany (not through writeLedgerGroup, which would take an hour), GROUP
+// runs per ledger transaction (writeTransaction, as the worker's writer groups
+// up to 100 batches), and each such transaction queues its derivable rows with
+// queueDerivedRows, as the writer's does. After every CHUNK runs the queue is
+// derived by deriveQueued — the worker's deriver: search documents, facets and
+// metric rollups, in its own transactions — one queued row (GROUP whole runs)
+// per pass, so a pass stays far below the transaction limit. Versions resolve
+// through agent_versions rows (v1..v3) and costs through ZAP_MODEL_PRICES, as
+// the deriver reads them.
+//
+// Memory stays flat: nothing is kept across chunks, and the seeding yields to
+// the event loop after every transaction. It must: on SQLite the driver
+// (libsql) is synchronous, so an await chain of Prisma calls never lets the
+// event loop turn, and libsql frees a prepared statement's native memory only
+// in a finalizer the event loop runs — without the yields every statement's
+// memory stayed (≈ 400 MB per 1,000 runs, mostly the rollup upserts: the
+// default 100,000 runs once stalled a 2-core machine at 70,000).
+//
 // Measured per range (1h, 24h, 7d, 30d): the rollup query of every series
 // (one statement), the same with a breakdown by graph, the pending-approvals
 // gauge, and the whole dashboard response (readMetricsDashboard). Baseline in
@@ -17,14 +31,15 @@
 //
 //   npm run bench:dashboard     (BENCH_RUNS=10000 for a quick look; BENCH_PROVIDERS=sqlite or postgresql for one)
 import os from "node:os";
+import { setImmediate as turnOfEventLoop } from "node:timers/promises";
 import { createDb, type Db } from "../lib/db/prisma";
-import { dbProvider } from "../lib/db/transactions";
+import { dbProvider, writeTransaction } from "../lib/db/transactions";
 import { applyMigrations } from "../scripts/db/migrate";
 import { freshPostgres, freshSqlite, postgresReachable, type TestDatabase } from "../scripts/test-support/databases";
 import { percentile } from "../scripts/test-support/write-load";
-import type { RunEvent } from "../lib/contract/types";
-import { deriveIncrements, type DerivableBatch } from "../lib/metrics/derive";
-import { upsertRollups } from "../lib/metrics/server/rollups";
+import type { RunEvent, RunStatus, TraceSpan } from "../lib/contract/types";
+import { queueDerivedRows, type InsertedLedgerRows } from "../lib/run-ledger/derived";
+import { deriveQueued } from "../lib/run-ledger/deriver";
 import { readRollupGroups } from "../lib/metrics/server/read";
 import { pendingApprovalsNow } from "../lib/metrics/server/pending";
 import { readMetricsDashboard } from "../lib/metrics/server/dashboard";
@@ -37,7 +52,12 @@ const PROVIDERS = (process.env.BENCH_PROVIDERS ?? "sqlite,postgresql").split(","
 const SPANS_PER_RUN = 20;
 const SAMPLES = 20;
 const BASELINE_SAMPLES = 3;
+/** Runs per ledger transaction (one queued row each; the worker's writer groups up to 100 batches). */
+const GROUP = 100;
+/** Runs written before the queue is derived. */
 const CHUNK = 1_000;
+/** Seeding progress is printed every this many runs. */
+const PROGRESS_EVERY = 10_000;
 const DAY = 86_400_000;
 const NOW = Date.now();
 const RANGES: Exclude<MetricRange, "custom">[] = ["1h", "24h", "7d", "30d"];
@@ -47,15 +67,16 @@ const MODELS = ["openai/gpt-4o-mini", "anthropic/claude-3-5-haiku", "demo/assist
 const TOOLS = ["lookup_order", "search_notes", "ledger_transfer", "send_email", "http_get", "calculator"];
 const STARTERS = Array.from({ length: 10 }, (_, i) => `user${i}@zap.local`);
 const FAILURES = ["tool_error", "model_error", "validation_error", "routing_exhausted", "timeout", "budget_exceeded"] as const;
-const PRICES = { "openai/gpt-4o-mini": { input: 0.15, output: 0.6 }, "openai/gpt-4o": { input: 2.5, output: 10 }, "anthropic/claude-3-5-haiku": { input: 0.8, output: 4 } };
+/** The deriver reads prices from the configuration (getConfig, parsed once, on the first derive pass). */
+const PRICES = "openai/gpt-4o-mini=0.15/0.6,openai/gpt-4o=2.5/10,anthropic/claude-3-5-haiku=0.8/4";
 const pick = <T>(list: readonly T[], i: number): T => list[((i % list.length) + list.length) % list.length]!;
 /** A deterministic pseudo-random number in [0, 1) per (run, salt). */
 const noise = (i: number, salt: number) => ((Math.sin(i * 12.9898 + salt * 78.233) * 43758.5453) % 1 + 1) % 1;
 
 interface Synthetic {
   run: { id: string; rootRunId: string; agentName: string; graphName: string; startedBy: string; task: string; status: string; startedAt: Date; endedAt: Date; errorReason: string | null };
-  batch: DerivableBatch;
-  spans: { runId: string; spanId: string; parentId: string | null; kind: string; name: string; status: string; startedAt: Date; endedAt: Date; data: string }[];
+  /** What the run's ledger transaction inserted: its whole ledger, as one batch. */
+  inserted: InsertedLedgerRows;
 }
 
 /** Run i: started at an even spread over the last 30 days; ~14 events and 20 spans. */
@@ -92,45 +113,131 @@ function synthetic(i: number): Synthetic {
   if (failure) emit({ type: "run_failed", reason: failure, message: "failed" }, 20);
   else if (roll < 0.1) emit({ type: "run_cancelled", message: "cancelled" }, 20);
   else emit({ type: "run_completed", output: "done" }, 20);
-  const status = failure ? "failed" : roll < 0.1 ? "cancelled" : "completed";
-  const spans: Synthetic["spans"] = [];
+  const status: RunStatus = failure ? "failed" : roll < 0.1 ? "cancelled" : "completed";
+  const spans: TraceSpan[] = [];
   for (let s = 0; s < SPANS_PER_RUN; s++) {
     const kind = s === 0 ? "run" : s % 3 === 1 ? "iteration" : s % 3 === 2 ? "inference" : "tool";
-    spans.push({ runId, spanId: `s${s}`, parentId: s === 0 ? null : "s0", kind, name: kind === "inference" ? pick(MODELS, i) : kind, status: "ok", startedAt: new Date(start + s * 100), endedAt: new Date(start + s * 100 + 90), data: "{}" });
+    spans.push({ id: `s${s}`, parentId: s === 0 ? null : "s0", kind, name: kind === "inference" ? pick(MODELS, i) : kind, status: "ok", startedAt: new Date(start + s * 100).toISOString(), endedAt: new Date(start + s * 100 + 90).toISOString() });
   }
+  const startedBy = pick(STARTERS, i);
+  const usage = events.reduce((sum, e) => (e.type === "inference_completed" ? { inputTokens: sum.inputTokens + e.usage.inputTokens, outputTokens: sum.outputTokens + e.usage.outputTokens } : sum), { inputTokens: 0, outputTokens: 0 });
   return {
-    run: { id: runId, rootRunId: runId, agentName: "main", graphName: graph, startedBy: pick(STARTERS, i), task: "bench", status, startedAt: new Date(start), endedAt: new Date(t), errorReason: failure },
-    batch: { run: { runId, parentRunId: null, graphName: graph, agentVersionId: `v${1 + (i % 3)}`, startedBy: pick(STARTERS, i) }, summary: { startedAt: new Date(start).toISOString() }, events },
-    spans,
+    run: { id: runId, rootRunId: runId, agentName: "main", graphName: graph, startedBy, task: "bench", status, startedAt: new Date(start), endedAt: new Date(t), errorReason: failure },
+    inserted: {
+      run: { runId, rootRunId: runId, parentRunId: null, agentName: "main", task: "bench", context: {}, startedBy, graphName: graph, agentVersionId: `v${1 + (i % 3)}` },
+      summary: {
+        status,
+        iteration: 6,
+        usage,
+        pendingApprovals: 0,
+        lastEventSeq: seq,
+        messageCount: 0,
+        generation: 0,
+        output: status === "completed" ? "done" : null,
+        error: failure ? { reason: failure, message: "failed" } : null,
+        startedAt: new Date(start).toISOString(),
+        endedAt: new Date(t).toISOString(),
+      },
+      events,
+      messages: [],
+      spans,
+    },
   };
 }
 
-async function seed(db: Db): Promise<{ events: number; spans: number; rollupRows: number; ms: number }> {
+const MB = 1024 * 1024;
+
+/** The highest resident set size seen: sampled after every transaction (the SQLite driver blocks timers) and every 100 ms. */
+function rssPeak(): { sample: () => number; peak: () => number; stop: () => number } {
+  let peak = 0;
+  const sample = () => {
+    const rss = process.memoryUsage.rss();
+    peak = Math.max(peak, rss);
+    return rss;
+  };
+  const timer = setInterval(sample, 100);
+  sample();
+  return { sample, peak: () => peak, stop: () => (clearInterval(timer), sample(), peak) };
+}
+
+/** One ledger transaction: GROUP runs' rows, and their derivable rows queued as the worker's writer queues them. */
+async function writeGroup(db: Db, group: Synthetic[]): Promise<{ events: number; spans: number }> {
+  const eventRows = group.flatMap(({ run, inserted }) =>
+    inserted.events.map((e) => {
+      const data = JSON.stringify(e);
+      return { runId: run.id, seq: e.seq, type: e.type, at: new Date(e.at), data, bytes: Buffer.byteLength(data) };
+    }),
+  );
+  const spanRows = group.flatMap(({ run, inserted }) =>
+    inserted.spans.map((s) => ({ runId: run.id, spanId: s.id, parentId: s.parentId, kind: s.kind, name: s.name, status: s.status, startedAt: new Date(s.startedAt), endedAt: s.endedAt ? new Date(s.endedAt) : null, data: "{}" })),
+  );
+  await writeTransaction(db, async (tx) => {
+    await tx.run.createMany({ data: group.map((g) => g.run) });
+    await tx.runEvent.createMany({ data: eventRows });
+    await tx.runSpan.createMany({ data: spanRows });
+    await queueDerivedRows(tx, group.map((g) => g.inserted));
+  });
+  return { events: eventRows.length, spans: spanRows.length };
+}
+
+interface Seeded {
+  events: number;
+  spans: number;
+  rollupRows: number;
+  documents: number;
+  ms: number;
+  ledgerMs: number;
+  deriveMs: number;
+  peakRssMb: number;
+}
+
+async function seed(db: Db): Promise<Seeded> {
   const started = performance.now();
+  const memory = rssPeak();
+  // The agent versions the runs name (v1..v3): the deriver reads their numbers from agent_versions.
+  await db.agent.create({ data: { id: "bench-agent", name: "bench", versions: { create: [1, 2, 3].map((version) => ({ id: `v${version}`, version, graph: "{}" })) } } });
   let events = 0;
   let spans = 0;
+  let ledgerMs = 0;
+  let deriveMs = 0;
+  let last = { at: started, runs: 0 };
   for (let from = 0; from < RUNS; from += CHUNK) {
-    const chunk = Array.from({ length: Math.min(CHUNK, RUNS - from) }, (_, k) => synthetic(from + k));
-    await db.run.createMany({ data: chunk.map((c) => c.run) });
-    const eventRows = chunk.flatMap((c) => c.batch.events.map((e) => ({ runId: c.run.id, seq: e.seq, type: e.type, at: new Date(e.at), data: JSON.stringify(e), bytes: 100 })));
-    for (let k = 0; k < eventRows.length; k += 4_000) await db.runEvent.createMany({ data: eventRows.slice(k, k + 4_000) });
-    const spanRows = chunk.flatMap((c) => c.spans);
-    for (let k = 0; k < spanRows.length; k += 3_000) await db.runSpan.createMany({ data: spanRows.slice(k, k + 3_000) });
-    events += eventRows.length;
-    spans += spanRows.length;
-    // The ledger writer's derivation, on CHUNK runs at a time (versions resolved as the writer would: v1..v3 → 1..3).
-    // Requests are in the same batch here (the writer reads them from the batch too, else from approval_records).
-    const requested = new Map(chunk.flatMap((c) => c.batch.events.flatMap((e) => (e.type === "approval_requested" ? [[e.approval.id, Date.parse(e.approval.requestedAt)] as const] : []))));
-    const increments = deriveIncrements(chunk.map((c) => c.batch), { versionOf: (id) => Number(id.slice(1)), requestedAtOf: (id) => requested.get(id), prices: PRICES });
-    await upsertRollups(db, increments);
-    if ((from / CHUNK) % 10 === 9) process.stdout.write(`  seeded ${from + CHUNK} runs (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+    const to = Math.min(from + CHUNK, RUNS);
+    const ledgerStarted = performance.now();
+    for (let first = from; first < to; first += GROUP) {
+      const group = Array.from({ length: Math.min(GROUP, to - first) }, (_, k) => synthetic(first + k));
+      const written = await writeGroup(db, group);
+      events += written.events;
+      spans += written.spans;
+      memory.sample();
+      // Let the event loop turn: libsql's statements are freed by finalizers it runs (see the top of the file).
+      await turnOfEventLoop();
+    }
+    const deriveStarted = performance.now();
+    ledgerMs += deriveStarted - ledgerStarted;
+    // The deriver, one queued row (one ledger transaction, GROUP runs) per pass.
+    while ((await deriveQueued(db, { maxPasses: 1, rowsPerPass: 1 })) > 0) {
+      memory.sample();
+      await turnOfEventLoop();
+    }
+    deriveMs += performance.now() - deriveStarted;
+    if (to % PROGRESS_EVERY === 0 || to === RUNS) {
+      const now = performance.now();
+      const rate = (to - last.runs) / ((now - last.at) / 1000);
+      process.stdout.write(
+        `  seeded ${to.toLocaleString("en-US")} runs in ${((now - started) / 1000).toFixed(0)} s: ${rate.toFixed(0)} runs/s (last ${(to - last.runs).toLocaleString("en-US")}), ` +
+          `RSS ${(memory.sample() / MB).toFixed(0)} MB (peak ${(memory.peak() / MB).toFixed(0)} MB), load ${os.loadavg()[0]!.toFixed(1)}\n`,
+      );
+      last = { at: now, runs: to };
+    }
   }
   // A backlog for the gauge: 200 approvals waiting, the oldest for a day.
   await db.approvalRecord.createMany({
     data: Array.from({ length: 200 }, (_, k) => ({ id: `pending-${k}`, runId: `bench-${RUNS - 1 - k}`, rootRunId: `bench-${RUNS - 1 - k}`, agentName: "main", toolName: "ledger_transfer", toolCallId: `c${k}`, arguments: "{}", requestedAt: new Date(NOW - DAY + k * 60_000), expiresAt: new Date(NOW + DAY) })),
   });
-  const rollupRows = await db.metricRollup.count();
-  return { events, spans, rollupRows, ms: performance.now() - started };
+  const [rollupRows, documents, queued] = await Promise.all([db.metricRollup.count(), db.searchDocument.count(), db.deriveQueueItem.count()]);
+  if (queued > 0) throw new Error(`${queued} queued rows left underived`);
+  return { events, spans, rollupRows, documents, ms: performance.now() - started, ledgerMs, deriveMs, peakRssMb: memory.stop() / MB };
 }
 
 async function timed(samples: number, work: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
@@ -171,7 +278,13 @@ async function benchProvider(database: TestDatabase): Promise<string[]> {
   try {
     console.log(`\n${database.provider}: seeding ${RUNS.toLocaleString("en-US")} runs …`);
     const seeded = await seed(db);
-    console.log(`${database.provider}: ${RUNS.toLocaleString("en-US")} runs, ${seeded.events.toLocaleString("en-US")} events, ${seeded.spans.toLocaleString("en-US")} spans, ${seeded.rollupRows.toLocaleString("en-US")} rollup rows, seeded in ${(seeded.ms / 1000).toFixed(0)} s`);
+    const n = (x: number) => x.toLocaleString("en-US");
+    const seededLine =
+      `${database.provider}: ${n(RUNS)} runs, ${n(seeded.events)} events, ${n(seeded.spans)} spans, ${n(seeded.rollupRows)} rollup rows, ${n(seeded.documents)} search documents, ` +
+      `seeded in ${(seeded.ms / 1000).toFixed(0)} s (${(RUNS / (seeded.ms / 1000)).toFixed(0)} runs/s; ledger transactions ${(seeded.ledgerMs / 1000).toFixed(0)} s, deriver ${(seeded.deriveMs / 1000).toFixed(0)} s), ` +
+      `peak RSS ${seeded.peakRssMb.toFixed(0)} MB`;
+    console.log(seededLine);
+    lines.push(seededLine);
     await db.$executeRawUnsafe("ANALYZE");
     const stored = [...new Set(METRIC_SERIES_NAMES.flatMap(storedSeriesOf))];
     const now = new Date(NOW);
@@ -198,6 +311,7 @@ async function benchProvider(database: TestDatabase): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  process.env.ZAP_MODEL_PRICES = PRICES;
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
   console.log(`bench/dashboard: ${os.cpus().length} cores, load ${load()}, ${RUNS.toLocaleString("en-US")} runs × ${SPANS_PER_RUN} spans, ${SAMPLES} samples per query (targets: p95 ≤ 200 ms per query, ≤ 1 s whole)`);
   const results: string[] = [];
