@@ -13,6 +13,9 @@ import { getJson } from "@/lib/http/client";
 import { isMarkerEvent, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { useRunStream } from "./use-run-stream";
 
+/** How often the header is read again while the run stream is open (see the tail query below). */
+const HEADER_REFRESH_WHILE_STREAMING_MS = 3_000;
+
 const FIRST_PAGE = 2000;
 // Each page costs the server a pass over the run's spans (sorted, then offset), so later pages are as large as the route allows.
 const LATER_PAGES = 50_000;
@@ -130,8 +133,10 @@ export function useRunTail(runId: string, initialHeader: RunHeaderData, interval
   const tail = useQuery({
     queryKey: ["run-tail", runId],
     enabled: initial.isSuccess,
-    // No poll while the stream is open, nor once it ended because the caller's access did (it would be refused).
-    refetchInterval: (query) => (query.state.data?.drained || stream.connected || stream.accessEnded ? false : intervalMs),
+    // Once it ended because the caller's access did, no poll (it would be refused). While the stream is open a
+    // slow one still: the header carries facts the run's own stream does not send (a plan node's sub-run that
+    // now waits for a decision), and a page opened before they happened showed them only after the stream closed.
+    refetchInterval: (query) => (query.state.data?.drained || stream.accessEnded ? false : stream.connected ? Math.max(intervalMs, HEADER_REFRESH_WHILE_STREAMING_MS) : intervalMs),
     refetchIntervalInBackground: false,
     queryFn: async () => {
       const page = await getJson<RunTail>(`/api/runs/${encodeURIComponent(runId)}/tail?since=${since.current}`);
