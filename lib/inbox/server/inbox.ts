@@ -117,22 +117,37 @@ function editableSchema(approval: ApprovalRequest): Pick<InboxItem, "toolSchema"
   return { toolSchema: toolSchema(approval.toolName) };
 }
 
-let inFlight: Promise<InboxSnapshot> | null = null;
+let running: Promise<InboxSnapshot> | null = null;
+let queued: Promise<InboxSnapshot> | null = null;
 
 /**
  * The inbox as of now. Every open tab polls about once a second, so concurrent
- * requests share the one refresh in flight instead of each querying every run.
+ * requests share loads instead of each querying every run; but a request never
+ * shares a load that began before it arrived: the inbox read right after a
+ * decision must not be one taken before it (the decided card would stay, and a
+ * live inbox polls no more). At most one load runs and one waits; every caller
+ * that arrives while one runs shares the one that waits.
  */
 export function loadInbox(engine: Engine, db: Db): Promise<InboxSnapshot> {
-  inFlight ??= (async () => {
-    try {
-      const approvals = await engine.listPendingApprovals();
-      return { items: await enrich(db, approvals), serverTime: new Date().toISOString() };
-    } finally {
-      inFlight = null;
-    }
-  })();
-  return inFlight;
+  const load = async (): Promise<InboxSnapshot> => {
+    const approvals = await engine.listPendingApprovals();
+    return { items: await enrich(db, approvals), serverTime: new Date().toISOString() };
+  };
+  const start = (): Promise<InboxSnapshot> => {
+    const current: Promise<InboxSnapshot> = load().finally(() => {
+      if (running === current) running = null;
+    });
+    running = current;
+    return current;
+  };
+  if (!running) return start();
+  queued ??= running
+    .catch(() => undefined)
+    .then(() => {
+      queued = null;
+      return start();
+    });
+  return queued;
 }
 
 /** How many approvals wait, from the run ledger's counts (no query to any run): the navigation badge. */
