@@ -50,7 +50,7 @@ describe("DiffView", () => {
     const a = [step({ result: "one" }), step({ result: "two" }, { name: "other" })];
     const b = [step({ result: "one" }), step({ result: "2" }, { name: "other" }), step({ result: "three" }, { name: "third" })];
     const aligned = alignSteps(a, b);
-    const run = (steps: RunStep[], latencyMs: number) => ({ runId: "r", agentName: "x", graphName: "g", task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 10, outputTokens: 0 }, cost: 0, latencyMs }, steps, version: "1.3", replayedSteps: 0 });
+    const run = (steps: RunStep[], latencyMs: number) => ({ runId: "r", agentName: "x", graphName: "g", graphVersion: { version: 1, variantOf: null }, task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 10, outputTokens: 0 }, cost: 0, latencyMs }, steps, version: "1.3", replayedSteps: 0 });
     const comparison: RunComparison = { a: run(aligned.a, 1000), b: run(aligned.b, 1500), rows: aligned.rows, firstDivergence: aligned.firstDivergence, counts: aligned.counts, delta: { tokens: -25, cost: 0, latencyMs: 500 } };
     const html = renderToStaticMarkup(createElement(DiffView, { comparison }));
     expect(html).toMatch(/data-testid="diff-jump"[^>]*>First divergence at step 2</);
@@ -64,7 +64,7 @@ describe("DiffView", () => {
     const a = Array.from({ length: 60 }, (_, i) => step({ result: `r${i}` }, { name: `t${i}` }));
     const b = a.map((s, i) => (i === 40 ? { ...s, fields: { result: "other" } } : s));
     const aligned = alignSteps(a, b);
-    const run = (steps: RunStep[]) => ({ runId: "r", agentName: "x", graphName: "g", task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0, latencyMs: 0 }, steps, version: "1.60", replayedSteps: 0 });
+    const run = (steps: RunStep[]) => ({ runId: "r", agentName: "x", graphName: "g", graphVersion: { version: 1, variantOf: null }, task: "t", status: "completed" as const, startedAt: "", endedAt: "", totals: { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0, latencyMs: 0 }, steps, version: "1.60", replayedSteps: 0 });
     const comparison: RunComparison = { a: run(aligned.a), b: run(aligned.b), rows: aligned.rows, firstDivergence: aligned.firstDivergence, counts: aligned.counts, delta: { tokens: 0, cost: 0, latencyMs: 0 } };
     const html = renderToStaticMarkup(createElement(DiffView, { comparison }));
     const rows = [...html.matchAll(/data-testid="diff-(?:row|first-divergence)"[^>]*data-step="(\d+)"/g)].map((m) => Number(m[1]));

@@ -6,7 +6,7 @@ const view = (i: number): StepView => ({ kind: "task", path: "", agent: "x", nam
 
 function run(runId: string, count: number, carried: number[]): ComparedRun {
   const steps = Array.from({ length: count }, (_, i) => (carried.includes(i) ? view(i) : null));
-  return { runId, agentName: "x", graphName: "g", task: "t", status: "completed", startedAt: "", endedAt: null, totals: { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0, latencyMs: null }, steps, version: "1.9", replayedSteps: 0 };
+  return { runId, agentName: "x", graphName: "g", graphVersion: { version: 1, variantOf: null }, task: "t", status: "completed", startedAt: "", endedAt: null, totals: { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0, latencyMs: null }, steps, version: "1.9", replayedSteps: 0 };
 }
 
 const comparison = (a: ComparedRun, b: ComparedRun): RunComparison => ({ a, b, rows: [], firstDivergence: null, counts: { equal: 0, changed: 0, onlyA: 0, onlyB: 0 }, delta: { tokens: 0, cost: null, latencyMs: null } });

@@ -60,6 +60,7 @@ function startedRow(change: RunChange, started: RunStart): RunListRow {
     parentRunId: null,
     ...started,
     version: null,
+    variantOf: null,
     status: change.status,
     temporalStatus: null,
     pendingApprovals: change.pendingApprovals,

@@ -109,6 +109,8 @@ export interface RunListRow {
   agentName: string;
   graphName: string | null;
   version: number | null;
+  /** An unsaved variant (a fork with an edited prompt or model, or a sub-run of one): the saved version it derives from; `version` is then null. */
+  variantOf: number | null;
   startedBy: string | null;
   task: string;
   status: RunStatus;
@@ -167,6 +169,8 @@ export interface RunHeaderData {
   agentName: string;
   graphName: string | null;
   version: number | null;
+  /** An unsaved variant (a fork with an edited prompt or model, or a sub-run of one): the saved version it derives from; `version` is then null. */
+  variantOf: number | null;
   startedBy: string | null;
   task: string;
   context: Record<string, unknown>;

@@ -18,6 +18,7 @@ import { StreamEndedAlert } from "@/components/runs/stream-ended";
 import { IndexLagNote } from "@/components/runs/derived-lag";
 import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, isTerminal, type RunListPage, type RunListRow } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso, normalizeRangeQuery } from "@/lib/runs/time-range";
+import { versionCell } from "@/lib/runs/version-label";
 import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
 import { SearchSnippet } from "@/components/runs/search-snippet";
@@ -81,7 +82,9 @@ function Row({ row, depth, open, onToggle, selected, onSelect }: { row: RunListR
       <td className="px-3 text-xs text-zinc-600" data-testid="routed-to">
         {row.routedTo ?? "—"}
       </td>
-      <td className="px-3 text-xs text-zinc-600">{row.version ? `v${row.version}` : "—"}</td>
+      <td className="px-3 text-xs text-zinc-600" data-testid="run-version">
+        {versionCell(row)}
+      </td>
       <td className="px-3 text-xs text-zinc-600">{row.startedBy ?? "—"}</td>
       <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">{new Date(row.startedAt).toLocaleString()}</td>
       <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">{formatDuration(end - Date.parse(row.startedAt))}</td>

@@ -13,7 +13,7 @@ describe("packComparison", () => {
     const b = [...a.slice(0, 100), { ...step(1000, "inserted"), name: "extra" }, ...a.slice(100, 200).map((s) => ({ ...s, fields: { result: "other" } })), ...a.slice(210)];
     const aligned = alignSteps(a, b);
     const inline = inlineRows(aligned.rows, aligned.firstDivergence ?? 0, aligned.a, aligned.b);
-    const run = (side: "a" | "b"): ComparedRun => ({ runId: side, agentName: "x", graphName: null, task: "t", status: "completed", startedAt: "s", endedAt: null, totals: { tokens: { inputTokens: 1, outputTokens: 2 }, cost: null, latencyMs: null }, steps: sparseSteps(aligned[side], aligned.rows, inline, side), version: "1.2", replayedSteps: 3 });
+    const run = (side: "a" | "b"): ComparedRun => ({ runId: side, agentName: "x", graphName: null, graphVersion: { version: null, variantOf: null }, task: "t", status: "completed", startedAt: "s", endedAt: null, totals: { tokens: { inputTokens: 1, outputTokens: 2 }, cost: null, latencyMs: null }, steps: sparseSteps(aligned[side], aligned.rows, inline, side), version: "1.2", replayedSteps: 3 });
     const comparison: RunComparison = { a: run("a"), b: run("b"), rows: aligned.rows, firstDivergence: aligned.firstDivergence, counts: aligned.counts, delta: { tokens: 1, cost: null, latencyMs: null } };
     expect(new Set(comparison.rows.map((r) => r.status))).toEqual(new Set(["equal", "changed", "only_a", "only_b"]));
     const packed = packComparison(comparison);

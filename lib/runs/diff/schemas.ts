@@ -25,6 +25,11 @@ export interface ComparedRun {
   runId: string;
   agentName: string;
   graphName: string | null;
+  /**
+   * The saved version the run executed, or (an unsaved variant: a fork with an edited prompt or model,
+   * or a sub-run of one) the version it derives from; lib/runs/version-label.ts names it.
+   */
+  graphVersion: { version: number | null; variantOf: number | null };
   task: string;
   status: RunStatus;
   startedAt: string;

@@ -9,6 +9,7 @@ import { AppError } from "../../errors";
 import type { RunEvent, RunStatus } from "../../contract/types";
 import { countTreeLedger, readCompareCandidates, readRunRow, readTreeLedger, type CompareCandidateRow, type RunRow } from "../../run-ledger/read";
 import { RunNotFound } from "../../engine/errors";
+import { readVersionNumbers, type VersionNumbers } from "../../run-ledger/version-refs";
 import type { PriceTable } from "../pricing";
 import { alignSteps } from "../diff/align";
 import { treeSteps, type LedgerRun } from "../diff/build-steps";
@@ -96,12 +97,13 @@ async function readTree(db: Db, runId: string, prices: PriceTable): Promise<Tree
   return { steps: orderParallel(treeSteps([...runs.values()], runId, prices)), version: `${ledger.runs.length}.${ledger.events.length}` };
 }
 
-function comparedRun(row: RunRow, tree: TreeSteps, steps: (StepView | null)[]): ComparedRun {
+function comparedRun(row: RunRow, graphVersion: VersionNumbers, tree: TreeSteps, steps: (StepView | null)[]): ComparedRun {
   const totals = stepTotals(tree.steps);
   return {
     runId: row.id,
     agentName: row.agentName,
     graphName: row.graphName,
+    graphVersion,
     task: row.task,
     status: row.status as RunStatus,
     startedAt: row.startedAt.toISOString(),
@@ -129,12 +131,13 @@ export async function compareRuns(db: Db, a: string, b: string, prices: PriceTab
   ]);
   // A run deleted since its row was read compares as a run without steps.
   const none: TreeSteps = { steps: [], version: "0.0" };
-  const [treeA, treeB] = await Promise.all([readTree(db, a, prices).then((t) => t ?? none), readTree(db, b, prices).then((t) => t ?? none)]);
+  const [treeA, treeB, versions] = await Promise.all([readTree(db, a, prices).then((t) => t ?? none), readTree(db, b, prices).then((t) => t ?? none), readVersionNumbers(db, [rowA, rowB])]);
+  const versionOf = (row: RunRow): VersionNumbers => versions.get(row.id) ?? { version: null, variantOf: null };
   const alignment = alignSteps(treeA.steps, treeB.steps);
   // The rows are all sent; the steps only around where the page opens (wire.ts).
   const inline = inlineRows(alignment.rows, alignment.firstDivergence ?? 0, alignment.a, alignment.b);
-  const runA = comparedRun(rowA, treeA, sparseSteps(alignment.a, alignment.rows, inline, "a"));
-  const runB = comparedRun(rowB, treeB, sparseSteps(alignment.b, alignment.rows, inline, "b"));
+  const runA = comparedRun(rowA, versionOf(rowA), treeA, sparseSteps(alignment.a, alignment.rows, inline, "a"));
+  const runB = comparedRun(rowB, versionOf(rowB), treeB, sparseSteps(alignment.b, alignment.rows, inline, "b"));
   const tokens = (r: ComparedRun) => r.totals.tokens.inputTokens + r.totals.tokens.outputTokens;
   return {
     a: runA,

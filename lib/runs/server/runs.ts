@@ -39,13 +39,7 @@ import { stuckOrBurning } from "./stuck-runs";
 import type { Db } from "../../db/prisma";
 import { readDeriveLag, type DeriveLag } from "../../db/derive-lag";
 import { feedbackRootIds } from "../../feedback/server/feedback";
-
-async function versionNumbers(ids: (string | null)[]): Promise<Map<string, number>> {
-  const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
-  if (!wanted.length) return new Map();
-  const rows = await getDb().agentVersion.findMany({ where: { id: { in: wanted } }, select: { id: true, version: true } });
-  return new Map(rows.map((r) => [r.id, r.version]));
-}
+import { readVersionNumbers } from "../../run-ledger/version-refs";
 
 /** Temporal's status of each run on the page; an unreachable Temporal is a note, not a failure (the ledger still answers). */
 async function temporalStatuses(runIds: string[]): Promise<{ statuses: Map<string, string>; note: string | null }> {
@@ -123,7 +117,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
   const [versions, own, temporal, hits] = await Promise.all([
-    versionNumbers(all.map((r) => r.agentVersionId)),
+    readVersionNumbers(db, all),
     ownUsage(db, all.map((r) => r.id), getConfig().models.prices),
     temporalStatuses(all.map((r) => r.id)),
     filters.q ? bestHits(db, filters.q, roots.map((r) => r.id)) : undefined,
@@ -134,7 +128,8 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     parentRunId: run.parentRunId,
     agentName: run.agentName,
     graphName: run.graphName,
-    version: run.agentVersionId ? (versions.get(run.agentVersionId) ?? null) : null,
+    version: versions.get(run.id)?.version ?? null,
+    variantOf: versions.get(run.id)?.variantOf ?? null,
     startedBy: run.startedBy,
     task: run.task.slice(0, 300),
     status: run.status as RunStatus,
@@ -210,7 +205,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   }
   const own = await ownUsage(db, [...inSubtree], getConfig().models.prices);
   const totals = rollUp(subtree.map((r) => (r.id === run.id ? { ...r, parentRunId: null } : r)), own);
-  const version = run.agentVersionId ? (await versionNumbers([run.agentVersionId])).get(run.agentVersionId) ?? null : null;
+  const versions = (await readVersionNumbers(db, [run])).get(run.id);
   // Only a failed run has details, and the page polls this header: other runs read no event.
   const details = run.status === "failed" && run.errorReason ? await readFailureDetails(db, run.id) : undefined;
   // Likewise only a run whose plan finished reads the counts (the row holds the outcome alone).
@@ -221,7 +216,8 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     parentRunId: run.parentRunId,
     agentName: run.agentName,
     graphName: run.graphName,
-    version,
+    version: versions?.version ?? null,
+    variantOf: versions?.variantOf ?? null,
     startedBy: run.startedBy,
     task: run.task,
     context: parseContext(run.context),

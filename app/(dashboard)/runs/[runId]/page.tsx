@@ -25,7 +25,8 @@ const MAX_PLAN_EVENTS = 20_000;
  */
 async function planGraphOf(header: RunHeaderData): Promise<{ planMode: boolean; agentModels: Record<string, string> }> {
   if (!header.graphName) return { planMode: false, agentModels: {} };
-  const graph = await getVersion(getDb(), header.graphName, header.version ?? undefined).then(
+  // An unsaved variant's structure is the version it derives from (only a prompt or a model differed), not the newest.
+  const graph = await getVersion(getDb(), header.graphName, header.version ?? header.variantOf ?? undefined).then(
     (stored) => stored.graph,
     // An archived or removed graph still leaves its runs readable; its nodes' cost shows as unknown.
     () => null,

@@ -18,6 +18,7 @@ import { MessageImages } from "@/components/attachments/message-images";
 import type { ImageRef } from "@/lib/attachments/schemas";
 import { FeedbackWidget } from "@/components/feedback/feedback-widget";
 import { ForkLinks } from "@/components/forks/fork-links";
+import { graphVersionLabel } from "@/lib/runs/version-label";
 
 export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header: RunHeaderData; taskImages: readonly ImageRef[]; canLaunch: boolean; onChanged: () => void }) {
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -86,12 +87,16 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
           <dt className="text-xs text-zinc-500">Graph and version</dt>
           <dd>
             {header.graphName ? (
-              <Link className="text-indigo-700 hover:underline" href={`/agents/${encodeURIComponent(header.graphName)}${header.version ? `?version=${header.version}` : ""}`}>
-                {header.graphName}
-                {header.version ? ` v${header.version}` : ""}
+              // An unsaved variant links to the version it derives from, and says it is not that version.
+              <Link
+                data-testid="run-version"
+                className="text-indigo-700 hover:underline"
+                href={`/agents/${encodeURIComponent(header.graphName)}${(header.variantOf ?? header.version) ? `?version=${header.variantOf ?? header.version}` : ""}`}
+              >
+                {graphVersionLabel(header)}
               </Link>
             ) : (
-              "inline graph"
+              <span data-testid="run-version">{graphVersionLabel(header)}</span>
             )}
           </dd>
         </div>

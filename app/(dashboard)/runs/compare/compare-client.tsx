@@ -10,6 +10,7 @@ import { StatusBadge } from "@/components/runs/status-badge";
 import { DiffView } from "@/components/diff/diff-view";
 import type { ComparedRun } from "@/lib/runs/diff/schemas";
 import { unpackComparison, type PackedComparison } from "@/lib/runs/diff/packed";
+import { graphVersionLabel } from "@/lib/runs/version-label";
 
 function RunLink({ label, run }: { label: string; run: ComparedRun }) {
   return (
@@ -21,6 +22,9 @@ function RunLink({ label, run }: { label: string; run: ComparedRun }) {
           {run.runId}
         </Link>
       </div>
+      <p className="mt-1 text-xs text-zinc-600" data-testid="compare-run-version">
+        {graphVersionLabel({ graphName: run.graphName, ...run.graphVersion })}
+      </p>
       <p className="mt-1 truncate text-xs text-zinc-600" title={run.task}>
         {run.task}
       </p>
