@@ -5,6 +5,7 @@ import { memo } from "react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
+import { EditedBadge } from "@/components/runs/edited-badge";
 import { formatCost } from "@/lib/runs/pricing";
 import { inlineDiff, type TextPart } from "@/lib/runs/diff/text-diff";
 import type { StepKind } from "@/lib/runs/diff/steps";
@@ -76,6 +77,8 @@ export const StepCell = memo(function StepCell({ step, other, changed, side }: {
             <span data-testid="diff-replayed">replayed</span>
           </Badge>
         ) : null}
+        {/* A fork's edited step: what the run read here was written by someone, not recorded or executed. */}
+        {step.edited ? <EditedBadge mark={step.edited} testId="diff-edited" /> : null}
         {step.spanId ? (
           <Link className="text-indigo-600 hover:underline" href={`/runs/${encodeURIComponent(step.runId)}?span=${encodeURIComponent(step.spanId)}`}>
             trace

@@ -10,7 +10,9 @@
 // original in a new tab. A call a person decided shows its result as "Result
 // after approval" (who, when), set apart from what the model said before it
 // asked: a run that read balances, then moved money, must not read as if
-// nothing moved.
+// nothing moved. An answer or a tool result a person wrote into a fork (an
+// edited step) carries an "edited by" badge, as in the trace: it was never
+// said or returned by anything that ran.
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -23,6 +25,8 @@ import { MessageImages } from "@/components/attachments/message-images";
 import { DecidedResultBlock, useRunDecisions } from "@/components/inbox/decided-result";
 import type { DecidedCall } from "@/lib/inbox/schemas";
 import type { LiveCall } from "@/lib/runs/stream-events";
+import { NO_EDITS, type ConversationEdits } from "@/lib/runs/edit-marks";
+import { EditedBadge } from "./edited-badge";
 
 function subRunOf(content: string): { id: string; agent: string } | null {
   try {
@@ -50,6 +54,7 @@ export function Conversation({
   handoffs,
   streaming = false,
   liveCall = null,
+  edits = NO_EDITS,
 }: {
   runId: string;
   live: boolean;
@@ -62,6 +67,8 @@ export function Conversation({
   /** Who answers until the first handoff. */
   entryAgent: string;
   handoffs: readonly HandoffMark[];
+  /** The answers and tool results that came from a fork's edited steps (from the run's spans). */
+  edits?: ConversationEdits;
 }) {
   const [textOnly, setTextOnly] = useState(false);
   const held = useRef(0);
@@ -125,7 +132,7 @@ export function Conversation({
               </div>
             ) : null}
             {turn.items.map((item) => (
-              <TurnItemView key={item.kind === "handoff" ? `handoff-${item.index}-${item.handoff.to}` : item.index} item={item} results={results} decisions={decisions} textOnly={textOnly} nameSpeakers={nameSpeakers} />
+              <TurnItemView key={item.kind === "handoff" ? `handoff-${item.index}-${item.handoff.to}` : item.index} item={item} results={results} decisions={decisions} edits={edits} textOnly={textOnly} nameSpeakers={nameSpeakers} />
             ))}
           </article>
         );
@@ -148,7 +155,7 @@ function imagesOf(message: ChatMessage | undefined) {
 type ToolResults = ReadonlyMap<string, Extract<ChatMessage, { role: "tool" }>>;
 type Decisions = ReadonlyMap<string, DecidedCall>;
 
-function TurnItemView({ item, results, decisions, textOnly, nameSpeakers }: { item: TurnItem; results: ToolResults; decisions: Decisions; textOnly: boolean; nameSpeakers: boolean }) {
+function TurnItemView({ item, results, decisions, edits, textOnly, nameSpeakers }: { item: TurnItem; results: ToolResults; decisions: Decisions; edits: ConversationEdits; textOnly: boolean; nameSpeakers: boolean }) {
   if (item.kind === "handoff") {
     return (
       <div role="separator" aria-label={`handoff ${handoffLine(item.handoff)}`} data-testid="handoff-divider" className="flex items-center gap-2 py-1 text-xs text-orange-800">
@@ -169,11 +176,15 @@ function TurnItemView({ item, results, decisions, textOnly, nameSpeakers }: { it
   const { message } = item;
   if (message.role !== "assistant") return null; // tool results show under their call
   const decided = message.tool_calls?.map((c) => decisions.get(c.id)).filter((d): d is DecidedCall => d !== undefined) ?? [];
+  const answerEdit = item.assistantIndex !== null ? edits.assistant.get(item.assistantIndex) : undefined;
   return (
     <div className="space-y-2" data-testid="assistant-message" data-speaker={item.speaker}>
       {message.content ? (
         <div data-testid="assistant-text">
-          <p className="text-[11px] font-semibold uppercase text-zinc-500">{nameSpeakers ? `assistant · ${item.speaker}` : "assistant"}</p>
+          <p className="text-[11px] font-semibold uppercase text-zinc-500">
+            {nameSpeakers ? `assistant · ${item.speaker}` : "assistant"}
+            {answerEdit ? <EditedBadge mark={answerEdit} testId="conversation-edited" className="ml-2 normal-case" /> : null}
+          </p>
           <p className="whitespace-pre-wrap text-sm text-zinc-900">{message.content}</p>
           {decided.length ? (
             <p className="mt-1 text-[11px] text-zinc-500" data-testid="said-before-decision">
@@ -189,9 +200,13 @@ function TurnItemView({ item, results, decisions, textOnly, nameSpeakers }: { it
             const result = results.get(call.id);
             const decision = decisions.get(call.id);
             const sub = result && call.function.name === "message_agent" ? subRunOf(result.content) : null;
+            const resultEdit = edits.toolResults.get(call.id);
             return (
               <div key={call.id} data-testid="tool-call" className="ml-4 space-y-1 border-l-2 border-sky-200 pl-3">
-                <p className="text-xs font-medium text-sky-800">→ {call.function.name}</p>
+                <p className="text-xs font-medium text-sky-800">
+                  → {call.function.name}
+                  {resultEdit ? <EditedBadge mark={resultEdit} testId="conversation-edited" className="ml-2" /> : null}
+                </p>
                 <Payload text={call.function.arguments} label="arguments" />
                 {decision ? (
                   <DecidedResultBlock decision={result ? { ...decision, result: result.content } : decision} />

@@ -12,6 +12,8 @@ import { subRunIdOf } from "@/lib/runs/timeline";
 import { formatCost } from "@/lib/runs/pricing";
 import { Payload } from "@/components/runs/payload";
 import { formatDuration } from "@/components/runs/usage";
+import { EditedBadge } from "@/components/runs/edited-badge";
+import { spanEditMark } from "@/lib/runs/edit-marks";
 import { KIND_LABELS, waitNote } from "./colors";
 import { handoffFacts, outputInvalidOutcome, repeatsEvent, routingFacts, validationNote, type Fact } from "@/lib/runs/orchestration-view";
 import { useNow } from "@/components/runs/use-now";
@@ -128,6 +130,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
   const span = data?.span;
   const validation = span ? validationNote(span.attributes) : null;
   const subRun = span ? subRunIdOf(span) : null;
+  const edit = spanEditMark(span?.attributes);
   return (
     <aside aria-label="Span details" data-testid="span-details" className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm">
       <div className="flex items-start justify-between gap-2">
@@ -142,15 +145,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
               </span>
             ) : null}
             {/* A fork's edited step: taken from the tape but written by someone, never a recording. */}
-            {span?.attributes?.edited === true ? (
-              <span
-                data-testid="span-edited"
-                className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-normal text-amber-900"
-                title={`Edited by ${String(span.attributes.editedBy ?? "unknown")} at ${String(span.attributes.editedAt ?? "unknown time")}: not a recording`}
-              >
-                edited by {String(span.attributes.editedBy ?? "unknown")}
-              </span>
-            ) : null}
+            {edit ? <EditedBadge mark={edit} testId="span-edited" className="ml-2" /> : null}
           </h3>
         </div>
         <div className="flex gap-2 text-xs">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../contract/types";
 import { runPaths, treeSteps, type LedgerRun } from "./build-steps";
+import { stepView } from "./wire";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
@@ -62,6 +63,33 @@ describe("treeSteps", () => {
     expect(steps[1]).toMatchObject({ spanId: "s3", replayed: true, tokens: { inputTokens: 10, outputTokens: 5 }, cost: 0, latencyMs: 40, fields: { text: "paying", toolCalls: 'transfer({"amount":5,"to":"b"})' } });
     // Arguments in canonical key order, so key order never counts as a difference.
     expect(steps[2]).toMatchObject({ spanId: "s4", replayed: false, latencyMs: 12, group: "r#1", fields: { arguments: '{"amount":5,"to":"b"}', outcome: "ok", result: "sent" } });
+  });
+
+  it("marks a fork's edited tool result and model output as edited (who, when), never as replayed, and the wire keeps the mark", () => {
+    const mark = { by: "builder@zap.local", at: at(2) };
+    const fork = run(
+      "f",
+      null,
+      "support",
+      0,
+      events(
+        [0, { type: "run_started", agentName: "support", task: "pay 5", depth: 0 }],
+        [1, { type: "inference_completed", iteration: 1, model: "demo/scripted", usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 1, toolCalls: 1, attempts: 1, replayed: true }],
+        [2, { type: "tool_call_started", iteration: 1, callId: "c1", tool: "calculator", arguments: "{}" }],
+        [3, { type: "tool_call_completed", iteration: 1, callId: "c1", tool: "calculator", outcome: "ok", durationMs: 1, attempts: 1, result: "43", edited: mark }],
+        [4, { type: "inference_completed", iteration: 2, model: "demo/scripted", usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 1, toolCalls: 0, attempts: 1, edited: mark }],
+      ),
+      { spans: [{ id: "s4", kind: "tool", status: "ok", callId: "c1", replayed: false }] },
+    );
+    const steps = treeSteps([fork], "f", {});
+    expect(steps.map((s) => [s.kind, s.replayed, s.edited ?? null])).toEqual([
+      ["task", false, null],
+      ["model_call", true, null],
+      ["tool_call", false, mark],
+      ["model_call", false, mark],
+    ]);
+    expect(stepView(steps[2]!).edited, "the compare page gets the mark").toEqual(mark);
+    expect(stepView(steps[1]!), "a recorded step carries none").not.toHaveProperty("edited");
   });
 
   it("puts a child run's steps after the parent step that started it, parallel children by path", () => {

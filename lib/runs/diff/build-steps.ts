@@ -72,7 +72,7 @@ function toolCallsText(message: Extract<ChatMessage, { role: "assistant" }> | un
 }
 
 /** What a step may carry beyond its event's: absent ones are null (replayed: the event's flag). */
-type StepExtra = Partial<Pick<RunStep, "group" | "spanId" | "tokens" | "cost" | "latencyMs" | "replayed">>;
+type StepExtra = Partial<Pick<RunStep, "group" | "spanId" | "tokens" | "cost" | "latencyMs" | "replayed" | "edited">>;
 const NO_EXTRA: StepExtra = {};
 
 /** One run's own steps, in event order. */
@@ -99,6 +99,7 @@ export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunS
       cost: extra.cost ?? null,
       latencyMs: extra.latencyMs ?? null,
       replayed: extra.replayed ?? eventReplayed(event),
+      edited: extra.edited,
     });
   for (const event of run.events) {
     switch (event.type) {
@@ -114,7 +115,7 @@ export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunS
         inference++;
         const usage: TokenUsage = event.usage;
         const replayed = eventReplayed(event) || span?.replayed === true;
-        push(event, "model_call", "", { model: event.model, text: message?.content ?? "", toolCalls: toolCallsText(message) }, { spanId: span?.id ?? null, tokens: usage, cost: costOf(event.model, usage, prices), latencyMs: event.latencyMs, replayed });
+        push(event, "model_call", "", { model: event.model, text: message?.content ?? "", toolCalls: toolCallsText(message) }, { spanId: span?.id ?? null, tokens: usage, cost: costOf(event.model, usage, prices), latencyMs: event.latencyMs, replayed, edited: event.edited });
         break;
       }
       case "tool_call_started":
@@ -124,7 +125,7 @@ export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunS
         const span = toolSpans.get(event.callId);
         const fields = { arguments: canonicalJson(argumentsOf.get(event.callId) ?? ""), outcome: event.outcome, result: event.result };
         // Tool calls of one model answer may run in parallel: one group per run and iteration.
-        push(event, "tool_call", event.tool, fields, { group: `${run.runId}#${event.iteration}`, spanId: span?.id ?? null, latencyMs: event.durationMs, replayed: eventReplayed(event) || span?.replayed === true });
+        push(event, "tool_call", event.tool, fields, { group: `${run.runId}#${event.iteration}`, spanId: span?.id ?? null, latencyMs: event.durationMs, replayed: eventReplayed(event) || span?.replayed === true, edited: event.edited });
         break;
       }
       case "routing_decided": {

@@ -3,7 +3,7 @@
 // with the fields that are compared and the figures that are only measured.
 // Browser-safe and pure: the server builds steps (build-steps.ts), the diff
 // aligns them (align.ts), the page and the bench read them.
-import type { TokenUsage } from "../../contract/types";
+import type { EditMark, TokenUsage } from "../../contract/types";
 
 export const STEP_KINDS = [
   "task",
@@ -52,6 +52,8 @@ export interface RunStep {
   latencyMs: number | null;
   /** Reused from a tape (a fork's steps before its fork point): not executed again, costs nothing. */
   replayed: boolean;
+  /** Taken from a tape but written by someone (a fork's edited tool result or model output): who and when. Never with `replayed`. */
+  edited?: EditMark;
 }
 
 /** The identity two steps must share to be aligned with each other (then their fields are compared). */

@@ -25,7 +25,7 @@ export function stepView(step: RunStep): StepView {
     if (fields === step.fields) fields = { ...step.fields };
     fields[name] = `${text.slice(0, FIELD_TEXT_CAP)}… (${(text.length - FIELD_TEXT_CAP).toLocaleString("en-US")} more characters)`;
   }
-  return { kind: step.kind, path: step.path, agent: step.agent, name: step.name, fields, runId: step.runId, spanId: step.spanId, tokens: step.tokens, cost: step.cost, latencyMs: step.latencyMs, replayed: step.replayed };
+  return { kind: step.kind, path: step.path, agent: step.agent, name: step.name, fields, runId: step.runId, spanId: step.spanId, tokens: step.tokens, cost: step.cost, latencyMs: step.latencyMs, replayed: step.replayed, ...(step.edited ? { edited: step.edited } : {}) };
 }
 
 function textSize(step: RunStep | undefined): number {

@@ -18,6 +18,7 @@ import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
 import { spansFromRows, type SpanRowPage } from "@/lib/runs/span-rows";
 import { Conversation } from "@/components/runs/conversation";
+import { conversationEdits } from "@/lib/runs/edit-marks";
 import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
 import { PlanSection, type PlanData } from "@/components/plan/plan-section";
 import type { ImageRef } from "@/lib/attachments/schemas";
@@ -117,6 +118,12 @@ export function RunClient({
   const agents = useMemo(() => [...new Set(allSpans.filter((s) => s.kind === "sub_agent").map((s) => s.name))], [allSpans]);
   const inferenceTokens = useMemo(
     () => tail.spans.filter((s) => s.kind === "inference" && s.status === "ok").map((s): TokenUsage => s.tokens ?? { inputTokens: 0, outputTokens: 0 }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [tail.spanVersion],
+  );
+  // The conversation marks a fork's edited answers and tool results as the trace does, from the same spans.
+  const edits = useMemo(
+    () => conversationEdits(tail.spans),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [tail.spanVersion],
   );
@@ -224,7 +231,7 @@ export function RunClient({
           </div>
         </div>
       ) : (
-        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} entryAgent={tail.header.agentName} handoffs={handoffs} streaming={tail.streaming} liveCall={tail.liveCall} />
+        <Conversation runId={runId} live={live} eventSeq={tail.since} inferenceTokens={inferenceTokens} entryAgent={tail.header.agentName} handoffs={handoffs} streaming={tail.streaming} liveCall={tail.liveCall} edits={edits} />
       )}
     </div>
   );
