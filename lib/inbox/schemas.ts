@@ -26,10 +26,36 @@ export interface RunStarter {
 export interface RunIdentity {
   /** The saved graph (null for an inline graph started through the API). */
   graphName: string | null;
+  /** The saved version the run executes; null for an unsaved variant (see `variantOf`). */
   version: number | null;
+  /** An unsaved variant (a fork with an edited prompt or model, or a sub-run of one): the saved version it derives from. Absent otherwise. */
+  variantOf?: number;
   /** The first non-empty line of the asking run's task, at most 160 characters. */
   task: string;
   startedBy: RunStarter | null;
+  /** The asking run is a fork or a sub-run of one: the task is the origin's, so the card says whose fork it is. Absent otherwise. */
+  fork?: ForkIdentity;
+}
+
+/** What a fork's tree is a fork of, and which of its steps someone wrote rather than recorded. */
+export interface ForkIdentity {
+  /** The run the fork was made from (its origin tree's root, or the sub-run holding the step). */
+  originRunId: string;
+  /** The step forked at: its span id, and its kind and name ("tool calculator") while its span is in the ledger. */
+  spanId: string | null;
+  step: string | null;
+  /** Steps written instead of recorded: the fork's own edit, or one carried from the fork it was made from. Empty when none. */
+  edits: ForkStepEdit[];
+}
+
+export interface ForkStepEdit {
+  /** "tool calculator", "inference demo/treasurer". */
+  step: string;
+  kind: "tool_result" | "model_output";
+  by: string;
+  at: string;
+  /** Made in an earlier fork this one was forked from. */
+  inherited: boolean;
 }
 
 /** A pending approval with what a person needs to decide it. */

@@ -87,3 +87,10 @@ export async function readForkOrigin(db: Db, runId: string): Promise<{ runId: st
   ]);
   return { runId: row.forkOfRunId, rootRunId: origin?.rootRunId ?? null, spanId: row.forkSpanId, spanName: span ? `${span.kind} ${span.name}` : null };
 }
+
+/** The kind and name ("tool calculator") of each fork's step, keyed `<runId>/<spanId>`, in one read; a span no longer in the ledger is left out. */
+export async function readForkStepNames(db: Db, refs: readonly { runId: string; spanId: string }[]): Promise<Map<string, string>> {
+  if (refs.length === 0) return new Map();
+  const rows = await db.runSpan.findMany({ where: { OR: refs.map((r) => ({ runId: r.runId, spanId: r.spanId })) }, select: { runId: true, spanId: true, kind: true, name: true } });
+  return new Map(rows.map((r) => [`${r.runId}/${r.spanId}`, `${r.kind} ${r.name}`]));
+}
