@@ -8,23 +8,42 @@ import { costOf } from "../runs/pricing";
 import { scopeFor } from "./scopes";
 import type { RunEvent } from "../contract/types";
 
+/**
+ * The error docs/observe.md promises for a p50/p95/p99 of durations ≥ 1 ms ("within
+ * 4.9 %"), as a number of its own: measured against the implementation's
+ * PERCENTILE_RELATIVE_ERROR, a coarser histogram would widen both and stay green.
+ */
+const PROMISED_PERCENTILE_ERROR = 0.049;
+
+/** Durations from 1 ms to 30 days, each 0.07 % above the last: finer than any bin, so every bin's worst case is met. */
+const SWEEP_MS = Array.from({ length: Math.ceil(Math.log(30 * 86_400_000) / Math.log(1.0007)) + 1 }, (_, i) => Math.pow(1.0007, i));
+
 describe("latency bins", () => {
-  it("read back every value within the stated relative error", () => {
-    for (const ms of [1, 1.5, 7, 99, 100, 1234, 60_000, 86_400_000, 30 * 86_400_000]) {
-      const value = binValue(binOf(ms));
-      expect(Math.abs(value - ms) / ms, `${ms} ms reads as ${value}`).toBeLessThanOrEqual(PERCENTILE_RELATIVE_ERROR + 1e-12);
+  it("read back every duration from 1 ms to 30 days within the promised 4.9 %", () => {
+    let worst = { ms: 0, error: 0 };
+    for (const ms of [1, 1.5, 7, 99, 100, 1234, 60_000, 86_400_000, 30 * 86_400_000, ...SWEEP_MS]) {
+      const error = Math.abs(binValue(binOf(ms)) - ms) / ms;
+      if (error > worst.error) worst = { ms, error };
     }
+    expect(worst.error, `${worst.ms} ms reads as ${binValue(binOf(worst.ms))}`).toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
+    expect(worst.error, "the error the dashboard reports (percentileRelativeError) covers the worst one").toBeLessThanOrEqual(PERCENTILE_RELATIVE_ERROR + 1e-12);
+    expect(PERCENTILE_RELATIVE_ERROR, "the reported error is within the promise").toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
     expect(binOf(0.2), "below 1 ms").toBe(0);
     expect(binOf(Number.NaN)).toBe(0);
     expect(binOf(30 * 86_400_000), "a 30-day wait stays in a small bin number").toBeLessThan(240);
   });
 
-  it("take percentiles by nearest rank over summed bins", () => {
+  it("take percentiles by nearest rank over summed bins, within the promised 4.9 %", () => {
     const bins = new Map<number, number>();
     for (let ms = 1; ms <= 100; ms++) bins.set(binOf(ms * 10), (bins.get(binOf(ms * 10)) ?? 0) + 1);
     for (const [q, exact] of [[0.5, 500], [0.95, 950], [0.99, 990]] as const) {
       const got = percentileOf(bins, q) ?? 0;
-      expect(Math.abs(got - exact) / exact, `p${q * 100} of 10..1000 ms`).toBeLessThanOrEqual(PERCENTILE_RELATIVE_ERROR);
+      expect(Math.abs(got - exact) / exact, `p${q * 100} of 10..1000 ms`).toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
+    }
+    // One duration repeated: every percentile is that duration, read from its bin.
+    for (const ms of SWEEP_MS.filter((_, i) => i % 97 === 0)) {
+      const single = new Map([[binOf(ms), 3]]);
+      for (const q of [0.5, 0.95, 0.99]) expect(Math.abs((percentileOf(single, q) ?? 0) - ms) / ms, `p${q * 100} of ${ms} ms`).toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
     }
     expect(percentileOf(new Map(), 0.5), "no samples").toBeNull();
   });

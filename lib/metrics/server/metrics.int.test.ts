@@ -37,6 +37,8 @@ const client = new ZapClient({
 });
 
 const providers = await testProviders();
+/** docs/observe.md: a p50/p95/p99 is within 4.9 % of the true value; a number of its own, not the implementation's constant. */
+const PROMISED_PERCENTILE_ERROR = 0.049;
 const NOW = new Date("2026-03-01T12:30:30.000Z");
 /** Minutes before NOW, as ISO. */
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
@@ -118,10 +120,11 @@ describe.each(providers)("metric rollups on $provider", ({ available, create }) 
     expect(dashboard.totals.routing_fallback_rate).toBe(1);
     expect(dashboard.totals.tokens_in, "two model calls of 100 input tokens (the replay's new one counts)").toBe(200);
     expect(dashboard.series.model_latency?.latency?.count).toBe(2);
+    expect(dashboard.percentileRelativeError, "the error the response states is within the promised 4.9 %").toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
     const p99 = dashboard.series.model_latency?.latency?.p99 ?? 0;
-    expect(Math.abs(p99 - 800) / 800, "p99 of 400 and 800 ms within the bins' error").toBeLessThanOrEqual(dashboard.percentileRelativeError);
+    expect(Math.abs(p99 - 800) / 800, "p99 of 400 and 800 ms within the promised error").toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
     const runLatencyP50 = dashboard.series.run_latency?.latency?.p50 ?? 0;
-    expect(Math.abs(runLatencyP50 - 120_000) / 120_000, "p50 of 2 min and 2 min").toBeLessThanOrEqual(dashboard.percentileRelativeError);
+    expect(Math.abs(runLatencyP50 - 120_000) / 120_000, "p50 of 2 min and 2 min").toBeLessThanOrEqual(PROMISED_PERCENTILE_ERROR);
     const started = dashboard.series.runs_started?.lines[0]?.points ?? [];
     expect(started.length, "1 h at one-minute steps (+ the current minute)").toBeGreaterThanOrEqual(60);
     expect(started.filter((p) => p.value === 1).map((p) => p.t), "each start in its own minute").toEqual([ago(10).slice(0, 16) + ":00.000Z", ago(5).slice(0, 16) + ":00.000Z"]);
