@@ -119,7 +119,7 @@ describe("scorer configs and scoreRun", () => {
   });
 
   it("scores in the configured order with stable names, the example custom scorer included", async () => {
-    const run = observed({ output: "120 EUR", toolCalls: [...calls(["get_balance", {}]), { tool: "transfer", arguments: {}, outcome: "rejected", replayed: false }] });
+    const run = observed({ output: "120 EUR", toolCalls: [...calls(["get_balance", {}]), { tool: "transfer", arguments: {}, outcome: "rejected", replayed: false, edited: false }] });
     const scores = await scoreRun(run, item({ output: "120 EUR" }), [{ kind: "exact" }, { kind: "custom", name: "no-tool-errors" }, { kind: "tokens", max: 1000 }], noJudge);
     expect(scores.map((score) => score.scorer)).toEqual(["exact", "custom:no-tool-errors", "tokens"]);
     expect(scores[1]).toMatchObject({ value: 0.5, pass: false, detail: "1 of 2 tool call(s) did not succeed: transfer (rejected)" });

@@ -24,5 +24,5 @@ export function item(expected: ScoredItem["expected"] = {}, task = "What is the 
 }
 
 export function calls(...list: [string, Record<string, unknown>?][]): ObservedRun["toolCalls"] {
-  return list.map(([tool, args]) => ({ tool, arguments: args ?? {}, outcome: "ok", replayed: true }));
+  return list.map(([tool, args]) => ({ tool, arguments: args ?? {}, outcome: "ok", replayed: true, edited: false }));
 }

@@ -34,7 +34,11 @@ export interface ObservedRun {
   output: string | null;
   outputData: unknown;
   errorReason: string | null;
-  toolCalls: { tool: string; arguments: Record<string, unknown>; outcome: string; replayed: boolean }[];
+  /**
+   * `replayed`: the result came from a recording on the run's tape (the tool did not run). `edited`: it came
+   * from the tape but someone wrote it (never `replayed`), so a metric over recorded steps must leave it out.
+   */
+  toolCalls: { tool: string; arguments: Record<string, unknown>; outcome: string; replayed: boolean; edited: boolean }[];
   routing: { target: string; fallback: boolean }[];
   plan: { valid: boolean; cards: string[]; nodeCount: number; outcome: string | null } | null;
   latencyMs: number;

@@ -23,9 +23,14 @@ function parseArguments(text: string): Record<string, unknown> {
   }
 }
 
-/** Whether the engine reused this step from the run's tape (the tape engine marks replayed events). */
-function replayed(event: RunEvent): boolean {
-  return (event as { replayed?: unknown }).replayed === true;
+/**
+ * A finished tool call as the scorers see it. `replayed`: its result came from a recording on the
+ * tape; `edited`: it came from the tape but someone wrote it (a fork's edit, or an imported item
+ * tape entry marked edited), so it is never `replayed`: a metric over recorded steps leaves it out.
+ */
+export function observedToolCall(started: Extract<RunEvent, { type: "tool_call_started" }> | undefined, completed: Extract<RunEvent, { type: "tool_call_completed" }>): ObservedRun["toolCalls"][number] {
+  const edited = completed.edited !== undefined;
+  return { tool: completed.tool, arguments: parseArguments(started?.arguments ?? "{}"), outcome: completed.outcome, replayed: completed.replayed === true && !edited, edited };
 }
 
 export class ObservedRunNotFound extends Error {
@@ -59,8 +64,7 @@ export async function observeRun(db: Db, runId: string, prices: PriceTable = {})
         break;
       case "tool_call_completed": {
         if (SYSTEM_TOOLS.has(event.tool)) break;
-        const call = started.get(`${id}:${event.iteration}:${event.callId}`);
-        toolCalls.push({ tool: event.tool, arguments: parseArguments(call?.arguments ?? "{}"), outcome: event.outcome, replayed: replayed(event) });
+        toolCalls.push(observedToolCall(started.get(`${id}:${event.iteration}:${event.callId}`), event));
         break;
       }
       case "routing_decided":
