@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import { inject } from "vitest";
 import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, Runtime, type NativeConnection, type Worker } from "@temporalio/worker";
+import { DefaultLogger, type NativeConnection, type Worker } from "@temporalio/worker";
 import { parseEnv, type AppConfig } from "../../lib/config/env";
 import { createDb, type Db } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/seed/seed";
@@ -15,6 +15,7 @@ import { encryptionCodecFor, zapPayloadCodecs } from "../../lib/temporal/payload
 import { configuredKey } from "../../lib/crypto/keys";
 import { writeWorkspacePolicy } from "../../lib/policy/store";
 import { TEST_AUTH_SECRET } from "./test-keys";
+import { installRuntime } from "./temporal-runtime";
 import type { WorkspacePolicyInput } from "../../lib/policy/schemas";
 import type { RunStatus, RunSummary } from "../../lib/contract/types";
 import { connectWorker, createZapWorker } from "../../worker/worker";
@@ -34,11 +35,7 @@ let runtimeInstalled = false;
 function quietRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger("WARN") });
-  } catch {
-    // already installed by an earlier harness in this process
-  }
+  installRuntime({ logger: new DefaultLogger("WARN") });
 }
 
 let bundle: { code: string } | undefined;

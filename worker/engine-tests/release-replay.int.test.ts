@@ -12,9 +12,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
+import { DefaultLogger, Worker } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
 import { sharedWorkflowBundle } from "../../scripts/test-support/engine-harness";
+import { installRuntime } from "../../scripts/test-support/temporal-runtime";
 import { CLAIM_CHECK_ENCODING } from "../../lib/temporal/claim-check-codec";
 import { ENGINE_SCENARIOS, RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
 
@@ -185,12 +186,9 @@ const startTime = (h: Recorded) => Number(h.history.events[0]?.eventTime?.second
 
 beforeAll(() => {
   // Each replay starts and stops a worker, which logs every state change at INFO, and the core logs the
-  // failure the last test expects as a warning.
-  try {
-    Runtime.install({ logger: new DefaultLogger("WARN"), telemetryOptions: { logging: { filter: { core: "ERROR", other: "ERROR" } } } });
-  } catch {
-    // installed already by another test file in this process
-  }
+  // failure the last test expects as a warning. Only a runtime already installed by another test file in
+  // this process is tolerated; any other error of the install fails the file.
+  installRuntime({ logger: new DefaultLogger("WARN"), telemetryOptions: { logging: { filter: { core: "ERROR", other: "ERROR" } } } });
 });
 
 describe.each(RELEASES)("runs recorded by release %s", (release) => {
