@@ -13,7 +13,12 @@ const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
  * Temporal-server crash, which kills and restarts a server of its own, runs with the others again: the
  * "Missing associated machine for LocalActivity(7)" it once stopped on is root-caused — plan-cancel-replay.int.test.ts.)
  */
-const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts"];
+const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts", "worker/engine-tests/replay-soak.int.test.ts"];
+/**
+ * Integration and security files at a time. Most of an integration test waits on Temporal, a child process or a
+ * database: with two at a time the suite used about 54 % of two cores (npm test, 2026-11-28), so three.
+ */
+const PARALLEL_INTEGRATION_FILES = 3;
 /**
  * Tests on a real model (llama-server on the CPU, which loads the machine): serial, and collected only where a
  * llama-server binary is — ZAP_LLAMA_SERVER, or the build of scripts/test-support/llama-server.ts (its
@@ -69,10 +74,8 @@ export default defineConfig({
           name: "integration",
           include: [INTEGRATION_FILES],
           exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, ...(phoenixFound ? [] : PHOENIX_FILES), "**/node_modules/**"],
-          // Two files at a time: most of an integration test is waiting on Temporal, a child process or a database.
-          // The replay soak (replay-soak.int.test.ts) runs here too, beside one other file: it loads the machine
-          // on purpose (about 1.6 cores), and a third file beside it would starve the timing-sensitive ones.
-          maxWorkers: 2,
+          // The replay soak loads the machine on purpose (about 1.6 cores): it runs with the serial files, alone.
+          maxWorkers: PARALLEL_INTEGRATION_FILES,
           sequence: { groupOrder: 2 },
         },
       },
@@ -82,12 +85,12 @@ export default defineConfig({
           ...integration,
           name: "security",
           include: [SECURITY_FILES],
-          // With the integration files (npm test runs both in one vitest run): one pool of two workers.
+          // With the integration files (npm test runs both in one vitest run): one pool.
           sequence: { groupOrder: 2 },
           // next-auth imports "next/server" without an extension, which Node's ESM resolver refuses; inlined, Vite resolves it (sign-in tests drive Auth.js's real route).
           server: { deps: { inline: ["next-auth"] } },
           exclude: ["**/node_modules/**"],
-          maxWorkers: 2,
+          maxWorkers: PARALLEL_INTEGRATION_FILES,
         },
       },
       {
