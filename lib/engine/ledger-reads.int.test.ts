@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import type { SessionUser } from "../auth/server/session";
-import type { Db } from "../db/prisma";
 import type { Engine } from "./client";
 import { ZapClient } from "../client/zap-client";
 import { conversationsQuery, pendingApprovalsQuery, userMessageSignal } from "../contract/definitions";
@@ -17,6 +16,7 @@ import type { RunSummaryWithPlan } from "../run-ledger/read";
 import type { InboxItem } from "../inbox/schemas";
 import { testProviders } from "../../scripts/test-support/databases";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { useBlockDatabase } from "../../scripts/test-support/block-database";
 import { QUERY_DEADLINE_MS } from "./query-deadline";
 import { PENDING_BUDGET_MS } from "./pending-approvals";
 
@@ -28,7 +28,7 @@ const { GET: runApprovalsRoute } = await import("../../app/api/runs/[runId]/appr
 const { GET: inboxRoute } = await import("../../app/api/approvals/route");
 
 const providers = await testProviders();
-const holder = globalThis as typeof globalThis & { zapDb?: Db; zapEngine?: Engine };
+const holder = globalThis as typeof globalThis & { zapEngine?: Engine };
 const APP = "http://127.0.0.1";
 
 const get = (path: string) => new NextRequest(`${APP}${path}`, { headers: { host: "127.0.0.1" } });
@@ -103,8 +103,9 @@ async function timed<T>(read: () => Promise<T>): Promise<{ ms: number; value: T 
   return { ms: Date.now() - started, value };
 }
 
-describe.each(providers)("ledger reads on $provider", ({ available, create }) => {
+describe.each(providers)("ledger reads on $provider", ({ provider, available, create }) => {
   let h: EngineHarness;
+  let restoreDatabase = () => {};
   let stopWorker: () => Promise<void> = async () => undefined;
   /** Waits for a tool approval, then has its workflow task fail (set up before the worker stops). */
   let poisoned = "";
@@ -122,9 +123,8 @@ describe.each(providers)("ledger reads on $provider", ({ available, create }) =>
     h = await startEngineHarness({ database: await create(), worker: false });
     stopWorker = await h.startWorker();
     // The route modules reach the database and the engine through these holders (lib/db/server/db.ts, lib/engine/server/engine.ts).
-    holder.zapDb = h.db;
+    restoreDatabase = useBlockDatabase(provider, h.database, h.db);
     holder.zapEngine = h.engine;
-    process.env.DATABASE_URL ??= h.database.url;
     process.env.TEMPORAL_ADDRESS ??= h.config.temporal.address;
     [poisoned, waiting, finished, team] = await Promise.all([
       h.engine.startRun({ graph: transferGraph, task: transferTask(1) }).then((r) => r.runId),
@@ -147,7 +147,7 @@ describe.each(providers)("ledger reads on $provider", ({ available, create }) =>
   afterAll(async () => {
     if (!h) return;
     for (const runId of [poisoned, waiting, finished, team, ...live.map((c) => c.conversationId)]) await h.client.workflow.getHandle(runId).terminate().catch(() => undefined);
-    delete holder.zapDb;
+    restoreDatabase();
     delete holder.zapEngine;
     await h.stop();
   });

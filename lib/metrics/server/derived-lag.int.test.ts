@@ -10,6 +10,7 @@ import { readDeriveLag } from "../../db/derive-lag";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { freePort } from "../../../scripts/test-support/ports";
+import { useBlockDatabase } from "../../../scripts/test-support/block-database";
 import type { LedgerBatch } from "../../contract/workflow";
 import type { RunEvent } from "../../contract/types";
 import { writeLedgerGroup } from "../../run-ledger/write";
@@ -23,7 +24,6 @@ vi.mock("../../engine/visibility", () => ({ readVisibility: vi.fn(async () => Pr
 const { listRunPage } = await import("../../runs/server/runs");
 
 const providers = await testProviders();
-const holder = globalThis as typeof globalThis & { zapDb?: Db };
 /** How old the queued write is made: the answers' lag must be at least this. */
 const AGE_MS = 5_000;
 
@@ -48,9 +48,10 @@ function batch(runId: string, word: string): LedgerBatch {
 
 const list = (query: Record<string, string>): Promise<RunListPage> => listRunPage(runFiltersSchema.parse(query));
 
-describe.each(providers)("derived rows' lag in the answers on $provider", ({ available, create }) => {
+describe.each(providers)("derived rows' lag in the answers on $provider", ({ provider, available, create }) => {
   let database: TestDatabase;
   let db: Db;
+  let restoreDatabase = () => {};
 
   beforeAll(async () => {
     if (!available) return;
@@ -58,14 +59,13 @@ describe.each(providers)("derived rows' lag in the answers on $provider", ({ ava
     await applyMigrations(database.url);
     db = createDb(database.url);
     // listRunPage reads through getDb(): this database.
-    holder.zapDb = db;
-    process.env.DATABASE_URL ??= database.url;
+    restoreDatabase = useBlockDatabase(provider, database, db);
     process.env.TEMPORAL_ADDRESS = `127.0.0.1:${await freePort()}`;
   });
 
   afterAll(async () => {
     if (!available) return;
-    delete holder.zapDb;
+    restoreDatabase();
     await db.$disconnect();
     await database.drop();
   });

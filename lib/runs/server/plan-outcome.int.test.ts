@@ -10,6 +10,7 @@ import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { freePort } from "../../../scripts/test-support/ports";
+import { useBlockDatabase } from "../../../scripts/test-support/block-database";
 import { writeLedgerBatch, writeLedgerGroup } from "../../run-ledger/write";
 import { readRunSummary } from "../../run-ledger/read";
 import type { LedgerBatch } from "../../contract/workflow";
@@ -25,7 +26,6 @@ const { listRunPage, runHeader } = await import("./runs");
 const { GET: listRoute } = await import("../../../app/api/runs/list/route");
 
 const providers = await testProviders();
-const holder = globalThis as typeof globalThis & { zapDb?: Db };
 const T0 = Date.parse("2026-03-01T10:00:00Z");
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
@@ -47,9 +47,10 @@ function batch(runId: string, events: RunEvent[], status: LedgerBatch["summary"]
 const get = (path: string) => new NextRequest(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1" } });
 const noParams = { params: Promise.resolve({} as Record<string, never>) };
 
-describe.each(providers)("plan outcome on $provider", ({ available, create }) => {
+describe.each(providers)("plan outcome on $provider", ({ provider, available, create }) => {
   let database: TestDatabase;
   let db: Db;
+  let restoreDatabase = () => {};
   const outcomeOf = async (runId: string) => (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { planOutcome: true } })).planOutcome;
 
   beforeAll(async () => {
@@ -58,14 +59,13 @@ describe.each(providers)("plan outcome on $provider", ({ available, create }) =>
     await applyMigrations(database.url);
     db = createDb(database.url);
     // The list's server modules read the database through getDb() (this one) and Temporal not at all (its statuses become a note).
-    holder.zapDb = db;
-    process.env.DATABASE_URL ??= database.url;
+    restoreDatabase = useBlockDatabase(provider, database, db);
     process.env.TEMPORAL_ADDRESS = `127.0.0.1:${await freePort()}`;
   });
 
   afterAll(async () => {
     if (!available) return;
-    delete holder.zapDb;
+    restoreDatabase();
     await db.$disconnect();
     await database.drop();
   });

@@ -13,6 +13,7 @@ import { createDb, type Db } from "../../db/prisma";
 import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { freePort } from "../../../scripts/test-support/ports";
+import { useBlockDatabase } from "../../../scripts/test-support/block-database";
 import { writeLedgerGroup } from "../../run-ledger/write";
 import { deriveQueued } from "../../run-ledger/deriver";
 import type { LedgerBatch } from "../../contract/workflow";
@@ -33,7 +34,6 @@ const { stuckOrBurning } = await import("../../runs/server/stuck-runs");
 const { GET: listRoute } = await import("../../../app/api/runs/list/route");
 
 const providers = await testProviders();
-const holder = globalThis as typeof globalThis & { zapDb?: Db };
 const NOW = Date.now();
 const at = (ms: number) => new Date(NOW - 60 * 60_000 + ms).toISOString();
 
@@ -112,17 +112,18 @@ const ids = (page: RunListPage) => page.rows.map((r) => r.runId);
 const get = (path: string) => new NextRequest(`http://127.0.0.1${path}`, { headers: { host: "127.0.0.1" } });
 const noParams = { params: Promise.resolve({} as Record<string, never>) };
 
-describe.each(providers)("search across runs on $provider", ({ available, create }) => {
+describe.each(providers)("search across runs on $provider", ({ provider, available, create }) => {
   let database: TestDatabase;
   let db: Db;
+  let restoreDatabase = () => {};
 
   beforeAll(async () => {
     if (!available) return;
     database = await create();
     await applyMigrations(database.url);
     db = createDb(database.url);
-    holder.zapDb = db;
-    process.env.DATABASE_URL ??= database.url;
+    // The list's server modules read the database through getDb(): this one, of the provider the block is named for.
+    restoreDatabase = useBlockDatabase(provider, database, db);
     process.env.TEMPORAL_ADDRESS = `127.0.0.1:${await freePort()}`;
     await writeLedgerGroup(db, [ORDER_RUN, FAILED_RUN, PARENT, CHILD]);
     // The index is derived after the ledger's transaction (lib/run-ledger/deriver.ts).
@@ -131,7 +132,7 @@ describe.each(providers)("search across runs on $provider", ({ available, create
 
   afterAll(async () => {
     if (!available) return;
-    delete holder.zapDb;
+    restoreDatabase();
     await db.$disconnect();
     await database.drop();
   });
