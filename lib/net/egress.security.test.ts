@@ -31,8 +31,11 @@ async function listen(host: string, handler: Parameters<typeof createServer>[1] 
 }
 
 let v4: Target;
+/** A listener on ::1 where the machine has IPv6 loopback, to count connections; the [::1] refusal needs none. */
 let v6: Target | null = null;
 const blocked: string[] = [];
+/** Every host a socket tried to connect to, loopback included (cleared after each test). */
+const attempted: string[] = [];
 const originalConnect = net.Socket.prototype.connect;
 
 /** The host a Socket#connect call is for, whichever of its forms was used. */
@@ -45,6 +48,7 @@ function connectHost(args: unknown[]): string {
 beforeAll(async () => {
   vi.spyOn(net.Socket.prototype, "connect").mockImplementation(function (this: net.Socket, ...args: unknown[]) {
     const host = connectHost(args);
+    attempted.push(host);
     if (!["127.0.0.1", "::1", "localhost"].includes(host)) {
       blocked.push(host);
       throw new Error(`test network guard: no connection to ${host}`);
@@ -61,6 +65,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   blocked.length = 0;
+  attempted.length = 0;
 });
 
 async function refusal(attempt: Promise<unknown>): Promise<EgressRefusedError> {
@@ -82,9 +87,19 @@ describe("the egress guard refuses private and local targets before connecting",
   });
 
   it("the same over IPv6 loopback, and loopback spelt as a number, in hex, short or IPv4-mapped", async () => {
-    const urls = [`http://2130706433:${v4.port}/`, `http://0x7f.1:${v4.port}/`, `http://127.1:${v4.port}/`, `http://[::ffff:127.0.0.1]:${v4.port}/`, `http://[::ffff:7f00:1]:${v4.port}/`];
-    if (v6) urls.push(`http://[::1]:${v6.port}/`);
+    // [::1] is refused by address, before any socket: it is tried on every machine, with a listener to count
+    // connections where ::1 can be bound and at a port nothing listens on elsewhere.
+    const urls = [
+      `http://[::1]:${v6?.port ?? v4.port}/`,
+      `http://2130706433:${v4.port}/`,
+      `http://0x7f.1:${v4.port}/`,
+      `http://127.1:${v4.port}/`,
+      `http://[::ffff:127.0.0.1]:${v4.port}/`,
+      `http://[::ffff:7f00:1]:${v4.port}/`,
+    ];
     for (const url of urls) expect((await refusal(guarded()(url))).publicMessage, url).toBe(PRIVATE_MESSAGE);
+    await refusal(assertPublicUrl(`http://[::1]:${v4.port}/`, { allowHosts: [] }));
+    expect(attempted, "no socket was even attempted").toEqual([]);
     expect(v4.connections).toBe(0);
     expect(v6?.connections ?? 0).toBe(0);
   });
