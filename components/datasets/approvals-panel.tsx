@@ -1,7 +1,9 @@
 "use client";
 // "Add from approvals": decided tool-call approvals, filtered by tool or graph.
 // An approved call (with the approver's edits) becomes an expected call; a
-// rejection a negative example carrying the approver's reason.
+// rejection a negative example carrying the approver's reason. A call decided
+// in edited history (a fork with an edit, a run that played an edited tape
+// entry) is left out, and the answer says which and why.
 import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
@@ -30,7 +32,10 @@ export function ApprovalsPanel({ datasetId }: { datasetId: string }) {
   async function add() {
     const result = await addApprovalsToDatasetAction({ datasetId, approvalIds: [...chosen] });
     if (!result.ok) return setMessage({ tone: "error", text: result.error.message });
-    setMessage({ tone: "done", text: `Added ${result.data.added} item${result.data.added === 1 ? "" : "s"} as version ${result.data.version}.` });
+    const { added, version, leftOut } = result.data;
+    // A call decided in edited history is not recorded behaviour: say which were left out and why.
+    const left = leftOut.map((l) => ` Left out approval ${l.approvalId}: ${l.reason}.`).join("");
+    setMessage({ tone: "done", text: `Added ${added} item${added === 1 ? "" : "s"} as version ${version}.${left}` });
     setChosen(new Set());
     router.refresh();
   }

@@ -18,7 +18,7 @@ import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorVi
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { CompareStepsPage, RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
-import type { addApprovalsToDatasetSchema, addRunsToDatasetSchema, createDatasetSchema, DatasetChange, DatasetDiff, DatasetItem, DatasetItemsPage, DatasetSummary, DatasetVersionSummary, DecidedApproval, importDatasetSchema, ImportProblem, updateDatasetItemSchema } from "../datasets/schemas";
+import type { addApprovalsToDatasetSchema, addRunsToDatasetSchema, ApprovalsAdded, createDatasetSchema, DatasetChange, DatasetDiff, DatasetItem, DatasetItemsPage, DatasetSummary, DatasetVersionSummary, DecidedApproval, importDatasetSchema, ImportProblem, updateDatasetItemSchema } from "../datasets/schemas";
 import type { z } from "zod";
 import { ApiError, Http, sleep, type HttpOptions } from "./http";
 import { readSse } from "./sse";
@@ -495,8 +495,8 @@ export class ZapClient {
     return this.http.call("GET", "/api/datasets/approvals", { query, signal: options.signal });
   }
 
-  /** One item per decided approval: an approved (or edited) call as expected, a rejection as a negative example. */
-  addApprovalsToDataset(input: z.input<typeof addApprovalsToDatasetSchema>, options: { signal?: AbortSignal } = {}): Promise<DatasetChange> {
+  /** One item per decided approval: an approved (or edited) call as expected, a rejection as a negative example; `leftOut`: those decided in edited history, with why. */
+  addApprovalsToDataset(input: z.input<typeof addApprovalsToDatasetSchema>, options: { signal?: AbortSignal } = {}): Promise<ApprovalsAdded> {
     return this.http.call("POST", "/api/datasets/add-approvals", { body: input, signal: options.signal });
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../contract/types";
-import { itemFromRun, type RecordedApproval, type RecordedRunTree } from "./from-run";
+import { editedEventStep, itemFromRun, type EditedEvent, type RecordedApproval, type RecordedRunTree } from "./from-run";
 
 let seq = 0;
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
@@ -70,5 +70,20 @@ describe("itemFromRun", () => {
     const item = itemFromRun(tree({ root: { ...root, status: "failed", context: "{not json" } }));
     expect(item.expected).toEqual({});
     expect(item.input.context).toEqual({});
+  });
+});
+
+describe("editedEventStep", () => {
+  const mark = { by: "ana@zap.local", at: at(9) };
+  const model = ev(9, { type: "inference_completed", iteration: 2, model: "demo/helper", usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, toolCalls: 0, attempts: 0, edited: mark }) as EditedEvent;
+  const tool = ev(9, { type: "tool_call_completed", iteration: 3, callId: "c7", tool: "calculator", outcome: "ok", durationMs: 0, attempts: 0, result: "5", edited: mark }) as EditedEvent;
+
+  it("names what was written, the model or tool, the iteration and the call, so the step can be found in the trace", () => {
+    expect(editedEventStep(model, "run-root", "run-root")).toBe("model output of inference demo/helper at iteration 2");
+    expect(editedEventStep(tool, "run-root", "run-root")).toBe("result of tool calculator (call c7) at iteration 3");
+  });
+
+  it("names the run holding the step when it is another run of the tree than the one asked about", () => {
+    expect(editedEventStep(model, "run-root.helper-1a2b3c4d", "run-root")).toBe("model output of inference demo/helper at iteration 2 in run run-root.helper-1a2b3c4d");
   });
 });

@@ -21,6 +21,19 @@ export function editedHistoryRefusal(runId: string, edit: { step: string; by: st
   );
 }
 
+/** A model output or tool result the engine took from a tape entry someone wrote (its event's `edited` mark). */
+export type EditedEvent = Extract<RunEvent, { type: "inference_completed" | "tool_call_completed" }>;
+
+/**
+ * How a refusal names an edited step the ledger holds: what was written (a model output or a tool result),
+ * where (the model or tool, the iteration, the call), and the run of the tree that holds it when that is not
+ * the run asked about, so a person can find the step in the trace.
+ */
+export function editedEventStep(event: EditedEvent, heldBy: string, asked: string): string {
+  const what = event.type === "inference_completed" ? `model output of inference ${event.model}` : `result of tool ${event.tool} (call ${event.callId})`;
+  return `${what} at iteration ${event.iteration}${heldBy === asked ? "" : ` in run ${heldBy}`}`;
+}
+
 /** `return` and `fail` end a turn: not part of an agent's trajectory (as lib/experiments' observed runs). */
 const TURN_TOOLS = new Set([RETURN_TOOL, FAIL_TOOL]);
 /** The engine's own tools are never taped: replaying them would skip the sub-agent or the handoff they start. */

@@ -218,6 +218,16 @@ export interface DecidedApproval {
   task: string;
 }
 
+/** A chosen approval "Add from approvals" left out: decided in a run tree holding an edited step, why in words. */
+export interface LeftOutApproval {
+  approvalId: string;
+  runId: string;
+  reason: string;
+}
+
+/** What "Add from approvals" answers: the new version, and the approvals it left out (empty when none). */
+export type ApprovalsAdded = DatasetChange & { leftOut: LeftOutApproval[] };
+
 export const IMPORT_FORMATS = ["csv", "jsonl"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 

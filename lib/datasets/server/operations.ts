@@ -19,6 +19,7 @@ import {
   listDecidedApprovalsSchema,
   removeDatasetItemsSchema,
   updateDatasetItemSchema,
+  type ApprovalsAdded,
 } from "../schemas";
 import { itemCountProblem, parseImport } from "../import-parse";
 import { diffVersions, listVersions, readItemsPage } from "./items";
@@ -83,9 +84,12 @@ export const addApprovalsToDatasetOperation = operation({
   input: addApprovalsToDatasetSchema,
   run: async ({ input, user }) => {
     const db = getDb();
-    const items = await itemsFromApprovals(db, input.approvalIds);
-    const note = input.note || `Added ${items.length} approval decision${items.length === 1 ? "" : "s"}`;
-    return applyChange(user, targetOf(input), { add: items, note, action: "dataset.items_added", details: { from: "approvals", approvalIds: input.approvalIds } }, db);
+    const { items, leftOut } = await itemsFromApprovals(db, input.approvalIds);
+    const left = leftOut.length ? ` (${leftOut.length} decided in edited history left out)` : "";
+    const note = input.note || `Added ${items.length} approval decision${items.length === 1 ? "" : "s"}${left}`;
+    const details = { from: "approvals", approvalIds: input.approvalIds, ...(leftOut.length ? { leftOut: leftOut.map((l) => l.approvalId) } : {}) };
+    const change = await applyChange(user, targetOf(input), { add: items, note, action: "dataset.items_added", details }, db);
+    return { ...change, leftOut } satisfies ApprovalsAdded;
   },
 });
 

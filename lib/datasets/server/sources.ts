@@ -1,16 +1,18 @@
 // Items from what the studio recorded: a finished run tree (through the run
 // ledger's reads), or a decided approval (an approved or edited call becomes an
-// expected call, a rejection a negative example with the reason).
+// expected call, a rejection a negative example with the reason). History that
+// holds a step someone wrote is not a recording: neither source takes it.
 import type { Db } from "../../db/prisma";
-import { AppError, ConflictError } from "../../errors";
+import { AppError, ConflictError, ValidationError } from "../../errors";
 import { parseOutputData, readDecidedApprovals, readEventsOfTypes, readMessages, readRunRow, readRunRows, readRunTree, type ApprovalRecordRow } from "../../run-ledger/read";
 import { readRunStarts } from "../../run-ledger/changes";
+import { readTreeEditMarks, type TreeEditMarks } from "../../run-ledger/edits";
 import { BUDGET_APPROVAL_TOOL } from "../../contract/budget-approval";
 import { PLAN_APPROVAL_TOOL } from "../../contract/plan-approval";
-import { editedHistoryRefusal, itemFromRun, ITEM_EVENT_TYPES, parseJsonObject, type RecordedApproval } from "../from-run";
+import { editedEventStep, editedHistoryRefusal, itemFromRun, ITEM_EVENT_TYPES, parseJsonObject, type RecordedApproval } from "../from-run";
 import { parseForkEdit } from "../../forks/schemas";
 import type { ItemDraft } from "../import-parse";
-import type { DecidedApproval } from "../schemas";
+import type { DecidedApproval, LeftOutApproval } from "../schemas";
 
 /** A run tree's events read for an item, per run at most (a longer run keeps its first ones). */
 const MAX_EVENTS_PER_RUN = 20_000;
@@ -34,6 +36,20 @@ class ApprovalNotFound extends AppError {
   }
 }
 
+/**
+ * The step someone wrote in a run tree, as a refusal names it: the fork's own edit (its root row names it,
+ * an inherited one included), else the earliest model output or tool result the engine took from an edited
+ * tape entry in any run of the tree (a taped run that is no fork: an experiment playing an imported tape).
+ * The whole tree is refused either way: the written step shaped everything after it, sub-runs included.
+ */
+function editOfTree(marks: TreeEditMarks | undefined, asked: string): { step: string; by: string; at: string } | null {
+  if (!marks) return null;
+  const fork = parseForkEdit(marks.forkEdit);
+  if (fork) return fork;
+  if (marks.edited) return { step: editedEventStep(marks.edited.event, marks.edited.runId, asked), ...marks.edited.event.edited };
+  return null;
+}
+
 function decisionOf(row: ApprovalRecordRow): RecordedApproval {
   return { status: row.status, reason: row.reason, editedArguments: row.editedArguments ? parseJsonObject(row.editedArguments) : null, decidedBy: row.decidedByEmail };
 }
@@ -43,10 +59,8 @@ export async function itemFromRecordedRun(db: Db, runId: string): Promise<ItemDr
   const root = await readRunRow(db, runId);
   if (!root) throw new RunNotFound(runId);
   if (!ENDED.has(root.status)) throw new ConflictError(`Run ${runId} is ${root.status}; add it once it has finished`);
-  // A fork with an edit (its own, or carried from the fork it was forked from) is refused whole, sub-runs
-  // included: the edited step shaped everything after it (an edited model output is the answer itself).
-  const treeRoot = root.rootRunId === root.id ? root : await readRunRow(db, root.rootRunId);
-  const edit = parseForkEdit(treeRoot?.forkEdit);
+  // An edited model output is the answer itself, an edited tool result what the model acted on.
+  const edit = editOfTree((await readTreeEditMarks(db, [root.rootRunId]))[0], runId);
   if (edit) throw editedHistoryRefusal(runId, edit);
   const tree = await readRunTree(db, root.rootRunId);
   // The run and the runs below it (a selected sub-run brings its own subtree only).
@@ -89,21 +103,40 @@ function itemFromApproval(row: ApprovalRecordRow, root: { task: string; context:
   };
 }
 
-export async function itemsFromApprovals(db: Db, approvalIds: readonly string[]): Promise<ItemDraft[]> {
+/**
+ * The items decided approvals make, in the order asked. A call decided in a tree holding a step someone
+ * wrote (a fork with an edit, or a taped run that played an edited entry) is left out, with why: the call
+ * was proposed after the written step, so it is no recorded behaviour. Nothing left: refused (422).
+ */
+export async function itemsFromApprovals(db: Db, approvalIds: readonly string[]): Promise<{ items: ItemDraft[]; leftOut: LeftOutApproval[] }> {
   const ids = [...new Set(approvalIds)];
   const rows = await readDecidedApprovals(db, { ids, excludeTools: NOT_TOOL_CALLS }, { take: ids.length });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const missing = ids.find((id) => !byId.has(id));
   if (missing) throw new ApprovalNotFound(missing);
+  const marks = new Map((await readTreeEditMarks(db, rows.map((r) => r.rootRunId))).map((m) => [m.rootRunId, m]));
+  const kept: ApprovalRecordRow[] = [];
+  const leftOut: LeftOutApproval[] = [];
+  for (const id of ids) {
+    const row = byId.get(id)!;
+    const edit = editOfTree(marks.get(row.rootRunId), row.runId);
+    if (edit) leftOut.push({ approvalId: id, runId: row.runId, reason: `decided in run ${row.runId}, whose run tree holds an edited step (${edit.step}, edited by ${edit.by} at ${edit.at}), not a recording` });
+    else kept.push(row);
+  }
+  if (kept.length === 0) {
+    const [first] = leftOut;
+    const more = leftOut.length > 1 ? ` (and ${leftOut.length - 1} more, each listed)` : "";
+    throw new ValidationError(
+      leftOut.map((l) => ({ path: "approvalIds", message: `approval ${l.approvalId} was ${l.reason}` })),
+      `Nothing was added: approval ${first!.approvalId} was ${first!.reason}, so it cannot become a dataset item${more}; choose approvals decided in recorded runs`,
+    );
+  }
   const roots = new Map<string, { task: string; context: string }>();
-  for (const rootRunId of new Set(rows.map((r) => r.rootRunId))) {
+  for (const rootRunId of new Set(kept.map((r) => r.rootRunId))) {
     const run = await readRunRow(db, rootRunId);
     roots.set(rootRunId, { task: run?.task ?? "", context: run?.context ?? "{}" });
   }
-  return ids.map((id) => {
-    const row = byId.get(id)!;
-    return itemFromApproval(row, roots.get(row.rootRunId) ?? { task: "", context: "{}" });
-  });
+  return { items: kept.map((row) => itemFromApproval(row, roots.get(row.rootRunId) ?? { task: "", context: "{}" })), leftOut };
 }
 
 /** Decided tool-call approvals, newest first, optionally of one tool or one saved graph's runs. */
