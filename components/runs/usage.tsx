@@ -1,14 +1,8 @@
-import { formatCost } from "@/lib/runs/pricing";
+import { formatCost, formatCount } from "@/lib/format/figures";
 import type { UsageCost } from "@/lib/runs/schemas";
 
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return "—";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 60) return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
+// The product's one duration wording (lib/format/figures.ts), re-exported for the pages that read it here.
+export { formatDuration } from "@/lib/format/figures";
 
 export function tokenCount(u: UsageCost): number {
   return u.tokens.inputTokens + u.tokens.outputTokens;
@@ -17,8 +11,8 @@ export function tokenCount(u: UsageCost): number {
 /** "1,234 tok · $0.01" — tokens always, cost when every model involved has a price. */
 export function UsageText({ usage }: { usage: UsageCost }) {
   return (
-    <span title={`${usage.tokens.inputTokens.toLocaleString("en-US")} in, ${usage.tokens.outputTokens.toLocaleString("en-US")} out`}>
-      {tokenCount(usage).toLocaleString("en-US")} tok · {formatCost(usage.cost)}
+    <span title={`${formatCount(usage.tokens.inputTokens)} in, ${formatCount(usage.tokens.outputTokens)} out`}>
+      {formatCount(tokenCount(usage))} tok · {formatCost(usage.cost)}
     </span>
   );
 }

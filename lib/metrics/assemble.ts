@@ -4,6 +4,9 @@
 import { percentileOf, type Resolution, RESOLUTION_MINUTES } from "./histogram";
 import {
   METRIC_SERIES,
+  RUN_STATES,
+  STARTED_SERIES,
+  type MetricBreakdown,
   type MetricLine,
   type MetricRange,
   type MetricSeriesData,
@@ -103,17 +106,30 @@ function ratio(numerator: number, denominator: number): number | null {
   return denominator > 0 ? numerator / denominator : null;
 }
 
-/** The two counters behind a ratio series, each summed over its labels. */
-const RATIO_PARTS: Record<"success_rate" | "routing_fallback_rate", { numerator: StoredSeriesName[]; denominator: StoredSeriesName[] }> = {
-  success_rate: { numerator: ["runs_completed"], denominator: ["runs_completed", "runs_failed", "runs_cancelled"] },
+/**
+ * The two counters behind a ratio series, each summed over its labels. The success rate is of the runs
+ * started in the step that have ended (completed, failed or cancelled): the runs still working are in
+ * neither part, and the runs the tiles count are the ones it divides.
+ */
+export const RATIO_PARTS: Record<"success_rate" | "routing_fallback_rate", { numerator: StoredSeriesName[]; denominator: StoredSeriesName[] }> = {
+  success_rate: { numerator: ["started_completed"], denominator: ["started_completed", "started_failed", "started_cancelled"] },
   routing_fallback_rate: { numerator: ["routing_fallbacks"], denominator: ["routing_decisions"] },
 };
+
+/** The runs started, by where they are now: one part per state, in the order they stack. */
+const STARTED_PARTS: StoredSeriesName[] = RUN_STATES.map((state) => STARTED_SERIES[state]);
+
+/** Whether a series is drawn a line per breakdown key: runs by state split by their own label are drawn by state. */
+export function splitsByKey(name: MetricSeriesName, breakdown: MetricBreakdown): boolean {
+  return breakdown !== "none" && !(breakdown === "label" && name === "runs_by_state");
+}
 
 /** The stored series a requested series is computed from. */
 export function storedSeriesOf(name: MetricSeriesName): StoredSeriesName[] {
   if (name === "success_rate" || name === "routing_fallback_rate") return [...new Set([...RATIO_PARTS[name].numerator, ...RATIO_PARTS[name].denominator])];
+  if (name === "runs_by_state") return STARTED_PARTS;
   if (name === "approvals_pending") return [];
-  return [name];
+  return [name as StoredSeriesName];
 }
 
 function sumKeys(index: Indexed, series: readonly StoredSeriesName[], key: string, slots: number): number[] {
@@ -155,6 +171,24 @@ export function seriesData(name: MetricSeriesName, index: Indexed, grid: TimeGri
   const line = (key: string, values: (number | null)[], total: number | null): MetricLine => ({ key, total, points: values.map((value, i) => ({ t: times[i] ?? "", value })) });
 
   if (definition.kind === "gauge") return { ...base, stat: "count", lines: [] };
+  if (name === "runs_by_state") {
+    // Unsplit (or split by its own label): a line per state, keyed by it, so the bars stack to the runs started.
+    // Split by a dimension: a line per key, every state added up.
+    const lines = breakdown
+      ? keysOf(index, STARTED_PARTS).map((key) => {
+          const values = sumKeys(index, STARTED_PARTS, key, grid.slots);
+          return line(key, values, sumArray(values));
+        })
+      : RUN_STATES.map((state) => {
+          // Every key of the state's series: a failed run's key is its reason when the view splits by label.
+          const values = keysOf(index, [STARTED_SERIES[state]]).reduce((total, key) => {
+            const part = sumKeys(index, [STARTED_SERIES[state]], key, grid.slots);
+            return total.map((value, i) => value + (part[i] ?? 0));
+          }, new Array<number>(grid.slots).fill(0));
+          return line(state, values, sumArray(values));
+        });
+    return { ...base, stat: "count", lines: breakdown ? topLines(lines, null) : lines };
+  }
   if (name === "success_rate" || name === "routing_fallback_rate") {
     const parts = RATIO_PARTS[name];
     const lines = keysOf(index, parts.denominator).map((key) => {
@@ -205,6 +239,7 @@ export function seriesTotal(name: MetricSeriesName, index: Indexed): number | nu
     return total;
   };
   if (name === "success_rate" || name === "routing_fallback_rate") return ratio(across(RATIO_PARTS[name].numerator, "count"), across(RATIO_PARTS[name].denominator, "count"));
+  if (name === "runs_by_state") return across(STARTED_PARTS, "count");
   if (definition.kind === "gauge") return null;
   const stored = name as StoredSeriesName;
   if (definition.kind === "latency") {

@@ -8,7 +8,7 @@ import type { RunEvent } from "../contract/types";
 import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
 import type { PriceTable } from "../config/price-table";
 import { binOf, bucketOf, RESOLUTION_MINUTES, RESOLUTIONS } from "./histogram";
-import type { StoredSeriesName } from "./schemas";
+import { STARTED_SERIES, type StartedState, type StoredSeriesName } from "./schemas";
 import { ROLLUP_SCOPES, type RollupScopeId } from "./scopes";
 
 const SCOPES = Object.values(ROLLUP_SCOPES);
@@ -52,13 +52,58 @@ export function callCost(model: string, usage: { inputTokens: number; outputToke
   return price ? (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000 : null;
 }
 
+/** Where a top-level run is now, as the started_* series count it: its state, and a failed run's reason. */
+export interface StartedCount {
+  state: StartedState;
+  reason?: string;
+}
+
+/**
+ * What the started_* series need of the database (lib/metrics/server/rollups.ts reads it): a run is counted in
+ * the minute its row says it started, and each state event moves it from where the ledger had it before.
+ */
+export interface StartedRuns {
+  /** When the run's row says it started (ms): the runs list filters by it, so its bars do too. */
+  startMsOf(runId: string): number | undefined;
+  /** Where the run was before the first of its events in these batches: null before run_started. */
+  priorOf(runId: string): StartedCount | null;
+  /** Whether an event at `atMs` moves the run's count (false: a backfill already counted it, lib/run-ledger/started-backfill.ts). */
+  counts(runId: string, atMs: number): boolean;
+}
+
 export interface DeriveContext {
   /** agentVersionId → its version number (0 when unknown). */
   versionOf: (agentVersionId: string) => number;
   /** When an approval was requested (ms), for the time to decide; undefined when unknown. */
   requestedAtOf: (approvalId: string) => number | undefined;
   prices: PriceTable;
+  /** Omitted: the started_* series are not derived (a caller with no ledger to ask). */
+  started?: StartedRuns;
+  /** Only the started_* series: their backfill, over events whose other series were derived already. */
+  startedOnly?: boolean;
 }
+
+/** Where a state event puts a top-level run; undefined for the events that do not move it. */
+export function startedStateAfter(event: RunEvent): StartedCount | undefined {
+  switch (event.type) {
+    case "run_started":
+    case "user_message":
+      return { state: "running" };
+    case "run_completed":
+      return { state: "completed" };
+    case "run_failed":
+      return { state: "failed", reason: event.reason };
+    case "run_cancelled":
+      return { state: "cancelled" };
+    default:
+      return undefined;
+  }
+}
+
+/** The event types that move a top-level run between the started_* series. */
+export const STATE_EVENT_TYPES = ["run_started", "user_message", "run_completed", "run_failed", "run_cancelled"] as const satisfies readonly RunEvent["type"][];
+
+const sameCount = (a: StartedCount | null, b: StartedCount) => a !== null && a.state === b.state && (a.reason ?? "") === (b.reason ?? "");
 
 /** One observation before bucketing: what, when, how much. */
 interface Observation {
@@ -70,6 +115,8 @@ interface Observation {
   /** Latencies: the duration in ms (binned); sums: the amount; counters: omitted (1). */
   value?: number;
   latency?: boolean;
+  /** How much the counter moves: 1 unless a run leaves a state (−1). */
+  count?: number;
 }
 
 function keyString(key: RollupKey): string {
@@ -109,6 +156,9 @@ function observe(event: RunEvent, batch: DerivableBatch, context: DeriveContext)
         { series: "tokens_out", atMs, model, value: usage.outputTokens },
         // A model without a price adds nothing to the cost (its tokens still count above).
         ...(cost === null ? [] : [{ series: "cost" as const, atMs, model, value: cost }]),
+        // Its cost is unknown: the dashboard says so rather than a total that reads as if it were free. A
+        // replayed call (no tokens: no model was asked) cost nothing, priced or not.
+        ...(cost === null && usage.inputTokens + usage.outputTokens > 0 ? [{ series: "unpriced_calls" as const, atMs, model }] : []),
       ];
     }
     case "tool_call_completed":
@@ -141,17 +191,37 @@ function observe(event: RunEvent, batch: DerivableBatch, context: DeriveContext)
   }
 }
 
+/**
+ * The started_* series' moves of one event of a top-level run: out of where the run was (−1) and into where the
+ * event puts it (+1), both in the minute the run started. `now` holds each run's state across the batches.
+ */
+function moves(event: RunEvent, batch: DerivableBatch, started: StartedRuns, now: Map<string, StartedCount | null>): Observation[] {
+  const next = startedStateAfter(event);
+  if (!next || batch.run.parentRunId !== null) return [];
+  const { runId } = batch.run;
+  const before = now.has(runId) ? (now.get(runId) ?? null) : started.priorOf(runId);
+  now.set(runId, next);
+  const startMs = started.startMsOf(runId);
+  if (startMs === undefined || sameCount(before, next) || !started.counts(runId, Date.parse(event.at))) return [];
+  const into: Observation = { series: STARTED_SERIES[next.state], atMs: startMs, label: next.reason, count: 1 };
+  return before ? [{ series: STARTED_SERIES[before.state], atMs: startMs, label: before.reason, count: -1 }, into] : [into];
+}
+
 /** The increments of every inserted event of `batches`, one per distinct key and resolution. */
 export function deriveIncrements(batches: readonly DerivableBatch[], context: DeriveContext): RollupIncrement[] {
   const byKey = new Map<string, RollupIncrement>();
+  const runStates = new Map<string, StartedCount | null>();
   for (const batch of batches) {
     const graph = batch.run.graphName ?? "";
     const version = batch.run.agentVersionId ? context.versionOf(batch.run.agentVersionId) : 0;
     const starter = batch.run.startedBy ?? "";
     for (const event of batch.events) {
-      for (const observation of observe(event, batch, context)) {
+      const observations = context.startedOnly ? [] : observe(event, batch, context);
+      if (context.started) observations.push(...moves(event, batch, context.started, runStates));
+      for (const observation of observations) {
         if (!Number.isFinite(observation.atMs)) continue;
         const value = observation.value ?? 0;
+        const count = observation.count ?? 1;
         const bin = observation.latency ? binOf(value) : -1;
         for (const resolution of RESOLUTIONS) {
           const cube: RollupKey = {
@@ -182,14 +252,16 @@ export function deriveIncrements(batches: readonly DerivableBatch[], context: De
             const id = keyString(key);
             const existing = byKey.get(id);
             if (existing) {
-              existing.count += 1;
+              existing.count += count;
               existing.sum += value;
-            } else byKey.set(id, { ...key, count: 1, sum: value });
+            } else byKey.set(id, { ...key, count, sum: value });
           }
         }
       }
     }
   }
   // A fixed order, so concurrent writers lock shared rows in the same order (no deadlocks on PostgreSQL).
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, increment]) => increment);
+  // A run that left a state and came back within these batches moves nothing: no row is written for it.
+  const moved = [...byKey.entries()].filter(([, increment]) => increment.count !== 0 || increment.sum !== 0);
+  return moved.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, increment]) => increment);
 }

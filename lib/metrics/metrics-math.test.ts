@@ -76,20 +76,27 @@ describe("buckets and grids", () => {
 
 describe("charts from groups", () => {
   const grid = timeGrid("1h", Date.parse("2026-03-01T13:59:30Z"));
-  it("compute the success rate per slot and overall, null where nothing ended", () => {
+  it("compute the success rate per slot and overall, of the started runs that ended, null where none did", () => {
     const index = indexGroups(
       [
-        { series: "runs_completed", slot: 0, key: "", bin: -1, count: 3, sum: 0 },
-        { series: "runs_failed", slot: 0, key: "", bin: -1, count: 1, sum: 0 },
-        { series: "runs_cancelled", slot: 5, key: "", bin: -1, count: 1, sum: 0 },
+        { series: "started_completed", slot: 0, key: "", bin: -1, count: 3, sum: 0 },
+        { series: "started_failed", slot: 0, key: "", bin: -1, count: 1, sum: 0 },
+        { series: "started_running", slot: 0, key: "", bin: -1, count: 4, sum: 0 },
+        { series: "started_running", slot: 1, key: "", bin: -1, count: 2, sum: 0 },
+        { series: "started_cancelled", slot: 5, key: "", bin: -1, count: 1, sum: 0 },
+        // Ended in the range but started before it (the event series): not in the rate's parts.
+        { series: "runs_completed", slot: 1, key: "", bin: -1, count: 9, sum: 0 },
       ],
       grid.slots,
     );
     const data = seriesData("success_rate", index, grid, false);
     expect(data.lines[0]?.points[0]?.value).toBe(0.75);
-    expect(data.lines[0]?.points[1]?.value, "nothing ended in that minute").toBeNull();
+    expect(data.lines[0]?.points[1]?.value, "the runs started in that minute still run").toBeNull();
     expect(data.lines[0]?.points[5]?.value).toBe(0);
     expect(seriesTotal("success_rate", index)).toBe(0.6);
+    expect(seriesTotal("runs_by_state", index), "every run started, whatever it is doing now").toBe(11);
+    const states = seriesData("runs_by_state", index, grid, false);
+    expect(states.lines.map((l) => [l.key, l.total]), "one line per state, stacking to the runs started").toEqual([["completed", 3], ["failed", 1], ["cancelled", 1], ["running", 6]]);
   });
 
   it("keep twelve lines, folding the smallest into 'other' without losing counts", () => {

@@ -14,9 +14,10 @@ export type MetricUnit = "count" | "ms" | "tokens" | "usd" | "ratio";
  * - `sum`: an amount summed per bucket (tokens, cost);
  * - `latency`: durations kept as log-spaced histogram bins, read as p50/p95/p99 (and count);
  * - `ratio`: computed from two counters at read time (never stored);
- * - `gauge`: the state now (pending approvals), read from the live tables, not the rollups.
+ * - `gauge`: the state now (pending approvals), read from the live tables, not the rollups;
+ * - `total`: counters added up when read, each part a line of its own (runs started, by where they are now).
  */
-export type MetricKind = "counter" | "sum" | "latency" | "ratio" | "gauge";
+export type MetricKind = "counter" | "sum" | "latency" | "ratio" | "gauge" | "total";
 
 /** What a breakdown or filter can split a series by; `label` is the series' own label (reason, status, target, outcome). */
 export type MetricDimension = "graph" | "version" | "model" | "tool" | "starter" | "label";
@@ -29,18 +30,37 @@ export interface MetricSeriesDef {
   labelMeaning?: string;
   /** Dimensions recorded for this series beyond graph, version and starter (which every series has). */
   dimensions?: readonly ("model" | "tool")[];
-  /** Runs-list filter a bar of this series drills down to (status / reason / routedTo / planOutcome), when one exists. */
-  drillDown?: "status:completed" | "status:failed" | "status:cancelled" | "reason" | "routedTo" | "planOutcome";
+  /** Runs-list filter a bar of this series drills down to (status / reason / routedTo / planOutcome, or the status a line's key names), when one exists. */
+  drillDown?: "status:completed" | "status:failed" | "status:cancelled" | "status:active" | "status:any" | "state" | "reason" | "routedTo" | "planOutcome";
+  /** The bar counts top-level runs by when they started, as the runs list filters, so its drill-down lists exactly those runs. */
+  byStart?: boolean;
 }
 
-/** Every series the dashboard charts and monitors can watch (issue 26 §1). */
+/**
+ * Every series the dashboard charts and monitors can watch (issue 26 §1).
+ *
+ * Runs are counted two ways. The `started_*` series count each top-level run
+ * once, in the minute it started (the run's row, as the runs list filters),
+ * under where it is now: a run that answers moves from still running to
+ * completed, a follow-up moves it back, a cancel after the answer moves it to
+ * cancelled. Their sum is the runs started, so the overview's tiles add up and
+ * a bar lists exactly its runs. The `runs_*` event series count what happened
+ * when it happened (a run that ends is counted in the minute it ended), for
+ * monitors that watch "failures in the last 15 minutes".
+ */
 export const METRIC_SERIES = {
-  runs_started: { label: "Runs started", unit: "count", kind: "counter" },
-  runs_completed: { label: "Runs completed", unit: "count", kind: "counter", drillDown: "status:completed" },
-  runs_failed: { label: "Runs failed", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason" },
-  runs_cancelled: { label: "Runs cancelled", unit: "count", kind: "counter", drillDown: "status:cancelled" },
-  /** completed / (completed + failed + cancelled) of runs that ended in the step. */
-  success_rate: { label: "Success rate", unit: "ratio", kind: "ratio" },
+  /** Top-level runs by when they started (each once, whatever happened since); the parts are the started_* series. */
+  runs_by_state: { label: "Runs started, by where they are now", unit: "count", kind: "total", labelMeaning: "where the run is now (completed, failed, cancelled, running)", drillDown: "state", byStart: true },
+  started_completed: { label: "Started, then completed", unit: "count", kind: "counter", drillDown: "status:completed", byStart: true },
+  started_failed: { label: "Started, then failed", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason", byStart: true },
+  started_cancelled: { label: "Started, then cancelled", unit: "count", kind: "counter", drillDown: "status:cancelled", byStart: true },
+  started_running: { label: "Started, still running", unit: "count", kind: "counter", drillDown: "status:active", byStart: true },
+  /** completed / (completed + failed + cancelled) of the runs started in the step that have ended. */
+  success_rate: { label: "Success rate", unit: "ratio", kind: "ratio", byStart: true },
+  runs_started: { label: "Runs started (by the run_started event)", unit: "count", kind: "counter" },
+  runs_completed: { label: "Runs completed (when they answered)", unit: "count", kind: "counter", drillDown: "status:completed" },
+  runs_failed: { label: "Runs failed (when they failed)", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason" },
+  runs_cancelled: { label: "Runs cancelled (when cancelled)", unit: "count", kind: "counter", drillDown: "status:cancelled" },
   /** Root and sub-runs alike: from run_started to the run's end. */
   run_latency: { label: "Run latency", unit: "ms", kind: "latency" },
   model_latency: { label: "Model call latency", unit: "ms", kind: "latency", dimensions: ["model"] },
@@ -49,6 +69,8 @@ export const METRIC_SERIES = {
   tokens_out: { label: "Output tokens", unit: "tokens", kind: "sum", dimensions: ["model"] },
   /** US dollars at lib/runs/pricing.ts prices; calls of models without a price add nothing (their tokens still count). */
   cost: { label: "Cost", unit: "usd", kind: "sum", dimensions: ["model"] },
+  /** Model calls of a model without a price: their cost is unknown, so a cost beside them is "at least", never "$0". */
+  unpriced_calls: { label: "Model calls without a price", unit: "count", kind: "counter", dimensions: ["model"] },
   approvals_requested: { label: "Approvals requested", unit: "count", kind: "counter", labelMeaning: "kind (tool, budget, plan)", dimensions: ["tool"] },
   approvals_decided: { label: "Approvals decided", unit: "count", kind: "counter", labelMeaning: "status (approved, rejected, expired)", dimensions: ["tool"] },
   /** From the request to the decision. */
@@ -73,7 +95,13 @@ export type MetricSeriesName = keyof typeof METRIC_SERIES;
 export const METRIC_SERIES_NAMES = Object.keys(METRIC_SERIES) as [MetricSeriesName, ...MetricSeriesName[]];
 
 /** Series that are stored in the rollups (ratios and gauges are computed when read). */
-export type StoredSeriesName = { [K in MetricSeriesName]: (typeof METRIC_SERIES)[K]["kind"] extends "ratio" | "gauge" ? never : K }[MetricSeriesName];
+export type StoredSeriesName = { [K in MetricSeriesName]: (typeof METRIC_SERIES)[K]["kind"] extends "ratio" | "gauge" | "total" ? never : K }[MetricSeriesName];
+
+/** Where a top-level run is now, as the started_* series count it (the runs list's statuses, the working ones as one). */
+export const RUN_STATES = ["completed", "failed", "cancelled", "running"] as const;
+export type StartedState = (typeof RUN_STATES)[number];
+/** The stored series of each state. */
+export const STARTED_SERIES = { completed: "started_completed", failed: "started_failed", cancelled: "started_cancelled", running: "started_running" } as const satisfies Record<StartedState, StoredSeriesName>;
 
 export const METRIC_RANGES = ["1h", "24h", "7d", "30d", "custom"] as const;
 export type MetricRange = (typeof METRIC_RANGES)[number];

@@ -28,6 +28,7 @@ export const STATS_BY_KIND: Record<MetricKind, readonly MetricStat[]> = {
   latency: ["p95", "p50", "p99", "count"],
   ratio: ["rate"],
   gauge: [],
+  total: ["count", "rate"],
 };
 
 /** A window of up to 30 days: the evaluator reads it from the hourly rollups at worst. */

@@ -17,6 +17,7 @@ import { writeTransaction, type DbTransaction } from "../db/transactions";
 import { writeMetricRollups } from "../metrics/server/rollups";
 import { indexForSearch } from "../search/server/index-writer";
 import type { DerivableRows } from "./derived";
+import { readStartedRuns } from "./started-runs";
 
 /** Queue rows per pass: each holds one ledger transaction (up to a group of 100 batches), texts already cut. */
 const ROWS_PER_PASS = 50;
@@ -59,7 +60,7 @@ export async function derivePass(db: Db, maxRows = ROWS_PER_PASS, hooks: DeriveP
       await hooks.onClaimed?.(items.length);
       const rows = await withoutSupersededAttempts(tx, items.flatMap((item) => JSON.parse(item.rows) as DerivableRows[]));
       await indexForSearch(tx, rows);
-      await writeMetricRollups(tx, rows);
+      await writeMetricRollups(tx, rows, readStartedRuns);
       return items.length;
     },
     { isolation: "read-committed" },

@@ -14,7 +14,7 @@ describe("price table", () => {
 
   it("names the entry it cannot read", () => {
     expect(parsePriceTable("openai/gpt-4o=2.5")).toEqual({ ok: false, entry: "openai/gpt-4o=2.5" });
-    expect(formatCost(null)).toBe("price unknown");
+    expect(formatCost(null), "a model without a price is never $0").toBe("unpriced");
     expect(formatCost(0)).toBe("$0");
   });
 });

@@ -23,14 +23,5 @@ export function addCosts(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : a + b;
 }
 
-export function formatCost(cost: number | null): string {
-  if (cost === null) return "price unknown";
-  if (cost === 0) return "$0";
-  if (cost < 0.01) return `$${cost.toFixed(4)}`;
-  return `$${cost.toFixed(2)}`;
-}
-
-export function formatTokens(usage: TokenUsage): string {
-  const total = usage.inputTokens + usage.outputTokens;
-  return `${total.toLocaleString("en-US")} tok`;
-}
+// Written by the product's one formatter (lib/format/figures.ts); re-exported for the pages that read them here.
+export { formatCost, formatTokens } from "../format/figures";

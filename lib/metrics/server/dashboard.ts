@@ -8,7 +8,7 @@ import type { Db } from "../../db/prisma";
 import { getDb } from "../../db/server/db";
 import { readDeriveLag } from "../../db/derive-lag";
 import { PERCENTILE_RELATIVE_ERROR, RESOLUTION_MINUTES } from "../histogram";
-import { indexGroups, seriesData, seriesTotal, storedSeriesOf, timeGrid } from "../assemble";
+import { indexGroups, seriesData, seriesTotal, splitsByKey, storedSeriesOf, timeGrid } from "../assemble";
 import { METRIC_SERIES_NAMES, metricsQuerySchema, type MetricsDashboard, type MetricSeriesName, type MetricsQueryInput } from "../schemas";
 import { readRollupGroups } from "./read";
 import { pendingApprovalsNow } from "./pending";
@@ -40,7 +40,7 @@ export async function readMetricsDashboard(db: Db, input: MetricsQueryInput, now
   const totals = Object.fromEntries(METRIC_SERIES_NAMES.map((name) => [name, null])) as MetricsDashboard["totals"];
   const series: MetricsDashboard["series"] = {};
   for (const name of requested) {
-    series[name] = seriesData(name, index, grid, query.breakdown !== "none");
+    series[name] = seriesData(name, index, grid, splitsByKey(name, query.breakdown));
     totals[name] = name === "approvals_pending" ? pendingApprovals.count : seriesTotal(name, index);
   }
   return {

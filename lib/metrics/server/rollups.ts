@@ -9,7 +9,7 @@ import { Prisma } from "../../db/generated/sqlite/client";
 import type { Db } from "../../db/prisma";
 import { getConfig } from "../../config/server/config";
 import type { PriceTable } from "../../config/price-table";
-import { deriveIncrements, type DerivableBatch, type RollupIncrement } from "../derive";
+import { deriveIncrements, type DerivableBatch, type RollupIncrement, type StartedRuns } from "../derive";
 
 const COLUMNS = ["scope", "resolution", "series", "bucket", "label", "graph", "version", "model", "tool", "starter", "bin", "count", "sum"] as const;
 const COLUMN_LIST = Prisma.raw(COLUMNS.map((c) => `"${c}"`).join(", "));
@@ -30,7 +30,7 @@ export async function upsertRollups(tx: Client, increments: readonly RollupIncre
 }
 
 /** Version numbers of the given agent versions, in one query. */
-async function versionNumbers(tx: Client, ids: string[]): Promise<Map<string, number>> {
+export async function versionNumbers(tx: Client, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const rows = await tx.agentVersion.findMany({ where: { id: { in: ids } }, select: { id: true, version: true } });
   return new Map(rows.map((row) => [row.id, row.version]));
@@ -60,6 +60,8 @@ export const DERIVED_TYPES: ReadonlySet<string> = new Set([
   "run_completed",
   "run_failed",
   "run_cancelled",
+  // A follow-up moves its run from completed back to running (the started_* series).
+  "user_message",
   "inference_completed",
   "tool_call_completed",
   "approval_requested",
@@ -71,17 +73,23 @@ export const DERIVED_TYPES: ReadonlySet<string> = new Set([
   "plan_node_finished",
 ]);
 
-/** The increments of these batches, with what they need from the database read in two queries at most. */
-export async function incrementsFor(tx: Client, batches: readonly DerivableBatch[], prices: PriceTable): Promise<RollupIncrement[]> {
+/** The started_* series' view of the runs of some batches; the ledger reads it (lib/run-ledger/started-runs.ts), as it sits above this module. */
+export type StartedRunsReader = (tx: Client, batches: readonly DerivableBatch[]) => Promise<StartedRuns>;
+
+/**
+ * The increments of these batches, with what they need from the database read in two queries at most (and the
+ * started runs' reads when `readStarted` is given; without it the started_* series are left alone).
+ */
+export async function incrementsFor(tx: Client, batches: readonly DerivableBatch[], prices: PriceTable, readStarted?: StartedRunsReader): Promise<RollupIncrement[]> {
   const relevant = batches.filter((batch) => batch.events.some((event) => DERIVED_TYPES.has(event.type)));
   if (relevant.length === 0) return [];
   const versionIds = [...new Set(relevant.flatMap((b) => (b.run.agentVersionId ? [b.run.agentVersionId] : [])))];
-  const [versions, requested] = await Promise.all([versionNumbers(tx, versionIds), requestTimes(tx, relevant)]);
-  return deriveIncrements(relevant, { versionOf: (id) => versions.get(id) ?? 0, requestedAtOf: (id) => requested.get(id), prices });
+  const [versions, requested, started] = await Promise.all([versionNumbers(tx, versionIds), requestTimes(tx, relevant), readStarted?.(tx, relevant)]);
+  return deriveIncrements(relevant, { versionOf: (id) => versions.get(id) ?? 0, requestedAtOf: (id) => requested.get(id), prices, ...(started ? { started } : {}) });
 }
 
 /** Derives and writes the rollups of what ledger transactions inserted (lib/run-ledger/deriver.ts). */
-export async function writeMetricRollups(tx: DbTransaction, inserted: readonly DerivableBatch[]): Promise<void> {
-  const increments = await incrementsFor(tx, inserted, getConfig().models.prices);
+export async function writeMetricRollups(tx: DbTransaction, inserted: readonly DerivableBatch[], readStarted?: StartedRunsReader): Promise<void> {
+  const increments = await incrementsFor(tx, inserted, getConfig().models.prices, readStarted);
   await upsertRollups(tx, increments);
 }

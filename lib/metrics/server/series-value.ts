@@ -4,6 +4,7 @@
 import type { Db } from "../../db/prisma";
 import { percentileOf } from "../histogram";
 import { METRIC_SERIES, seriesValueQuerySchema, type MetricStat, type SeriesValueQuery, type StoredSeriesName } from "../schemas";
+import { RATIO_PARTS, storedSeriesOf } from "../assemble";
 import { readRollupGroups, type RollupGroup } from "./read";
 import { pendingApprovalsNow } from "./pending";
 
@@ -13,6 +14,9 @@ const SHARE_OF: Partial<Record<StoredSeriesName, StoredSeriesName[]>> = {
   runs_completed: ENDED,
   runs_failed: ENDED,
   runs_cancelled: ENDED,
+  started_completed: RATIO_PARTS.success_rate.denominator,
+  started_failed: RATIO_PARTS.success_rate.denominator,
+  started_cancelled: RATIO_PARTS.success_rate.denominator,
   routing_fallbacks: ["routing_decisions"],
 };
 
@@ -44,8 +48,10 @@ function windowOf(windowMinutes: number, now: Date): { resolution: number; fromM
  * e.g. a failure reason). Stats:
  * - `count`: events (a latency's samples; a ratio's denominator); `sum`: the amount (tokens, USD, ms);
  * - `rate`: a ratio series' ratio; runs_completed / runs_failed / runs_cancelled: their share
- *   of the runs that ended in the window (0..1, e.g. failure rate); routing_fallbacks: the
- *   fallback share of decisions; any other series: its count (sums: its amount) per hour;
+ *   of the runs that ended in the window (0..1, e.g. failure rate); started_completed / _failed /
+ *   _cancelled: their share of the runs started in the window that have ended (the success rate's
+ *   parts); routing_fallbacks: the fallback share of decisions; any other series: its count (sums:
+ *   its amount) per hour;
  * - `p50` / `p95` / `p99`: latency series only (ms, within the bins' 4.9 % error), else null.
  * `approvals_pending` is the number waiting now (the window does not apply).
  * Null when there is nothing to compute from (no samples, a ratio over zero).
@@ -60,12 +66,18 @@ export async function seriesValue(db: Db, input: SeriesValueQuery, now: Date = n
     readRollupGroups(db, { ...window, stepMinutes: window.toMinute - window.fromMinute, series, breakdown: "none", filters: query.filters, label });
 
   if (query.series === "success_rate" || query.series === "routing_fallback_rate") {
-    const [numerator, denominator]: [StoredSeriesName, StoredSeriesName[]] =
-      query.series === "success_rate" ? ["runs_completed", ENDED] : ["routing_fallbacks", ["routing_decisions"]];
+    // The dashboard's own parts (lib/metrics/assemble.ts): a monitor and the tile divide the same runs.
+    const { numerator, denominator } = RATIO_PARTS[query.series];
     const groups = await read(denominator);
     const whole = total(groups, denominator, "count");
     if (stat === "count") return whole;
-    return whole > 0 ? total(groups, [numerator], "count") / whole : null;
+    return whole > 0 ? total(groups, numerator, "count") / whole : null;
+  }
+  if (definition.kind === "total") {
+    const parts = storedSeriesOf(query.series);
+    const count = total(await read(parts), parts, "count");
+    if (stat === "rate") return (count * 60) / (window.toMinute - window.fromMinute);
+    return stat === "count" || stat === "sum" ? count : null;
   }
 
   const series = query.series as StoredSeriesName;
