@@ -235,14 +235,16 @@ async function main() {
   const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   const databaseUrl = `file:${path.join(dataDir, "zap.db")}`;
+  // The browser first: one that fails to start (Chromium missing) must not leave a stack behind whose supervisor
+  // keeps restarting its worker and Temporal server after the bench has exited.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
   const stack = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, AUTH_SECRET, PORT: String(port), HOST: "127.0.0.1", ZAP_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_TASK_QUEUE: "zap-bench-stream", NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const db = createDb(databaseUrl);
   try {

@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { chromium, type Browser, type Page } from "@playwright/test";
 import { Client, Connection } from "@temporalio/client";
 import { createDb, type Db } from "../lib/db/prisma";
 import { createEngine } from "../lib/engine/client";
@@ -162,12 +162,15 @@ async function main() {
     // The stack and the bench's own engine share the key that signs runs (the worker refuses unsigned ones).
     env: { ...process.env, AUTH_SECRET: TRACE_AUTH_SECRET, PORT: String(port), HOST: "127.0.0.1", ZAP_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_TASK_QUEUE: taskQueue, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
   const db = createDb(databaseUrl);
+  // Launched inside the try: a browser that fails to start (Chromium missing) must still stop the stack, whose
+  // supervisor would otherwise keep restarting its worker and Temporal server after the bench has exited.
+  let browser: Browser | null = null;
   try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
     await waitForHealth(`${base}/api/health`, 600_000);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await signIn(page, base);
@@ -221,7 +224,7 @@ async function main() {
     console.log(`our run page (all ${spanCount} spans interactive): ${fmt(ours)}; Temporal Web UI (history of ${longest.events} events, network idle): ${fmt(theirs)}; our time / theirs ${(ours / theirs).toFixed(2)} (${ours < theirs ? `${(theirs / ours).toFixed(1)}× faster` : `${(ours / theirs).toFixed(1)}× SLOWER`})`);
     await connection.close();
   } finally {
-    await browser.close();
+    await browser?.close();
     await db.$disconnect();
     stack.kill("SIGTERM");
     await new Promise((r) => stack.once("exit", r));
