@@ -168,8 +168,14 @@ export interface AgentRunInput {
   /** The approval gate (absent only on runs started before it existed: they get the fallback policy). */
   gate?: RunGate;
   /**
-   * The web server's signature of this run's start (lib/engine/run-start-signature.ts): a root run
-   * whose input it does not match fails `unauthenticated` before it does anything. Child runs carry none.
+   * The web server's signature of this run's id and whole input, all but the proofs and `carried`
+   * (lib/engine/run-start-signature.ts): a root run whose input it does not match fails
+   * `unauthenticated` before it does anything. Child runs carry none.
+   */
+  startProof?: string;
+  /**
+   * LEGACY: issue 23's signature (id, graph, gate, starter, entry agent), still sent for workers of
+   * earlier releases during a deploy; this release's workers never accept it alone.
    */
   runProof?: string;
   /** The effective model of the agent that started this run (a parent, a router): an agent whose model is `inherit` uses it (DD-7). */

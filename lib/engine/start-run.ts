@@ -15,7 +15,7 @@ import { agentModel, requireVision } from "../models/vision";
 import { readWorkspacePolicy } from "../policy/store";
 import { createRunRow, deleteRunRow } from "../run-ledger/write";
 import type { EngineContext } from "./engine-context";
-import { signRunStart } from "./run-start-signature";
+import { signLegacyRunStart, signRunInput, type SignedRunInput } from "./run-start-signature";
 
 export interface StartRunInput {
   /** A saved agent graph, by name (its newest version), or… */
@@ -100,25 +100,29 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
       // The row first, so the run is listed (with its version and who started it) from the start;
       // removed again when Temporal refuses the start, so nothing is half-created.
       await createRunRow(db, { id: runId, agentName: graph.entryAgent, graphName, agentVersionId, startedBy, task: input.task, context }, { ...input.origin, ...variant });
+      const runInput: SignedRunInput = {
+        graph,
+        agentName: graph.entryAgent,
+        message: input.task,
+        ...(images.length ? { images } : {}),
+        context,
+        rootRunId: runId,
+        parentRunId: null,
+        depth: 0,
+        conversation: null,
+        startedBy,
+        graphName,
+        agentVersionId,
+        gate,
+        ...(input.tape ? { tape: { tapeId: input.tape.tapeId, path: "" } } : {}),
+      };
+      // Signed: the worker runs nothing of a root run whose input this does not match. The legacy proof is
+      // for workers of earlier releases during a deploy (they check only it); this release's ignore it.
+      const proofs = decisionKey
+        ? { startProof: signRunInput(decisionKey, runId, runInput), runProof: signLegacyRunStart(decisionKey, { runId, graph, gate, startedBy, agentName: graph.entryAgent }) }
+        : {};
       try {
-        await startWorkflow(runId, {
-          graph,
-          agentName: graph.entryAgent,
-          message: input.task,
-          ...(images.length ? { images } : {}),
-          context,
-          rootRunId: runId,
-          parentRunId: null,
-          depth: 0,
-          conversation: null,
-          startedBy,
-          graphName,
-          agentVersionId,
-          gate,
-          ...(input.tape ? { tape: { tapeId: input.tape.tapeId, path: "" } } : {}),
-          // Signed: the worker runs nothing of a root run whose input this does not match.
-          ...(decisionKey ? { runProof: signRunStart(decisionKey, { runId, graph, gate, startedBy, agentName: graph.entryAgent }) } : {}),
-        });
+        await startWorkflow(runId, { ...runInput, ...proofs });
       } catch (error) {
         await deleteRunRow(db, runId).catch(() => undefined);
         throw error;

@@ -3,7 +3,7 @@
 // started by a checked run — Temporal records its parent, which no client can
 // set — so it needs no proof of its own.
 import { proxyActivities, proxyLocalActivities, workflowInfo } from "@temporalio/workflow";
-import type { RunStartActivities } from "../activities/run-start";
+import type { RunStartActivities, RunStartCheck } from "../activities/run-start";
 import type { AgentRunInput } from "../../lib/contract/workflow";
 import { RunFailure } from "./run-failure";
 import type { RunLedger } from "./run-ledger";
@@ -16,8 +16,13 @@ const { checkRunStart: checkRunStartInHistory } = proxyActivities<RunStartActivi
 
 /** `inHistory`: a regular activity (engine-patches.ts stepsInHistory, or a taped run's tapeStartCheckInHistory), else a local one in the ledger's turn. Throws RunFailure("unauthenticated") unless the run is a child or its input carries the web server's signature. */
 export async function requireSignedStart(input: AgentRunInput, ledger: RunLedger, inHistory = false): Promise<void> {
-  if (workflowInfo().parent) return;
-  const start = { runId: workflowInfo().workflowId, graph: input.graph, gate: input.gate, startedBy: input.startedBy, agentName: input.agentName, runProof: input.runProof };
+  const info = workflowInfo();
+  if (info.parent) return;
+  // The whole input is checked (issue 38 §4), so the activity's argument grew; its commands did not change, and a
+  // replay takes the recorded result without comparing arguments: no patch. `carried` is not signed (no web
+  // server sees it): only its presence goes, to be refused on an execution that continues none.
+  const { carried, ...rest } = input;
+  const start: RunStartCheck = { ...rest, runId: info.workflowId, wholeInput: true, carriesState: carried !== undefined, continued: info.continuedFromExecutionRunId !== undefined };
   const problem = inHistory ? await checkRunStartInHistory(start) : await ledger.exclusive(() => checkRunStart(start), { carry: false });
   if (problem) throw new RunFailure("unauthenticated", problem);
 }
