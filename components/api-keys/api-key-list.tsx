@@ -3,7 +3,8 @@ import { useState } from "react";
 import type { ApiKeySummary } from "@/lib/api-keys/schemas";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { STATUS_TONE, expiresText, formatInstant, lastUsedText } from "./format";
+import { DateTime } from "@/components/ui/date-time";
+import { STATUS_TONE } from "./format";
 
 /** One key's revoke button, which asks once more before it acts: a revoked key cannot be brought back. */
 function RevokeControl({ apiKey, pending, onRevoke }: { apiKey: ApiKeySummary; pending: boolean; onRevoke: (key: ApiKeySummary) => void }) {
@@ -93,11 +94,11 @@ export function ApiKeyList({
               </td>
               <td className="px-4 py-3 text-zinc-600">{key.role}</td>
               <td className="whitespace-nowrap px-4 py-3 text-zinc-600">
-                <time dateTime={key.createdAt}>{formatInstant(key.createdAt)}</time>
+                <DateTime value={key.createdAt} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-zinc-600">{expiresText(key)}</td>
+              <td className="whitespace-nowrap px-4 py-3 text-zinc-600">{key.expiresAt ? <DateTime value={key.expiresAt} /> : "never"}</td>
               <td className="whitespace-nowrap px-4 py-3 text-zinc-600" data-testid={`api-key-last-used-${key.name}`}>
-                {lastUsedText(key)}
+                {key.lastUsedAt ? <DateTime value={key.lastUsedAt} /> : "never used"}
               </td>
               <td className="whitespace-nowrap px-4 py-3 text-right">
                 {key.status === "active" ? <RevokeControl apiKey={key} pending={pending} onRevoke={onRevoke} /> : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatCount, formatDateTime, formatDateTimeRange, formatDuration, formatTokens, UNPRICED } from "./figures";
+import { formatAxisTime, formatCost, formatCount, formatDateTime, formatDateTimeRange, formatDuration, formatTokens, UNPRICED } from "./figures";
 
 // Fixed zone for the tests: the process's TZ decides the reader's zone (vitest runs in the machine's zone).
 const AT = Date.UTC(2026, 10, 29, 1, 44, 54);
@@ -35,6 +35,14 @@ describe("formatDateTime: one style for every moment the product shows", () => {
   });
 });
 
+describe("formatAxisTime: a chart's ticks on the same clock", () => {
+  it("writes the time of day on a 24-hour clock, or the day when ticks are days apart", () => {
+    expect(formatAxisTime(AT, false, "en-US")).toMatch(/^\d{2}:\d{2}$/);
+    expect(formatAxisTime(AT, false, "en-US")).toBe(local(AT).slice(0, 5));
+    expect(formatAxisTime(AT, true, "en-US")).toMatch(/^[A-Z][a-z]{2} \d{1,2}$/);
+  });
+});
+
 describe("formatDuration", () => {
   it.each([
     [0, "0 ms"],
@@ -43,10 +51,12 @@ describe("formatDuration", () => {
     [1_000, "1.0 s"],
     [2_440, "2.4 s"],
     [59_940, "59.9 s"],
-    [60_000, "1 min 0 s"],
-    [119_600, "2 min 0 s"],
+    [60_000, "1 min"],
+    [119_600, "2 min"],
+    [61_000, "1 min 1 s"],
     [20 * 60_000 + 12_000, "20 min 12 s"],
     [3 * 3_600_000 + 5 * 60_000, "3 h 5 min"],
+    [2 * 3_600_000, "2 h"],
   ])("%d ms reads %s", (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });

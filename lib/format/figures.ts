@@ -38,7 +38,22 @@ export function formatDateTimeRange(from: string | number | Date, to: string | n
   return dateTimeFormat(locale).formatRange(start, end);
 }
 
-/** A duration in ms: "350 ms", "2.4 s", "20 min 12 s", "3 h 5 min"; "—" when there is none to say. */
+const axisTime = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A chart axis's tick: the time of day on the same 24-hour clock ("14:05"), or the day ("Nov 29") when the ticks
+ * are days apart. Only where a caption beside the chart gives the full moments (the dashboard's range line).
+ */
+export function formatAxisTime(value: string | number | Date, daily: boolean, locale?: string): string {
+  const date = toDate(value);
+  if (!date) return "";
+  const key = `${locale ?? ""}|${daily}`;
+  let format = axisTime.get(key);
+  if (!format) axisTime.set(key, (format = new Intl.DateTimeFormat(locale, daily ? { month: "short", day: "numeric" } : { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })));
+  return format.format(date);
+}
+
+/** A duration in ms: "350 ms", "2.4 s", "20 min 12 s", "45 min", "3 h 5 min"; "—" when there is none to say. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return "—";
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -46,8 +61,8 @@ export function formatDuration(ms: number | null | undefined): string {
   // Whole seconds from here: 59.6 s of a minute would otherwise read "1 min 60 s".
   const seconds = Math.round(ms / 1000);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${Math.floor(minutes / 60)} h`;
 }
 
 /** What a cost is called when some model of it has no price: never "$0", which would say it was free. */

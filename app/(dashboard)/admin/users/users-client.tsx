@@ -12,17 +12,17 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DateTime } from "@/components/ui/date-time";
+import { formatDateTime } from "@/lib/format/figures";
 
 type Message = { tone: "error" | "success"; text: string };
 
 const STATUS_TONE = { active: "success", disabled: "danger", invited: "info" } as const;
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-
 /** What the account's sign-in block is, in one line: which addresses are refused, and whether the account is on guard. */
 function blockText(block: NonNullable<UserSummary["signInBlock"]>): string {
-  const parts = block.addresses.map((a) => `${a.address === "direct" || a.address === "-" ? "every address (no trusted proxy)" : a.address} until ${time(a.until)}`);
-  if (block.guardedUntil) parts.push(`on guard until ${time(block.guardedUntil)} (only addresses without recent failures may try)`);
+  const parts = block.addresses.map((a) => `${a.address === "direct" || a.address === "-" ? "every address (no trusted proxy)" : a.address} until ${formatDateTime(a.until)}`);
+  if (block.guardedUntil) parts.push(`on guard until ${formatDateTime(block.guardedUntil)} (only addresses without recent failures may try)`);
   return `Sign-in blocked: ${parts.join("; ")}`;
 }
 
@@ -190,7 +190,7 @@ export function UsersTable({ users, currentUserId }: { users: UserSummary[]; cur
                     ))}
                   </Select>
                 </td>
-                <td className="px-4 py-3 text-zinc-600">{u.lastSignInAt ? new Date(u.lastSignInAt).toLocaleString() : "never"}</td>
+                <td className="px-4 py-3 text-zinc-600">{u.lastSignInAt ? <DateTime value={u.lastSignInAt} /> : "never"}</td>
                 <td className="space-x-2 whitespace-nowrap px-4 py-3">
                   {u.id === currentUserId ? null : (
                     <>
