@@ -68,7 +68,7 @@ test("a run's duration is one number in the header and on the trace's root bar; 
   const window = page.getByTestId("follow-up-window");
   await expect(async () => {
     if (!(await window.isVisible())) await page.reload();
-    await expect(window).toHaveText(/^open for follow-ups until \d{2}:\d{2}$/, { timeout: 2000 });
+    await expect(window).toHaveText(/^open for follow-ups until .+, \d{2}:\d{2}:\d{2}$/, { timeout: 2000 });
   }).toPass({ timeout: 20_000 });
   const until = (await window.textContent()) ?? "";
 
@@ -151,5 +151,5 @@ test("a sub-agent that answered and waits for its parent is not drawn as growing
   const axisEnd = durationMs(ticks.filter((t) => t.startsWith("+")).at(-1) ?? "");
   expect(axisEnd, `the axis (to +${axisEnd} ms) ends with the run (${root} ms)`).toBeLessThanOrEqual(root + 100);
   // Its wait is said as a deadline, in the same clock as the follow-up window.
-  await expect(page.getByTestId("span-row").filter({ hasText: "idle wait for the parent" }).first()).toContainText(/until \d{2}:\d{2}/);
+  await expect(page.getByTestId("span-row").filter({ hasText: "idle wait for the parent" }).first()).toContainText(/until .+, \d{2}:\d{2}:\d{2}/);
 });

@@ -1,6 +1,7 @@
 import type { SpanKind } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
-import { clockTime, followUpDeadline, followUpWindowText } from "@/lib/runs/run-time";
+import { followUpDeadline, followUpWindowText } from "@/lib/runs/run-time";
+import { formatDateTime } from "@/lib/format/figures";
 
 /** Bar colour by span kind; errors and running spans override it (see barClass). */
 export const KIND_COLORS: Record<SpanKind, string> = {
@@ -51,5 +52,5 @@ export function waitNote(span: Pick<TraceSpanView, "kind" | "endMs" | "attribute
   const window = followUpDeadline(span.attributes);
   if (window) return followUpWindowText(window);
   const deadline = span.attributes?.deadline;
-  return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${clockTime(deadline)}` : null;
+  return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? `until ${formatDateTime(deadline)}` : null;
 }

@@ -91,6 +91,6 @@ describe("a run waiting for follow-ups", () => {
     const html = renderRun(true);
     expect(html).toContain('aria-label="run help-desk, 280 ms"');
     expect(html, "the axis ends at the answer").toContain("+280 ms");
-    expect(html).toMatch(/data-testid="span-follow-up-window"[^>]*>open for follow-ups until \d{2}:\d{2}</);
+    expect(html).toMatch(/data-testid="span-follow-up-window"[^>]*>open for follow-ups until [^<]+, \d{2}:\d{2}:\d{2}</);
   });
 });

@@ -150,7 +150,10 @@ type EventBody =
       iteration: number;
       model: string;
       usage: TokenUsage;
+      /** The step's duration: its span's end − start (lib/runs/step-duration.ts), what the trace, compare page and dashboard show. */
       latencyMs: number;
+      /** The model call's own time by the worker's clock, without the scheduling and ledger write around it (absent on older runs). */
+      modelMs?: number;
       toolCalls: number;
       attempts: number;
       /** When the model call started by the worker's clock (the event's own time is workflow time, which stands still while local activities run). */

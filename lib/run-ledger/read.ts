@@ -241,6 +241,8 @@ export interface RunRowFilter {
   /** Never these runs (the runs list's feedback=none leaves out the trees that have feedback). */
   excludeRunIds?: string[];
   status?: string;
+  /** Runs still working: any status but completed, failed and cancelled. */
+  working?: boolean;
   /** Runs that ended with this typed failure. */
   errorReason?: string;
   /** Runs a router gave to this agent. */
@@ -272,7 +274,7 @@ function runWhere(filter: RunRowFilter) {
     ...(filter.hideExperimentRuns ? { experimentId: null } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
     ...(filter.excludeRunIds?.length ? { NOT: { id: { in: filter.excludeRunIds } } } : {}),
-    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.status ? { status: filter.status } : filter.working ? { status: { notIn: ENDED } } : {}),
     ...(filter.errorReason ? { errorReason: filter.errorReason } : {}),
     ...(filter.routedTo ? { routedTo: filter.routedTo } : {}),
     ...(filter.planOutcome ? { planOutcome: filter.planOutcome } : {}),
@@ -406,8 +408,8 @@ export interface TreeLedger {
   runs: { id: string; parentRunId: string | null; agentName: string; startedAt: Date }[];
   /** Events of the asked types, per run in sequence order. */
   events: { runId: string; event: RunEvent }[];
-  /** Model-call and tool spans, per run in start order; `replayed` from the span's data or attributes. */
-  spans: { runId: string; spanId: string; kind: "inference" | "tool"; status: string; callId: string | null; replayed: boolean }[];
+  /** Model-call and tool spans, per run in start order; `replayed` from the span's data or attributes; times in ms (end null while open). */
+  spans: { runId: string; spanId: string; kind: "inference" | "tool"; status: string; callId: string | null; replayed: boolean; startMs: number; endMs: number | null }[];
   /** Assistant messages, per run in conversation order. */
   assistantMessages: { runId: string; message: Extract<ChatMessage, { role: "assistant" }> }[];
 }
@@ -481,10 +483,12 @@ export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly
   };
   // PostgreSQL's to_json(NULL) is NULL, which would void the whole row's text.
   const nullable = (sql: string) => `coalesce(${sql}, 'null')`;
+  // A span's times in ms, as text (a step's duration is end − start: lib/runs/step-duration.ts).
+  const ms = (column: string) => nullable(postgres ? `(${pgMs(column)})::text` : `CAST(${sqliteMs(column)} AS TEXT)`);
   const [events, spans, messages] = await Promise.all([
     read(`SELECT ${concat(row(quote("run_id"), "data"), "run_id, seq")} AS json ${from("run_events", `${inTree} AND type IN (${typeList})`, "run_id, seq")}`, [...treeArgs, ...eventTypes]),
     read(
-      `SELECT ${concat(row(quote("run_id"), quote("span_id"), quote("kind"), quote("status"), nullable(quote(spanCallId)), spanReplayed), "run_id, started_at, span_id")} AS json ${from("run_spans", `${inTree} AND kind IN ('inference', 'tool')`, "run_id, started_at, span_id")}`,
+      `SELECT ${concat(row(quote("run_id"), quote("span_id"), quote("kind"), quote("status"), nullable(quote(spanCallId)), spanReplayed, ms("started_at"), ms("ended_at")), "run_id, started_at, span_id")} AS json ${from("run_spans", `${inTree} AND kind IN ('inference', 'tool')`, "run_id, started_at, span_id")}`,
       treeArgs,
     ),
     read(`SELECT ${concat(row(quote("run_id"), "data"), `run_id, "index"`)} AS json ${from("run_messages", `${inTree} AND role = 'assistant'`, `run_id, "index"`)}`, treeArgs),
@@ -493,7 +497,16 @@ export async function readTreeLedger(db: Db, runId: string, eventTypes: readonly
   return {
     runs,
     events: events.filter(mine).map(([id, event]) => ({ runId: id, event: event as RunEvent })),
-    spans: (spans.filter(mine) as [string, string, string, string, string | null, boolean][]).map(([id, spanId, kind, status, callId, replayed]) => ({ runId: id, spanId, kind: kind as "inference" | "tool", status, callId, replayed })),
+    spans: (spans.filter(mine) as [string, string, string, string, string | null, boolean, number, number | null][]).map(([id, spanId, kind, status, callId, replayed, startMs, endMs]) => ({
+      runId: id,
+      spanId,
+      kind: kind as "inference" | "tool",
+      status,
+      callId,
+      replayed,
+      startMs: Number(startMs),
+      endMs: endMs === null ? null : Number(endMs),
+    })),
     assistantMessages: messages.filter(mine).map(([id, message]) => ({ runId: id, message: message as Extract<ChatMessage, { role: "assistant" }> })),
   };
 }

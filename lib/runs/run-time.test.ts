@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TraceSpanView } from "./schemas";
-import { clockTime, drawnSpans, drawnSubRunSpans, onTimeAxis, followUpDeadline, followUpWindowText, isAfterRun, runDurationMs, runTimes } from "./run-time";
+import { formatDateTime } from "../format/figures";
+import { drawnSpans, drawnSubRunSpans, onTimeAxis, followUpDeadline, followUpWindowText, isAfterRun, runDurationMs, runTimes } from "./run-time";
 
 const RUN = "run-1";
 const t0 = Date.parse("2026-01-01T10:00:00Z");
@@ -64,8 +65,8 @@ describe("the follow-up window", () => {
   it("is said as a window, to the minute", () => {
     const deadline = followUpDeadline(window.attributes);
     expect(deadline).toBe(new Date(answeredAt + 3_600_000).toISOString());
-    expect(followUpWindowText(deadline ?? "")).toMatch(/^open for follow-ups until \d{2}:\d{2}$/);
-    expect(clockTime(deadline ?? "")).toBe(clockTime(answeredAt + 3_600_000));
+    expect(followUpWindowText(deadline ?? ""), "the product's one date-time format, 24-hour").toMatch(/^open for follow-ups until .+, \d{2}:\d{2}:\d{2}$/);
+    expect(followUpWindowText(deadline ?? "")).toBe(`open for follow-ups until ${formatDateTime(answeredAt + 3_600_000)}`);
     expect(followUpDeadline({ timer: "sub_agent_idle", deadline: "2026-01-01T11:00:00Z" })).toBeNull();
     expect(followUpDeadline({ timer: "follow_up_window", deadline: "soon" })).toBeNull();
   });

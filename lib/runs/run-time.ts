@@ -5,8 +5,11 @@
 // now (growing by the browser's clock): 280 ms beside 2.1 s. Both read the
 // run's times from here: start → last answer (or failure, or cancellation),
 // or → now while it works; the window after the answer is shown as a window
-// ("open for follow-ups until 15:04"), off the run's time axis.
+// ("open for follow-ups until 15:04"), off the run's time axis. A sub-run's
+// span and the span details (the API) read the same times, so a sub-run that
+// answered in 187 ms is never "running · 20 min" while it waits for its parent.
 import type { TraceSpan } from "../contract/types";
+import { formatDateTime } from "../format/figures";
 import type { RunHeaderData, TraceSpanView } from "./schemas";
 
 /** The run's start, and its end (null while it works), in ms since the epoch. */
@@ -36,14 +39,9 @@ export function followUpDeadline(attributes: TraceSpan["attributes"]): string | 
   return typeof deadline === "string" && !Number.isNaN(Date.parse(deadline)) ? deadline : null;
 }
 
-/** "15:04": a wall-clock time in the viewer's zone, to the minute. */
-export function clockTime(iso: string | number): string {
-  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-}
-
-/** "open for follow-ups until 15:04". */
+/** "open for follow-ups until Nov 29, 2026, 15:04:00": the deadline in the product's one date-time format. */
 export function followUpWindowText(deadline: string): string {
-  return `open for follow-ups until ${clockTime(deadline)}`;
+  return `open for follow-ups until ${formatDateTime(deadline)}`;
 }
 
 /** A wait for the next message: a root run's follow-up window, or a sub-agent conversation's idle wait for its parent. */
@@ -69,11 +67,29 @@ export function drawnSpans(spans: TraceSpanView[], runId: string, times: RunTime
   const at = spans.findIndex((s) => isRootRunSpan(s, runId));
   const root = spans[at];
   if (!root) return spans;
-  const status = times.endMs !== null && root.status === "running" ? "ok" : root.status;
-  if (root.startMs === times.startMs && root.endMs === times.endMs && root.status === status) return spans;
+  const run = asRunSpan(root, times);
+  if (run === root) return spans;
   const drawn = spans.slice();
-  drawn[at] = { ...root, startMs: times.startMs, endMs: times.endMs, status };
+  drawn[at] = run;
   return drawn;
+}
+
+/**
+ * A run's own span as every page and the API show it: it spans the run's
+ * times (start → last answer, failure or cancellation; open while it works)
+ * and has ended, not "running", once the run answered, however long the run
+ * then waits for a follow-up or its parent's next message. The same object
+ * when it already does.
+ */
+export function asRunSpan<S extends Pick<TraceSpanView, "startMs" | "endMs" | "status">>(span: S, times: RunTimes): S {
+  const status = times.endMs !== null && span.status === "running" ? "ok" : span.status;
+  if (span.startMs === times.startMs && span.endMs === times.endMs && span.status === status) return span;
+  return { ...span, startMs: times.startMs, endMs: times.endMs, status };
+}
+
+/** Whether a span is its run's own span (the run's bar): a `run` span without a parent. */
+export function isOwnRunSpan(span: Pick<TraceSpanView, "kind" | "parentId">): boolean {
+  return span.kind === "run" && span.parentId === null;
 }
 
 /**

@@ -57,9 +57,12 @@ export const runIdInputSchema = z.strictObject({ runId: runIdSchema });
 /** A follow-up: the action's input; `POST /api/runs/:runId/messages` takes the run id from its path. */
 export const followUpSchema = runIdInputSchema.extend({ content: boundedText("message", "write a message"), images: imageInputsSchema.optional() });
 
+/** A status filter of the runs list: one status, or "active" for any state of a run still working (the overview's "still running"). */
+export const RUN_STATUS_FILTERS = [...RUN_STATUSES, "active"] as const;
+
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({
-  status: z.enum(RUN_STATUSES).optional(),
+  status: z.enum(RUN_STATUS_FILTERS).optional(),
   /** Runs that ended with this typed failure. */
   reason: z.enum(FAILURE_REASONS).optional(),
   /** Runs a router gave to this agent (a name no run was routed to matches nothing). */

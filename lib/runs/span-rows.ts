@@ -14,6 +14,8 @@ export type SpanRow = [string, string | null, TraceSpan["kind"], string, TraceSp
 
 export interface SpanRowPage {
   runId: string;
+  /** The run's start and end (null while it works): its own span is drawn from them (lib/runs/run-time.ts). */
+  run?: { startedAt: string; endedAt: string | null };
   rows: SpanRow[];
   /** Ask for this offset next; null on the last page. */
   nextOffset: number | null;

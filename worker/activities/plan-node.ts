@@ -34,6 +34,7 @@ import type { ModelRegistry } from "../models/registry";
 import { ModelCallError } from "../models/types";
 import { RunState } from "../workflows/run-state";
 import { withDependencyResults } from "./dependency-results";
+import { spanDurationMs } from "../../lib/runs/step-duration";
 
 export interface PlanNodeInput {
   identity: LedgerRunIdentity;
@@ -217,8 +218,10 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
         if (writeFailure !== null) throw writeFailure;
         const { response, attempt } = answer;
         state.addUsage(response.usage);
-        state.emit({ type: "inference_completed", iteration: state.iteration, model: agent.model, usage: response.usage, latencyMs: Date.now() - started, toolCalls: response.toolCalls.length, attempts: attempt, startedAt: new Date(started).toISOString() });
         state.endSpan(inferenceSpan, "ok", { tokens: response.usage, attempts: attempt });
+        // The step's duration is its span's (lib/runs/step-duration.ts); the model's own time is modelMs.
+        const latencyMs = spanDurationMs(inferenceSpan) ?? Date.now() - started;
+        state.emit({ type: "inference_completed", iteration: state.iteration, model: agent.model, usage: response.usage, latencyMs, modelMs: Date.now() - started, toolCalls: response.toolCalls.length, attempts: attempt, startedAt: new Date(started).toISOString() });
         const used = state.totalTokens();
         if (used >= input.tokenBudget * 0.9 && !state.budgetWarned) {
           state.budgetWarned = true;

@@ -73,6 +73,18 @@ describe.each(providers)("comparing runs on $provider", ({ available, create }) 
     expect(result.a.replayedSteps).toBe(0);
   });
 
+  it.skipIf(!available)("each step's duration is its span's, as the trace shows it (issue 37 §1: 24 ms in the trace, 4 ms here)", async () => {
+    const result = ((await compare(`a=${first}&b=${second}`)) as { data: RunComparison }).data;
+    const spans = await h.db.runSpan.findMany({ where: { runId: first, kind: { in: ["inference", "tool"] } }, select: { spanId: true, startedAt: true, endedAt: true } });
+    const traced = new Map(spans.map((s) => [s.spanId, (s.endedAt?.getTime() ?? Number.NaN) - s.startedAt.getTime()]));
+    const timed = result.a.steps.filter((s) => s !== null && s.spanId !== null && (s.kind === "model_call" || s.kind === "tool_call"));
+    expect(timed.length, "three model calls and two tool calls").toBe(5);
+    for (const step of timed) expect(step?.latencyMs, `${step?.kind} ${step?.spanId}`).toBe(traced.get(step?.spanId ?? ""));
+    const events = await h.db.runEvent.findMany({ where: { runId: first, type: "inference_completed" }, orderBy: { seq: "asc" }, select: { data: true } });
+    const inferenceSpans = spans.filter((s) => timed.some((t) => t?.kind === "model_call" && t.spanId === s.spanId));
+    expect(events.map((e) => (JSON.parse(e.data) as { latencyMs: number }).latencyMs).sort(), "the API's events carry the same duration").toEqual(inferenceSpans.map((s) => traced.get(s.spanId)).sort());
+  });
+
   it.skipIf(!available)("a run with one more tool call: the inserted steps are only in B, the rest stays aligned", async () => {
     const result = ((await compare(`a=${first}&b=${longer}`)) as { data: RunComparison }).data;
     // The task differs; the model call proposing the second calculation and that call are only in B; the same current_time call answered differently.

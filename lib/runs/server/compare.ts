@@ -17,6 +17,8 @@ import type { CompareCandidate, CompareCandidates, ComparedRun, CompareStepsPage
 import { orderParallel, type RunStep } from "../diff/steps";
 import { inlineRows, sparseSteps, stepView } from "../diff/wire";
 import { deltaOf, stepTotals } from "../diff/totals";
+import { stepDurationMs } from "../step-duration";
+import { runDurationMs, runTimes } from "../run-time";
 
 /** The events steps are built from (build-steps.ts); the others are not read. */
 const STEP_EVENTS: readonly RunEvent["type"][] = [
@@ -92,9 +94,14 @@ async function readTree(db: Db, runId: string, prices: PriceTable): Promise<Tree
   for (const { runId: id, event } of ledger.events) runs.get(id)?.events.push(event);
   for (const s of ledger.spans) runs.get(s.runId)?.spans.push({ id: s.spanId, kind: s.kind, status: s.status, callId: s.callId, replayed: s.replayed });
   for (const m of ledger.assistantMessages) runs.get(m.runId)?.assistantMessages.push(m.message);
+  // A step's duration is its span's, as the trace shows it (lib/runs/step-duration.ts), not the time the event
+  // recorded (older runs' model calls recorded the provider's own time: 4 ms beside the trace's 24 ms).
+  const durations = new Map(ledger.spans.map((s) => [`${s.runId}\u0000${s.spanId}`, stepDurationMs(s)]));
+  const steps = treeSteps([...runs.values()], runId, prices);
+  for (const step of steps) if (step.spanId !== null) step.latencyMs = durations.get(`${step.runId}\u0000${step.spanId}`) ?? step.latencyMs;
   // Steps and their order follow from the tree's runs and its events alone, and events are only ever
   // appended: their count says whether step indices handed out earlier still hold.
-  return { steps: orderParallel(treeSteps([...runs.values()], runId, prices)), version: `${ledger.runs.length}.${ledger.events.length}` };
+  return { steps: orderParallel(steps), version: `${ledger.runs.length}.${ledger.events.length}` };
 }
 
 function comparedRun(row: RunRow, graphVersion: VersionNumbers, tree: TreeSteps, steps: (StepView | null)[]): ComparedRun {
@@ -108,7 +115,8 @@ function comparedRun(row: RunRow, graphVersion: VersionNumbers, tree: TreeSteps,
     status: row.status as RunStatus,
     startedAt: row.startedAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,
-    totals: { ...totals, latencyMs: row.endedAt ? row.endedAt.getTime() - row.startedAt.getTime() : null },
+    // The run's duration as its header says it (lib/runs/run-time.ts): start → end; null while it works.
+    totals: { ...totals, latencyMs: row.endedAt ? runDurationMs(runTimes({ startedAt: row.startedAt.toISOString(), endedAt: row.endedAt.toISOString() }), 0) : null },
     steps,
     version: tree.version,
     replayedSteps: tree.steps.reduce((n, s) => n + (s.replayed ? 1 : 0), 0),

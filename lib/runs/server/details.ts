@@ -7,7 +7,8 @@ import { getDb } from "../../db/server/db";
 import { RunNotFound } from "../../engine/errors";
 import { AppError } from "../../errors";
 import type { ChatMessage, RunEvent } from "../../contract/types";
-import { countSpansStartedBefore, readEventsOfTypes, readInferenceExchange, readSpan, runExists } from "../../run-ledger/read";
+import { countSpansStartedBefore, readEventsOfTypes, readInferenceExchange, readRunRow, readSpan, runExists } from "../../run-ledger/read";
+import { asRunSpan, isOwnRunSpan, runTimes } from "../run-time";
 import { toSpanView } from "../span-rows";
 import { getConfig } from "../../config/server/config";
 import type { TraceSpanView } from "../schemas";
@@ -64,7 +65,10 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
     if (!(await runExists(db, runId))) throw new RunNotFound(runId);
     throw new AppError("not_found", 404, `There is no span "${spanId}" in run "${runId}"`);
   }
-  const span = toSpanView(runId, found, getConfig().models.prices);
+  const raw = toSpanView(runId, found, getConfig().models.prices);
+  // The run's own span lasts as long as the run worked, as the header and the trace say (lib/runs/run-time.ts).
+  const run = isOwnRunSpan(raw) ? await readRunRow(db, runId) : null;
+  const span = run ? asRunSpan(raw, runTimes({ startedAt: run.startedAt.toISOString(), endedAt: run.endedAt?.toISOString() ?? null })) : raw;
   const attrs = span.attributes ?? {};
   let events: RunEvent[] = [];
   let input: ChatMessage[] | null = null;

@@ -99,7 +99,8 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     db,
     {
       topLevel: true,
-      status: filters.status,
+      status: filters.status === "active" ? undefined : filters.status,
+      working: filters.status === "active",
       errorReason: filters.reason,
       routedTo: filters.routedTo,
       planOutcome: filters.planOutcome,
@@ -255,10 +256,12 @@ export async function runSpans(runId: string): Promise<TraceSpanView[]> {
  * pages at once. The rows are the database's JSON, passed through unparsed.
  */
 export async function runSpanPageJson(runId: string, offset: number, limit: number): Promise<string> {
-  if (offset === 0) await requireRun(runId);
+  const run = await requireRun(runId);
   const page = await readSpanRowsJson(getDb(), runId, offset, limit);
   const nextOffset = offset + page.count < page.total ? offset + page.count : null;
-  return `{"runId":${JSON.stringify(runId)},"nextOffset":${nextOffset},"total":${page.total},"prices":${JSON.stringify(getConfig().models.prices)},"rows":${page.json}}`;
+  // The run's times, so its own span is drawn as long as the run worked wherever it is shown (lib/runs/run-time.ts).
+  const times = { startedAt: run.startedAt.toISOString(), endedAt: run.endedAt?.toISOString() ?? null };
+  return `{"runId":${JSON.stringify(runId)},"run":${JSON.stringify(times)},"nextOffset":${nextOffset},"total":${page.total},"prices":${JSON.stringify(getConfig().models.prices)},"rows":${page.json}}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { mergeMarkers, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { handoffMarks } from "@/lib/runs/conversation-turns";
 import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
 import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
-import { drawnSpans, drawnSubRunSpans, runTimes } from "@/lib/runs/run-time";
+import { drawnSpans, drawnSubRunSpans, runTimes, type RunTimes } from "@/lib/runs/run-time";
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { useRunTail } from "@/components/trace/use-run-tail";
@@ -81,8 +81,11 @@ export function RunClient({
   const subRuns = useQueries({
     queries: subRunIds.map((id) => ({
       queryKey: ["sub-run-spans", id],
-      queryFn: async () => ({ spans: spansFromRows(await getJson<SpanRowPage>(`/api/runs/${encodeURIComponent(id)}/spans?limit=50000`)) }),
-      refetchInterval: (q: { state: { data?: { spans: TraceSpanView[] } } }) => (q.state.data?.spans.some((s) => s.status === "running") ? 2000 : false),
+      queryFn: async () => {
+        const page = await getJson<SpanRowPage>(`/api/runs/${encodeURIComponent(id)}/spans?limit=50000`);
+        return { spans: spansFromRows(page), times: page.run ? runTimes(page.run) : null };
+      },
+      refetchInterval: (q: { state: { data?: { spans: TraceSpanView[]; times: RunTimes | null } } }) => (q.state.data?.spans.some((s) => s.status === "running") ? 2000 : false),
     })),
   });
   const subRunKey = subRuns.map((q) => q.dataUpdatedAt).join(",");
@@ -105,7 +108,8 @@ export function RunClient({
       const id = subRunIds[i];
       if (!id) return;
       if (q.data) {
-        const spans = drawnSubRunSpans(q.data.spans);
+        // A sub-run's own span says what its header says: start → last answer (its wait for the parent is not run time).
+        const spans = q.data.times ? drawnSpans(q.data.spans, id, q.data.times) : drawnSubRunSpans(q.data.spans);
         map.set(id, indexSpans(spans));
         all = all.concat(spans);
       } else loading.add(id);

@@ -19,6 +19,8 @@ import type { ImageRef } from "@/lib/attachments/schemas";
 import { FeedbackWidget } from "@/components/feedback/feedback-widget";
 import { ForkLinks } from "@/components/forks/fork-links";
 import { graphVersionLabel } from "@/lib/runs/version-label";
+import { routedToText } from "@/lib/runs/routing-label";
+import { DateTime } from "@/components/ui/date-time";
 
 export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header: RunHeaderData; taskImages: readonly ImageRef[]; canLaunch: boolean; onChanged: () => void }) {
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -136,12 +138,14 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
         </div>
         <div>
           <dt className="text-xs text-zinc-500">Started</dt>
-          <dd>{new Date(header.startedAt).toLocaleString()}</dd>
+          <dd>
+            <DateTime value={header.startedAt} testId="run-started" />
+          </dd>
         </div>
-        {header.routedTo ? (
+        {routedToText(header) ? (
           <div>
             <dt className="text-xs text-zinc-500">Routed to</dt>
-            <dd data-testid="routed-to">{header.routedTo}</dd>
+            <dd data-testid="routed-to">{routedToText(header)}</dd>
           </div>
         ) : null}
         {header.planOutcome ? (
