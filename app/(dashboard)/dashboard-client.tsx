@@ -9,39 +9,18 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
-import { Card } from "@/components/ui/card";
 import { ChartPanel } from "@/components/dashboard/chart-panel";
 import { DerivedLagNote, metricsRefetchMs } from "@/components/dashboard/derived-lag-note";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { drawsOwnLabels, labelledSearch, nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
 import { formatMetric } from "@/components/dashboard/format";
 import { LABELLED_SERIES, SECTIONS } from "@/components/dashboard/panels";
+import { OverviewTiles } from "@/components/dashboard/overview-tiles";
+import { DateTime, DateTimeRange } from "@/components/ui/date-time";
 import { getJson } from "@/lib/http/client";
 import { METRIC_SERIES, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard } from "@/lib/metrics/schemas";
 
 const REFRESH_MS = 30_000;
-
-function Stat({ label, value, href, testId }: { label: string; value: string; href?: string; testId: string }) {
-  const body = (
-    <>
-      <p className="text-xs text-zinc-500">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tabular-nums text-zinc-900" data-testid={testId}>
-        {value}
-      </p>
-    </>
-  );
-  return (
-    <Card className="px-4 py-3">
-      {href ? (
-        <Link href={href} className="block hover:opacity-80">
-          {body}
-        </Link>
-      ) : (
-        body
-      )}
-    </Card>
-  );
-}
 
 function latencyHeadline(series: MetricSeriesData | undefined): string | undefined {
   const l = series?.latency;
@@ -89,8 +68,6 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
     if (byOwnLabel && (LABELLED_SERIES as readonly string[]).includes(name) && labelled.data) return { series: labelled.data.series[name], source: labelled.data };
     return { series: main.series[name], source: main };
   };
-  const tokens = data ? (data.totals.tokens_in ?? 0) + (data.totals.tokens_out ?? 0) : null;
-  const pending = data?.pendingApprovals;
 
   return (
     <div className="space-y-6">
@@ -117,23 +94,14 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
       {data ? (
         <>
           <p className="text-xs text-zinc-500" data-testid="dashboard-range">
-            {new Date(data.range.from).toLocaleString()} – {new Date(data.range.to).toLocaleString()} · one point per {data.range.resolution} · refreshed {new Date(data.generatedAt).toLocaleTimeString()}
+            <DateTimeRange from={data.range.from} to={Date.parse(data.range.to) - 1} /> · one point per {data.range.resolution} · refreshed <DateTime value={data.generatedAt} />
           </p>
           <DerivedLagNote lag={data.derived} />
-          <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-7">
-            <Stat label="Runs started" value={formatMetric(data.totals.runs_started, "count")} testId="stat-runs-started" />
-            <Stat label="Completed" value={formatMetric(data.totals.runs_completed, "count")} testId="stat-runs-completed" />
-            <Stat label="Failed" value={formatMetric(data.totals.runs_failed, "count")} testId="stat-runs-failed" />
-            <Stat label="Success rate" value={formatMetric(data.totals.success_rate, "ratio")} testId="stat-success-rate" />
-            <Stat label="Tokens" value={formatMetric(tokens, "count")} testId="stat-tokens" />
-            <Stat label="Cost" value={formatMetric(data.totals.cost, "usd")} testId="stat-cost" />
-            <Stat
-              label={pending?.oldestWaitMs ? `Pending approvals · oldest ${formatMetric(pending.oldestWaitMs, "ms")}` : "Pending approvals"}
-              value={formatMetric(pending?.count ?? 0, "count")}
-              href="/runs?awaitingApproval=1"
-              testId="stat-approvals-pending"
-            />
-          </div>
+          <p className="text-xs text-zinc-600" data-testid="runs-counted">
+            The run tiles count the top-level runs started in this range, each once, where it is now, with the runs experiments started; each opens exactly those runs.
+            {data.filters.model || data.filters.tool ? " Runs are not split by model or tool: those filters narrow the model and tool figures only." : ""}
+          </p>
+          <OverviewTiles data={data} />
           {SECTIONS.map((section) => (
             <section key={section.title} aria-labelledby={`section-${section.title}`}>
               <h2 id={`section-${section.title}`} className="text-sm font-semibold uppercase tracking-wide text-zinc-500">

@@ -14,6 +14,9 @@ export interface ChartLine {
 const PALETTE = ["#4f46e5", "#dc2626", "#059669", "#d97706", "#0891b2", "#9333ea", "#db2777", "#65a30d", "#2563eb", "#ea580c", "#0d9488", "#7c3aed"];
 const OTHER_COLOR = "#a1a1aa";
 
+/** Runs by where they are now: the status badges' colours, so "failed" is red on every chart. */
+export const STATE_COLORS: Record<string, string> = { completed: "#059669", failed: "#dc2626", cancelled: "#71717a", running: "#4f46e5" };
+
 /** A line's colour by its place in the chart (lines come sorted by total); "other" is grey wherever it is. */
 export function colorFor(key: string, index: number): string {
   return key === "other" ? OTHER_COLOR : (PALETTE[index % PALETTE.length] ?? OTHER_COLOR);

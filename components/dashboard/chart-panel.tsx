@@ -9,7 +9,7 @@ import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
 import { METRIC_SERIES, type MetricBreakdown, type MetricFilters, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard, type MetricUnit } from "@/lib/metrics/schemas";
-import { colorFor, gridSeconds, type ChartLine } from "./chart-data";
+import { colorFor, gridSeconds, STATE_COLORS, type ChartLine } from "./chart-data";
 import { drillDownHref } from "./dashboard-url";
 import { formatBucket, formatMetric } from "./format";
 
@@ -37,7 +37,11 @@ export interface ChartPanelProps {
   lineLabel?: (key: string) => string;
 }
 
-export function lineLabelDefault(key: string, breakdown: MetricBreakdown): string {
+/** Runs by state: what each state line is called (a working run is "still running", as its tile says). */
+const STATE_LABELS: Record<string, string> = { completed: "completed", failed: "failed", cancelled: "cancelled", running: "still running" };
+
+export function lineLabelDefault(key: string, breakdown: MetricBreakdown, series?: MetricSeriesName): string {
+  if (series === "runs_by_state" && (breakdown === "none" || breakdown === "label")) return STATE_LABELS[key] ?? key;
   if (key === "") return breakdown === "none" ? "all" : "none";
   if (breakdown === "version") return `v${key}`;
   return key.replaceAll("_", " ");
@@ -49,15 +53,16 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, head
   const unit: MetricUnit = def.unit;
   const lines: ChartLine[] = (series?.lines ?? []).map((line, i) => ({
     key: line.key,
-    label: lineLabel ? lineLabel(line.key) : lineLabelDefault(line.key, breakdown),
-    color: colorFor(line.key, i),
+    label: lineLabel ? lineLabel(line.key) : lineLabelDefault(line.key, breakdown, name),
+    color: (name === "runs_by_state" ? STATE_COLORS[line.key] : undefined) ?? colorFor(line.key, i),
     values: line.points.map((p) => p.value),
   }));
   const xs = gridSeconds(data.range, series?.lines ?? []);
   const step = data.range.stepSeconds;
   const hasData = (series?.lines ?? []).some((l) => l.points.some((p) => p.value !== null && p.value !== 0));
   const rangeFrom = new Date(data.range.from);
-  const rangeTo = new Date(data.range.to);
+  // The runs list's `to` is inclusive: the range's last instant, not the next range's first.
+  const rangeTo = new Date(Date.parse(data.range.to) - 1);
   const hrefFor = (lineKey: string, from: Date, to: Date) => drillDownHref({ series: name, lineKey, breakdown, filters, from, to });
   const bucketHref = (idx: number, lineKey: string) => {
     const x = xs[idx];

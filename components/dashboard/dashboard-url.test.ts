@@ -48,14 +48,38 @@ describe("drillDownHref", () => {
   it("sends a failed bar split by reason to the failed runs of that reason, started in the bucket", () => {
     const href = drillDownHref({ series: "runs_failed", lineKey: "model_error", breakdown: "label", filters: { graph: "research-loop" }, from, to });
     expect(href?.startsWith("/runs?")).toBe(true);
-    expect(query(href)).toEqual({ graph: "research-loop", status: "failed", reason: "model_error", from: from.toISOString(), to: to.toISOString() });
+    expect(query(href)).toEqual({ graph: "research-loop", status: "failed", reason: "model_error", experiments: "1", from: from.toISOString(), to: to.toISOString() });
+    const started = drillDownHref({ series: "started_failed", lineKey: "model_error", breakdown: "label", filters: { graph: "research-loop" }, from, to });
+    expect(query(started), "the failed runs by start, the same list").toEqual(query(href));
+  });
+
+  it("sends each state of the runs started to the runs list's same status, experiment runs included as the overview counts them", () => {
+    const state = (lineKey: string) => query(drillDownHref({ series: "runs_by_state", lineKey, breakdown: "none", filters: {}, from, to }));
+    expect(state("completed")).toEqual({ status: "completed", experiments: "1", from: from.toISOString(), to: to.toISOString() });
+    expect(state("cancelled").status).toBe("cancelled");
+    expect(state("failed").status).toBe("failed");
+    expect(state("running").status, "still running: any state of a working run").toBe("active");
+    expect(query(drillDownHref({ series: "started_running", lineKey: "", breakdown: "none", filters: {}, from, to })).status).toBe("active");
+    expect(query(drillDownHref({ series: "runs_by_state", lineKey: "help-desk", breakdown: "graph", filters: {}, from, to })), "split by graph: every state of that graph").toEqual({
+      graph: "help-desk",
+      experiments: "1",
+      from: from.toISOString(),
+      to: to.toISOString(),
+    });
+  });
+
+  it("carries a model or tool filter only to series that record one: runs are not split by model, so their list is not narrowed by it", () => {
+    expect(query(drillDownHref({ series: "runs_by_state", lineKey: "completed", breakdown: "none", filters: { model: "demo/assistant", tool: "lookup" }, from, to }))).not.toHaveProperty("model");
+    expect(query(drillDownHref({ series: "model_latency", lineKey: "", breakdown: "none", filters: { model: "demo/assistant" }, from, to })).model).toBe("demo/assistant");
+    expect(query(drillDownHref({ series: "tool_latency", lineKey: "", breakdown: "none", filters: { tool: "lookup" }, from, to })).tool).toBe("lookup");
   });
 
   it("keeps the view's filters and turns a breakdown key into the runs list's filter", () => {
-    expect(query(drillDownHref({ series: "runs_started", lineKey: "builder@zap.local", breakdown: "starter", filters: { version: 3, tool: "lookup_order" }, from, to }))).toEqual({
+    expect(query(drillDownHref({ series: "tool_latency", lineKey: "builder@zap.local", breakdown: "starter", filters: { version: 3, tool: "lookup_order" }, from, to }))).toEqual({
       version: "3",
       tool: "lookup_order",
       startedBy: "builder@zap.local",
+      experiments: "1",
       from: from.toISOString(),
       to: to.toISOString(),
     });

@@ -83,40 +83,55 @@ export interface DrillDown {
 
 const isOneOf = <T extends string>(values: readonly T[], value: string): value is T => (values as readonly string[]).includes(value);
 
+/** The runs-list status a state line of runs_by_state stands for ("running": any state of a run still working). */
+const STATUS_OF_STATE: Record<string, string> = { completed: "completed", failed: "failed", cancelled: "cancelled", running: "active" };
+
 /**
  * The runs list filtered to the runs behind one bar (or one legend entry):
  * the dashboard's filters, the bar's breakdown key and what the series means
- * (failed → status and reason, routing → routedTo, plans → planOutcome).
- * The runs list filters by start time, so the span is of runs started in it.
- * Null when no runs-list filter says exactly which runs those are (the
- * "other" line, a key the list cannot filter by).
+ * (failed → status and reason, a state → that status, routing → routedTo,
+ * plans → planOutcome). The overview counts the runs experiments started, so
+ * the list is asked to show them too (`experiments=1`, which it says on the
+ * page). A model or tool filter narrows only the series that record a model
+ * or a tool (runs are not split by either), so only their links carry it.
+ * The runs list filters by start time, so the span is of runs started in it;
+ * the series that count runs by their start (lib/metrics/schemas.ts
+ * `byStart`) list exactly the runs of the bar. Null when no runs-list filter
+ * says which runs those are (the "other" line, a key the list cannot filter by).
  */
 export function drillDownHref({ series, lineKey, breakdown, filters, from, to }: DrillDown): string | null {
   const params = new URLSearchParams();
+  const def: MetricSeriesDef = METRIC_SERIES[series];
   if (filters.graph) params.set("graph", filters.graph);
   if (filters.version) params.set("version", String(filters.version));
   if (filters.startedBy) params.set("startedBy", filters.startedBy);
-  if (filters.model) params.set("model", filters.model);
-  if (filters.tool) params.set("tool", filters.tool);
+  if (filters.model && def.dimensions?.includes("model")) params.set("model", filters.model);
+  if (filters.tool && def.dimensions?.includes("tool")) params.set("tool", filters.tool);
 
-  const def: MetricSeriesDef = METRIC_SERIES[series];
   const meaning = def.drillDown;
   if (meaning?.startsWith("status:")) params.set("status", meaning.slice("status:".length));
-  if (series === "runs_failed") params.set("status", "failed");
+  if (series === "runs_failed" || series === "started_failed") params.set("status", "failed");
   if (series === "routing_exhausted") params.set("reason", "routing_exhausted");
   if (series === "validation_errors") params.set("reason", "validation_error");
 
   if (lineKey === "other") return null;
-  if (breakdown === "label" && lineKey !== "") {
-    if (meaning === "reason" && series === "runs_failed" && isOneOf(FAILURE_REASONS, lineKey)) params.set("reason", lineKey);
+  const byOwnLabel = breakdown === "none" || breakdown === "label";
+  if (meaning === "state" && byOwnLabel) {
+    // Unsplit, runs by state draw a line per state; the key "" is all of them (the runs started).
+    const status = STATUS_OF_STATE[lineKey];
+    if (status) params.set("status", status);
+    else if (lineKey !== "") return null;
+  } else if (breakdown === "label" && lineKey !== "") {
+    if (meaning === "reason" && (series === "runs_failed" || series === "started_failed") && isOneOf(FAILURE_REASONS, lineKey)) params.set("reason", lineKey);
     else if (meaning === "routedTo") params.set("routedTo", lineKey);
     else if (meaning === "planOutcome" && isOneOf(PLAN_OUTCOMES, lineKey)) params.set("planOutcome", lineKey);
     else return null;
-  } else if (breakdown !== "none" && breakdown !== "label") {
+  } else if (!byOwnLabel) {
     const param = BREAKDOWN_PARAM[breakdown];
     if (!param || lineKey === "") return null;
     params.set(param, lineKey);
   }
+  params.set("experiments", "1");
   params.set("from", from.toISOString());
   params.set("to", to.toISOString());
   return `/runs?${params.toString()}`;

@@ -1,7 +1,6 @@
-// Numbers of the dashboard in words: one formatter per unit, reusing the run
-// pages' duration and cost wording so a figure reads the same everywhere.
-import { formatDuration } from "@/components/runs/usage";
-import { formatCost } from "@/lib/runs/pricing";
+// Numbers of the dashboard in words: each unit through the product's one
+// formatter (lib/format/figures.ts), so a figure reads the same everywhere.
+import { formatCost, formatCount, formatDateTimeRange, formatDuration } from "@/lib/format/figures";
 import type { MetricUnit } from "@/lib/metrics/schemas";
 
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
@@ -11,9 +10,9 @@ export function formatMetric(value: number | null | undefined, unit: MetricUnit)
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   switch (unit) {
     case "count":
-      return Math.round(value).toLocaleString("en");
+      return formatCount(value);
     case "tokens":
-      return `${Math.round(value).toLocaleString("en")} tok`;
+      return `${formatCount(value)} tok`;
     case "ms":
       return formatDuration(value);
     case "usd":
@@ -32,18 +31,13 @@ export function formatAxis(value: number, unit: MetricUnit): string {
     case "ms":
       return value < 1000 ? `${Math.round(value)} ms` : value < 60_000 ? `${+(value / 1000).toFixed(1)} s` : `${+(value / 60_000).toFixed(1)} min`;
     case "usd":
-      return value === 0 ? "$0" : value < 1 ? `$${+value.toFixed(3)}` : `$${compact.format(value)}`;
+      return value === 0 ? formatCost(0) : value < 1 ? `$${+value.toFixed(3)}` : `$${compact.format(value)}`;
     case "ratio":
       return `${Math.round(value * 100)} %`;
   }
 }
 
-/** A bucket's span in the reader's clock: "14:05–14:06", or with the day when the step is a day or more. */
+/** A bucket's span in the reader's clock and the product's one date-time format: "Nov 29, 2026, 14:05:00 – 14:05:59". */
 export function formatBucket(startMs: number, stepSeconds: number): string {
-  const start = new Date(startMs);
-  const end = new Date(startMs + stepSeconds * 1000);
-  const day = (d: Date) => d.toLocaleDateString("en", { month: "short", day: "numeric" });
-  const time = (d: Date) => d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
-  if (stepSeconds >= 86_400) return day(start);
-  return `${day(start)} ${time(start)}–${time(end)}`;
+  return formatDateTimeRange(startMs, startMs + stepSeconds * 1000 - 1000);
 }

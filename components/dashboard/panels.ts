@@ -16,17 +16,17 @@ export interface SectionDef {
 }
 
 /** Series that carry a label of their own; without a chosen split they are drawn by it (failures by reason…). */
-export const LABELLED_SERIES = ["runs_failed", "tool_latency", "approvals_requested", "approvals_decided", "routing_decisions", "routing_fallbacks", "plan_outcomes", "budget_asks"] as const satisfies readonly MetricSeriesName[];
+export const LABELLED_SERIES = ["started_failed", "tool_latency", "approvals_requested", "approvals_decided", "routing_decisions", "routing_fallbacks", "plan_outcomes", "budget_asks"] as const satisfies readonly MetricSeriesName[];
 
 export const SECTIONS: SectionDef[] = [
   {
     title: "Runs",
-    description: "Started, finished and failed per interval; failures by their typed reason.",
+    description:
+      "Top-level runs by the interval they started in, each counted once where it is now (a run that answered and was then cancelled is cancelled), as the runs list shows them; runs started by experiments included. A bar opens exactly its runs.",
     panels: [
-      { name: "runs_started", style: "bars", empty: "Runs started in this range appear here: start one from Runs or an agent's designer." },
-      { name: "runs_completed", style: "bars", empty: "Runs that finish with an answer are counted here." },
-      { name: "runs_failed", style: "bars", empty: "No run failed in this range. A failed run shows here by its reason (model error, budget exceeded…)." },
-      { name: "success_rate", style: "lines", empty: "The share of ended runs that completed, once runs end in this range." },
+      { name: "runs_by_state", style: "bars", empty: "Runs started in this range appear here: start one from Runs or an agent's designer." },
+      { name: "started_failed", style: "bars", empty: "No run started in this range has failed. A failed run shows here by its reason (model error, budget exceeded…)." },
+      { name: "success_rate", style: "lines", empty: "The share of the runs started here that completed, of those that have ended, once one ends." },
     ],
   },
   {

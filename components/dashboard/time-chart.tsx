@@ -8,6 +8,7 @@ import "uplot/dist/uPlot.min.css";
 import type { MetricUnit } from "@/lib/metrics/schemas";
 import { nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
 import { formatAxis, formatBucket, formatMetric } from "./format";
+import { formatAxisTime } from "@/lib/format/figures";
 
 export interface TimeChartProps {
   /** Names the chart for assistive technology (the table view carries its figures). */
@@ -58,7 +59,13 @@ function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover |
       y: { range: (_u, _min, max) => [0, props.unit === "ratio" ? Math.max(1, max) : Math.max(1, max * 1.1)] },
     },
     axes: [
-      { stroke: "#71717a", grid: { stroke: "#f4f4f5" }, ticks: { stroke: "#e4e4e7" } },
+      {
+        stroke: "#71717a",
+        grid: { stroke: "#f4f4f5" },
+        ticks: { stroke: "#e4e4e7" },
+        // The product's 24-hour clock (uPlot's own ticks read "1:44pm"); days once the ticks are a day apart.
+        values: (_u, splits, _axis, _space, increment) => splits.map((v) => formatAxisTime(v * 1000, increment >= 86_400)),
+      },
       {
         stroke: "#71717a",
         grid: { stroke: "#f4f4f5" },

@@ -31,7 +31,7 @@ export interface MetricSeriesDef {
   /** Dimensions recorded for this series beyond graph, version and starter (which every series has). */
   dimensions?: readonly ("model" | "tool")[];
   /** Runs-list filter a bar of this series drills down to (status / reason / routedTo / planOutcome, or the status a line's key names), when one exists. */
-  drillDown?: "status:completed" | "status:failed" | "status:cancelled" | "status:active" | "status:any" | "state" | "reason" | "routedTo" | "planOutcome";
+  drillDown?: "status:completed" | "status:failed" | "status:cancelled" | "status:active" | "state" | "reason" | "routedTo" | "planOutcome";
   /** The bar counts top-level runs by when they started, as the runs list filters, so its drill-down lists exactly those runs. */
   byStart?: boolean;
 }
@@ -51,16 +51,16 @@ export interface MetricSeriesDef {
 export const METRIC_SERIES = {
   /** Top-level runs by when they started (each once, whatever happened since); the parts are the started_* series. */
   runs_by_state: { label: "Runs started, by where they are now", unit: "count", kind: "total", labelMeaning: "where the run is now (completed, failed, cancelled, running)", drillDown: "state", byStart: true },
-  started_completed: { label: "Started, then completed", unit: "count", kind: "counter", drillDown: "status:completed", byStart: true },
-  started_failed: { label: "Started, then failed", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason", byStart: true },
-  started_cancelled: { label: "Started, then cancelled", unit: "count", kind: "counter", drillDown: "status:cancelled", byStart: true },
-  started_running: { label: "Started, still running", unit: "count", kind: "counter", drillDown: "status:active", byStart: true },
+  started_completed: { label: "Runs started that completed", unit: "count", kind: "counter", drillDown: "status:completed", byStart: true },
+  started_failed: { label: "Runs started that failed", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason", byStart: true },
+  started_cancelled: { label: "Runs started that were cancelled", unit: "count", kind: "counter", drillDown: "status:cancelled", byStart: true },
+  started_running: { label: "Runs started still running", unit: "count", kind: "counter", drillDown: "status:active", byStart: true },
   /** completed / (completed + failed + cancelled) of the runs started in the step that have ended. */
   success_rate: { label: "Success rate", unit: "ratio", kind: "ratio", byStart: true },
-  runs_started: { label: "Runs started (by the run_started event)", unit: "count", kind: "counter" },
-  runs_completed: { label: "Runs completed (when they answered)", unit: "count", kind: "counter", drillDown: "status:completed" },
-  runs_failed: { label: "Runs failed (when they failed)", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason" },
-  runs_cancelled: { label: "Runs cancelled (when cancelled)", unit: "count", kind: "counter", drillDown: "status:cancelled" },
+  runs_started: { label: "Runs started", unit: "count", kind: "counter" },
+  runs_completed: { label: "Runs completed", unit: "count", kind: "counter", drillDown: "status:completed" },
+  runs_failed: { label: "Runs failed", unit: "count", kind: "counter", labelMeaning: "failure reason", drillDown: "reason" },
+  runs_cancelled: { label: "Runs cancelled", unit: "count", kind: "counter", drillDown: "status:cancelled" },
   /** Root and sub-runs alike: from run_started to the run's end. */
   run_latency: { label: "Run latency", unit: "ms", kind: "latency" },
   model_latency: { label: "Model call latency", unit: "ms", kind: "latency", dimensions: ["model"] },

@@ -1,7 +1,7 @@
 "use client";
 // The runs list: filters live in the URL, the page refreshes itself every two
 // seconds while any run on it is still working, sub-runs fold under their parent.
-import { Fragment, useState, useSyncExternalStore } from "react";
+import { Fragment, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -11,7 +11,11 @@ import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { PlanOutcomeBadge } from "@/components/runs/plan-outcome";
-import { UsageCell, formatDuration } from "@/components/runs/usage";
+import { UsageCell } from "@/components/runs/usage";
+import { formatDuration } from "@/lib/format/figures";
+import { DateTime, useInBrowser } from "@/components/ui/date-time";
+import { runDurationMs, runTimes } from "@/lib/runs/run-time";
+import { routedToText } from "@/lib/runs/routing-label";
 import { useNow } from "@/components/runs/use-now";
 import { runsListRefetchMs, useLiveRunsList } from "@/components/runs/use-live-runs";
 import { StreamEndedAlert } from "@/components/runs/stream-ended";
@@ -29,7 +33,6 @@ type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "vers
 
 function Row({ row, depth, open, onToggle, selected, onSelect }: { row: RunListRow; depth: number; open: boolean; onToggle?: () => void; selected?: boolean; onSelect?: (on: boolean) => void }) {
   const now = useNow();
-  const end = row.endedAt ? Date.parse(row.endedAt) : now;
   return (
     <tr className={depth ? "bg-zinc-50/70" : "border-t border-zinc-200"} data-testid={depth ? "sub-run-row" : "run-row"}>
       <td className="py-2 pr-3" style={{ paddingLeft: `${depth * 1.5 + 0.5}rem` }}>
@@ -80,29 +83,23 @@ function Row({ row, depth, open, onToggle, selected, onSelect }: { row: RunListR
         ) : null}
       </td>
       <td className="px-3 text-xs text-zinc-600" data-testid="routed-to">
-        {row.routedTo ?? "—"}
+        {routedToText(row) ?? "—"}
       </td>
       <td className="px-3 text-xs text-zinc-600" data-testid="run-version">
         {versionCell(row)}
       </td>
       <td className="px-3 text-xs text-zinc-600">{row.startedBy ?? "—"}</td>
-      <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">{new Date(row.startedAt).toLocaleString()}</td>
-      <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">{formatDuration(end - Date.parse(row.startedAt))}</td>
+      <td className="px-3 text-xs text-zinc-600 whitespace-nowrap">
+        <DateTime value={row.startedAt} testId={depth ? undefined : "run-row-started"} />
+      </td>
+      {/* The run header's duration: start → end, or → now while it works (lib/runs/run-time.ts). */}
+      <td className="px-3 text-xs text-zinc-600 whitespace-nowrap" data-testid="run-row-duration">
+        {row.endedAt || now ? formatDuration(runDurationMs(runTimes(row), now)) : "—"}
+      </td>
       <td className="px-3 text-xs">
         <UsageCell self={row.self} total={row.total} />
       </td>
     </tr>
-  );
-}
-
-const noSubscription = () => () => undefined;
-
-/** False while rendering on the server and hydrating, true afterwards: the browser's time zone is known only then. */
-function useInBrowser(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
   );
 }
 
@@ -179,6 +176,7 @@ export function RunsClient() {
                 {s.replace("_", " ")}
               </option>
             ))}
+            <option value="active">still running (not ended)</option>
           </Select>
         </label>
         <label className="flex flex-col gap-1">
