@@ -4,8 +4,7 @@
 // the monitor. Nothing is shown while no monitor fires.
 import { AlertLinks, AlertValue } from "./alert-line";
 import { useFiringAlerts } from "./use-alerts";
-
-const time = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+import { DateTime } from "@/components/ui/date-time";
 
 export function ActiveAlerts() {
   const { data: alerts } = useFiringAlerts();
@@ -20,7 +19,10 @@ export function ActiveAlerts() {
           <li key={alert.id} className="flex flex-wrap items-baseline justify-between gap-x-4" data-testid={`active-alert-${alert.id}`}>
             <span>
               <span className="font-semibold">{alert.monitorName}</span> — <AlertValue alert={alert} />
-              <span className="text-red-700"> · since {time(alert.firedAt)}</span>
+              <span className="text-red-700">
+                {" "}
+                · since <DateTime value={alert.firedAt} />
+              </span>
             </span>
             <AlertLinks alert={alert} />
           </li>

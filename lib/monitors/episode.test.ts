@@ -47,7 +47,9 @@ describe("formatting", () => {
     expect(formatSeriesValue("run_latency", 850)).toBe("850 ms");
     expect(formatSeriesValue("run_latency", 1_500)).toBe("1.5 s");
     expect(formatSeriesValue("approvals_oldest_wait", 45 * 60_000)).toBe("45 min");
-    expect(formatSeriesValue("cost", 0.031234)).toBe("$0.0312");
+    expect(formatSeriesValue("cost", 0.031234), "money as every page writes it (lib/format/figures.ts)").toBe("$0.03");
+    expect(formatSeriesValue("cost", 0.0042)).toBe("$0.0042");
+    expect(formatSeriesValue("cost", 0)).toBe("$0");
     expect(formatSeriesValue("runs_failed", 6)).toBe("6");
     expect(formatSeriesValue("runs_failed", null)).toBe("no data");
   });
@@ -66,7 +68,14 @@ describe("alertRunsHref: the runs behind an alert", () => {
   it("failed runs of the monitor's graph from the window before it fired until it resolved", () => {
     const href = alertRunsHref(condition({ filters: { graph: "support-triage", version: 3 } }), firedAt, new Date("2026-11-26T11:00:00.000Z"));
     expect(href.startsWith("/runs?")).toBe(true);
-    expect(params(href)).toEqual({ graph: "support-triage", version: "3", status: "failed", from: "2026-11-26T10:00:00.000Z", to: "2026-11-26T11:00:00.000Z" });
+    expect(params(href)).toEqual({ graph: "support-triage", version: "3", status: "failed", from: "2026-11-26T10:00:00.000Z", to: "2026-11-26T11:00:00.000Z", experiments: "1" });
+  });
+
+  it("the runs started in a state: that status of the runs list, still running as any working state", () => {
+    expect(params(alertRunsHref(condition({ series: "runs_by_state", label: "cancelled" }), firedAt, null))).toMatchObject({ status: "cancelled" });
+    expect(params(alertRunsHref(condition({ series: "runs_by_state", label: "running" }), firedAt, null))).toMatchObject({ status: "active" });
+    expect(params(alertRunsHref(condition({ series: "started_running" }), firedAt, null))).toMatchObject({ status: "active" });
+    expect(params(alertRunsHref(condition({ series: "runs_by_state" }), firedAt, null))).not.toHaveProperty("status");
   });
 
   it("a failure reason as the label narrows to it; a routing target to routedTo", () => {

@@ -1,6 +1,7 @@
 // What one evaluation of a monitor means (pure, browser-safe): whether the value
 // breaches the threshold, and what that does to the monitor's alert episode.
 import { METRIC_SERIES } from "../metrics/schemas";
+import { formatCost, formatDuration } from "../format/figures";
 import { COMPARATOR_SYMBOLS, seriesUnit, type AlertCondition, type MonitorComparator, type MonitorSeriesName } from "./schemas";
 
 /**
@@ -34,16 +35,16 @@ export function episodeStep(open: boolean, breaching: boolean): EpisodeStep {
   return open ? "resolve" : "quiet";
 }
 
-/** A value in its series' unit for people: 12.5 %, 1.2 s, $0.0312, 42. */
+/** A value in its series' unit for people: 12.5 %, 1.2 s, $0.0312, 42 (durations and money as every page writes them). */
 export function formatSeriesValue(series: MonitorSeriesName, value: number | null): string {
   if (value === null) return "no data";
   switch (seriesUnit(series)) {
     case "ratio":
       return `${trim(value * 100)} %`;
     case "ms":
-      return value >= 60_000 ? `${trim(value / 60_000)} min` : value >= 1_000 ? `${trim(value / 1_000)} s` : `${Math.round(value)} ms`;
+      return formatDuration(value);
     case "usd":
-      return `$${value < 1 ? value.toPrecision(3) : value.toFixed(2)}`;
+      return formatCost(value);
     case "tokens":
     case "count":
       return trim(value);
@@ -81,10 +82,15 @@ export function alertRunsHref(condition: AlertCondition, firedAt: Date, resolved
   if (condition.series === "validation_errors") params.set("reason", "validation_error");
   else if (condition.series === "routing_exhausted") params.set("reason", "routing_exhausted");
   else if (drill?.startsWith("status:")) params.set("status", drill.slice("status:".length));
-  else if (drill && condition.label) params.set(drill, condition.label);
+  // Runs by state: the state a label names is the runs list's status ("running": any state of a working run).
+  else if (drill === "state") {
+    if (condition.label) params.set("status", condition.label === "running" ? "active" : condition.label);
+  } else if (drill && condition.label) params.set(drill, condition.label);
   // Failures of any reason: the failed runs.
   else if (drill === "reason") params.set("status", "failed");
   params.set("from", new Date(firedAt.getTime() - condition.windowMinutes * 60_000).toISOString());
   if (resolvedAt) params.set("to", resolvedAt.toISOString());
+  // The series count the runs experiments started: the list shows them too (and says so).
+  params.set("experiments", "1");
   return `/runs?${params.toString()}`;
 }

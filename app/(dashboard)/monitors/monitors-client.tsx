@@ -17,20 +17,19 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EMPTY_DRAFT, MonitorForm, draftOf, inputOf, type MonitorDraft } from "@/components/monitors/monitor-form";
 import { AlertLinks, AlertValue } from "@/components/monitors/alert-line";
+import { MonitorState, webhookText } from "@/components/monitors/monitor-state";
+import { DateTime } from "@/components/ui/date-time";
 
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—");
+/** A moment in the product's one format, or "—". */
+function When({ iso }: { iso: string | null }) {
+  return iso ? <DateTime value={iso} /> : <>—</>;
+}
 
 function describeError(error: ErrorBody): string {
   return error.issues?.length ? `${error.message}: ${error.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` : error.message;
 }
 
-function MonitorState({ monitor }: { monitor: MonitorView }) {
-  if (!monitor.enabled) return <Badge>disabled</Badge>;
-  if (monitor.firing) return <Badge tone="danger">firing</Badge>;
-  return <Badge tone="success">ok</Badge>;
-}
-
-export function MonitorsPage({ monitors, alerts, canManage }: { monitors: MonitorView[]; alerts: AlertView[]; canManage: boolean }) {
+export function MonitorsPage({ monitors, alerts, canManage, webhookConfigured }: { monitors: MonitorView[]; alerts: AlertView[]; canManage: boolean; webhookConfigured: boolean }) {
   const router = useRouter();
   const [draft, setDraft] = useState<MonitorDraft | null>(null);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
@@ -101,11 +100,17 @@ export function MonitorsPage({ monitors, alerts, canManage }: { monitors: Monito
                 </td>
                 <td className="px-4 py-3 text-zinc-700">
                   {m.lastEvaluatedAt ? formatSeriesValue(m.series, m.lastValue) : "not evaluated yet"}
-                  <p className="text-xs text-zinc-500">{time(m.lastEvaluatedAt)}</p>
+                  <p className="text-xs text-zinc-500">
+                    <When iso={m.lastEvaluatedAt} />
+                  </p>
                 </td>
-                <td className="px-4 py-3">
+                <td className="px-4 py-3" data-testid="monitor-state">
                   <MonitorState monitor={m} />
-                  {m.firing ? <p className="text-xs text-zinc-500">since {time(m.firing.firedAt)}</p> : null}
+                  {m.firing ? (
+                    <p className="text-xs text-zinc-500">
+                      since <When iso={m.firing.firedAt} />
+                    </p>
+                  ) : null}
                 </td>
                 {canManage ? (
                   <td className="space-x-2 whitespace-nowrap px-4 py-3 text-right">
@@ -152,12 +157,16 @@ export function MonitorsPage({ monitors, alerts, canManage }: { monitors: Monito
                   <AlertValue alert={a} />
                   <p className="text-xs text-zinc-500">fired at {formatSeriesValue(a.condition.series, a.valueAtFire)}</p>
                 </td>
-                <td className="px-4 py-3 text-zinc-700">{time(a.firedAt)}</td>
                 <td className="px-4 py-3 text-zinc-700">
-                  {time(a.resolvedAt)}
+                  <When iso={a.firedAt} />
+                </td>
+                <td className="px-4 py-3 text-zinc-700">
+                  <When iso={a.resolvedAt} />
                   {a.resolvedReason && a.resolvedReason !== "recovered" ? <p className="text-xs text-zinc-500">{a.resolvedReason.replaceAll("_", " ")}</p> : null}
                 </td>
-                <td className="px-4 py-3 text-xs text-zinc-600">{a.notified.fired ? (a.state === "resolved" && !a.notified.resolved ? "fired sent, resolved owed" : "sent") : "not sent"}</td>
+                <td className="px-4 py-3 text-xs text-zinc-600" data-testid="alert-webhook">
+                  {webhookText(a, webhookConfigured)}
+                </td>
                 <td className="px-4 py-3 text-right">
                   <AlertLinks alert={a} />
                 </td>
