@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { getForkLinksAction } from "@/lib/actions/get-fork-links";
+import { DateTime } from "@/components/ui/date-time";
 
 const runHref = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 
@@ -43,7 +44,7 @@ export function ForkLinks({ runId }: { runId: string }) {
                 <Link href={runHref(fork.runId)} className="font-mono text-indigo-600 hover:underline">
                   {fork.runId}
                 </Link>{" "}
-                {fork.spanId ? `at ${fork.spanId}${fork.inRun ? ` of ${fork.inRun}` : ""}` : ""} · {fork.status} · {new Date(fork.startedAt).toLocaleString()}
+                {fork.spanId ? `at ${fork.spanId}${fork.inRun ? ` of ${fork.inRun}` : ""}` : ""} · {fork.status} · <DateTime value={fork.startedAt} />
                 {fork.startedBy ? ` · ${fork.startedBy}` : ""}
               </li>
             ))}
