@@ -4,6 +4,7 @@
 import Link from "next/link";
 import type { ExperimentSummary } from "@/lib/experiments/schemas";
 import { Badge } from "@/components/ui/badge";
+import { DateTime } from "@/components/ui/date-time";
 
 const TONES = { running: "info", completed: "success", cancelled: "warning", failed: "danger" } as const;
 
@@ -64,7 +65,7 @@ export function ExperimentsTable({ experiments }: { experiments: ExperimentSumma
             <td className="px-3 py-2">
               <ExperimentProgress experiment={e} />
             </td>
-            <td className="px-3 py-2 text-zinc-500">{`${new Date(e.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}${e.createdBy ? ` by ${e.createdBy}` : ""}`}</td>
+            <td className="px-3 py-2 text-zinc-500"><DateTime value={e.createdAt} />{e.createdBy ? ` by ${e.createdBy}` : ""}</td>
           </tr>
         ))}
       </tbody>
