@@ -3,15 +3,16 @@
 // pass rate with 95 % intervals, runs scored/failed, usage totals, and the
 // regressions and improvements against the first target (the baseline).
 import { cn } from "@/components/ui/cn";
+import { formatCost, formatDuration } from "@/lib/format/figures";
 import type { TargetSummary } from "./compare-model";
 import { excludesZero, formatInterval } from "@/lib/experiments/stats";
 
 function usd(value: number): string {
-  return `$${value.toFixed(value > 0 && value < 0.01 ? 6 : 4)}`;
+  return formatCost(value);
 }
 
 function duration(ms: number): string {
-  return ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : ms >= 1_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+  return formatDuration(ms);
 }
 
 export function SummaryTable({ summaries, thresholds }: { summaries: TargetSummary[]; thresholds: Record<string, number> }) {
