@@ -6,6 +6,7 @@
 // second), then shows its result.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { runDecisionsAction } from "@/lib/actions/run-decisions";
+import { formatDateTime } from "@/lib/format/figures";
 import type { DecidedCall } from "@/lib/inbox/schemas";
 import { Payload } from "@/components/runs/payload";
 
@@ -38,7 +39,7 @@ const HEADINGS: Record<DecidedCall["status"], string> = {
 /** The decided call's outcome: the tool's result after approval (what was done), or why nothing ran. */
 export function DecidedResultBlock({ decision }: { decision: DecidedCall }) {
   const who = decision.decidedBy ? ` by ${decision.decidedBy}` : "";
-  const when = decision.decidedAt ? ` at ${new Date(decision.decidedAt).toLocaleTimeString()}` : "";
+  const when = decision.decidedAt ? ` at ${formatDateTime(decision.decidedAt)}` : "";
   return (
     <section
       aria-label={HEADINGS[decision.status]}
