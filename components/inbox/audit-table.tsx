@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { DateTime } from "@/components/ui/date-time";
 import type { AuditRow } from "@/lib/inbox/schemas";
 import { ArgsDiff } from "./args-diff";
 import { AuditPlan, auditedPlans } from "@/components/plan/audit-plan";
@@ -45,7 +46,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
         {rows.map((row) => (
           <tr key={row.id} className="border-t border-zinc-200 align-top" data-testid="audit-row" data-approval-id={row.approvalId}>
             <td className="py-2 pr-3 whitespace-nowrap">
-              <time dateTime={row.decidedAt}>{new Date(row.decidedAt).toLocaleString()}</time>
+              <DateTime value={row.decidedAt} />
             </td>
             <td className="pr-3">
               <Badge tone={TONE[row.outcome]}>{row.outcome}</Badge>
