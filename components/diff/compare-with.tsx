@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { getJson } from "@/lib/http/client";
+import { DateTime } from "@/components/ui/date-time";
 import type { CompareCandidate, CompareCandidates } from "@/lib/runs/diff/schemas";
 
 export const compareHref = (a: string, b: string) => `/runs/compare?${new URLSearchParams({ a, b }).toString()}`;
@@ -27,7 +28,7 @@ function CandidateList({ runId, title, runs }: { runId: string; title: string; r
                 {run.forkOfRunId === runId ? "fork · " : run.forkOfRunId === null ? "" : "fork of another run · "}
                 {run.task}
               </span>
-              <span className="whitespace-nowrap text-zinc-500">{new Date(run.startedAt).toLocaleString()}</span>
+              <DateTime value={run.startedAt} className="whitespace-nowrap text-zinc-500" />
             </Link>
           </li>
         ))}
