@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { EditedBadge } from "@/components/runs/edited-badge";
 import { formatCost } from "@/lib/runs/pricing";
+import { formatDuration } from "@/lib/format/figures";
 import { inlineDiff, type TextPart } from "@/lib/runs/diff/text-diff";
 import type { StepKind } from "@/lib/runs/diff/steps";
 import type { StepView } from "@/lib/runs/diff/schemas";
@@ -33,7 +34,7 @@ function figures(step: StepView): string[] {
   const out: string[] = [];
   if (step.tokens) out.push(`${(step.tokens.inputTokens + step.tokens.outputTokens).toLocaleString("en-US")} tok`);
   if (step.kind === "model_call") out.push(formatCost(step.cost));
-  if (step.latencyMs !== null) out.push(`${step.latencyMs.toLocaleString("en-US")} ms`);
+  if (step.latencyMs !== null) out.push(formatDuration(step.latencyMs));
   return out;
 }
 
