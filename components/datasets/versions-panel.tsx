@@ -5,6 +5,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
+import { DateTime } from "@/components/ui/date-time";
 import { diffDatasetVersionsAction } from "@/lib/actions/dataset-reads";
 import type { DatasetDiff, DatasetItem, DatasetVersionSummary } from "@/lib/datasets/schemas";
 import { expectedSummary } from "./items-table";
@@ -45,7 +46,7 @@ export function VersionsPanel({ datasetId, versions, shown }: { datasetId: strin
               {v.note || "—"}
             </span>
             <span className="whitespace-nowrap text-xs text-zinc-500">
-              {v.itemCount.toLocaleString()} items · {new Date(v.createdAt).toLocaleString()}
+              {v.itemCount.toLocaleString()} items · <DateTime value={v.createdAt} />
             </span>
           </li>
         ))}
