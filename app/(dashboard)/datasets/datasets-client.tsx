@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { EmptyState } from "@/components/ui/empty-state";
+import { DateTime } from "@/components/ui/date-time";
 import { ImportPanel } from "@/components/datasets/import-panel";
 import { createDatasetAction } from "@/lib/actions/create-dataset";
 import type { DatasetSummary } from "@/lib/datasets/schemas";
@@ -82,7 +83,7 @@ export function DatasetsPage({ datasets, canEdit, showArchived }: { datasets: Da
                   </td>
                   <td className="px-3">{d.itemCount.toLocaleString()}</td>
                   <td className="px-3">{d.latestVersion ? `v${d.latestVersion}` : "—"}</td>
-                  <td className="px-3 text-xs text-zinc-600">{new Date(d.updatedAt).toLocaleString()}</td>
+                  <td className="px-3 text-xs text-zinc-600"><DateTime value={d.updatedAt} /></td>
                 </tr>
               ))}
             </tbody>
