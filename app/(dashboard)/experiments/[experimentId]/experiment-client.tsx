@@ -6,6 +6,7 @@ import { useMemo, useState, useTransition } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { getJson } from "@/lib/http/client";
+import { formatDateTime } from "@/lib/format/figures";
 import type { ExperimentDetail } from "@/lib/experiments/schemas";
 import { scorerName } from "@/lib/experiments/scoring/types";
 import { cancelExperimentAction } from "@/lib/actions/cancel-experiment";
@@ -71,7 +72,7 @@ export function ExperimentClient({ initial, mayCancel }: { initial: LoadedExperi
     <>
       <PageHeader
         title={experiment.name}
-        description={`${experiment.dataset.name} v${experiment.dataset.version} against ${experiment.targets.map((t) => t.label).join(", ")} · started ${new Date(experiment.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}${experiment.createdBy ? ` by ${experiment.createdBy}` : ""}`}
+        description={`${experiment.dataset.name} v${experiment.dataset.version} against ${experiment.targets.map((t) => t.label).join(", ")} · started ${formatDateTime(experiment.createdAt)}${experiment.createdBy ? ` by ${experiment.createdBy}` : ""}`}
       />
       <div className="space-y-6">
         {cancelError ? <Alert tone="error">{cancelError}</Alert> : null}
