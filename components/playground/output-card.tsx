@@ -3,6 +3,7 @@
 // tool calls it proposed (never executed here), tokens, cost and latency.
 import type { PlaygroundOutput } from "@/lib/playground/schemas";
 import { formatCost } from "@/lib/runs/pricing";
+import { formatDuration } from "@/lib/format/figures";
 
 export function OutputCard({ title, output, kind }: { title: string; output: PlaygroundOutput; kind: "original" | "attempt" }) {
   return (
@@ -38,7 +39,7 @@ export function OutputCard({ title, output, kind }: { title: string; output: Pla
         {output.latencyMs !== null ? (
           <>
             <dt>latency</dt>
-            <dd>{(output.latencyMs / 1000).toFixed(2)} s</dd>
+            <dd>{formatDuration(output.latencyMs)}</dd>
           </>
         ) : null}
       </dl>
