@@ -1,6 +1,7 @@
 // Totals and deltas of compared runs (pure; the server and the page share them).
 import type { TokenUsage } from "../../contract/types";
 import type { RunStep } from "./steps";
+import { UNPRICED } from "../../format/figures";
 
 export interface StepTotals {
   tokens: TokenUsage;
@@ -35,9 +36,9 @@ export function formatSigned(value: number, unit = ""): string {
   return `${value > 0 ? "+" : value < 0 ? "−" : ""}${abs}${unit}`;
 }
 
-/** "+$0.0123" / "−$0.50" / "$0" / "price unknown". */
+/** "+$0.0123" / "−$0.50" / "$0" / "unpriced". */
 export function formatSignedCost(value: number | null): string {
-  if (value === null) return "price unknown";
+  if (value === null) return UNPRICED;
   if (value === 0) return "$0";
   const abs = Math.abs(value);
   return `${value > 0 ? "+" : "−"}$${abs < 0.01 ? abs.toFixed(4) : abs.toFixed(2)}`;
