@@ -150,7 +150,7 @@ type EventBody =
       iteration: number;
       model: string;
       usage: TokenUsage;
-      /** The step's duration: its span's end − start (lib/runs/step-duration.ts), what the trace, compare page and dashboard show. */
+      /** The step's duration: its span's end − start (lib/contract/step-duration.ts), what the trace, compare page and dashboard show. */
       latencyMs: number;
       /** The model call's own time by the worker's clock, without the scheduling and ledger write around it (absent on older runs). */
       modelMs?: number;

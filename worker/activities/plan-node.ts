@@ -34,7 +34,7 @@ import type { ModelRegistry } from "../models/registry";
 import { ModelCallError } from "../models/types";
 import { RunState } from "../workflows/run-state";
 import { withDependencyResults } from "./dependency-results";
-import { spanDurationMs } from "../../lib/runs/step-duration";
+import { spanDurationMs } from "../../lib/contract/step-duration";
 
 export interface PlanNodeInput {
   identity: LedgerRunIdentity;
@@ -219,7 +219,7 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
         const { response, attempt } = answer;
         state.addUsage(response.usage);
         state.endSpan(inferenceSpan, "ok", { tokens: response.usage, attempts: attempt });
-        // The step's duration is its span's (lib/runs/step-duration.ts); the model's own time is modelMs.
+        // The step's duration is its span's (lib/contract/step-duration.ts); the model's own time is modelMs.
         const latencyMs = spanDurationMs(inferenceSpan) ?? Date.now() - started;
         state.emit({ type: "inference_completed", iteration: state.iteration, model: agent.model, usage: response.usage, latencyMs, modelMs: Date.now() - started, toolCalls: response.toolCalls.length, attempts: attempt, startedAt: new Date(started).toISOString() });
         const used = state.totalTokens();

@@ -21,7 +21,7 @@ import { checkTokenBudget, runTimeoutFailure } from "./budget";
 import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
 import type { RunState } from "./run-state";
-import { spanDurationMs } from "../../lib/runs/step-duration";
+import { spanDurationMs } from "../../lib/contract/step-duration";
 
 // Executions before steps-in-history ran demo-model calls and side-effect-free
 // built-in tools as local activities (one round trip per iteration); their
@@ -161,7 +161,7 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     iteration: state.iteration,
     model: agent.model,
     usage: output.usage,
-    // The step's duration is its span's (lib/runs/step-duration.ts): the span ends below, at this same workflow time.
+    // The step's duration is its span's (lib/contract/step-duration.ts): the span ends below, at this same workflow time.
     latencyMs: spanDurationMs(span, Date.now()) ?? output.latencyMs,
     modelMs: output.latencyMs,
     toolCalls: output.toolCalls.length,
