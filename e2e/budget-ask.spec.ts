@@ -73,6 +73,8 @@ test("an approver grants more tokens to a run at its budget, and the run complet
   const context = await browser.newContext({ storageState: storageStateFor("approver") });
   const page = await context.newPage();
   await page.goto("/inbox");
+  // Its row opens the card beside the list.
+  await page.getByTestId("approval-row").and(page.locator(`[data-row-for="${approvalId}"]`)).click();
   const card = page.locator(`[data-approval-id="${approvalId}"]`);
   await expect(card).toHaveAccessibleName("more tokens requested by spender");
   await expect(card.getByTestId("approval-budget")).toContainText(`spender wants more tokens: used ${used.toLocaleString("en")} of 1,000`);

@@ -97,12 +97,15 @@ test("the inbox card of a fork's waiting call says what it is a fork of, at whic
   const context = await browser.newContext({ storageState: storageStateFor("approver") });
   const inbox = await context.newPage();
   const cardOf = (call: Pending) => inbox.getByTestId("approval-card").and(inbox.locator(`[data-approval-id="${call.id}"]`));
+  // The inbox lists compact rows on a laptop-wide screen; choosing one opens its card beside the list (docs/inbox.md).
+  const open = (call: Pending) => inbox.getByTestId("approval-row").and(inbox.locator(`[data-row-for="${call.id}"]`)).click();
 
   // The origin's call is an ordinary run's: its saved version, no fork. It is rejected (nothing moves), and the run answers.
   const origin = await startRun(page.request, "treasury", task);
   let pending: Pending[] = [];
   await expect.poll(async () => (pending = await pendingIn(origin)).length, { timeout: 30_000, message: "the origin's transfer waits" }).toBe(1);
   await inbox.goto("/inbox");
+  await open(pending[0]!);
   const originCard = cardOf(pending[0]!);
   await expect(originCard.getByTestId("approval-graph")).toHaveText(/^treasury v\d+$/);
   const saved = (await originCard.getByTestId("approval-graph").textContent()) ?? "";
@@ -120,6 +123,7 @@ test("the inbox card of a fork's waiting call says what it is a fork of, at whic
   await expect.poll(async () => (pending = await pendingIn(fork)).length, { timeout: 30_000, message: "the fork's transfer waits" }).toBe(1);
 
   // The open inbox shows the fork's call as it arrives.
+  await open(pending[0]!);
   const card = cardOf(pending[0]!);
   await expect(card.getByTestId("approval-task"), "a fork repeats its origin's task").toHaveText(`Move the float ${tag}`);
   await expect(card.getByTestId("approval-fork")).toHaveText(`fork of ${shortId(origin)} at tool calculator (${spanId})`);

@@ -24,10 +24,18 @@ async function startRun(api: APIRequestContext, task: string): Promise<string> {
   return ((await response.json()) as { runId: string }).runId;
 }
 
-/** Presses j until the card `approvalId` has the keyboard focus (reads the focus without waiting for one to exist). */
+/** Presses j, then k, until the card `approvalId` has the keyboard focus (reads the focus without waiting for one to exist). */
 async function moveFocusTo(page: Page, approvalId: string): Promise<void> {
-  const focusedIds = () => page.locator('[data-testid="approval-card"][aria-current="true"]').evaluateAll((cards) => cards.map((c) => c.getAttribute("data-approval-id")));
-  for (let i = 0; i < 30 && (await focusedIds())[0] !== approvalId; i++) await page.keyboard.press("j");
+  const focusedId = async () => (await page.locator('[data-testid="approval-card"][aria-current="true"]').evaluateAll((cards) => cards.map((c) => c.getAttribute("data-approval-id"))))[0];
+  for (const key of ["j", "k"]) {
+    for (let i = 0; i < 30; i++) {
+      const before = await focusedId();
+      if (before === approvalId) return;
+      await page.keyboard.press(key);
+      // The focus stopped moving: this is the end of the list in this direction.
+      if (before !== undefined && (await focusedId()) === before) break;
+    }
+  }
   await expect(page.locator('[data-testid="approval-card"][aria-current="true"]')).toHaveAttribute("data-approval-id", approvalId);
 }
 
@@ -86,24 +94,31 @@ test("two builders' identical transfers are told apart, and the approver approve
   const page = await context.newPage();
   await page.goto("/inbox");
 
-  // The two cards sit in one group, and each says whose it is: graph and version, task, starter, run id (linked).
+  // The two calls sit in one group of compact rows (a laptop-wide screen), each with its run and task.
   const group = page.getByRole("region", { name: "2 identical ledger_transfer calls" });
-  const boCard = group.getByTestId("approval-card").filter({ hasText: `Pay the rent ${tag}` });
-  const alexCard = group.getByTestId("approval-card").filter({ hasText: `Fund payroll ${tag}` });
-  await expect(boCard.getByTestId("approval-task")).toHaveText(`Pay the rent ${tag}`);
-  await expect(boCard.getByTestId("approval-starter")).toHaveText("Bo Builder (builder@zap.local)");
-  await expect(boCard.getByTestId("approval-graph")).toHaveText(/^treasury v\d+$/);
-  await expect(boCard.getByTestId("approval-run-link")).toHaveText(shortId(boRun));
-  await expect(boCard.getByTestId("approval-run-link")).toHaveAttribute("href", new RegExp(`^/runs/${boRun}\\?approval=`));
-  await expect(alexCard.getByTestId("approval-task")).toHaveText(`Fund payroll ${tag}`);
-  await expect(alexCard.getByTestId("approval-starter")).toHaveText(`Alex Builder (${alexEmail})`);
-  await expect(alexCard.getByTestId("approval-run-link")).toHaveText(shortId(alexRun));
+  const boRow = group.getByTestId("approval-row").filter({ hasText: `Pay the rent ${tag}` });
+  const alexRow = group.getByTestId("approval-row").filter({ hasText: `Fund payroll ${tag}` });
+  await expect(boRow).toContainText(`run ${shortId(boRun)}`);
+  await expect(alexRow).toContainText(`run ${shortId(alexRun)}`);
 
   // No card has the keyboard focus on load: "a" decides nothing.
   const focused = page.getByTestId("approval-card").and(page.locator('[aria-current="true"]'));
   await expect(focused).toHaveCount(0);
   await page.keyboard.press("a");
   await expect(page.getByRole("status")).toHaveText("No card is chosen: move to one with j/k first.");
+
+  // Choosing a row opens its card beside the list, which says whose it is: graph and version, task, starter, run id (linked).
+  const card = page.getByTestId("inbox-detail").getByTestId("approval-card");
+  await boRow.click();
+  await expect(card.getByTestId("approval-task")).toHaveText(`Pay the rent ${tag}`);
+  await expect(card.getByTestId("approval-starter")).toHaveText("Bo Builder (builder@zap.local)");
+  await expect(card.getByTestId("approval-graph")).toHaveText(/^treasury v\d+$/);
+  await expect(card.getByTestId("approval-run-link")).toHaveText(shortId(boRun));
+  await expect(card.getByTestId("approval-run-link")).toHaveAttribute("href", new RegExp(`^/runs/${boRun}\\?approval=`));
+  await alexRow.click();
+  await expect(card.getByTestId("approval-task")).toHaveText(`Fund payroll ${tag}`);
+  await expect(card.getByTestId("approval-starter")).toHaveText(`Alex Builder (${alexEmail})`);
+  await expect(card.getByTestId("approval-run-link")).toHaveText(shortId(alexRun));
 
   // Move to Bo's card by keyboard; "a" on a grouped card asks which calls, naming each run, task and starter.
   await moveFocusTo(page, boCall?.id ?? "");
@@ -144,7 +159,7 @@ test("two builders' identical transfers are told apart, and the approver approve
   await page.getByRole("button", { name: "All", exact: true }).click();
   // Alex's call is alone now: no longer in a group of identical calls.
   await expect(group).toHaveCount(0);
-  await page.getByTestId("approval-card").filter({ hasText: `Fund payroll ${tag}` }).getByRole("checkbox").check();
+  await page.getByTestId("approval-row").filter({ hasText: `Fund payroll ${tag}` }).getByRole("checkbox").check();
   await page.getByRole("textbox", { name: "Reason for rejecting the selection" }).fill(`not this one (${tag})`);
   await page.getByRole("button", { name: "Reject selected…" }).click();
   const confirm = page.getByRole("group", { name: "Confirm: reject 1 selected" });

@@ -86,6 +86,8 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const viewerContext = await browser.newContext({ storageState: storageStateFor("viewer") });
   const viewerPage = await viewerContext.newPage();
   await viewerPage.goto("/inbox");
+  // A laptop-wide screen lists compact rows; choosing one opens its card beside the list (docs/inbox.md).
+  await viewerPage.getByTestId("approval-row").filter({ hasText: /amount: 12 ·/ }).click();
   await expect(viewerPage.getByTestId("approval-card").filter({ hasText: '"amount": 12' })).toBeVisible();
   await expect(viewerPage.getByText("Read-only: approvers and admins decide.")).toBeVisible();
   await expect(viewerPage.getByRole("button", { name: "Approve" })).toHaveCount(0);
@@ -93,14 +95,11 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const refused = await builderApi.post(`/api/runs/${direct}/approvals/${directApproval?.id}`, { data: { approved: true } });
   expect(refused.status(), "a builder may not decide").toBe(403);
 
-  // The approver's inbox: both calls, the sub-agent's with its chain, and the live badge.
+  // The approver's inbox: the calls as compact rows, and the live badge.
   const context = await browser.newContext({ storageState: storageStateFor("approver") });
   const page = await context.newPage();
   await page.goto("/inbox");
-  const subCard = page.getByTestId("approval-card").filter({ hasText: '"amount": 7' });
-  await expect(subCard.getByTestId("approval-chain")).toHaveText(/lead\s*›\s*payer/);
-  await expect(subCard.getByTestId("approval-countdown")).toHaveText(/expires in (59m|1h)/);
-  await expect(subCard.getByTestId("approval-usage"), "tokens and cost so far (demo models are free)").toHaveText(/^[1-9][\d,]* tok, \$0 this run · [1-9][\d,]* tok, \$0 with its parent and sub-runs$/);
+  await expect(page.getByTestId("approval-row").filter({ hasText: /amount: 7 ·/ })).toBeVisible();
   await expect(page.getByTestId("inbox-badge")).toHaveText(/^[1-9]\d*$/);
 
   // Keyboard: no card has the focus until the user moves to one (a does nothing); j/k move it, x selects, e edits.
@@ -138,16 +137,23 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   expect(again.status()).toBe(409);
   expect(((await again.json()) as { error: { message: string } }).error.message).toContain("already approved by approver@zap.local");
 
-  // Reject the sub-agent's call with a reason (r focuses the reason box).
+  // The sub-agent's call, moved to by key (its card opens beside the list): its chain, countdown and usage.
   await focusCard(page, '"amount": 7');
+  const subCard = page.getByTestId("approval-card").filter({ hasText: '"amount": 7' });
+  await expect(subCard.getByTestId("approval-chain")).toHaveText(/lead\s*›\s*payer/);
+  await expect(subCard.getByTestId("approval-countdown")).toHaveText(/expires in (59m|1h)/);
+  await expect(subCard.getByTestId("approval-usage"), "tokens and cost so far (demo models are free)").toHaveText(/^[1-9][\d,]* tok, \$0 this run · [1-9][\d,]* tok, \$0 with its parent and sub-runs$/);
+
+  // Reject it with a reason (r focuses the reason box).
   await page.keyboard.press("r");
   await page.keyboard.type(rejectReason);
   await focused.getByRole("button", { name: "Reject", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("ledger_transfer (payer): rejected");
 
-  // a approves the focused call at once.
+  // a approves the focused call once its undo window is over (e2e/inbox-keyboard.spec.ts takes one back).
   await focusCard(page, '"amount": 21');
   await page.keyboard.press("a");
+  await expect(page.getByTestId("undo-toast")).toContainText("Approving ledger_transfer (treasurer");
   await expect(page.getByTestId("approval-card").filter({ hasText: '"amount": 21' })).toHaveCount(0);
   await expect.poll(async () => (await (await viewerApi.get(`/api/runs/${quick}`)).json()).run.output, { timeout: 30_000 }).toBe("quick");
 

@@ -86,7 +86,7 @@ test("the inbox shows a new pending approval from the approvals feed", async ({ 
   const started = await builder.post("/api/runs", { data: { graph: "treasury", task } });
   expect(started.status(), await started.text()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
-  await expect(page.getByTestId("approval-card").filter({ hasText: String(amount) }).first(), "the new approval's card appears").toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("approval-row").filter({ hasText: String(amount) }).first(), "the new approval's row appears").toBeVisible({ timeout: 30_000 });
   const events = await heard(page);
   expect(events.some((e) => e.event === "approval" && e.url.endsWith("/api/approvals/feed") && e.data.includes(runId)), "the feed announced the approval").toBe(true);
   await expect(inbox).toHaveAttribute("data-live", "stream");

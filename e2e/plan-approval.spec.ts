@@ -68,7 +68,8 @@ test("an approver approves a plan in the inbox, after the API and the editor ref
   const context = await browser.newContext({ storageState: storageStateFor("approver") });
   const page = await context.newPage();
   await page.goto("/inbox");
-  // The pending card (once decided, the page lists the decision under "Decided here" instead).
+  // Its row opens the pending card beside the list (once decided, the page lists the decision under "Decided here" instead).
+  await page.getByTestId("approval-row").and(page.locator(`[data-row-for="${approvalId}"]`)).click();
   const card = page.locator(`[data-testid="approval-card"][data-approval-id="${approvalId}"]`);
   await expect(card).toHaveAccessibleName("plan proposed by trip-planner");
   await expect(card.getByTestId("approval-plan")).toContainText("trip-planner proposes a plan of 3 nodes");

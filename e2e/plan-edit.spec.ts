@@ -64,6 +64,8 @@ test("a plan edited on its DAG: a node and a dependency added, a drawn cycle ref
   const approver = await browser.newContext({ storageState: storageStateFor("approver") });
   const page = await approver.newPage();
   await page.goto("/inbox");
+  // Its row (run id's last 8 characters) opens the card beside the list.
+  await page.getByTestId("approval-row").filter({ hasText: `run ${runId.slice(-8)}` }).click();
   const card = page.getByTestId("approval-card").filter({ has: page.locator(`a[href*="${encodeURIComponent(runId)}"]`) });
   await expect(card).toHaveCount(1);
   await expect(card.getByTestId("plan-dag")).toHaveAttribute("data-nodes", "3");

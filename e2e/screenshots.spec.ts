@@ -101,6 +101,8 @@ test("the README's screenshots: designer, run trace, plan DAG and inbox", async 
     .not.toBe("");
   const approver = await pageAs("approver");
   await approver.goto("/inbox");
+  // The compact list beside the chosen call's card, as a laptop-wide screen shows it.
+  await approver.getByTestId("approval-row").and(approver.locator(`[data-row-for="${approvalId}"]`)).click();
   const card = approver.locator(`[data-testid="approval-card"][data-approval-id="${approvalId}"]`);
   await expect(card).toContainText("ledger_transfer");
   await expect(card).toContainText('"amount": 25');

@@ -4,6 +4,8 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { budgetRequestSentence, requestedTokens, tokenGrantProblems } from "@/lib/contract/budget-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
+import { SUBMIT_HINT } from "./edit-arguments";
+import { isSubmitChord } from "./use-inbox-keys";
 
 const tokens = (n: number) => n.toLocaleString("en");
 
@@ -28,11 +30,15 @@ function parseAmount(raw: string): { tokens: number } | { problem: string } {
 }
 
 /** The amount of tokens to grant, editable, defaulting to what the run asked for. */
-export function GrantTokensForm({ item, pending, onSubmit, onCancel }: { item: InboxItem; pending: boolean; onSubmit: (grant: { tokens: number }) => void; onCancel: () => void }) {
+export function GrantTokensForm({ item, pending, onSubmit, onCancel }: { item: InboxItem; pending: boolean; onSubmit: (grant: { tokens: number }, byKey: boolean) => void; onCancel: () => void }) {
   const id = useId();
   const [raw, setRaw] = useState(() => String(requestedTokens(item)));
   const [showProblem, setShowProblem] = useState(false);
   const parsed = parseAmount(raw);
+  const submit = (byKey: boolean) => {
+    setShowProblem(true);
+    if ("tokens" in parsed && !pending) onSubmit(parsed, byKey);
+  };
 
   return (
     <form
@@ -42,8 +48,7 @@ export function GrantTokensForm({ item, pending, onSubmit, onCancel }: { item: I
       className="space-y-2 rounded-md border border-zinc-200 bg-zinc-50 p-3"
       onSubmit={(event) => {
         event.preventDefault();
-        setShowProblem(true);
-        if ("tokens" in parsed) onSubmit(parsed);
+        submit(false);
       }}
     >
       <label htmlFor={`${id}-tokens`} className="block text-xs font-medium text-zinc-700">
@@ -61,6 +66,11 @@ export function GrantTokensForm({ item, pending, onSubmit, onCancel }: { item: I
         onChange={(e) => setRaw(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Escape") onCancel();
+          else if (e.key === "Enter") {
+            // Plain Enter sends nothing; Ctrl/Cmd+Enter does (held for the inbox's undo window).
+            e.preventDefault();
+            if (isSubmitChord(e)) submit(true);
+          }
         }}
       />
       {"tokens" in parsed && item.budget && <p className="text-xs text-zinc-600">The budget becomes {tokens(item.budget.limit + parsed.tokens)} tokens.</p>}
@@ -76,6 +86,7 @@ export function GrantTokensForm({ item, pending, onSubmit, onCancel }: { item: I
         <Button type="button" variant="ghost" onClick={onCancel}>
           Cancel
         </Button>
+        <span className="text-xs text-zinc-500">{SUBMIT_HINT}</span>
       </div>
     </form>
   );

@@ -17,7 +17,7 @@ function format(ms: number): string {
  * A live countdown to `expiresAt`. `clockSkewMs` (server time minus browser
  * time) keeps it right when the browser's clock is off.
  */
-export function Countdown({ expiresAt, clockSkewMs = 0 }: { expiresAt: string; clockSkewMs?: number }) {
+export function Countdown({ expiresAt, clockSkewMs = 0, testId = "approval-countdown" }: { expiresAt: string; clockSkewMs?: number; testId?: string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1_000);
@@ -25,7 +25,7 @@ export function Countdown({ expiresAt, clockSkewMs = 0 }: { expiresAt: string; c
   }, []);
   const left = Date.parse(expiresAt) - (now + clockSkewMs);
   return (
-    <time dateTime={expiresAt} title={expiresAt} className={left < 5 * 60_000 ? "font-medium text-red-700" : "text-zinc-600"} data-testid="approval-countdown">
+    <time dateTime={expiresAt} title={expiresAt} className={left < 5 * 60_000 ? "font-medium text-red-700" : "text-zinc-600"} data-testid={testId}>
       {format(left)}
     </time>
   );

@@ -4,6 +4,10 @@ import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
 import { argumentProblems, fieldsOf, formatField, parseField, type FieldSpec } from "@/lib/inbox/arguments";
 import { ArgsDiff } from "./args-diff";
+import { isSubmitChord } from "./use-inbox-keys";
+
+/** The keys of the reason and edit forms, shown beside their buttons. */
+export const SUBMIT_HINT = "Ctrl+Enter (⌘+Enter) sends · Esc cancels";
 
 type Parsed = { args: Record<string, unknown>; problems: string[] };
 
@@ -45,7 +49,8 @@ export function EditArguments({
   schema: Record<string, unknown> | null;
   original: Record<string, unknown>;
   pending: boolean;
-  onSubmit: (edited: Record<string, unknown>) => void;
+  /** `byKey`: sent with Ctrl/Cmd+Enter rather than the button (the inbox holds those for its undo window). */
+  onSubmit: (edited: Record<string, unknown>, byKey: boolean) => void;
   onCancel: () => void;
 }) {
   const id = useId();
@@ -58,6 +63,11 @@ export function EditArguments({
   const parsed = mode === "form" ? fromForm(fields, values, original) : fromRaw(raw);
   const problems = parsed.problems.length ? parsed.problems : argumentProblems(parsed.args, schema);
 
+  function submit(byKey: boolean) {
+    setShowProblems(true);
+    if (problems.length === 0 && !pending) onSubmit(parsed.args, byKey);
+  }
+
   function switchTo(next: "form" | "raw") {
     if (next === mode) return;
     if (next === "raw") setRaw(JSON.stringify(parsed.args, null, 2));
@@ -69,10 +79,19 @@ export function EditArguments({
     <form
       aria-label="Edit arguments"
       className="space-y-3 rounded-md border border-zinc-200 bg-zinc-50 p-3"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onCancel();
+        else if (isSubmitChord(event)) {
+          event.preventDefault();
+          submit(true);
+        } else if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+          // Enter in a field never sends a decision that moves money: Ctrl/Cmd+Enter or the button does.
+          event.preventDefault();
+        }
+      }}
       onSubmit={(event) => {
         event.preventDefault();
-        setShowProblems(true);
-        if (problems.length === 0) onSubmit(parsed.args);
+        submit(false);
       }}
     >
       <div className="flex gap-2 text-xs" role="group" aria-label="Editor">
@@ -85,7 +104,7 @@ export function EditArguments({
       </div>
       {mode === "form" ? (
         <div className="grid gap-2 sm:grid-cols-2">
-          {fields.map((field) => {
+          {fields.map((field, index) => {
             const inputId = `${id}-${field.name}`;
             const set = (v: string) => setValues((current) => ({ ...current, [field.name]: v }));
             return (
@@ -95,7 +114,7 @@ export function EditArguments({
                   {field.required ? " *" : ""}
                 </label>
                 {field.kind === "enum" || field.kind === "boolean" ? (
-                  <Select id={inputId} value={values[field.name] ?? ""} onChange={(e) => set(e.target.value)}>
+                  <Select id={inputId} autoFocus={index === 0} value={values[field.name] ?? ""} onChange={(e) => set(e.target.value)}>
                     {!field.required && <option value="">—</option>}
                     {(field.kind === "boolean" ? ["true", "false"] : (field.options ?? [])).map((o) => (
                       <option key={o} value={o}>
@@ -104,7 +123,7 @@ export function EditArguments({
                     ))}
                   </Select>
                 ) : (
-                  <Input id={inputId} inputMode={field.kind === "number" || field.kind === "integer" ? "decimal" : undefined} value={values[field.name] ?? ""} onChange={(e) => set(e.target.value)} />
+                  <Input id={inputId} autoFocus={index === 0} inputMode={field.kind === "number" || field.kind === "integer" ? "decimal" : undefined} value={values[field.name] ?? ""} onChange={(e) => set(e.target.value)} />
                 )}
                 {field.description && <p className="text-xs text-zinc-500">{field.description}</p>}
               </div>
@@ -116,7 +135,7 @@ export function EditArguments({
           <label htmlFor={`${id}-raw`} className="block text-xs text-zinc-700">
             Arguments (JSON)
           </label>
-          <textarea id={`${id}-raw`} className="h-40 w-full rounded-md border border-zinc-300 p-2 font-mono text-xs" value={raw} onChange={(e) => setRaw(e.target.value)} spellCheck={false} />
+          <textarea id={`${id}-raw`} autoFocus className="h-40 w-full rounded-md border border-zinc-300 p-2 font-mono text-xs" value={raw} onChange={(e) => setRaw(e.target.value)} spellCheck={false} />
         </div>
       )}
       {showProblems && problems.length > 0 && (
@@ -134,6 +153,7 @@ export function EditArguments({
         <Button type="button" variant="ghost" onClick={onCancel}>
           Cancel
         </Button>
+        <span className="text-xs text-zinc-500">{SUBMIT_HINT}</span>
       </div>
     </form>
   );

@@ -16,6 +16,11 @@ import { EditPlanForm, PlanRequestSummary } from "./plan-request";
 import { EditArguments } from "./edit-arguments";
 import { INBOX_QUERY_KEY } from "./use-inbox";
 import { RunIdentityLine } from "./run-identity";
+import { outcomeWords } from "./decision-words";
+import { SUBMIT_HINT } from "./edit-arguments";
+import { HeldBanner } from "./undo-toast";
+import type { Decision, HeldDecision } from "./undo-queue";
+import { isSubmitChord } from "./use-inbox-keys";
 
 export type CardMode = "idle" | "reject" | "edit";
 
@@ -30,6 +35,16 @@ export interface ApprovalCardProps {
   clockSkewMs?: number;
   /** Called with a sentence for the page's status line. */
   onDecided?: (message: string) => void;
+  /**
+   * Where Ctrl/Cmd+Enter sends a reject or an edit (the inbox holds it for its undo window); without it
+   * the chord sends at once, as the button does.
+   */
+  onKeyDecision?: (decision: Decision) => void;
+  /** A keyboard decision on this call, held and not sent yet: shown with Undo; the buttons wait. */
+  held?: HeldDecision;
+  onUndo?: () => void;
+  /** The keyboard's j/k stop here (the stacked inbox): the card takes the browser's focus. */
+  focusTarget?: boolean;
 }
 
 const usage = (u: UsageCost) => `${formatTokens(u.tokens)}, ${formatCost(u.cost)}`;
@@ -38,21 +53,20 @@ const usage = (u: UsageCost) => `${formatTokens(u.tokens)}, ${formatCost(u.cost)
 export function useDecide(item: InboxItem, onDecided?: (message: string) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (decision: { approved: boolean; reason?: string; editedArguments?: Record<string, unknown> }) => {
+    mutationFn: async (decision: Decision) => {
       const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, ...decision });
       if (!result.ok) throw new Error(result.error.message);
       return result.data;
     },
     onSuccess: (approval) => {
-      const what = approval.status === "pending" ? `approval ${approval.endorsements.length} of ${approval.requiredApprovals} recorded` : approval.status;
-      onDecided?.(`${approvalSubject(item)} (${item.agentName}): ${what}`);
+      onDecided?.(`${approvalSubject(item)} (${item.agentName}): ${outcomeWords(approval)}`);
       void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
     },
   });
 }
 
-/** How the card words its title, buttons and reason for each kind of approval. */
-function wordingOf(item: InboxItem) {
+/** How the card (and its compact row) words its title, buttons and reason for each kind of approval. */
+export function wordingOf(item: InboxItem) {
   if (isBudgetApproval(item)) {
     return { label: `more tokens requested by ${item.agentName}`, select: `Select token request ${item.id}`, approve: `Grant ${requestedTokens(item).toLocaleString("en")} tokens`, edit: "Grant another amount", reject: "Stop the run", reason: "Reason (the run's failure says it)" };
   }
@@ -67,11 +81,18 @@ function wordingOf(item: InboxItem) {
  * the run page: a tool call, a run at its token budget asking for more, or a
  * planner's plan waiting to run.
  */
-export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, selected, onToggleSelect, clockSkewMs, onDecided }: ApprovalCardProps) {
+export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, selected, onToggleSelect, clockSkewMs, onDecided, onKeyDecision, held, onUndo, focusTarget }: ApprovalCardProps) {
   const id = useId();
   const [reason, setReason] = useState("");
   const decide = useDecide(item, onDecided);
-  const busy = decide.isPending || decide.isSuccess;
+  const busy = decide.isPending || decide.isSuccess || held !== undefined;
+  // The button sends at once; the chord goes through the inbox's undo window when there is one.
+  const send = (decision: Decision, byKey: boolean) => {
+    if (byKey && onKeyDecision) {
+      onKeyDecision(decision);
+      onModeChange("idle");
+    } else decide.mutate(decision);
+  };
   const budget = isBudgetApproval(item);
   const plan = isPlanApproval(item);
   const words = wordingOf(item);
@@ -82,8 +103,12 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
       data-testid="approval-card"
       data-approval-id={item.id}
       aria-current={focused ? "true" : undefined}
-      className={cn("space-y-3 rounded-lg border bg-white p-4 shadow-sm", focused ? "border-indigo-500 ring-2 ring-indigo-200" : "border-zinc-200")}
+      tabIndex={focusTarget ? -1 : undefined}
+      data-focus-for={focusTarget ? item.id : undefined}
+      // The focus reads without colour too: a 3 px outline and a bar down the left edge.
+      className={cn("relative space-y-3 rounded-lg border bg-white p-4 shadow-sm", focused ? "border-indigo-600 outline-3 outline-offset-2 outline-indigo-600" : "border-zinc-200")}
     >
+      {focused && <span aria-hidden data-testid="focus-bar" className="absolute inset-y-0 left-0 w-2 rounded-l-lg bg-indigo-600" />}
       <header className="flex flex-wrap items-center gap-2">
         {onToggleSelect && canDecide && (
           <input type="checkbox" aria-label={words.select} checked={selected ?? false} onChange={onToggleSelect} />
@@ -151,9 +176,11 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
         </p>
       )}
 
+      {held && <HeldBanner entry={held} onUndo={() => onUndo?.()} />}
+
       {canDecide && mode === "idle" && (
         <div className="flex flex-wrap gap-2">
-          <Button disabled={busy} onClick={() => decide.mutate({ approved: true })}>
+          <Button disabled={busy} onClick={() => send({ approved: true }, false)}>
             {words.approve}
           </Button>
           <Button variant="secondary" disabled={busy} onClick={() => onModeChange("edit")}>
@@ -170,7 +197,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           aria-label="Reject"
           onSubmit={(event) => {
             event.preventDefault();
-            if (reason.trim()) decide.mutate({ approved: false, reason: reason.trim() });
+            if (reason.trim()) send({ approved: false, reason: reason.trim() }, false);
           }}
         >
           <label htmlFor={`${id}-reason`} className="block text-xs font-medium text-zinc-700">
@@ -185,6 +212,11 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
             onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === "Escape") onModeChange("idle");
+              else if (isSubmitChord(e)) {
+                // Plain Enter stays a newline in the reason; the chord sends it.
+                e.preventDefault();
+                if (reason.trim() && !busy) send({ approved: false, reason: reason.trim() }, true);
+              }
             }}
           />
           <div className="flex gap-2">
@@ -194,17 +226,18 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
             <Button type="button" variant="ghost" onClick={() => onModeChange("idle")}>
               Cancel
             </Button>
+            <span className="self-center text-xs text-zinc-500">{SUBMIT_HINT}</span>
           </div>
         </form>
       )}
       {canDecide && mode === "edit" && budget && (
-        <GrantTokensForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(grant) => decide.mutate({ approved: true, editedArguments: grant })} />
+        <GrantTokensForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(grant, byKey) => send({ approved: true, editedArguments: grant }, byKey)} />
       )}
       {canDecide && mode === "edit" && plan && (
         <EditPlanForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited, approvedLine) => decide.mutate({ approved: true, editedArguments: edited }, { onSuccess: () => onDecided?.(approvedLine) })} />
       )}
       {canDecide && mode === "edit" && !budget && !plan && (
-        <EditArguments schema={item.toolSchema} original={item.arguments} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited) => decide.mutate({ approved: true, editedArguments: edited })} />
+        <EditArguments schema={item.toolSchema} original={item.arguments} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited, byKey) => send({ approved: true, editedArguments: edited }, byKey)} />
       )}
     </article>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inboxKeyAction } from "./use-inbox-keys";
+import { inboxKeyAction, isSubmitChord } from "./use-inbox-keys";
 
 const ids = ["bo", "alex", "carol"];
 
@@ -21,6 +21,15 @@ describe("inbox keys", () => {
     expect(inboxKeyAction("a", ids, "alex")).toEqual({ kind: "decide", action: "approve", id: "alex" });
     expect(inboxKeyAction("r", ids, "carol")).toEqual({ kind: "decide", action: "reject", id: "carol" });
     expect(inboxKeyAction("x", ids, "bo")).toEqual({ kind: "decide", action: "toggle", id: "bo" });
+  });
+
+  it("u undoes with or without a card, and the submit chord is Ctrl or Cmd with Enter only", () => {
+    expect(inboxKeyAction("u", ids, null)).toEqual({ kind: "undo" });
+    expect(inboxKeyAction("u", ids, "bo")).toEqual({ kind: "undo" });
+    expect(isSubmitChord({ key: "Enter", ctrlKey: true, metaKey: false })).toBe(true);
+    expect(isSubmitChord({ key: "Enter", ctrlKey: false, metaKey: true })).toBe(true);
+    expect(isSubmitChord({ key: "Enter", ctrlKey: false, metaKey: false }), "plain Enter is a newline").toBe(false);
+    expect(isSubmitChord({ key: "a", ctrlKey: true, metaKey: false })).toBe(false);
   });
 
   it("a card that left the inbox passes its focus to no one", () => {

@@ -6,6 +6,12 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ApprovalCard, type CardMode } from "@/components/inbox/pending-approval-card";
+import { InboxList } from "@/components/inbox/inbox-list";
+import { callLabel, cancelledOnLeaveNote, heldVerb, heldWhat, outcomeWords } from "@/components/inbox/decision-words";
+import type { Decision, HeldDecision } from "@/components/inbox/undo-queue";
+import { UndoToast } from "@/components/inbox/undo-toast";
+import { takeCancelledOnLeave, useUndoWindow } from "@/components/inbox/use-undo-window";
+import { useWideLayout } from "@/components/inbox/use-wide-layout";
 import { useInbox, INBOX_QUERY_KEY } from "@/components/inbox/use-inbox";
 import { useLiveInbox } from "@/components/inbox/use-live-inbox";
 import { StreamEndedAlert } from "@/components/runs/stream-ended";
@@ -15,9 +21,9 @@ import { ApproveWhichDialog, ConfirmSelection } from "@/components/inbox/choose-
 import { DecidedHere } from "@/components/inbox/decided-here";
 import { bulkDecideApprovalsAction } from "@/lib/actions/bulk-decide-approvals";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
-import { approvalSubject, isBudgetApproval } from "@/lib/contract/budget-approval";
+import { isBudgetApproval } from "@/lib/contract/budget-approval";
 import { isPlanApproval } from "@/lib/contract/plan-approval";
-import { isMine, shortRunId } from "@/lib/inbox/identity";
+import { isMine } from "@/lib/inbox/identity";
 import type { BulkOutcome, InboxItem } from "@/lib/inbox/schemas";
 
 function summarize(outcomes: BulkOutcome[]): string {
@@ -28,10 +34,21 @@ function summarize(outcomes: BulkOutcome[]): string {
 
 const DECIDED_KEPT = 5;
 
+/** The browser's focus follows the keys: the row (wide) or the card (stacked) of `id`, brought into view. */
+function focusElementOf(id: string) {
+  requestAnimationFrame(() => {
+    const element = document.querySelector<HTMLElement>(`[data-focus-for="${CSS.escape(id)}"]`);
+    element?.scrollIntoView({ block: "nearest" });
+    element?.focus({ preventScroll: true });
+  });
+}
+
 /**
- * The live inbox: grouped identical calls, each card saying whose run it is;
- * a "mine" filter; selection, bulk and keyboard triage that never decides a
- * card the user did not move to, and asks which calls before approving a group.
+ * The live inbox: grouped identical calls, each saying whose run it is; a
+ * compact list beside the chosen card on wide screens; a "mine" filter;
+ * selection, bulk and keyboard triage that never decides a card the user did
+ * not move to, asks which calls before approving a group, and holds every
+ * keyboard decision for an undo window before anything is sent.
  */
 export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string }) {
   // The approvals feed keeps the inbox current; the one-second poll runs only while it is down, and neither once
@@ -47,7 +64,12 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
   const [askWhich, setAskWhich] = useState<{ groupKey: string; focusedId: string } | null>(null);
   const [mineOnly, setMineOnly] = useState(false);
   const [decided, setDecided] = useState<InboxItem[]>([]);
-  const [status, setStatus] = useState<{ tone: "success" | "error" | "info"; text: string } | null>(null);
+  // A decision cancelled because the user left during its window is told on their return (once).
+  const [status, setStatus] = useState<{ tone: "success" | "error" | "info"; text: string } | null>(() => {
+    const dropped = takeCancelledOnLeave();
+    return dropped.length ? { tone: "info", text: cancelledOnLeaveNote(dropped) } : null;
+  });
+  const wide = useWideLayout();
   const [bulkBusy, setBulkBusy] = useState(false);
 
   const all = inbox.data?.items ?? [];
@@ -78,16 +100,35 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
     setDecided((current) => [...calls, ...current.filter((d) => !calls.some((x) => x.id === d.id))].slice(0, DECIDED_KEPT));
   };
 
-  async function approveNow(item: InboxItem) {
-    const result = await decideApprovalAction({ runId: item.runId, approvalId: item.id, approved: true });
-    setStatus(result.ok ? { tone: "success", text: `${approvalSubject(item)} (${item.agentName}, run ${shortRunId(item.runId)}): ${result.data.status}` } : { tone: "error", text: result.error.message });
-    if (result.ok) remember([item]);
-    refresh();
+  // A keyboard decision's window is over: send it as the buttons would.
+  async function sendHeld({ items: chosen, decision }: HeldDecision) {
+    const [only] = chosen;
+    if (chosen.length === 1 && only) {
+      const result = await decideApprovalAction({ runId: only.runId, approvalId: only.id, ...decision });
+      setStatus(result.ok ? { tone: "success", text: `${callLabel(only)}: ${outcomeWords(result.data)}` } : { tone: "error", text: result.error.message });
+      if (result.ok) remember([only]);
+      refresh();
+    } else await decideMany(chosen, decision.approved, decision.reason);
   }
+  const { held, hold, undo } = useUndoWindow((entry) => void sendHeld(entry));
+  const heldOf = new Map(held.flatMap((entry) => entry.items.map((i) => [i.id, entry] as const)));
+  const holdDecision = (chosen: InboxItem[], decision: Decision) => {
+    // The toast speaks for the held decision; an older status line would read as its outcome.
+    setStatus(null);
+    hold(chosen, decision);
+  };
+  const undoHeld = (key?: number) => {
+    const entry = undo(key);
+    setStatus(entry ? { tone: "info", text: `Undone: ${heldVerb(entry).toLowerCase()} ${heldWhat(entry)}. Nothing was sent; it still waits.` } : { tone: "info", text: "Nothing to undo." });
+  };
+  const choose = (id: string) => {
+    setFocusedId(id);
+    focusElementOf(id);
+  };
 
-  async function decideMany(chosen: InboxItem[], approved: boolean) {
+  async function decideMany(chosen: InboxItem[], approved: boolean, reason = bulkReason.trim()) {
     setBulkBusy(true);
-    const result = await bulkDecideApprovalsAction({ items: chosen.map((i) => ({ runId: i.runId, approvalId: i.id })), approved, ...(approved ? {} : { reason: bulkReason.trim() }) });
+    const result = await bulkDecideApprovalsAction({ items: chosen.map((i) => ({ runId: i.runId, approvalId: i.id })), approved, ...(approved ? {} : { reason }) });
     setBulkBusy(false);
     setConfirming(null);
     if (result.ok) {
@@ -103,21 +144,25 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
     enabled: canDecide && askWhich === null && confirming === null,
     ids: ordered.map((i) => i.id),
     focusedId: focused?.id ?? null,
-    onFocus: (id) => {
-      setFocusedId(id);
-      document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest" });
-    },
+    onFocus: choose,
     onApprove: (id) => {
       const item = byId.get(id);
       const group = groupOf.get(id);
+      // A call already held waits for its window (u takes it back); a second key does not send it twice.
+      if (!item || heldOf.has(id)) return;
       // Identical calls of other runs sit beside this one: ask which, never guess.
       if (group && group.items.length > 1) setAskWhich({ groupKey: group.key, focusedId: id });
-      else if (item) void approveNow(item);
+      else holdDecision([item], { approved: true });
     },
-    onReject: (id) => setOpen({ id, mode: "reject" }),
-    onEdit: (id) => setOpen({ id, mode: "edit" }),
+    onReject: (id) => {
+      if (!heldOf.has(id)) setOpen({ id, mode: "reject" });
+    },
+    onEdit: (id) => {
+      if (!heldOf.has(id)) setOpen({ id, mode: "edit" });
+    },
     onToggle: toggle,
     onNoFocus: () => setStatus({ tone: "info", text: "No card is chosen: move to one with j/k first." }),
+    onUndo: () => undoHeld(),
   });
 
   return (
@@ -139,7 +184,7 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
             Mine
           </button>
         </div>
-        {canDecide ? <span className="text-xs">Keys: j/k move · a approve · r reject · e edit · x select</span> : <span className="text-xs">Read-only: approvers and admins decide.</span>}
+        {canDecide ? <span className="text-xs">Keys: j/k move · a approve · r reject · e edit · x select · Ctrl+Enter send · u undo</span> : <span className="text-xs">Read-only: approvers and admins decide.</span>}
         <Link href="/inbox/audit" className="ml-auto underline">
           Audit
         </Link>
@@ -176,8 +221,7 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
           onClose={() => setAskWhich(null)}
           onApprove={(chosen) => {
             setAskWhich(null);
-            if (chosen.length === 1 && chosen[0]) void approveNow(chosen[0]);
-            else void decideMany(chosen, true);
+            holdDecision(chosen, { approved: true });
           }}
         />
       )}
@@ -190,41 +234,46 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
         </EmptyState>
       )}
 
-      {groups.map((group) => (
-        <section key={group.key} aria-label={group.items.length > 1 ? `${group.items.length} identical ${group.toolName} calls` : undefined} className={group.items.length > 1 ? "space-y-2 rounded-lg border border-dashed border-zinc-300 p-2" : "space-y-2"}>
-          {group.items.length > 1 && (
-            <div className="flex items-center gap-2 text-xs text-zinc-600">
-              <span>
-                {group.items.length} identical calls of {group.toolName} from {new Set(group.items.map((i) => i.runId)).size} runs — check each card&apos;s run, task and starter
-              </span>
-              {canDecide && (
-                <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setSelected((current) => new Set([...current, ...group.items.map((i) => i.id)]))}>
-                  Select all {group.items.length}
-                </Button>
-              )}
-            </div>
-          )}
-          {group.items.map((item) => (
-            <ApprovalCard
-              key={item.id}
-              item={item}
-              canDecide={canDecide}
-              mode={modeOf(item.id)}
-              onModeChange={(mode) => setOpen(mode === "idle" ? null : { id: item.id, mode })}
-              focused={canDecide && focused?.id === item.id}
-              selected={selected.has(item.id)}
-              onToggleSelect={() => toggle(item.id)}
-              clockSkewMs={skew}
-              onDecided={(text) => {
-                setStatus({ tone: "success", text });
-                remember([item]);
-              }}
-            />
-          ))}
-        </section>
-      ))}
+      <InboxList
+        groups={groups}
+        wide={wide}
+        canDecide={canDecide}
+        currentId={focused?.id ?? null}
+        selected={selected}
+        heldOf={heldOf}
+        clockSkewMs={skew}
+        onChoose={choose}
+        onToggle={toggle}
+        onSelectAll={(chosen) => setSelected((current) => new Set([...current, ...chosen.map((i) => i.id)]))}
+        renderCard={(item) => (
+          <ApprovalCard
+            key={item.id}
+            item={item}
+            canDecide={canDecide}
+            mode={modeOf(item.id)}
+            onModeChange={(mode) => {
+              setOpen(mode === "idle" ? null : { id: item.id, mode });
+              // Closing a form (Esc, Cancel, Ctrl+Enter) hands the keys back to where the user was.
+              if (mode === "idle" && focused?.id === item.id) focusElementOf(item.id);
+            }}
+            focused={focused?.id === item.id}
+            focusTarget={!wide}
+            selected={selected.has(item.id)}
+            onToggleSelect={() => toggle(item.id)}
+            clockSkewMs={skew}
+            onDecided={(text) => {
+              setStatus({ tone: "success", text });
+              remember([item]);
+            }}
+            onKeyDecision={(decision) => holdDecision([item], decision)}
+            held={heldOf.get(item.id)}
+            onUndo={() => undoHeld(heldOf.get(item.id)?.key)}
+          />
+        )}
+      />
 
       <DecidedHere items={decided} />
+      <UndoToast held={held} onUndo={undoHeld} />
     </div>
   );
 }
