@@ -119,7 +119,7 @@ test("the dashboard's screenshot: the last hour of this e2e run's runs", async (
   const viewer = await browser.newPage({ storageState: storageStateFor("viewer"), viewport: VIEWPORT });
   await viewer.goto("/?range=1h");
   await expect(viewer.getByTestId("stat-runs-started")).not.toHaveText("0");
-  for (const chart of ["runs_started", "runs_failed", "run_latency"]) await expect(viewer.getByTestId(`chart-${chart}-plot`), `${chart} is drawn`).toBeVisible();
+  for (const chart of ["runs_by_state", "started_failed", "run_latency"]) await expect(viewer.getByTestId(`chart-${chart}-plot`), `${chart} is drawn`).toBeVisible();
   await save(viewer, "dashboard");
   await viewer.close();
 });
