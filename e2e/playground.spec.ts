@@ -2,7 +2,9 @@
 // run's last model call opens in the playground from its span; editing the
 // last user message and running shows the new output beside the original,
 // each with its tokens; a transfer line is only proposed (the ledger does not
-// move); "Save as draft" saves a new version of the graph.
+// move); "Save as draft" says what a draft would hold ("Nothing to save" while
+// only the conversation is edited) and saves one once the temperature changes.
+// e2e/improve-loop.spec.ts follows a draft to its promotion.
 import { expect, test, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
@@ -50,9 +52,13 @@ test("open a model call in the playground, edit the last user message, run it: b
   await expect(attempt.getByTestId("proposed-tool-calls")).toContainText("ledger_transfer");
   await expect(page.locator('[data-testid="playground-output"][data-kind="attempt"]')).toHaveCount(2);
 
+  // Only messages were edited: a version would hold nothing new (issue 37 §2). The temperature is the agent's.
+  await expect(page.getByTestId("draft-nothing")).toContainText("Nothing to save");
+  await expect(page.getByRole("button", { name: "Save as draft" })).toBeDisabled();
+  await page.getByLabel("Temperature").fill("0.6");
   const before = await newestVersion(page);
   await page.getByRole("button", { name: "Save as draft" }).click();
-  await expect(page.getByTestId("alert-success")).toContainText(`Saved as version ${before.version + 1} of treasury`);
+  await expect(page.getByTestId("alert-success")).toContainText(`Saved draft version ${before.version + 1} of treasury`);
   const after = await newestVersion(page);
   expect(after.version).toBe(before.version + 1);
   expect(after.message).toContain(`From playground, run ${runId}`);

@@ -1,6 +1,8 @@
 "use client";
-// Versions: who saved what and when, how many runs each had; compare any two
-// (or a version and the draft), restore one as the newest, export, import.
+// Versions: who saved what and when, how many runs each had, which is the
+// default and which are drafts (saved from the playground, not the default
+// until promoted); compare any two (or a version and the draft), promote a
+// draft, restore one as the newest, export, import.
 import { useState } from "react";
 import type { VersionSummary } from "@/lib/agents/designer-schemas";
 import type { FieldChange } from "@/lib/agents/graph-diff";
@@ -36,11 +38,13 @@ export function HistoryPanel(props: {
   busy: boolean;
   onCompare: (from: DiffSide, to: DiffSide) => void;
   onRestore: (version: number) => void;
+  onPromote: (version: number) => void;
   onImport: (text: string) => void;
   onExportDraft: () => void;
   importErrors: readonly GraphIssue[];
 }) {
-  const { agent, versions, baseVersion, canEdit, busy, onCompare, onRestore, onImport, onExportDraft, importErrors } = props;
+  const { agent, versions, baseVersion, canEdit, busy, onCompare, onRestore, onPromote, onImport, onExportDraft, importErrors } = props;
+  const current = versions.find((v) => !v.draft)?.version ?? 0;
   const [from, setFrom] = useState<string>(String(versions[1]?.version ?? versions[0]?.version ?? 1));
   const [to, setTo] = useState<string>("draft");
   const [text, setText] = useState("");
@@ -62,6 +66,17 @@ export function HistoryPanel(props: {
               <div className="flex items-center justify-between">
                 <span className="font-semibold">
                   v{v.version}
+                  {v.isDefault ? (
+                    <span data-testid="version-default" className="ml-1 rounded bg-emerald-100 px-1 font-normal text-emerald-800">
+                      default
+                    </span>
+                  ) : null}
+                  {v.draft ? (
+                    <span data-testid="version-draft" className="ml-1 rounded bg-amber-100 px-1 font-normal text-amber-900" title="Saved as a draft: runs only when chosen by number, not the default until promoted">
+                      draft
+                    </span>
+                  ) : null}
+                  {v.promotedAt ? <span className="ml-1 font-normal text-zinc-500">promoted {new Date(v.promotedAt).toLocaleString()}</span> : null}
                   {v.version === baseVersion ? <span className="ml-1 font-normal text-indigo-700">(editing)</span> : null}
                 </span>
                 <span className="text-zinc-500">{plural(v.runs, "run")}</span>
@@ -74,6 +89,11 @@ export function HistoryPanel(props: {
                 <a className="text-indigo-700 hover:underline" href={`/api/agents/${encodeURIComponent(agent)}/versions/${v.version}`} download>
                   Export v{v.version}
                 </a>
+                {canEdit && v.draft && v.version > current ? (
+                  <button type="button" disabled={busy} className="text-indigo-700 hover:underline" onClick={() => onPromote(v.version)}>
+                    Promote v{v.version}
+                  </button>
+                ) : null}
                 {canEdit && v.version !== versions[0]?.version ? (
                   <button type="button" disabled={busy} className="text-indigo-700 hover:underline" onClick={() => onRestore(v.version)}>
                     Restore v{v.version}

@@ -53,7 +53,8 @@ function ForkDialog({ runId, spanId, onClose }: { runId: string; spanId: string;
 function ForkForm({ options, onClose }: { options: ForkOptions; onClose: () => void }) {
   const router = useRouter();
   const ids = { version: useId(), model: useId(), prompt: useId(), edit: useId() };
-  const origin = options.versions.find((v) => v.isOrigin) ?? options.versions[0];
+  // The origin's version (an unsaved variant's: the one it derives from); failing that the default, never a draft.
+  const origin = options.versions.find((v) => v.isOrigin) ?? options.versions.find((v) => !v.draft) ?? options.versions[0];
   const [version, setVersion] = useState<number | undefined>(origin?.version);
   const chosen = options.versions.find((v) => v.version === version);
   const [model, setModel] = useState("");
@@ -99,7 +100,7 @@ function ForkForm({ options, onClose }: { options: ForkOptions; onClose: () => v
           <Select id={ids.version} value={version ?? ""} onChange={(e) => (setVersion(Number(e.target.value)), setPrompt(null))}>
             {options.versions.map((v) => (
               <option key={v.version} value={v.version}>
-                {`v${v.version}${v.isOrigin ? " (this run's)" : ""}${v.note ? ` — ${v.note}` : ""}`}
+                {`v${v.version}${v.isOrigin ? " (this run's)" : ""}${v.draft ? " (draft)" : ""}${v.note ? ` — ${v.note}` : ""}`}
               </option>
             ))}
           </Select>

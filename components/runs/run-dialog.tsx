@@ -1,5 +1,6 @@
 "use client";
-// The run dialog: version (newest by default), task, context JSON checked
+// The run dialog: version (the graph's default unless one is chosen; drafts are
+// listed, marked, and run only when chosen), task, context JSON checked
 // against the prompts' placeholders, optional model override, example tasks,
 // images (uploaded as they are attached; the launch carries their ids).
 // Starting is one server action; errors stay in the dialog (a model without
@@ -65,7 +66,8 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
       return result.data;
     },
   });
-  const chosen = options.data?.versions.find((v) => v.version === version) ?? options.data?.versions[0];
+  // No number chosen: the graph's default version (the newest that is not a draft), as the server resolves it.
+  const chosen = options.data?.versions.find((v) => v.version === (version === "" ? options.data?.defaultVersion : version));
   const parsed = useMemo(() => parseJsonObject(contextText), [contextText]);
   const missing = parsed.ok && chosen ? missingPlaceholders(parsed.value, chosen.placeholders) : [];
 
@@ -119,12 +121,13 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
               Version
             </label>
             <Select id={ids.version} value={version === "" ? "" : String(version)} onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : "")}>
-              <option value="">latest{options.data?.versions[0] ? ` (v${options.data.versions[0].version})` : ""}</option>
+              <option value="">default{options.data?.defaultVersion ? ` (v${options.data.defaultVersion})` : ""}</option>
               {/* A version asked for (Re-run, the designer's choice) shows as chosen while the list loads. */}
               {version !== "" && !options.data?.versions.some((v) => v.version === version) ? <option value={version}>v{version}</option> : null}
               {options.data?.versions.map((v) => (
                 <option key={v.version} value={v.version}>
                   v{v.version}
+                  {v.draft ? " (draft)" : ""}
                   {v.note ? ` – ${v.note.slice(0, 40)}` : ""}
                 </option>
               ))}

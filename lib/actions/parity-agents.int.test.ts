@@ -1,6 +1,6 @@
 // Route/action parity for the operations on saved agent graphs (issue 15 §1):
-// create, import, save a version, restore one, duplicate, archive and
-// unarchive. Each goes through its server action and its route handler with the
+// create, import, save a version, restore one, promote a draft, duplicate,
+// archive and unarchive. Each goes through its server action and its route handler with the
 // same input, over the real session check and a real database: same result,
 // same audit row (action, actor, target), same refusal for bad input, unknown
 // keys and a role without the permission. Only "who is signed in" is the test's.
@@ -29,6 +29,7 @@ const { importAgentAction } = await import("./import-agent");
 const { duplicateAgentAction } = await import("./duplicate-agent");
 const { archiveAgentAction } = await import("./archive-agent");
 const { restoreAgentVersionAction } = await import("./restore-agent-version");
+const { promoteAgentVersionAction } = await import("./promote-agent-version");
 
 let h: EngineHarness;
 const ids: Record<string, string> = {};
@@ -170,5 +171,63 @@ describe("saved agents: create, import, duplicate, restore, archive", () => {
     as("viewer");
     expectSameRefusal(await post(agentsRoute, "/api/agents", { name: name("v") }, {}), actionOutcome(await createAgentAction({ name: name("v") })), "a viewer creating");
     expectSameRefusal(await post(archiveRoute, `/api/agents/${b}/archive`, undefined, { name: b }), actionOutcome(await archiveAgentAction({ name: b, archived: true })), "a viewer archiving");
+  });
+});
+
+describe("promote a draft", () => {
+  const promoteRoute = () => import("@/app/api/agents/[name]/versions/[version]/promote/route");
+  const graph = { entryAgent: "main", agents: [{ name: "main", model: "demo/test", systemPrompt: "A draft." }] };
+  /** An agent with v1 and a draft v2 on top of it, as the playground saves one. */
+  const withDraft = async () => {
+    const agent = unique("promote").replace(/_/g, "-");
+    expect((await createAgentAction({ name: agent, template: "blank" })).ok).toBe(true);
+    const { appendVersion } = await import("../agents/server/store");
+    await appendVersion(h.db, agent, { baseVersion: 1, graph, message: "a draft", draft: true }, { id: ids.builder! });
+    return agent;
+  };
+  const viaAction = (agent: string, version: unknown) => async () => actionOutcome(await promoteAgentVersionAction({ name: agent, version }));
+  const viaRoute = (agent: string, version: string) => async () =>
+    routeOutcome(await (await promoteRoute()).POST(apiRequest("POST", `/api/agents/${agent}/versions/${version}/promote`), params({ name: agent, version })));
+  const defaultOf = async (agent: string) => (await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: agent }, draft: false }, orderBy: { version: "desc" } })).version;
+
+  it("makes the draft the default through either door, with the same result and audit row", async () => {
+    as("builder");
+    const [a, b] = [await withDraft(), await withDraft()];
+    expect([await defaultOf(a), await defaultOf(b)], "a draft is no default").toEqual([1, 1]);
+    const action = await audited(h.db, viaAction(a, 2));
+    const route = await audited(h.db, viaRoute(b, "2"));
+    expect(action.outcome.ok, JSON.stringify(action.outcome)).toBe(true);
+    expect(normalized(action.outcome, ["createdAt", "promotedAt"])).toEqual(normalized(route.outcome, ["createdAt", "promotedAt"]));
+    expect(action.outcome).toMatchObject({ data: { version: 2, draft: false, isDefault: true } });
+    expect(action.audit).toEqual([{ action: "agent.version_promoted", actorId: ids.builder, target: a }]);
+    expect(route.audit).toEqual([{ action: "agent.version_promoted", actorId: ids.builder, target: b }]);
+    expect([await defaultOf(a), await defaultOf(b)]).toEqual([2, 2]);
+  });
+
+  it("refuses the same way: no draft, a newer default, no such version, a malformed number, a viewer", async () => {
+    as("builder");
+    const [a, b] = [await withDraft(), await withDraft()];
+    const cases: [string, string, unknown, number][] = [
+      ["not a draft", "1", 1, 409],
+      ["no such version", "9", 9, 404],
+      ["a version that is not a number", "two", "two", 422],
+    ];
+    for (const [what, path, version, status] of cases) {
+      const viaR = await audited(h.db, viaRoute(b, path));
+      // Refusals change nothing: both doors ask about the same agent (its name is in the 404's sentence).
+      const viaA = await audited(h.db, viaAction(b, version));
+      expectSameRefusal(viaR.outcome, viaA.outcome, what);
+      expect(viaR.outcome.ok === false && viaR.outcome.status, what).toBe(status);
+      expect([...viaR.audit, ...viaA.audit], `${what}: nothing audited`).toEqual([]);
+    }
+    // A designer save on top of v1 publishes v3 while the draft v2 waits: promoting v2 now would drop v3's changes.
+    for (const agent of [a, b]) expect((await saveAgentVersionAction({ name: agent, baseVersion: 1, message: "published", graph })).ok, "a draft never makes a designer save stale").toBe(true);
+    const stale = await viaRoute(b, "2")();
+    expectSameRefusal(stale, await viaAction(a, 2)(), "a newer default");
+    expect(stale).toMatchObject({ ok: false, status: 409 });
+    expect(stale.ok === false && stale.error.message).toContain(`Not promoted: version 3 was saved after draft 2`);
+    expect(await defaultOf(b)).toBe(3);
+    as("viewer");
+    expectSameRefusal(await viaRoute(b, "2")(), await viaAction(a, 2)(), "a viewer");
   });
 });

@@ -30,6 +30,8 @@ export const importAgentInput = z.strictObject({
   json: z.string().max(5_000_000),
 });
 export const versionRefInput = z.strictObject({ name: agentNameSchema, version: versionNumber });
+/** Promote a draft version to the graph's default. */
+export const promoteVersionInput = z.strictObject({ name: agentNameSchema, version: versionNumber });
 export const agentRefInput = z.strictObject({ name: agentNameSchema });
 
 export interface AgentSummary {
@@ -37,7 +39,10 @@ export interface AgentSummary {
   description: string;
   entryAgent: string | null;
   agentCount: number;
+  /** The default version: the newest that is not a draft (what a run without a version number takes). */
   latestVersion: number;
+  /** The newest draft, when newer than the default (saved, not the default until promoted). */
+  newestDraft: number | null;
   lastRunStatus: string | null;
   updatedBy: string | null;
   updatedAt: string;
@@ -53,6 +58,12 @@ export interface VersionSummary {
   createdAt: string;
   restoredFrom: number | null;
   runs: number;
+  /** Saved as a draft (the playground's "Save as draft"): runnable by number, not the default until promoted. */
+  draft: boolean;
+  /** When the draft was promoted to the default (null: never a draft, or not promoted). */
+  promotedAt: string | null;
+  /** The graph's default version: the newest that is not a draft. */
+  isDefault: boolean;
 }
 
 export interface StoredVersion extends VersionSummary {

@@ -15,9 +15,19 @@ export interface StoredAgentVersion {
   createdAt: Date;
 }
 
-/** The newest version of a named agent graph, or null. */
-export async function latestAgentVersion(db: Db, name: string): Promise<StoredAgentVersion | null> {
-  const row = await db.agentVersion.findFirst({ where: { agent: { name } }, orderBy: { version: "desc" }, include: { agent: true } });
+/**
+ * The versions a graph's default is chosen from: those that are not drafts. A
+ * draft (saved from the playground) runs only when someone names its number,
+ * until it is promoted; every "no version given" (the run dialog, the runs API,
+ * the engine client, the designer, the experiment form) reads the default
+ * through this filter. Drafts are promoted only when newer than the default, so
+ * the default is always the newest version that is not a draft.
+ */
+export const NOT_DRAFT = { draft: false } as const;
+
+/** The default version of a named agent graph (the newest that is not a draft), or null. */
+export async function defaultAgentVersion(db: Db, name: string): Promise<StoredAgentVersion | null> {
+  const row = await db.agentVersion.findFirst({ where: { agent: { name }, ...NOT_DRAFT }, orderBy: { version: "desc" }, include: { agent: true } });
   if (!row) return null;
   return { id: row.id, agentName: row.agent.name, version: row.version, graph: requireValidGraph(JSON.parse(row.graph)), createdAt: row.createdAt };
 }

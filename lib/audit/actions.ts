@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   "agent.created",
   "agent.version_saved",
   "agent.version_restored",
+  // a draft version made the graph's default (the row names the version and the default it replaced)
+  "agent.version_promoted",
   "agent.imported",
   "agent.duplicated",
   "agent.archived",

@@ -26,7 +26,8 @@ import { eventPhrase } from "../runs/event-phrase";
 import type { StreamedRunEvent, TokenFrame } from "../runs/stream-events";
 import { accessEndOf, type AccessEnd } from "../runs/stream-end";
 import type { ExperimentDetail, ExperimentSummary, StartExperimentInput } from "../experiments/schemas";
-import type { PlaygroundCall, PlaygroundCallInput, PlaygroundResult, SavePlaygroundDraftInput } from "../playground/schemas";
+import type { PlaygroundCall, PlaygroundCallInput, PlaygroundDraftSaved, PlaygroundResult, SavePlaygroundDraftInput } from "../playground/schemas";
+import type { VersionSummary } from "../agents/designer-schemas";
 import type { FeedbackItem, FeedbackRating, SetFeedbackInput } from "../feedback/schemas";
 
 export { ApiError, RateLimitedApiError } from "./http";
@@ -383,10 +384,20 @@ export class ZapClient {
     return this.http.call("POST", "/api/playground/call", { body: input, signal: options.signal });
   }
 
-  /** Saves a playground edit (system prompt, model, temperature of one agent) as a new version of its graph. */
-  savePlaygroundDraft(input: SavePlaygroundDraftInput, options: { signal?: AbortSignal } = {}): Promise<{ graphName: string; version: number; message: string }> {
+  /**
+   * Saves a playground edit (system prompt, model, temperature, output cap of one agent) as a draft version of its
+   * graph: runnable by its number, not the default until promoted (builders and admins). `changes` is what it holds;
+   * nothing of the agent changed → 422.
+   */
+  savePlaygroundDraft(input: SavePlaygroundDraftInput, options: { signal?: AbortSignal } = {}): Promise<PlaygroundDraftSaved> {
     return this.http.call("POST", "/api/playground/draft", { body: input, signal: options.signal });
   }
+
+  /** Makes a draft version the graph's default (builders and admins): 409 when it is no draft or a newer version is the default. */
+  promoteAgentVersion(name: string, version: number, options: { signal?: AbortSignal } = {}): Promise<VersionSummary> {
+    return this.http.call("POST", `/api/agents/${encodeURIComponent(name)}/versions/${version}/promote`, options);
+  }
+
 
   /** Sets or changes your thumbs up/down (and comment, ≤ 2,000 characters) on a run, or on one of its spans with `spanId`. */
   setFeedback(input: SetFeedbackInput, options: { signal?: AbortSignal } = {}): Promise<{ id: string; rating: FeedbackRating; comment: string | null; changed: boolean }> {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/prisma";
 import type { AgentGraph, AgentGraphInput } from "../agents/schemas";
-import { latestAgentVersion, requireValidGraph } from "../agents/repository";
+import { defaultAgentVersion, requireValidGraph } from "../agents/repository";
 import { AgentNotFound } from "../agents/errors";
 import { requireRegisteredServers } from "../agents/mcp-references";
 import { ValidationError } from "../errors";
@@ -18,9 +18,9 @@ import type { EngineContext } from "./engine-context";
 import { signLegacyRunStart, signRunInput, type SignedRunInput } from "./run-start-signature";
 
 export interface StartRunInput {
-  /** A saved agent graph, by name (its newest version), or… */
+  /** A saved agent graph, by name (its default version: the newest that is not a draft), or… */
   graphName?: string;
-  /** A saved agent's version number (default: its newest). */
+  /** A saved agent's version number, a draft's too (default: the graph's default version). */
   version?: number;
   /** Runs every agent of the graph on this model instead of its own (the version stays as saved). */
   modelOverride?: string;
@@ -58,7 +58,7 @@ export function createRunStarter({ db, catalog, storedImages, startWorkflow, dec
   async function resolveGraph(input: StartRunInput): Promise<{ graph: AgentGraph; graphName: string | null; agentVersionId: string | null }> {
     if (input.graph) return { graph: requireValidGraph(input.graph), graphName: null, agentVersionId: null };
     if (!input.graphName) throw new ValidationError([{ path: "graphName", message: "name a saved agent or pass a graph" }]);
-    const stored = input.version === undefined ? await latestAgentVersion(db, input.graphName) : await agentVersion(db, input.graphName, input.version);
+    const stored = input.version === undefined ? await defaultAgentVersion(db, input.graphName) : await agentVersion(db, input.graphName, input.version);
     if (!stored) throw new AgentNotFound(input.graphName, input.version);
     const base = input.graphOverride ? requireValidGraph(input.graphOverride) : stored.graph;
     const graph = input.modelOverride ? { ...base, agents: base.agents.map((a) => ({ ...a, model: input.modelOverride ?? a.model })) } : base;

@@ -32,7 +32,7 @@ export type ForkRunInput = z.infer<typeof forkRunSchema>;
 export interface ForkRunResult {
   runId: string;
   tapeId: string;
-  /** Steps the fork reuses from the origin (model responses and tool results). */
+  /** Steps the fork reuses from the origin's recording (model responses and tool results); an edited step is not one. */
   replayedSteps: number;
   /** Where to compare the fork with its origin. */
   compareUrl: string;
@@ -93,7 +93,8 @@ export interface ForkOptions {
   /** The agent of the run holding the step (whose prompt the dialog edits). */
   agentName: string;
   /** Newest first; `isOrigin` marks the version the origin ran; `agent` is that agent in each version. */
-  versions: { version: number; note: string; isOrigin: boolean; agent: { name: string; model: string; systemPrompt: string } | null }[];
+  /** `draft`: a draft version (saved from the playground), offered when chosen, never preselected. */
+  versions: { version: number; note: string; isOrigin: boolean; draft: boolean; agent: { name: string; model: string; systemPrompt: string } | null }[];
   /** The step's recorded tool result or model output, to start an edit from. */
   recorded: string | null;
 }

@@ -3,8 +3,9 @@
 // demo model proposes a transfer, and nothing moves: no ledger entry, no
 // balance change, no new run. Opening is audited (it describes the tools in a
 // workflow); the call is audited with its model and tokens,
-// never its messages; limits, roles and "save as draft" (a new version through
-// the designer's save operation) refuse and succeed the same way by action and route.
+// never its messages; limits, roles and "save as draft" (a draft version through
+// the designer's append: not the default until promoted, refused when nothing of
+// the agent changed) refuse and succeed the same way by action and route.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client } from "@temporalio/client";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
@@ -143,9 +144,11 @@ describe("playground", () => {
     }
   });
 
-  it("saves the edited prompt as a new version through the designer's save (builders), noted with the run", async () => {
+  it("saves the edited prompt as a draft (builders), noted with the run: not the default until promoted; nothing changed → 422", async () => {
+    const current = async () => (await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: "treasury" }, draft: false }, orderBy: { version: "desc" } })).version;
     const newest = async () => (await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: "treasury" } }, orderBy: { version: "desc" } })).version;
-    const base = await newest();
+    const base = await current();
+    const baseAgent = (JSON.parse((await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: "treasury" }, version: base } })).graph) as { agents: { name: string; systemPrompt: string; temperature: number }[] }).agents.find((a) => a.name === "treasurer")!;
     const draft = { runId, spanId, graphName: "treasury", agentName: "treasurer", baseVersion: base, systemPrompt: "You manage the demo ledger. Be terse.", model: "demo/treasurer", temperature: 0.7 };
     as("viewer");
     const refused = await routeOutcome(await draftRoute.POST(apiRequest("POST", "/api/playground/draft", draft), params({})));
@@ -153,17 +156,39 @@ describe("playground", () => {
     expect(refused.ok === false && refused.status).toBe(403);
 
     as("builder");
+    // Only the conversation was edited: the agent's settings are its base's, and a version identical to it is refused.
+    const same = { ...draft, systemPrompt: baseAgent.systemPrompt, temperature: baseAgent.temperature, model: undefined };
+    const nothing = await routeOutcome(await draftRoute.POST(apiRequest("POST", "/api/playground/draft", same), params({})));
+    expectSameRefusal(nothing, actionOutcome(await savePlaygroundDraftAction(same)), "nothing of the agent changed");
+    expect(nothing.ok === false && nothing.status).toBe(422);
+    expect(nothing.ok === false && nothing.error.message).toMatch(/^Nothing to save: treasurer's system prompt, model, temperature and output cap are those of v\d+/);
+    expect(await newest(), "nothing was saved").toBe(base);
+
     const saved = await audited(h.db, async () => actionOutcome(await savePlaygroundDraftAction(draft)));
-    expect(dataOf<{ version: number }>(saved.outcome).version).toBe(base + 1);
+    const answer = dataOf<{ version: number; draft: boolean; changes: { field: string }[] }>(saved.outcome);
+    expect(answer).toMatchObject({ version: base + 1, draft: true });
+    expect(answer.changes.map((c) => c.field), "what the draft holds, said back").toEqual(["systemPrompt", "temperature"]);
     expect(saved.audit).toEqual([{ action: "agent.version_saved", actorId: ids.builder, target: "treasury" }]);
     const row = await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: "treasury" }, version: base + 1 } });
     expect(row.note).toContain(`From playground, run ${runId}`);
+    expect(row.draft).toBe(true);
     const agent = (JSON.parse(row.graph) as { agents: { name: string; systemPrompt: string; temperature: number }[] }).agents.find((a) => a.name === "treasurer");
     expect(agent).toMatchObject({ systemPrompt: "You manage the demo ledger. Be terse.", temperature: 0.7 });
 
+    // A draft is no default: a run without a version still takes the base, and another draft on the same base is no conflict.
+    expect(await current(), "the default did not move").toBe(base);
+    const { runId: plain } = await h.engine.startRun({ graphName: "treasury", task: "answer: ok", startedBy: { id: ids.builder!, email: "builder@zap.local" } });
+    const plainRow = await h.db.run.findUniqueOrThrow({ where: { id: plain }, select: { agentVersionId: true } });
+    const ran = await h.db.agentVersion.findUniqueOrThrow({ where: { id: plainRow.agentVersionId ?? "" }, select: { version: true } });
+    expect(ran.version, "a run without a version number runs the default, not the draft").toBe(base);
+    expect(dataOf<{ version: number }>(actionOutcome(await savePlaygroundDraftAction({ ...draft, temperature: 0.9 }))).version).toBe(base + 2);
+
+    // Someone publishes on top of the base: a draft on the old base is now stale.
+    const published = await h.db.agentVersion.create({ data: { agentId: row.agentId, version: base + 3, graph: row.graph, note: "published" } });
     const stale = await routeOutcome(await draftRoute.POST(apiRequest("POST", "/api/playground/draft", draft), params({})));
     expectSameRefusal(stale, actionOutcome(await savePlaygroundDraftAction(draft)), "a stale base version");
     expect(stale.ok === false && stale.status).toBe(409);
+    await h.db.agentVersion.delete({ where: { id: published.id } });
   });
 
   it("no worker within the bounded wait is a 504 naming the wait, not a hang", async () => {

@@ -7,6 +7,7 @@ import { agentNameSchema, modelIdSchema } from "../agents/schemas";
 import { IMAGE_MEDIA_TYPES } from "../attachments/schemas";
 import type { ChatMessage, TokenUsage } from "../contract/types";
 import type { PlaygroundTool, ProposedToolCall } from "./contract";
+import type { DraftChange, DraftSettings } from "./draft";
 
 export type { PlaygroundTool, ProposedToolCall } from "./contract";
 
@@ -80,8 +81,22 @@ export const savePlaygroundDraftSchema = z.strictObject({
   /** Absent: the agent keeps its model as saved (`inherit`, or the one a run was started on instead, stay as they were). */
   model: modelIdSchema.optional(),
   temperature: z.number().min(0).max(2),
+  /** Absent: the agent keeps its output cap as saved. */
+  maxOutputTokens: z.number().int().min(1).max(200_000).optional(),
 });
 export type SavePlaygroundDraftInput = z.input<typeof savePlaygroundDraftSchema>;
+
+/** A saved draft: its number, the note it carries and what it changed of the version it was saved on top of. */
+export interface PlaygroundDraftSaved {
+  graphName: string;
+  version: number;
+  /** Always true: the playground saves drafts, which are not the graph's default until promoted. */
+  draft: true;
+  /** The version the draft was saved on top of (the graph's default when the call was opened). */
+  baseVersion: number;
+  message: string;
+  changes: DraftChange[];
+}
 
 /** A recorded model call, ready to edit: what the model saw, what it was offered, and what it said. */
 export interface PlaygroundCall {
@@ -91,8 +106,10 @@ export interface PlaygroundCall {
   /** The saved graph and version the run executes (null for an inline graph: nothing to save to). */
   graphName: string | null;
   version: number | null;
-  /** The newest version of that graph now (a draft saves on top of it). */
+  /** The graph's default version now (the newest that is not a draft): a draft saves on top of it. */
   latestVersion: number | null;
+  /** The calling agent's settings in that default version, which "Save as draft" compares the edit with (null: no such agent there, or an inline graph). */
+  base: DraftSettings | null;
   model: string;
   temperature: number;
   maxOutputTokens: number;

@@ -182,7 +182,10 @@ export function AgentsList({ agents, canEdit, templates }: { agents: AgentSummar
                   <td className="px-4 py-3 text-zinc-700">
                     {a.entryAgent ?? "—"} <span className="text-zinc-400">({plural(a.agentCount, "agent")})</span>
                   </td>
-                  <td className="px-4 py-3">v{a.latestVersion}</td>
+                  <td className="px-4 py-3">
+                    v{a.latestVersion}
+                    {a.newestDraft ? <span className="ml-1 text-xs text-amber-800">(draft v{a.newestDraft})</span> : null}
+                  </td>
                   <td className="px-4 py-3">{a.lastRunStatus ? <Badge tone={a.lastRunStatus === "completed" ? "success" : a.lastRunStatus === "failed" ? "danger" : "info"}>{a.lastRunStatus}</Badge> : <span className="text-zinc-400">never run</span>}</td>
                   <td className="px-4 py-3 text-zinc-600">
                     {a.updatedBy ?? "—"} · <time dateTime={a.updatedAt}>{new Date(a.updatedAt).toLocaleString()}</time>

@@ -1,8 +1,9 @@
 "use client";
 // The playground (issue 27 §1): a recorded model call — or a blank one — to
 // edit and run alone, its outputs side by side with the original's (tokens and
-// cost each), and "Save as draft": the edited prompt, model and temperature as
-// a new version of the agent's graph.
+// cost each), and "Save as draft": the edited prompt, model, temperature and
+// output cap as a draft version of the agent's graph, said before it saves
+// (components/playground/draft-panel.tsx).
 import { useEffect, useRef, useState, useTransition } from "react";
 import Link from "next/link";
 import type { ChatMessage } from "@/lib/contract/types";
@@ -12,12 +13,13 @@ import { appendUserMessage, editMessage, limitProblem, promptToSave, removeMessa
 import { PLAYGROUND_MAX_MESSAGES, type PlaygroundCall, type PlaygroundResult, type PlaygroundTool } from "@/lib/playground/schemas";
 import { playgroundCallAction } from "@/lib/actions/playground-call";
 import { loadPlaygroundCallAction } from "@/lib/actions/load-playground-call";
-import { savePlaygroundDraftAction } from "@/lib/actions/save-playground-draft";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { MessageEditor } from "@/components/playground/message-editor";
 import { OutputCard } from "@/components/playground/output-card";
+import { DraftPanel } from "@/components/playground/draft-panel";
+import { notInDraft, type DraftEdit } from "@/lib/playground/draft";
 import { describeError } from "@/components/feedback/error-text";
 
 /** The newest attempts kept beside the original. */
@@ -72,9 +74,8 @@ function PlaygroundEditor({ call, problem, models, catalog, canRun, canSave }: P
   const [maxOutputTokens, setMaxOutputTokens] = useState(String(call?.maxOutputTokens ?? 1024));
   const [offered, setOffered] = useState<Set<string>>(new Set(call?.tools.map((t) => t.name) ?? []));
   const [attempts, setAttempts] = useState<PlaygroundResult[]>([]);
-  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string; href?: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [running, startRun] = useTransition();
-  const [saving, startSave] = useTransition();
 
   const tools: PlaygroundTool[] = (call?.tools ?? []).filter((t) => offered.has(t.name));
   const limit = limitProblem(messages, tools);
@@ -94,32 +95,22 @@ function PlaygroundEditor({ call, problem, models, catalog, canRun, canSave }: P
         messages,
         tools,
       });
-      if (!result.ok) return setNotice({ tone: "error", text: describeError(result.error) });
+      if (!result.ok) return setNotice(describeError(result.error));
       setAttempts((previous) => [result.data, ...previous].slice(0, ATTEMPTS_KEPT));
     });
   }
 
-  function saveDraft() {
-    if (!call?.graphName || call.latestVersion === null) return;
-    const system = messages.find((m) => m.role === "system");
-    const rendered = call.messages.find((m) => m.role === "system")?.content ?? "";
-    startSave(async () => {
-      setNotice(null);
-      const result = await savePlaygroundDraftAction({
-        runId: call.runId,
-        spanId: call.spanId,
-        graphName: call.graphName ?? "",
-        agentName: call.agentName,
-        baseVersion: call.latestVersion ?? 1,
-        systemPrompt: promptToSave(system?.content ?? "", rendered, call.promptTemplate),
-        // The model only when changed: an agent that inherits its model, or a run started on another one, keeps its own.
-        ...(model.trim() !== call.model ? { model: model.trim() } : {}),
-        temperature: temperatureValue,
-      });
-      if (!result.ok) return setNotice({ tone: "error", text: describeError(result.error) });
-      setNotice({ tone: "success", text: `Saved as version ${result.data.version} of ${result.data.graphName}.`, href: `/agents/${encodeURIComponent(result.data.graphName)}?version=${result.data.version}` });
-    });
-  }
+  // What "Save as draft" would save: the prompt as a template (when not edited), and the model and output cap only when changed.
+  const system = messages.find((m) => m.role === "system");
+  const rendered = call?.messages.find((m) => m.role === "system")?.content ?? "";
+  const edit: DraftEdit = {
+    systemPrompt: promptToSave(system?.content ?? "", rendered, call?.promptTemplate ?? null),
+    // An agent that inherits its model, or a run started on another one, keeps its own unless the model was changed here.
+    ...(call && model.trim() !== call.model ? { model: model.trim() } : {}),
+    temperature: temperatureValue,
+    ...(call && maxTokensValue !== call.maxOutputTokens ? { maxOutputTokens: maxTokensValue } : {}),
+  };
+  const draftable = call && call.graphName !== null && call.latestVersion !== null && canSave ? { ...call, graphName: call.graphName, latestVersion: call.latestVersion } : null;
 
   return (
     <div className="space-y-4">
@@ -201,23 +192,10 @@ function PlaygroundEditor({ call, problem, models, catalog, canRun, canSave }: P
             <Button type="button" disabled={!canRun || running || limit !== null || visionProblem !== null} onClick={run}>
               {running ? "Running…" : "Run"}
             </Button>
-            {call?.graphName && canSave ? (
-              <Button type="button" variant="secondary" disabled={saving} onClick={saveDraft}>
-                {saving ? "Saving…" : "Save as draft"}
-              </Button>
-            ) : null}
             {!canRun ? <span className="text-xs text-zinc-500">Running a call costs money: builders and admins may.</span> : null}
           </div>
-          {notice ? (
-            <Alert tone={notice.tone}>
-              {notice.text}{" "}
-              {notice.href ? (
-                <Link className="underline" href={notice.href}>
-                  Open it
-                </Link>
-              ) : null}
-            </Alert>
-          ) : null}
+          {notice ? <Alert tone="error">{notice}</Alert> : null}
+          {draftable ? <DraftPanel call={draftable} edit={edit} notInDraft={notInDraft(draftable.messages, messages, draftable.tools.length - tools.length)} /> : null}
         </section>
         <section aria-label="Outputs" className="grid auto-rows-min gap-3 md:grid-cols-2">
           {call ? <OutputCard title="Original" output={call.original} kind="original" /> : null}

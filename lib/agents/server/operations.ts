@@ -4,8 +4,8 @@ import "server-only";
 // /api/agents routes are built.
 import { getDb } from "../../db/server/db";
 import { operation } from "../../http/server/operation";
-import { archiveAgentInput, createAgentInput, duplicateAgentInput, importAgentInput, restoreVersionInput, saveVersionInput } from "../designer-schemas";
-import { appendVersion, createAgent, duplicateAgent, importAgent, restoreVersion, setArchived, templateGraph } from "./store";
+import { archiveAgentInput, createAgentInput, duplicateAgentInput, importAgentInput, promoteVersionInput, restoreVersionInput, saveVersionInput } from "../designer-schemas";
+import { appendVersion, createAgent, duplicateAgent, importAgent, promoteVersion, restoreVersion, setArchived, templateGraph } from "./store";
 
 /** Save the editor's graph as a new version (the designer's action and `POST /api/agents/:name/versions`). */
 export const saveVersionOperation = operation({
@@ -42,6 +42,14 @@ export const restoreVersionOperation = operation({
   permission: "agents:edit",
   input: restoreVersionInput,
   run: ({ input, user }) => restoreVersion(getDb(), input.name, input.version, input.baseVersion, user),
+});
+
+/** Make a draft version the graph's default (the designer's history, `POST /api/agents/:name/versions/:version/promote`, `client.promoteAgentVersion`). */
+export const promoteVersionOperation = operation({
+  name: "promote-agent-version",
+  permission: "agents:edit",
+  input: promoteVersionInput,
+  run: ({ input, user }) => promoteVersion(getDb(), input.name, input.version, user),
 });
 
 export const archiveAgentOperation = operation({

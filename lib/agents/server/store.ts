@@ -10,7 +10,7 @@ import { ConflictError, ValidationError } from "../../errors";
 // The launcher and the engine client say the same sentence for a missing saved agent.
 import { AgentNotFound } from "../errors";
 import { DEMO_AGENT_GRAPHS } from "../demo";
-import { requireValidGraph } from "../repository";
+import { NOT_DRAFT, requireValidGraph } from "../repository";
 import { loadableLegacyGraph, validateAgentGraph } from "../validate";
 import { requireRegisteredServers } from "../mcp-references";
 import { importGraphJson } from "../graph-json";
@@ -77,15 +77,18 @@ function withoutLegacySecrets(graph: AgentGraph): AgentGraph {
   };
 }
 
-/** Every agent graph with its newest version, newest first. */
+/** Every agent graph with its default version (and its newest draft, when newer), newest first. */
 export async function listAgents(db: Db): Promise<AgentSummary[]> {
   const agents = await db.agent.findMany({
     orderBy: { updatedAt: "desc" },
-    include: { versions: { orderBy: { version: "desc" }, take: 1, include: versionInclude } },
+    include: { versions: { where: NOT_DRAFT, orderBy: { version: "desc" }, take: 1, include: versionInclude } },
   });
+  const drafts = await db.agentVersion.groupBy({ by: ["agentId"], where: { draft: true }, _max: { version: true } });
+  const newestDraft = new Map(drafts.map((d) => [d.agentId, d._max.version]));
   return Promise.all(
     agents.map(async (agent) => {
       const latest = agent.versions[0];
+      const draft = newestDraft.get(agent.id) ?? null;
       const lastRun = await db.run.findFirst({ where: { graphName: agent.name, parentRunId: null }, orderBy: { startedAt: "desc" }, select: { status: true } });
       let entryAgent: string | null = null;
       let agentCount = 0;
@@ -103,6 +106,7 @@ export async function listAgents(db: Db): Promise<AgentSummary[]> {
         entryAgent,
         agentCount,
         latestVersion: latest?.version ?? 0,
+        newestDraft: draft !== null && draft > (latest?.version ?? 0) ? draft : null,
         lastRunStatus: lastRun?.status ?? null,
         updatedBy: latest?.createdBy?.name ?? (latest ? "seed" : null),
         updatedAt: (latest?.createdAt ?? agent.updatedAt).toISOString(),
@@ -125,33 +129,42 @@ export async function listVersions(db: Db, name: string): Promise<VersionSummary
   const versions = await db.agentVersion.findMany({ where: { agentId: agent.id }, orderBy: { version: "desc" }, include: versionInclude });
   const counts = await db.run.groupBy({ by: ["agentVersionId"], where: { agentVersionId: { in: versions.map((v) => v.id) } }, _count: { _all: true } });
   const runs = new Map(counts.map((c) => [c.agentVersionId, c._count._all]));
-  return versions.map((v) => ({
+  const current = versions.find((v) => !v.draft)?.version ?? null;
+  return versions.map((v) => summaryOf(v, runs.get(v.id) ?? 0, current));
+}
+
+type VersionRow = { version: number; note: string; createdAt: Date; restoredFrom: number | null; draft: boolean; promotedAt: Date | null; createdBy: { name: string } | null };
+
+/** A version row as the designer and the API list it; `current` is the graph's default version. */
+function summaryOf(v: VersionRow, runs: number, current: number | null): VersionSummary {
+  return {
     version: v.version,
     author: v.createdBy?.name ?? null,
     message: v.note,
     createdAt: v.createdAt.toISOString(),
     restoredFrom: v.restoredFrom,
-    runs: runs.get(v.id) ?? 0,
-  }));
+    runs,
+    draft: v.draft,
+    promotedAt: v.promotedAt?.toISOString() ?? null,
+    isDefault: v.version === current,
+  };
 }
 
-/** One version with its graph (validated as it is read). */
+/** One version with its graph (validated as it is read); without a number, the graph's default version (never a draft). */
 export async function getVersion(db: Db, name: string, version?: number): Promise<StoredVersion & { description: string; archived: boolean }> {
   const agent = await agentOrThrow(db, name);
   const row = await db.agentVersion.findFirst({
-    where: { agentId: agent.id, ...(version === undefined ? {} : { version }) },
+    where: { agentId: agent.id, ...(version === undefined ? NOT_DRAFT : { version }) },
     orderBy: { version: "desc" },
     include: versionInclude,
   });
   if (!row) throw new AgentNotFound(name, version);
-  const runs = await db.run.count({ where: { agentVersionId: row.id } });
+  const [runs, current] = await Promise.all([
+    db.run.count({ where: { agentVersionId: row.id } }),
+    version === undefined ? { version: row.version } : db.agentVersion.findFirst({ where: { agentId: agent.id, ...NOT_DRAFT }, orderBy: { version: "desc" }, select: { version: true } }),
+  ]);
   return {
-    version: row.version,
-    author: row.createdBy?.name ?? null,
-    message: row.note,
-    createdAt: row.createdAt.toISOString(),
-    restoredFrom: row.restoredFrom,
-    runs,
+    ...summaryOf(row, runs, current?.version ?? null),
     graph: readStoredGraph(row.graph, `${name} v${row.version}`),
     description: agent.description,
     archived: agent.archivedAt !== null,
@@ -159,35 +172,46 @@ export async function getVersion(db: Db, name: string, version?: number): Promis
 }
 
 /**
- * Appends a version on top of `baseVersion`. When the newest version is not the
- * base, someone saved in between: refused with a conflict naming them. Two saves
- * racing on the same base both read it; the (agent, version) key lets one insert,
- * and the other's re-run then sees the new version and is refused.
+ * Appends a version on top of `baseVersion`. When a version that is not a draft
+ * was saved after the base, someone changed the default in between: refused
+ * with a conflict naming them. Drafts never conflict (they change no default),
+ * and a draft saved on top of the default takes the next free number without
+ * becoming the default (`draft`: the playground's "Save as draft"). Two saves
+ * racing on the same base both read it; the (agent, version) key lets one
+ * insert, and the other's re-run then sees the new version and is refused (or,
+ * for a draft, takes the number after it).
  */
 export async function appendVersion(
   db: Db,
   name: string,
-  input: { baseVersion: number; graph: unknown; message: string; restoredFrom?: number },
+  input: { baseVersion: number; graph: unknown; message: string; restoredFrom?: number; draft?: boolean },
   author: Author,
 ): Promise<VersionSummary> {
   const graph = requireValidGraph(input.graph);
   await requireRegisteredServers(db, graph);
+  const draft = input.draft === true;
   return writeTransaction(
     db,
     async (tx) => {
       const agent = await tx.agent.findUnique({ where: { name } });
       if (!agent) throw new AgentNotFound(name);
-      const last = await tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" }, include: versionInclude });
+      const [last, current] = await Promise.all([
+        tx.agentVersion.findFirst({ where: { agentId: agent.id }, orderBy: { version: "desc" }, select: { version: true } }),
+        tx.agentVersion.findFirst({ where: { agentId: agent.id, ...NOT_DRAFT }, orderBy: { version: "desc" }, include: versionInclude }),
+      ]);
       const newest = last?.version ?? 0;
-      if (newest !== input.baseVersion) {
-        const who = last?.createdBy?.name ?? "someone";
-        const when = last ? last.createdAt.toISOString().replace("T", " ").slice(0, 16) : "";
+      const published = current?.version ?? 0;
+      if (published > input.baseVersion || input.baseVersion > newest) {
+        const who = current?.createdBy?.name ?? "someone";
+        const when = current ? (current.promotedAt ?? current.createdAt).toISOString().replace("T", " ").slice(0, 16) : "";
         throw new ConflictError(
-          `Not saved: ${who} saved version ${newest} at ${when} UTC after version ${input.baseVersion} that you started from. Nothing was overwritten and your draft is kept; compare and save again on top of v${newest}.`,
+          input.baseVersion > newest
+            ? `Not saved: there is no version ${input.baseVersion} to start from (the newest is v${newest}). Nothing was overwritten.`
+            : `Not saved: ${who} saved version ${published} at ${when} UTC after version ${input.baseVersion} that you started from. Nothing was overwritten and your draft is kept; compare and save again on top of v${published}.`,
         );
       }
       const row = await tx.agentVersion.create({
-        data: { agentId: agent.id, version: newest + 1, graph: JSON.stringify(graph), createdById: author.id, note: input.message, restoredFrom: input.restoredFrom ?? null },
+        data: { agentId: agent.id, version: newest + 1, graph: JSON.stringify(graph), createdById: author.id, note: input.message, restoredFrom: input.restoredFrom ?? null, draft },
         include: versionInclude,
       });
       await tx.agent.update({ where: { id: agent.id }, data: { updatedAt: new Date() } });
@@ -195,12 +219,39 @@ export async function appendVersion(
         actorId: author.id,
         action: input.restoredFrom === undefined ? "agent.version_saved" : "agent.version_restored",
         target: name,
-        details: { version: row.version, ...(input.restoredFrom === undefined ? {} : { restoredFrom: input.restoredFrom }) },
+        details: { version: row.version, ...(input.restoredFrom === undefined ? {} : { restoredFrom: input.restoredFrom }), ...(draft ? { draft: true } : {}) },
       });
-      return { version: row.version, author: row.createdBy?.name ?? null, message: row.note, createdAt: row.createdAt.toISOString(), restoredFrom: row.restoredFrom, runs: 0 };
+      return summaryOf(row, 0, draft ? published : row.version);
     },
     { retryOnUniqueViolation: true },
   );
+}
+
+/**
+ * Promotes a draft: it becomes the graph's default version (what every run,
+ * dialog and form without a version number takes). Refused when the version
+ * is no draft, and when a version that is not a draft was saved after it: the
+ * default would go back in time and drop that version's changes (restore the
+ * draft instead, which saves its graph as the newest version). Audited
+ * agent.version_promoted with the default it replaces.
+ */
+export async function promoteVersion(db: Db, name: string, version: number, actor: Author): Promise<VersionSummary> {
+  return writeTransaction(db, async (tx) => {
+    const agent = await tx.agent.findUnique({ where: { name } });
+    if (!agent) throw new AgentNotFound(name);
+    const row = await tx.agentVersion.findFirst({ where: { agentId: agent.id, version }, include: versionInclude });
+    if (!row) throw new AgentNotFound(name, version);
+    if (!row.draft) throw new ConflictError(`Version ${version} is not a draft${row.promotedAt ? ` (it was promoted at ${row.promotedAt.toISOString().replace("T", " ").slice(0, 16)} UTC)` : ""}: there is nothing to promote.`);
+    const current = await tx.agentVersion.findFirst({ where: { agentId: agent.id, ...NOT_DRAFT }, orderBy: { version: "desc" }, select: { version: true } });
+    if (current && current.version > version) {
+      throw new ConflictError(`Not promoted: version ${current.version} was saved after draft ${version} and is the default. Promoting the draft would drop its changes; restore v${version} to save its graph as the newest version instead.`);
+    }
+    const promoted = await tx.agentVersion.update({ where: { id: row.id }, data: { draft: false, promotedAt: new Date() }, include: versionInclude });
+    await tx.agent.update({ where: { id: agent.id }, data: { updatedAt: new Date() } });
+    await appendAuditInTransaction(tx, { actorId: actor.id, action: "agent.version_promoted", target: name, details: { version, previousDefault: current?.version ?? null } });
+    const runs = await tx.run.count({ where: { agentVersionId: row.id } });
+    return summaryOf(promoted, runs, version);
+  });
 }
 
 /** Creates an agent with its first version; the name must be free. Audited in the same transaction ("agent.created" unless `origin` says otherwise). */
@@ -220,7 +271,7 @@ export async function createAgent(
     const agent = await tx.agent.create({ data: { name, description } });
     const row = await tx.agentVersion.create({ data: { agentId: agent.id, version: 1, graph: JSON.stringify(valid), createdById: author.id, note: message }, include: versionInclude });
     await appendAuditInTransaction(tx, { actorId: author.id, action: origin.action, target: name, details: { version: 1, ...origin.details } });
-    return { version: 1, author: row.createdBy?.name ?? null, message: row.note, createdAt: row.createdAt.toISOString(), restoredFrom: null, runs: 0 };
+    return summaryOf(row, 0, 1);
   });
 }
 

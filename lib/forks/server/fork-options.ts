@@ -17,11 +17,11 @@ export async function forkOptions(runId: string, spanId: string): Promise<ForkOp
   if (!span) throw new StepNotFound(spanId, runId);
   const root = run.rootRunId === run.id ? run : await readRunRow(db, run.rootRunId);
   const graphName = root?.graphName ?? null;
-  const rows = graphName ? await db.agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50, select: { id: true, version: true, note: true, graph: true } }) : [];
+  const rows = graphName ? await db.agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50, select: { id: true, version: true, note: true, graph: true, draft: true } }) : [];
   const versions = rows.map((row) => {
     const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
     const agent = graph.success ? graph.data.agents.find((a) => a.name === run.agentName) : undefined;
-    return { version: row.version, note: row.note, isOrigin: row.id === root?.agentVersionId, agent: agent ? { name: agent.name, model: agent.model, systemPrompt: agent.systemPrompt } : null };
+    return { version: row.version, note: row.note, isOrigin: row.id === (root?.agentVersionId ?? root?.variantOfVersionId), draft: row.draft, agent: agent ? { name: agent.name, model: agent.model, systemPrompt: agent.systemPrompt } : null };
   });
   let recorded: string | null = null;
   const callId = span.attributes?.callId;

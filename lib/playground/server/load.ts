@@ -14,6 +14,7 @@ import { AppError } from "../../errors";
 import { RunNotFound } from "../../engine/errors";
 import type { AgentConfig, AgentGraph } from "../../agents/schemas";
 import { readStoredGraph } from "../../agents/server/store";
+import { NOT_DRAFT } from "../../agents/repository";
 import { systemToolsFor } from "../../contract/system-tools";
 import type { ChatMessage, RunEvent } from "../../contract/types";
 import { readEventsOfTypes, readInferenceExchange, readMessagesFrom, readRunRow, readSpan } from "../../run-ledger/read";
@@ -21,6 +22,7 @@ import { costOf, type PriceTable } from "../../runs/pricing";
 import type { PlaygroundDescribeOutput } from "../contract";
 import { fitToLimit } from "../messages";
 import { PLAYGROUND_MAX_MESSAGES, type PlaygroundCall, type PlaygroundTool } from "../schemas";
+import type { DraftSettings } from "../draft";
 import { executePlayground, type PlaygroundDeps } from "./temporal";
 
 /** How long loading waits for a worker to describe the tools. */
@@ -31,13 +33,29 @@ const DEFAULTS = { temperature: 0.2, maxOutputTokens: 1024, runTimeoutSeconds: 3
 
 export type LoadDeps = PlaygroundDeps & { db: Db; prices: PriceTable };
 
-/** The run's graph and version, or nulls for an inline graph (the workflow input holds it, not the database). */
-async function graphOf(db: Db, agentVersionId: string | null): Promise<{ graph: AgentGraph; version: number; latestVersion: number; graphName: string } | null> {
+interface RunGraph {
+  graph: AgentGraph;
+  version: number;
+  graphName: string;
+  /** The graph's default version now (a draft saves on top of it) and its graph. */
+  current: { version: number; graph: AgentGraph };
+}
+
+/** The run's graph and version, or null for an inline graph (the workflow input holds it, not the database). */
+async function graphOf(db: Db, agentVersionId: string | null): Promise<RunGraph | null> {
   if (!agentVersionId) return null;
   const row = await db.agentVersion.findUnique({ where: { id: agentVersionId }, include: { agent: true } });
   if (!row) return null;
-  const latest = await db.agentVersion.findFirst({ where: { agentId: row.agentId }, orderBy: { version: "desc" }, select: { version: true } });
-  return { graph: readStoredGraph(row.graph, `${row.agent.name} v${row.version}`), version: row.version, latestVersion: latest?.version ?? row.version, graphName: row.agent.name };
+  const graph = readStoredGraph(row.graph, `${row.agent.name} v${row.version}`);
+  const latest = await db.agentVersion.findFirst({ where: { agentId: row.agentId, ...NOT_DRAFT }, orderBy: { version: "desc" }, select: { version: true, graph: true } });
+  const current = latest && latest.version !== row.version ? { version: latest.version, graph: readStoredGraph(latest.graph, `${row.agent.name} v${latest.version}`) } : { version: row.version, graph };
+  return { graph, version: row.version, graphName: row.agent.name, current };
+}
+
+/** The settings "Save as draft" compares an edit with: the agent's in the graph's default version. */
+function baseSettings(stored: RunGraph | null, agentName: string): DraftSettings | null {
+  const agent = stored?.current.graph.agents.find((a) => a.name === agentName);
+  return agent ? { systemPrompt: agent.systemPrompt, model: agent.model, temperature: agent.temperature, maxOutputTokens: agent.maxOutputTokens } : null;
 }
 
 /** After a handoff the receiving agent's conversation starts at the handoff's message: which agent made the call, and from where it read. */
@@ -87,7 +105,8 @@ export async function loadPlaygroundCall(deps: LoadDeps, user: Pick<SessionUser,
     agentName: speaker.agentName,
     graphName: stored?.graphName ?? null,
     version: stored?.version ?? null,
-    latestVersion: stored?.latestVersion ?? null,
+    latestVersion: stored?.current.version ?? null,
+    base: baseSettings(stored, speaker.agentName),
     // The span is named after the model the call used (a run started on another model records that one).
     model: span.name,
     temperature: agent?.temperature ?? DEFAULTS.temperature,

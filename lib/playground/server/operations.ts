@@ -1,7 +1,7 @@
 import "server-only";
 // The playground's operations, one each, from which its page's server actions
 // and /api/playground are built. Opening a call reads (read); running one
-// costs money (runs:launch); saving the edit is a new agent version (agents:edit).
+// costs money (runs:launch); saving the edit is a draft agent version (agents:edit).
 import { getConfig } from "../../config/server/config";
 import { getDb } from "../../db/server/db";
 import { catalogOptions } from "../../models/catalog";

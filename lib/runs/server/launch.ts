@@ -7,6 +7,7 @@ import { getDb } from "../../db/server/db";
 import { getEngine } from "../../engine/server/engine";
 import { appendAudit } from "../../audit/write";
 import { agentGraphSchema } from "../../agents/schemas";
+import { NOT_DRAFT } from "../../agents/repository";
 import { ValidationError } from "../../errors";
 import { AgentNotFound } from "../../agents/errors";
 import type { SessionUser } from "../../auth/server/session";
@@ -27,18 +28,25 @@ export interface LaunchVersion {
   model: string;
   /** Whether that model reads images (the model catalogue): the dialog warns before sending images to one that does not. */
   vision: boolean;
+  /** A draft: runs only when chosen by its number, never as the default. */
+  draft: boolean;
 }
 
 export interface LaunchOptions {
   /** The saved agent graph. */
   graph: string;
   versions: LaunchVersion[];
+  /** The version a run without a number takes: the newest that is not a draft. */
+  defaultVersion: number | null;
   examples: readonly ExampleTask[];
 }
 
-/** The newest 50 versions of a saved agent graph with their placeholders, and example tasks. */
+/** The newest 50 versions of a saved agent graph with their placeholders (drafts marked), its default version, and example tasks. */
 export async function launchOptions(graphName: string): Promise<LaunchOptions> {
-  const rows = await getDb().agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50 });
+  const [rows, current] = await Promise.all([
+    getDb().agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50 }),
+    getDb().agentVersion.findFirst({ where: { agent: { name: graphName }, ...NOT_DRAFT }, orderBy: { version: "desc" }, select: { version: true } }),
+  ]);
   if (!rows.length) throw new AgentNotFound(graphName);
   const catalog = catalogOptions(getConfig());
   const versions = rows.map((row) => {
@@ -46,9 +54,9 @@ export async function launchOptions(graphName: string): Promise<LaunchOptions> {
     const agents = graph.success ? graph.data.agents : [];
     const entry = graph.success ? agents.find((a) => a.name === graph.data.entryAgent) : undefined;
     const model = entry?.model ?? "";
-    return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model, vision: supportsVision(model, catalog) };
+    return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model, vision: supportsVision(model, catalog), draft: row.draft };
   });
-  return { graph: graphName, versions, examples: examplesFor(graphName) };
+  return { graph: graphName, versions, defaultVersion: current?.version ?? null, examples: examplesFor(graphName) };
 }
 
 /** Saved agents, for the launcher on the runs page. */
@@ -57,10 +65,10 @@ export async function launchableAgents(): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** Checks the context against the version's prompts, starts the run and writes its "run.started" audit row. */
+/** Checks the context against the version's prompts (default: the graph's default version, never a draft), starts the run and writes its "run.started" audit row. */
 export async function launchRun(input: z.output<typeof launchRunSchema>, user: SessionUser): Promise<{ runId: string }> {
   const row = await getDb().agentVersion.findFirst({
-    where: { agent: { name: input.graph }, ...(input.version ? { version: input.version } : {}) },
+    where: { agent: { name: input.graph }, ...(input.version ? { version: input.version } : NOT_DRAFT) },
     orderBy: { version: "desc" },
   });
   // The engine's error, so a script starting the same run through the client reads the same sentence.

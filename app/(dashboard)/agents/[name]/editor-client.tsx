@@ -13,6 +13,7 @@ import { exportGraphJson, importGraphJson } from "@/lib/agents/graph-json";
 import type { GraphIssue } from "@/lib/agents/validate";
 import { saveAgentVersionAction } from "@/lib/actions/save-agent-version";
 import { restoreAgentVersionAction } from "@/lib/actions/restore-agent-version";
+import { promoteAgentVersionAction } from "@/lib/actions/promote-agent-version";
 import { getAgentVersionAction } from "@/lib/actions/get-agent-version";
 import { listAgentVersionsAction } from "@/lib/actions/list-agent-versions";
 import { useQueryClient } from "@tanstack/react-query";
@@ -45,6 +46,9 @@ interface DiffView {
 }
 
 const EMPTY = new Set<string>();
+
+/** The graph's default version: the newest that is not a draft (what a conflict asks to build on). */
+const defaultOf = (versions: readonly VersionSummary[]) => versions.find((v) => !v.draft)?.version ?? null;
 
 function Editor({ name, saved, versions: initialVersions, canEdit, providers }: EditorProps) {
   const flow = useReactFlow();
@@ -168,7 +172,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
     setBusy(false);
     if (result.ok) {
       doc.markSaved(result.data.version, graph);
-      setVersions((v) => [result.data, ...v]);
+      setVersions((v) => [result.data, ...v.map((x) => ({ ...x, isDefault: false }))]);
       setMessage("");
       setConflict(null);
       setStatus({ tone: "ok", text: `Saved version ${result.data.version}.` });
@@ -179,7 +183,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
     if (result.error.code === "conflict") {
       const listed = await listAgentVersionsAction({ name });
       if (listed.ok) setVersions(listed.data);
-      setConflict({ text: result.error.message, latest: listed.ok ? (listed.data[0]?.version ?? doc.baseVersion) : doc.baseVersion });
+      setConflict({ text: result.error.message, latest: (listed.ok ? defaultOf(listed.data) : null) ?? doc.baseVersion });
       setStatus(null);
       return { ok: false, reason: result.error.message };
     }
@@ -214,14 +218,26 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
     const stored = result.ok ? await getAgentVersionAction({ name, version: result.data.version }) : null;
     setBusy(false);
     if (!result.ok) {
-      if (result.error.code === "conflict") setConflict({ text: result.error.message, latest: versions[0]?.version ?? doc.baseVersion });
+      if (result.error.code === "conflict") setConflict({ text: result.error.message, latest: defaultOf(versions) ?? doc.baseVersion });
       else setStatus({ tone: "error", text: result.error.message });
       return;
     }
     if (stored?.ok) doc.load(result.data.version, withFullLayout(stored.data.graph));
-    setVersions((v) => [result.data, ...v]);
+    setVersions((v) => [result.data, ...v.map((x) => ({ ...x, isDefault: false }))]);
     setDiffView(null);
     setStatus({ tone: "ok", text: `Restored v${version} as version ${result.data.version}.` });
+  }
+
+  /** Makes a draft version the default (what runs without a version number take). */
+  async function promote(version: number) {
+    setBusy(true);
+    const result = await promoteAgentVersionAction({ name, version });
+    const listed = result.ok ? await listAgentVersionsAction({ name }) : null;
+    setBusy(false);
+    if (!result.ok) return setStatus({ tone: "error", text: result.error.message });
+    if (listed?.ok) setVersions(listed.data);
+    void queryClient.invalidateQueries({ queryKey: ["launch-options", name] });
+    setStatus({ tone: "ok", text: `Promoted v${version}: it is now the default version.` });
   }
 
   function importText(text: string) {
@@ -358,7 +374,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
               edit={edit}
             />
           )}
-          <HistoryPanel agent={name} versions={versions} baseVersion={doc.baseVersion} canEdit={canEdit} busy={busy} onCompare={(a, b) => void compare(a, b)} onRestore={(v) => void restore(v)} onImport={importText} onExportDraft={exportDraft} importErrors={importErrors} />
+          <HistoryPanel agent={name} versions={versions} baseVersion={doc.baseVersion} canEdit={canEdit} busy={busy} onCompare={(a, b) => void compare(a, b)} onRestore={(v) => void restore(v)} onPromote={(v) => void promote(v)} onImport={importText} onExportDraft={exportDraft} importErrors={importErrors} />
         </aside>
       </div>
     </div>

@@ -10,20 +10,23 @@ import { AgentNotFound } from "@/lib/agents/errors";
 import type { ProviderOption } from "@/components/agents/model-picker";
 import { EditorLoader } from "./editor-loader";
 
-type Params = { params: Promise<{ name: string }> };
+type Params = { params: Promise<{ name: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: `${decodeURIComponent((await params).name)} · Agents` };
 }
 
-export default async function AgentEditorPage({ params }: Params) {
+export default async function AgentEditorPage({ params, searchParams }: Params) {
   const user = await requirePageUser();
   const name = decodeURIComponent((await params).name);
   if (!AGENT_NAME_PATTERN.test(name)) notFound();
+  // `?version=N` opens that version (a draft the playground links to); otherwise the default version.
+  const asked = (await searchParams)?.version;
+  const version = typeof asked === "string" && /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : undefined;
   const db = getDb();
   let latest;
   try {
-    latest = await getVersion(db, name);
+    latest = await getVersion(db, name, version);
   } catch (error) {
     if (error instanceof AgentNotFound) notFound();
     throw error;
