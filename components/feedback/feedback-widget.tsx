@@ -1,7 +1,9 @@
 "use client";
 // Thumbs up/down and a comment on a run (no spanId) or one of its spans
-// (issue 27 §5): the counts and everyone's comments, and the caller's own
-// feedback to give, change or remove. Any signed-in role may rate.
+// (issue 27 §5), and named scores (issue 37 §2, scores-panel.tsx): the counts
+// and everyone's comments and scores, and the caller's own feedback to give,
+// change or remove. Any signed-in role may rate. The thumbs are drawn as SVG
+// (thumb-icon.tsx), never emoji, which some browsers show as empty boxes.
 import { useState, useTransition } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson } from "@/lib/http/client";
@@ -12,6 +14,8 @@ import { removeFeedbackAction } from "@/lib/actions/remove-feedback";
 import { Button } from "@/components/ui/button";
 import { AddToDatasetDialog } from "@/components/datasets/add-to-dataset-dialog";
 import { describeError } from "./error-text";
+import { ThumbIcon } from "./thumb-icon";
+import { ScoresPanel } from "./scores-panel";
 
 /** The query every widget of one run shares (the list is read once per run). */
 export function feedbackQueryKey(runId: string) {
@@ -25,15 +29,15 @@ export function useRunFeedback(runId: string) {
   });
 }
 
-const THUMB: Record<FeedbackRating, string> = { up: "👍", down: "👎" };
-
 export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId?: string; title: string }) {
   const queryClient = useQueryClient();
   const feedback = useRunFeedback(runId);
   // Adding to a dataset is for roles that edit agents (the dialog's operation checks it again).
   const me = useQuery({ queryKey: ["me"], queryFn: () => getJson<{ user: { role: string } }>("/api/me", { what: "your account" }), staleTime: 60_000 });
-  const { items, counts } = feedbackOf(feedback.data?.items ?? [], runId, spanId ?? null);
-  const mine = items.find((i) => i.mine);
+  const { items, counts, scores } = feedbackOf(feedback.data?.items ?? [], runId, spanId ?? null);
+  // The thumbs are the rows without a key; scores are listed apart.
+  const mine = items.find((i) => i.mine && i.key === null);
+  const knownKeys = [...new Set((feedback.data?.items ?? []).flatMap((i) => (i.key ? [i.key] : [])))].sort();
   const [rating, setRating] = useState<FeedbackRating | null>(null);
   const [comment, setComment] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -66,8 +70,8 @@ export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId
     <section aria-label={title} data-testid={spanId ? "span-feedback" : "run-feedback"} className="space-y-2 rounded-md border border-zinc-200 p-2 text-xs">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium text-zinc-700">{title}</span>
-        <span data-testid="feedback-counts" className="text-zinc-600">
-          {THUMB.up} {counts.up} · {THUMB.down} {counts.down}
+        <span data-testid="feedback-counts" className="inline-flex items-center gap-1 text-zinc-600">
+          <ThumbIcon rating="up" /> {counts.up} up · <ThumbIcon rating="down" /> {counts.down} down
         </span>
         <span className="ml-auto flex gap-1">
           {(["up", "down"] as const).map((r) => (
@@ -80,7 +84,7 @@ export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId
               disabled={pending}
               className={`rounded-md px-2 py-1 ring-1 ring-inset ${chosen === r ? "bg-indigo-50 ring-indigo-400" : "ring-zinc-300 hover:bg-zinc-50"}`}
             >
-              {THUMB[r]}
+              <ThumbIcon rating={r} className="h-4 w-4" />
             </button>
           ))}
         </span>
@@ -117,17 +121,18 @@ export function FeedbackWidget({ runId, spanId, title }: { runId: string; spanId
         // A run someone judged is a candidate test case: it goes to a dataset with its recorded tool results.
         <AddToDatasetDialog runIds={[runId]} label="Add this run to a dataset" />
       ) : null}
-      {items.some((i) => i.comment) ? (
+      {items.some((i) => i.rating && i.comment) ? (
         <ul data-testid="feedback-comments" className="space-y-1">
           {items
-            .filter((i) => i.comment)
+            .filter((i) => i.rating && i.comment)
             .map((i) => (
               <li key={i.id} className="break-words">
-                <span aria-hidden>{THUMB[i.rating]}</span> <span className="text-zinc-500">{i.user.email}:</span> {i.comment}
+                {i.rating ? <ThumbIcon rating={i.rating} /> : null} <span className="text-zinc-500">{i.user.email}:</span> {i.comment}
               </li>
             ))}
         </ul>
       ) : null}
+      <ScoresPanel runId={runId} spanId={spanId} target={target} items={items} scores={scores} knownKeys={knownKeys} onChanged={done} />
     </section>
   );
 }

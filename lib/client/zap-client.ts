@@ -28,7 +28,7 @@ import { accessEndOf, type AccessEnd } from "../runs/stream-end";
 import type { ExperimentDetail, ExperimentSummary, StartExperimentInput } from "../experiments/schemas";
 import type { PlaygroundCall, PlaygroundCallInput, PlaygroundDraftSaved, PlaygroundResult, SavePlaygroundDraftInput } from "../playground/schemas";
 import type { VersionSummary } from "../agents/designer-schemas";
-import type { FeedbackItem, FeedbackRating, SetFeedbackInput } from "../feedback/schemas";
+import type { FeedbackItem, FeedbackSet, SetFeedbackInput } from "../feedback/schemas";
 
 export { ApiError, RateLimitedApiError } from "./http";
 export type { RunEvent, EventPage, RunSummaryWithPlan as RunSummary };
@@ -398,17 +398,26 @@ export class ZapClient {
     return this.http.call("POST", `/api/agents/${encodeURIComponent(name)}/versions/${version}/promote`, options);
   }
 
-
-  /** Sets or changes your thumbs up/down (and comment, ≤ 2,000 characters) on a run, or on one of its spans with `spanId`. */
-  setFeedback(input: SetFeedbackInput, options: { signal?: AbortSignal } = {}): Promise<{ id: string; rating: FeedbackRating; comment: string | null; changed: boolean }> {
+  /**
+   * Sets or changes your feedback on a run, or on one of its spans with `spanId`: the thumbs (`rating`), or a named
+   * score (`key` with a `value` number or a `category`, like `{ key: "accuracy", value: 0.8 }`), with an optional
+   * comment (≤ 2,000 characters). One per user, target and key.
+   */
+  setFeedback(input: SetFeedbackInput, options: { signal?: AbortSignal } = {}): Promise<FeedbackSet> {
     const { runId, ...body } = input;
     return this.http.call("POST", `/api/runs/${encodeURIComponent(runId)}/feedback`, { body, signal: options.signal });
   }
 
-  /** Removes your feedback on a run, or on one of its spans. */
+  /** Removes your thumbs on a run, or on one of its spans. */
   removeFeedback(runId: string, spanId?: string, options: { signal?: AbortSignal } = {}): Promise<{ removed: true }> {
     const path = spanId ? `/api/runs/${encodeURIComponent(runId)}/spans/${encodeURIComponent(spanId)}/feedback` : `/api/runs/${encodeURIComponent(runId)}/feedback`;
     return this.http.call("DELETE", path, options);
+  }
+
+  /** Removes your named score `key` on a run, or on one of its spans. */
+  removeScore(runId: string, key: string, spanId?: string, options: { signal?: AbortSignal } = {}): Promise<{ removed: true }> {
+    const run = `/api/runs/${encodeURIComponent(runId)}`;
+    return this.http.call("DELETE", `${spanId ? `${run}/spans/${encodeURIComponent(spanId)}` : run}/feedback/scores/${encodeURIComponent(key)}`, options);
   }
 
   /** The feedback on a run and its spans (a root run: its whole tree), newest first. */

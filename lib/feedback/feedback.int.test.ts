@@ -1,6 +1,6 @@
-// Feedback on runs and spans (issue 27 §5) through both doors, on SQLite and
-// PostgreSQL: set, change and remove give the same result and audit row by
-// action and by route, and the same refusals; one row per user and target,
+// Feedback on runs and spans (issue 27 §5) and named scores (issue 37 §2)
+// through both doors, on SQLite and PostgreSQL: set, change and remove give the
+// same result and audit row by action and by route, and the same refusals; one row per user and target,
 // also when two users (or one user twice) rate at once; the runs list filters
 // top-level runs by the feedback in their trees.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -74,7 +74,7 @@ describe.each(providers)("feedback on $provider", ({ available, create }) => {
 
     as("viewer");
     const changed = dataOf<{ id: string; changed: boolean; comment: string | null }>(actionOutcome(await setFeedbackAction({ runId: rated, spanId, rating: "up" })));
-    expect(changed, "changing keeps the one row and drops the old comment").toEqual({ id: a.id, rating: "up", comment: null, changed: true });
+    expect(changed, "changing keeps the one row and drops the old comment").toEqual({ id: a.id, rating: "up", key: null, value: null, category: null, comment: null, changed: true });
     const row = await h.db.auditEvent.findFirstOrThrow({ where: { action: "feedback.set", actorId: ids.viewer }, orderBy: { seq: "desc" } });
     expect(JSON.parse(row.details)).toMatchObject({ rating: "up", previous: "down", comment: false });
 
@@ -97,6 +97,41 @@ describe.each(providers)("feedback on $provider", ({ available, create }) => {
     expect(again.ok === false && again.status).toBe(404);
   });
 
+  it.skipIf(!available)("named scores by either door: a key with a number or a category, beside the thumbs, listed, changed and removed, audited", async () => {
+    const scoreRun = await import("@/app/api/runs/[runId]/feedback/scores/[key]/route");
+    const scoreSpan = await import("@/app/api/runs/[runId]/spans/[spanId]/feedback/scores/[key]/route");
+    as("viewer");
+    const byAction = await audited(h.db, async () => actionOutcome(await setFeedbackAction({ runId: rated, key: "accuracy", value: 0.8, comment: "close" })));
+    expect(dataOf(byAction.outcome)).toMatchObject({ rating: null, key: "accuracy", value: 0.8, category: null, comment: "close", changed: false });
+    expect(byAction.audit).toEqual([{ action: "feedback.set", actorId: ids.viewer, target: rated }]);
+    expect(JSON.parse((await h.db.auditEvent.findFirstOrThrow({ where: { action: "feedback.set" }, orderBy: { seq: "desc" } })).details), "the score, never the comment's text").toEqual({ key: "accuracy", value: 0.8, comment: true });
+    const byRoute = await audited(h.db, async () => routeOutcome(await spanRoute.POST(apiRequest("POST", `/api/runs/${rated}/spans/${spanId}/feedback`, { key: "tone", category: "polite" }), params({ runId: rated, spanId }))));
+    expect(dataOf(byRoute.outcome)).toMatchObject({ key: "tone", category: "polite", value: null });
+    // The same user's thumbs on the run is another row: a score never replaces it.
+    dataOf(actionOutcome(await setFeedbackAction({ runId: rated, rating: "up" })));
+    expect(dataOf(actionOutcome(await setFeedbackAction({ runId: rated, key: "accuracy", value: 0.6 })))).toMatchObject({ value: 0.6, changed: true });
+
+    const listed = dataOf<{ items: FeedbackItem[] }>(await routeOutcome(await runRoute.GET(apiRequest("GET", `/api/runs/${rated}/feedback`), params({ runId: rated }))));
+    const mine = listed.items.filter((i) => i.mine).map((i) => [i.spanId, i.rating, i.key, i.value, i.category]);
+    expect(mine.sort()).toEqual(
+      [
+        [null, "up", null, null, null],
+        [null, null, "accuracy", 0.6, null],
+        [spanId, null, "tone", null, "polite"],
+      ].sort(),
+    );
+
+    const removed = await audited(h.db, async () => routeOutcome(await scoreRun.DELETE(apiRequest("DELETE", `/api/runs/${rated}/feedback/scores/accuracy`), params({ runId: rated, key: "accuracy" }))));
+    expect(removed.outcome).toEqual({ ok: true, data: { removed: true } });
+    expect(removed.audit).toEqual([{ action: "feedback.removed", actorId: ids.viewer, target: rated }]);
+    expect(actionOutcome(await removeFeedbackAction({ runId: rated, spanId, key: "tone" }))).toEqual({ ok: true, data: { removed: true } });
+    const again = await routeOutcome(await scoreSpan.DELETE(apiRequest("DELETE", `/api/runs/${rated}/spans/${spanId}/feedback/scores/tone`), params({ runId: rated, spanId, key: "tone" })));
+    expectSameRefusal(again, actionOutcome(await removeFeedbackAction({ runId: rated, spanId, key: "tone" })), "removing a score you no longer have");
+    expect(again.ok === false && again.error.message).toBe(`You have given no score "tone" on span "${spanId}" of run "${rated}"`);
+    expect((await h.db.feedback.findMany({ where: { runId: rated, userId: ids.viewer } })).map((r) => r.rating), "the thumbs stay").toEqual(["up"]);
+    await removeFeedbackAction({ runId: rated });
+  });
+
   it.skipIf(!available)("refuses bad input the same way by either door, naming the problem", async () => {
     as("viewer");
     for (const [what, runId, body, status, path] of [
@@ -105,6 +140,10 @@ describe.each(providers)("feedback on $provider", ({ available, create }) => {
       ["an unknown key", rated, { rating: "up", stars: 5 }, 422, null],
       ["an unknown span", rated, { rating: "up", spanId: "s9999" }, 404, null],
       ["an unknown run", "main-nope", { rating: "up" }, 404, null],
+      ["the thumbs and a score at once", rated, { rating: "up", key: "accuracy", value: 1 }, 422, "rating"],
+      ["a score without a value", rated, { key: "accuracy" }, 422, "value"],
+      ["a score with a number and a category", rated, { key: "accuracy", value: 1, category: "good" }, 422, "value"],
+      ["a score key that is no name", rated, { key: "Accuracy Score", value: 1 }, 422, "key"],
     ] as const) {
       const route = await routeOutcome(await runRoute.POST(apiRequest("POST", `/api/runs/${runId}/feedback`, body), params({ runId })));
       expectSameRefusal(route, actionOutcome(await setFeedbackAction({ runId, ...body })), what);

@@ -1,7 +1,8 @@
 import "server-only";
-// Feedback on runs and spans, one function per change, each audited in its own
-// transaction. One row per user and target (the unique key), so setting again
-// changes it, and two users rating one run at once write two rows.
+// Feedback on runs and spans (the thumbs and named scores), one function per
+// change, each audited in its own transaction. One row per user, target and key
+// (the unique key; "" is the thumbs), so setting again changes it, and two users
+// rating one run at once write two rows.
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../../db/prisma";
@@ -11,7 +12,7 @@ import { appendAuditInTransaction } from "../../audit/write";
 import { AppError } from "../../errors";
 import { RunNotFound } from "../../engine/errors";
 import { readRunTreeStarter, readSpan } from "../../run-ledger/read";
-import type { FeedbackFilter, FeedbackItem, FeedbackRating, listFeedbackSchema, removeFeedbackSchema, setFeedbackSchema } from "../schemas";
+import type { FeedbackFilter, FeedbackItem, FeedbackRating, FeedbackSet, listFeedbackSchema, removeFeedbackSchema, setFeedbackSchema } from "../schemas";
 
 interface Actor {
   id: string;
@@ -27,43 +28,55 @@ async function targetTree(db: Db, runId: string, spanId: string | undefined): Pr
 
 const targetName = (runId: string, spanId: string | undefined) => (spanId ? `${runId}/${spanId}` : runId);
 
-/** Sets (or changes) the caller's feedback on a run or span; audited as feedback.set with the rating, never the comment's text. */
-export async function setFeedback(actor: Actor, input: z.output<typeof setFeedbackSchema>, db: Db = getDb()): Promise<{ id: string; rating: FeedbackRating; comment: string | null; changed: boolean }> {
+/** The row's score or rating, as the audit row and the answer name it (never the comment's text). */
+function scoreOf(row: { rating: string | null; key: string; value: number | null; category: string | null }) {
+  return row.key === "" ? { rating: row.rating } : { key: row.key, ...(row.value !== null ? { value: row.value } : { category: row.category }) };
+}
+
+/**
+ * Sets (or changes) the caller's feedback on a run or span: the thumbs, or a named score (its key with a number or
+ * a category); audited as feedback.set with the rating or the score, never the comment's text.
+ */
+export async function setFeedback(actor: Actor, input: z.output<typeof setFeedbackSchema>, db: Db = getDb()): Promise<FeedbackSet> {
   const rootRunId = await targetTree(db, input.runId, input.spanId);
   const spanId = input.spanId ?? "";
   const comment = input.comment ?? null;
+  // The schema lets through the thumbs or a score, never both: key "" is the thumbs.
+  const fields = input.key === undefined ? { key: "", rating: input.rating ?? null, value: null, category: null } : { key: input.key, rating: null, value: input.value ?? null, category: input.category ?? null };
   return writeTransaction(
     db,
     async (tx) => {
-      const key = { runId_spanId_userId: { runId: input.runId, spanId, userId: actor.id } };
-      const before = await tx.feedback.findUnique({ where: key });
+      const where = { runId_spanId_userId_key: { runId: input.runId, spanId, userId: actor.id, key: fields.key } };
+      const before = await tx.feedback.findUnique({ where });
       const row = await tx.feedback.upsert({
-        where: key,
-        create: { id: `fb_${randomUUID()}`, runId: input.runId, rootRunId, spanId, userId: actor.id, rating: input.rating, comment },
-        update: { rating: input.rating, comment },
+        where,
+        create: { id: `fb_${randomUUID()}`, runId: input.runId, rootRunId, spanId, userId: actor.id, ...fields, comment },
+        update: { rating: fields.rating, value: fields.value, category: fields.category, comment },
       });
       await appendAuditInTransaction(tx, {
         actorId: actor.id,
         action: "feedback.set",
         target: targetName(input.runId, input.spanId),
-        details: { rating: input.rating, comment: comment !== null, ...(before ? { previous: before.rating } : {}) },
+        details: { ...scoreOf(fields), comment: comment !== null, ...(before ? { previous: before.key === "" ? before.rating : (before.value ?? before.category) } : {}) },
       });
-      return { id: row.id, rating: input.rating, comment, changed: before !== null };
+      return { id: row.id, rating: ratingOf(fields.rating), key: fields.key || null, value: fields.value, category: fields.category, comment, changed: before !== null };
     },
     // Two tabs of one user setting at once: the loser's insert violates the unique key and is retried as an update.
     { retryOnUniqueViolation: true },
   );
 }
 
-/** Removes the caller's feedback on a run or span (404 when they gave none); audited as feedback.removed. */
+const ratingOf = (rating: string | null): FeedbackRating | null => (rating === "down" ? "down" : rating === "up" ? "up" : null);
+
+/** Removes the caller's thumbs (no key) or named score on a run or span (404 when they gave none); audited as feedback.removed. */
 export async function removeFeedback(actor: Actor, input: z.output<typeof removeFeedbackSchema>, db: Db = getDb()): Promise<{ removed: true }> {
   await targetTree(db, input.runId, input.spanId);
   return writeTransaction(db, async (tx) => {
-    const key = { runId_spanId_userId: { runId: input.runId, spanId: input.spanId ?? "", userId: actor.id } };
-    const found = await tx.feedback.findUnique({ where: key });
-    if (!found) throw new AppError("not_found", 404, `You have given no feedback on ${input.spanId ? `span "${input.spanId}" of ` : ""}run "${input.runId}"`);
-    await tx.feedback.delete({ where: key });
-    await appendAuditInTransaction(tx, { actorId: actor.id, action: "feedback.removed", target: targetName(input.runId, input.spanId), details: { rating: found.rating } });
+    const where = { runId_spanId_userId_key: { runId: input.runId, spanId: input.spanId ?? "", userId: actor.id, key: input.key ?? "" } };
+    const found = await tx.feedback.findUnique({ where });
+    if (!found) throw new AppError("not_found", 404, `You have given no ${input.key ? `score "${input.key}"` : "feedback"} on ${input.spanId ? `span "${input.spanId}" of ` : ""}run "${input.runId}"`);
+    await tx.feedback.delete({ where });
+    await appendAuditInTransaction(tx, { actorId: actor.id, action: "feedback.removed", target: targetName(input.runId, input.spanId), details: scoreOf(found) });
     return { removed: true as const };
   });
 }
@@ -80,7 +93,10 @@ export async function listFeedback(actor: Actor, input: z.output<typeof listFeed
       id: r.id,
       runId: r.runId,
       spanId: r.spanId === "" ? null : r.spanId,
-      rating: r.rating === "down" ? "down" : "up",
+      rating: r.key === "" ? (ratingOf(r.rating) ?? "up") : null,
+      key: r.key || null,
+      value: r.value,
+      category: r.category,
       comment: r.comment,
       // A deleted user's feedback stays, unnamed.
       user: { id: r.userId, email: emails.get(r.userId) ?? "(removed user)" },
