@@ -1,6 +1,8 @@
-// Comparing two runs (issue 27 §H2), as a viewer: two research-loop runs of the
-// same task whose current_time call answered differently. From the first run's
-// page, "Compare with…" offers the second; the compare page opens at the first
+// Comparing two runs (issue 27 §H2), as a viewer: a research-loop run and a
+// fork of it whose current_time call answered differently (the fork's result
+// written with another time zone: two runs whose clocks differ no longer
+// differ, timestamps are not compared since issue 37 §2). From the run's
+// page, "Compare with…" offers the fork; the compare page opens at the first
 // divergence (that tool call, its result highlighted), says where it is, the
 // counts and the deltas; "Show only differences" leaves that one row. The runs
 // go on with 70 more calculator calls, so the answer carries only the steps
@@ -9,6 +11,7 @@
 // graphs.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
+import type { SpanRowPage } from "../lib/runs/span-rows";
 
 test.use({ storageState: storageStateFor("viewer") });
 
@@ -35,10 +38,24 @@ async function finishedRun(page: Page, graph: string, task: string): Promise<str
   return runId;
 }
 
+/** A fork of `runId` at its current_time call, with a result in another time zone; the rest replays or runs as before. */
+async function forkWithAnotherTime(page: Page, runId: string): Promise<string> {
+  const spans = (await (await page.request.get(`/api/runs/${encodeURIComponent(runId)}/spans?limit=1000`)).json()) as SpanRowPage;
+  const spanId = spans.rows.find(([, , kind, name]) => kind === "tool" && name === "current_time")?.[0];
+  expect(spanId, "the run's current_time call").toBeTruthy();
+  const result = JSON.stringify({ iso: "2000-01-01T00:00:00.000Z", time_zone: "Europe/Paris", local: "01/01/2000, 01:00:00" });
+  const forked = await builder.post(`/api/runs/${encodeURIComponent(runId)}/fork`, { data: { spanId, editedToolResult: result } });
+  expect(forked.status(), await forked.text()).toBe(201);
+  const { runId: fork } = (await forked.json()) as { runId: string };
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/runs/${encodeURIComponent(fork)}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000, message: `fork ${fork} answers` })
+    .toBe("completed");
+  return fork;
+}
+
 test("two runs that differ in one tool call: the compare page opens at that step, with counts and deltas", async ({ page }) => {
-  // One after the other, so their current_time calls read different clocks.
   const a = await finishedRun(page, "research-loop", TASK);
-  const b = await finishedRun(page, "research-loop", TASK);
+  const b = await forkWithAnotherTime(page, a);
 
   await page.goto(`/runs/${encodeURIComponent(a)}`);
   await page.getByRole("button", { name: "Compare with…" }).click();

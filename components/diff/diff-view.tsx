@@ -17,6 +17,7 @@ import { formatCost } from "@/lib/runs/pricing";
 import type { RunComparison, StepView } from "@/lib/runs/diff/schemas";
 import type { DiffRow, RowStatus } from "@/lib/runs/diff/align";
 import { formatSigned, formatSignedCost, totalTokens } from "@/lib/runs/diff/totals";
+import { graphVersionLabel } from "@/lib/runs/version-label";
 import { Alert } from "@/components/ui/alert";
 import { StepCell, type Side } from "./step-cell";
 import { loadStepsFromApi, useComparedSteps, type LoadSteps } from "./use-compared-steps";
@@ -91,14 +92,20 @@ function SummaryBar({ comparison, onJump }: { comparison: RunComparison; onJump:
       <span data-testid="diff-delta-latency" title="duration of B − duration of A">
         Δ latency {delta.latencyMs === null ? "—" : formatSigned(delta.latencyMs, " ms")}
       </span>
+      <span className="text-xs text-zinc-500" title="A sub-run's id (in a message_agent result, say), another generated id or an ISO timestamp differs between any two runs: the comparison reads each as a placeholder, and the rows show what was recorded.">
+        ids and timestamps are not compared
+      </span>
     </div>
   );
 }
 
-function RunTotalsLine({ label, run }: { label: string; run: RunComparison["a"] }) {
+function RunTotalsLine({ side, run }: { side: "A" | "B"; run: RunComparison["a"] }) {
   return (
-    <div className="min-w-0 text-xs text-zinc-600">
-      <span className="font-semibold text-zinc-900">{label}</span> · {run.steps.length.toLocaleString("en-US")} steps
+    <div className="min-w-0 text-xs text-zinc-600" data-testid={`diff-totals-${side.toLowerCase()}`}>
+      <span className="font-semibold text-zinc-900">
+        {side} · {graphVersionLabel({ graphName: run.graphName, ...run.graphVersion })}
+      </span>{" "}
+      · {run.steps.length.toLocaleString("en-US")} steps
       {run.replayedSteps > 0 ? ` (${run.replayedSteps.toLocaleString("en-US")} replayed)` : ""} · {totalTokens(run.totals.tokens).toLocaleString("en-US")} tok · {formatCost(run.totals.cost)} ·{" "}
       {run.totals.latencyMs === null ? "running" : formatDuration(run.totals.latencyMs)}
     </div>
@@ -203,9 +210,9 @@ export function DiffView({ comparison, loadSteps = loadStepsFromApi }: { compari
       </div>
       <div className="grid grid-cols-[3rem_minmax(0,1fr)_6rem_minmax(0,1fr)] gap-2 border-b border-zinc-200 pb-1">
         <span />
-        <RunTotalsLine label="A" run={comparison.a} />
+        <RunTotalsLine side="A" run={comparison.a} />
         <span />
-        <RunTotalsLine label="B" run={comparison.b} />
+        <RunTotalsLine side="B" run={comparison.b} />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div ref={scroller} data-testid="diff-rows" className="h-[70vh] overflow-auto rounded-md border border-zinc-200 bg-white">

@@ -5,7 +5,7 @@
 // arguments, another answer), so a changed tool argument is one "changed" row,
 // not a removal and an insertion.
 import { diff } from "fast-myers-diff";
-import { orderParallel, stepKey, type RunStep } from "./steps";
+import { comparedText, orderParallel, stepKey, type RunStep } from "./steps";
 
 export type RowStatus = "equal" | "changed" | "only_a" | "only_b";
 
@@ -37,11 +37,14 @@ export interface Alignment {
   counts: DiffCounts;
 }
 
-/** The fields of two steps with the same key that differ (a field only one of them has differs too). */
+/**
+ * The fields of two steps with the same key that differ (a field only one of them has differs too), compared
+ * as normalised (steps.ts `norm`: generated ids and timestamps do not count).
+ */
 export function changedFields(a: RunStep, b: RunStep): string[] {
   const names = [...Object.keys(a.fields)];
   for (const name of Object.keys(b.fields)) if (!(name in a.fields)) names.push(name);
-  return names.filter((name) => a.fields[name] !== b.fields[name]);
+  return names.filter((name) => comparedText(a, name) !== comparedText(b, name));
 }
 
 /** Aligns run A's steps with run B's (see the file comment). */

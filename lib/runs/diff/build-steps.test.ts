@@ -111,6 +111,23 @@ describe("treeSteps", () => {
     expect(steps.map((s) => `${s.path}:${s.kind}`)).toEqual([":task", ":sub_agent_message", ":sub_agent_message", ".a#1:task", ".a#1:final", ".b#1:task", ".b#1:final", ":final"]);
   });
 
+  it("puts a conversation's steps after the message that opened it, even when the child's first event is timed before it", () => {
+    const root = run(
+      "r",
+      null,
+      "triage",
+      0,
+      events(
+        [0, { type: "run_started", agentName: "triage", task: "t", depth: 0 }],
+        // The engine starts the child, then records the message: here the child's first event is a second earlier.
+        [3, { type: "sub_agent_message", conversationId: "r.billing-11111111", agentName: "billing", message: "hi", turn: 1 }],
+        [9, { type: "run_completed", output: "done" }],
+      ),
+    );
+    const child = run("r.billing-11111111", "r", "billing", 2, events([2, { type: "run_started", agentName: "billing", task: "hi", depth: 1 }], [4, { type: "run_completed", output: "ok" }]));
+    expect(treeSteps([root, child], "r", {}).map((s) => `${s.path}:${s.kind}`)).toEqual([":task", ":sub_agent_message", ".billing#1:task", ".billing#1:final", ":final"]);
+  });
+
   it("gives an unknown model's call no cost, and a failed run a final step with its reason", () => {
     const root = run(
       "r",

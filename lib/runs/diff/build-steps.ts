@@ -6,6 +6,7 @@
 import type { ChatMessage, RunEvent, TokenUsage } from "../../contract/types";
 import { costOf, type PriceTable } from "../pricing";
 import { canonicalJson, type RunStep } from "./steps";
+import { normalisedFields, treeNormaliser } from "./normalise";
 
 /** A model-call or tool span as the diff needs it. */
 export interface StepSpan {
@@ -164,9 +165,33 @@ export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunS
   return steps;
 }
 
-/** The steps of a whole run tree in causal order (see the file comment). */
+/** For each conversation a run opened (a child run id), the index of the step just after its first message. */
+function messageSteps(run: LedgerRun, own: readonly RunStep[]): Map<string, number> {
+  const opened = new Map<number, string>();
+  for (const event of run.events) if (event.type === "sub_agent_message" && event.turn === 1) opened.set(event.seq, event.conversationId);
+  const after = new Map<string, number>();
+  if (opened.size === 0) return after;
+  own.forEach((step, i) => {
+    const conversation = step.kind === "sub_agent_message" ? opened.get(step.seq) : undefined;
+    if (conversation !== undefined && !after.has(conversation)) after.set(conversation, i + 1);
+  });
+  return after;
+}
+
+/**
+ * The steps of a whole run tree in causal order (see the file comment), each with its fields as compared
+ * (`norm`: the tree's run ids as their places, other generated ids and timestamps taken out; normalise.ts).
+ */
 export function treeSteps(runs: readonly LedgerRun[], rootRunId: string, prices: PriceTable): RunStep[] {
   const paths = runPaths(runs, rootRunId);
+  const normalise = treeNormaliser(paths);
+  const withNorm = (steps: RunStep[]) => {
+    for (const step of steps) {
+      const norm = normalisedFields(step.fields, normalise);
+      if (norm) step.norm = norm;
+    }
+    return steps;
+  };
   const byParent = new Map<string, LedgerRun[]>();
   const byId = new Map(runs.map((r) => [r.runId, r]));
   for (const run of runs) {
@@ -179,11 +204,16 @@ export function treeSteps(runs: readonly LedgerRun[], rootRunId: string, prices:
     const own = runSteps(run, paths.get(run.runId) ?? "", prices);
     const kids = byParent.get(run.runId) ?? [];
     if (kids.length === 0) return own;
-    // Where each child goes: after the parent's steps that happened before it started.
+    const afterMessage = messageSteps(run, own);
+    // Where each child goes: after the parent's steps that happened before it started, and never before the
+    // parent's message that opened its conversation. The engine starts the child, then records the message, so
+    // the child's first event may carry an earlier time than the message: by time alone, two identical runs
+    // placed their children on either side of it and differed by a step.
     const placed = kids.map((kid) => {
       const start = kid.events[0]?.at ?? kid.startedAt;
       let at = 0;
       while (at < own.length && own[at]!.at <= start) at++;
+      at = Math.max(at, afterMessage.get(kid.runId) ?? 0);
       return { at, path: paths.get(kid.runId) ?? "", steps: build(kid) };
     });
     // Children placed at the same point ran side by side: ordered by path, not by timing.
@@ -198,5 +228,5 @@ export function treeSteps(runs: readonly LedgerRun[], rootRunId: string, prices:
     return out;
   };
   const root = byId.get(rootRunId);
-  return root ? build(root) : [];
+  return root ? withNorm(build(root)) : [];
 }

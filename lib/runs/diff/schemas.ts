@@ -5,8 +5,8 @@ import type { RunStatus, TokenUsage } from "../../contract/types";
 import type { DiffCounts, DiffRow } from "./align";
 import type { RunStep } from "./steps";
 
-/** A step as the wire carries it: without what only the alignment uses (its parallel group, sequence number and time). */
-export type StepView = Omit<RunStep, "group" | "seq" | "at">;
+/** A step as the wire carries it: without what only the alignment uses (its parallel group, sequence number, time and normalised fields). */
+export type StepView = Omit<RunStep, "group" | "seq" | "at" | "norm">;
 
 /** `?a=<runId>&b=<runId>`, nothing else (an unknown parameter is a 422 naming it). */
 export const compareQuerySchema = z.object({ a: runIdSchema, b: runIdSchema }).strict();

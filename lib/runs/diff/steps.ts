@@ -54,6 +54,16 @@ export interface RunStep {
   replayed: boolean;
   /** Taken from a tape but written by someone (a fork's edited tool result or model output): who and when. Never with `replayed`. */
   edited?: EditMark;
+  /**
+   * The fields as compared where they differ from `fields`: run ids of the tree, other generated ids and timestamps
+   * taken out (normalise.ts), so two runs that differ only in those compare equal. Never sent: the page shows `fields`.
+   */
+  norm?: Record<string, string>;
+}
+
+/** A field's text as compared (normalised when the step carries a normalised form of it). */
+export function comparedText(step: Pick<RunStep, "fields" | "norm">, name: string): string | undefined {
+  return step.norm?.[name] ?? step.fields[name];
 }
 
 /** The identity two steps must share to be aligned with each other (then their fields are compared). */
@@ -61,9 +71,9 @@ export function stepKey(step: Pick<RunStep, "kind" | "path" | "name">): string {
   return `${step.kind}|${step.path}|${step.name}`;
 }
 
-/** The fields as one string, for ordering parallel steps and comparing whole contents. */
-export function stepContent(step: Pick<RunStep, "fields">): string {
-  return JSON.stringify(Object.entries(step.fields));
+/** The fields as compared, as one string, for ordering parallel steps and comparing whole contents. */
+export function stepContent(step: Pick<RunStep, "fields" | "norm">): string {
+  return JSON.stringify(step.norm ? Object.keys(step.fields).map((name) => [name, comparedText(step, name)]) : Object.entries(step.fields));
 }
 
 /**

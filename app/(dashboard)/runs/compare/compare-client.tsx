@@ -12,19 +12,20 @@ import type { ComparedRun } from "@/lib/runs/diff/schemas";
 import { unpackComparison, type PackedComparison } from "@/lib/runs/diff/packed";
 import { graphVersionLabel } from "@/lib/runs/version-label";
 
-function RunLink({ label, run }: { label: string; run: ComparedRun }) {
+/** One side of the comparison, named by its graph and version (the run id whole beneath it, never cut off). */
+function RunLink({ side, run }: { side: "A" | "B"; run: ComparedRun }) {
   return (
-    <div className="min-w-0 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm" data-testid={`compare-run-${label.toLowerCase()}`}>
-      <div className="flex items-center gap-2">
-        <span className="font-semibold text-zinc-900">Run {label}</span>
+    <div className="min-w-0 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm" data-testid={`compare-run-${side.toLowerCase()}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-semibold text-zinc-900" data-testid="compare-run-title">
+          <span className="rounded bg-zinc-100 px-1.5 text-xs text-zinc-600">{side}</span>{" "}
+          <span data-testid="compare-run-version">{graphVersionLabel({ graphName: run.graphName, ...run.graphVersion })}</span>
+        </span>
         <StatusBadge status={run.status} />
-        <Link href={`/runs/${encodeURIComponent(run.runId)}`} className="truncate font-mono text-xs text-indigo-600 hover:underline">
-          {run.runId}
-        </Link>
       </div>
-      <p className="mt-1 text-xs text-zinc-600" data-testid="compare-run-version">
-        {graphVersionLabel({ graphName: run.graphName, ...run.graphVersion })}
-      </p>
+      <Link href={`/runs/${encodeURIComponent(run.runId)}`} className="mt-1 block break-all font-mono text-xs text-indigo-600 hover:underline" data-testid="compare-run-id">
+        {run.runId}
+      </Link>
       <p className="mt-1 truncate text-xs text-zinc-600" title={run.task}>
         {run.task}
       </p>
@@ -64,8 +65,8 @@ export function CompareClient({ a, b, comparison: packed, error }: { a: string; 
       <PageHeader title="Compare runs" description="Two runs of one graph, step by step: what each did, where they part, what it cost." />
       {comparison ? (
         <div className="grid gap-2 md:grid-cols-2">
-          <RunLink label="A" run={comparison.a} />
-          <RunLink label="B" run={comparison.b} />
+          <RunLink side="A" run={comparison.a} />
+          <RunLink side="B" run={comparison.b} />
         </div>
       ) : (
         <PickRuns a={a} b={b} />
