@@ -12,7 +12,8 @@
 // asked: a run that read balances, then moved money, must not read as if
 // nothing moved. An answer or a tool result a person wrote into a fork (an
 // edited step) carries an "edited by" badge, as in the trace: it was never
-// said or returned by anything that ran.
+// said or returned by anything that ran; one a taped run reused from the
+// recording reads "replayed" (never both).
 import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -26,6 +27,7 @@ import { DecidedResultBlock, useRunDecisions } from "@/components/inbox/decided-
 import type { DecidedCall } from "@/lib/inbox/schemas";
 import type { LiveCall } from "@/lib/runs/stream-events";
 import { NO_EDITS, type ConversationEdits } from "@/lib/runs/edit-marks";
+import { REPLAYED_TITLE } from "@/lib/runs/span-attributes";
 import { EditedBadge } from "./edited-badge";
 
 function subRunOf(content: string): { id: string; agent: string } | null {
@@ -148,6 +150,15 @@ export function Conversation({
   );
 }
 
+/** A taped run's answer or tool result reused from the recording, as the trace marks it. */
+function ReplayedBadge({ className }: { className?: string }) {
+  return (
+    <span data-testid="conversation-replayed" title={REPLAYED_TITLE} className={`rounded bg-sky-100 px-1.5 py-0.5 text-xs font-normal text-sky-800 ${className ?? ""}`}>
+      replayed
+    </span>
+  );
+}
+
 function imagesOf(message: ChatMessage | undefined) {
   return message?.role === "user" ? (message.images ?? []) : [];
 }
@@ -184,6 +195,7 @@ function TurnItemView({ item, results, decisions, edits, textOnly, nameSpeakers 
           <p className="text-[11px] font-semibold uppercase text-zinc-500">
             {nameSpeakers ? `assistant · ${item.speaker}` : "assistant"}
             {answerEdit ? <EditedBadge mark={answerEdit} testId="conversation-edited" className="ml-2 normal-case" /> : null}
+            {!answerEdit && item.assistantIndex !== null && edits.replayedAnswers.has(item.assistantIndex) ? <ReplayedBadge className="ml-2 normal-case" /> : null}
           </p>
           <p className="whitespace-pre-wrap text-sm text-zinc-900">{message.content}</p>
           {decided.length ? (
@@ -206,6 +218,7 @@ function TurnItemView({ item, results, decisions, edits, textOnly, nameSpeakers 
                 <p className="text-xs font-medium text-sky-800">
                   → {call.function.name}
                   {resultEdit ? <EditedBadge mark={resultEdit} testId="conversation-edited" className="ml-2" /> : null}
+                  {!resultEdit && edits.replayedResults.has(call.id) ? <ReplayedBadge className="ml-2" /> : null}
                 </p>
                 <Payload text={call.function.arguments} label="arguments" />
                 {decision ? (

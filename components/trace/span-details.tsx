@@ -9,11 +9,12 @@ import { useQuery } from "@tanstack/react-query";
 import type { ChatMessage, RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { subRunIdOf } from "@/lib/runs/timeline";
-import { formatCost } from "@/lib/runs/pricing";
+import { formatCost, formatCount, formatDuration } from "@/lib/format/figures";
+import { stepDurationMs } from "@/lib/runs/step-duration";
+import { DateTime } from "@/components/ui/date-time";
 import { Payload } from "@/components/runs/payload";
-import { formatDuration } from "@/components/runs/usage";
 import { EditedBadge } from "@/components/runs/edited-badge";
-import { spanEditMark } from "@/lib/runs/edit-marks";
+import { attributeRows, REPLAYED_TITLE, spanProvenance } from "@/lib/runs/span-attributes";
 import { KIND_LABELS, waitNote } from "./colors";
 import { handoffFacts, outputInvalidOutcome, repeatsEvent, routingFacts, validationNote, type Fact } from "@/lib/runs/orchestration-view";
 import { useNow } from "@/components/runs/use-now";
@@ -130,7 +131,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
   const span = data?.span;
   const validation = span ? validationNote(span.attributes) : null;
   const subRun = span ? subRunIdOf(span) : null;
-  const edit = spanEditMark(span?.attributes);
+  const provenance = spanProvenance(span?.attributes);
   return (
     <aside aria-label="Span details" data-testid="span-details" className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm">
       <div className="flex items-start justify-between gap-2">
@@ -138,14 +139,13 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
           <p className="text-xs text-zinc-500">{span ? KIND_LABELS[span.kind] : "span"}</p>
           <h3 className="font-semibold text-zinc-900">
             {span?.name ?? spanId}
-            {/* A taped run (fork, experiment) reused this step's recorded result: it cost nothing. */}
-            {span?.attributes?.replayed === true ? (
-              <span data-testid="span-replayed" className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 text-xs font-normal text-sky-800">
+            {/* A taped run (fork, experiment) reused this step's recorded result (it cost nothing), or took what someone wrote: never both. */}
+            {provenance?.kind === "replayed" ? (
+              <span data-testid="span-replayed" title={REPLAYED_TITLE} className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 text-xs font-normal text-sky-800">
                 replayed
               </span>
             ) : null}
-            {/* A fork's edited step: taken from the tape but written by someone, never a recording. */}
-            {edit ? <EditedBadge mark={edit} testId="span-edited" className="ml-2" /> : null}
+            {provenance?.kind === "edited" ? <EditedBadge mark={provenance.mark} testId="span-edited" className="ml-2" /> : null}
           </h3>
         </div>
         <div className="flex gap-2 text-xs">
@@ -172,14 +172,16 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
             </>
           ) : null}
           <dt className="text-zinc-500">started</dt>
-          <dd>{new Date(span.startMs).toLocaleTimeString()}</dd>
+          <dd>
+            <DateTime value={span.startMs} />
+          </dd>
           <dt className="text-zinc-500">duration</dt>
-          <dd>{formatDuration((span.endMs ?? now) - span.startMs)}</dd>
+          <dd data-testid="span-duration">{formatDuration(stepDurationMs(span, now))}</dd>
           {span.tokens ? (
             <>
               <dt className="text-zinc-500">tokens</dt>
               <dd>
-                {span.tokens.inputTokens.toLocaleString("en-US")} in · {span.tokens.outputTokens.toLocaleString("en-US")} out
+                {formatCount(span.tokens.inputTokens)} in · {formatCount(span.tokens.outputTokens)} out
               </dd>
             </>
           ) : null}
@@ -214,11 +216,10 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
               </dd>
             </>
           ) : null}
-          {Object.entries(span.attributes ?? {})
-            .filter(([key]) => key !== "retryReason" && key !== "validation_ok" && !repeatsEvent(key, span.kind, data?.events ?? []))
-            .map(([key, value]) => (
-              <FragmentRow key={key} name={key} value={String(value)} />
-            ))}
+          {/* The other attributes in words, never the engine's keys (recordedInputTokens, recordedModel …). */}
+          {attributeRows(span.attributes, (key) => !repeatsEvent(key, span.kind, data?.events ?? [])).map((row) => (
+            <FragmentRow key={row.key} name={row.label} value={row.value} />
+          ))}
         </dl>
       ) : null}
       {span?.kind === "inference" && span.status === "ok" ? (
@@ -261,7 +262,9 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
 function FragmentRow({ name, value }: { name: string; value: string }) {
   return (
     <>
-      <dt className="text-zinc-500">{name}</dt>
+      <dt className="text-zinc-500" data-testid="span-attribute">
+        {name}
+      </dt>
       <dd className="break-all">{value}</dd>
     </>
   );

@@ -3,17 +3,21 @@
 // @tanstack/react-virtual (only the rows in view are in the DOM, so 200,000
 // spans scroll like 20). Long idle stretches are compressed, continue-as-new
 // boundaries, follow-ups, handoffs, routing decisions and rejected answers are
-// drawn across, and retried attempts are marked on their span.
+// drawn across, and retried attempts are marked on their span, as are a taped
+// run's replayed steps and a fork's edited ones (in words).
 import { memo, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { TraceSpanView } from "@/lib/runs/schemas";
 import { timeScale, visibleRows, type SpanIndex, type TimelineRow, type TimelineState } from "@/lib/runs/timeline";
-import { formatDuration } from "@/components/runs/usage";
+import { formatDuration } from "@/lib/format/figures";
+import { stepDurationMs } from "@/lib/runs/step-duration";
 import { MARKER_STYLES, markerTitle, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { barClass, KIND_LABELS, waitNote } from "./colors";
 import { useNow } from "@/components/runs/use-now";
 import { plural } from "@/lib/text/plural";
 import { isFollowUpWindow, isWaitForMessage, onTimeAxis, type RunTimes } from "@/lib/runs/run-time";
+import { REPLAYED_TITLE, spanProvenance } from "@/lib/runs/span-attributes";
+import { editTitle } from "@/lib/runs/edit-marks";
 
 const ROW_HEIGHT = 26;
 const OVERSCAN = 12;
@@ -68,14 +72,15 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
   onSelect: (row: TimelineRow) => void;
 }) {
   const { span } = row;
-  const duration = (span.endMs ?? now) - span.startMs;
+  const duration = stepDurationMs(span, now);
   // An open wait for the next message is a deadline, not a growing time: its note says until when.
   const openWindow = span.endMs === null && isWaitForMessage(span);
   const retried = (span.attempts ?? 1) > 1;
   const retryReason = typeof span.attributes?.retryReason === "string" ? span.attributes.retryReason : null;
   const note = retryReason ?? waitNote(span);
   const liveTail = liveText ? (liveText.length > LIVE_TEXT_CHARS ? `…${liveText.slice(-LIVE_TEXT_CHARS)}` : liveText) : null;
-  const label = `${KIND_LABELS[span.kind]} ${span.name}`;
+  const provenance = spanProvenance(span.attributes);
+  const label = `${KIND_LABELS[span.kind]} ${span.name}${provenance?.kind === "replayed" ? " (replayed)" : provenance?.kind === "edited" ? ` (edited by ${provenance.mark.by})` : ""}`;
   return (
     <div
       role="row"
@@ -103,6 +108,16 @@ const RowView = memo(function RowView({ row, now, top, left, width, selected, co
           <span className={`inline-block h-2 w-2 shrink-0 rounded-full ${barClass(span.kind, span.status === "running" ? "ok" : span.status)}`} />
           <span className="truncate font-medium text-zinc-800">{span.name}</span>
           <span className="shrink-0 text-zinc-400">{KIND_LABELS[span.kind]}</span>
+          {/* Where a taped run's step came from, in words: reused from the recording, or written by someone (never both). */}
+          {provenance?.kind === "replayed" ? (
+            <span data-testid="span-row-replayed" className="shrink-0 rounded bg-sky-100 px-1 text-sky-800" title={REPLAYED_TITLE}>
+              replayed
+            </span>
+          ) : provenance?.kind === "edited" ? (
+            <span data-testid="span-row-edited" className="shrink-0 truncate rounded bg-amber-100 px-1 text-amber-900" title={editTitle(provenance.mark)}>
+              edited by {provenance.mark.by}
+            </span>
+          ) : null}
           {retried ? (
             <span data-testid="span-retried" className="shrink-0 rounded bg-amber-100 px-1 text-amber-800" title={retryReason ?? "earlier attempts failed and were retried by Temporal"}>
               ↻ {span.attempts} attempts

@@ -28,6 +28,20 @@ describe("edit marks of a fork's written steps", () => {
     expect([...edits.assistant.keys()], "the second answer is the edited one").toEqual([1]);
     expect([...edits.toolResults.keys()]).toEqual(["c1"]);
     expect(edits.toolResults.get("c1")?.by).toBe("builder@zap.local");
-    expect(conversationEdits(spans.filter((s) => s.attributes !== edited && !s.attributes?.edited))).toBe(NO_EDITS);
+    expect([...edits.replayedAnswers], "the first answer was reused from the recording").toEqual([0]);
+    expect(edits.replayedResults.size).toBe(0);
+    expect(conversationEdits(spans.filter((s) => !s.attributes?.edited && !s.attributes?.replayed))).toBe(NO_EDITS);
+  });
+
+  it("never marks an edited step replayed, even when its span says both", () => {
+    const edits = conversationEdits([
+      { kind: "inference", status: "ok", attributes: { replayed: true, ...edited } },
+      { kind: "tool", status: "ok", attributes: { callId: "c1", replayed: true, ...edited } },
+      { kind: "tool", status: "ok", attributes: { callId: "c2", replayed: true } },
+    ]);
+    expect([...edits.assistant.keys()]).toEqual([0]);
+    expect(edits.replayedAnswers.size).toBe(0);
+    expect([...edits.toolResults.keys()]).toEqual(["c1"]);
+    expect([...edits.replayedResults]).toEqual(["c2"]);
   });
 });

@@ -71,6 +71,8 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
   }
   const editor = { by: user.email, at: new Date().toISOString() };
   const entries = buildForkTape(source, input, editor);
+  // What the fork reuses from the recording: an entry someone wrote (the edit, or one inherited) is no replayed step.
+  const replayedSteps = entries.filter((e) => !("edited" in e && e.edited)).length;
   const edited = input.editedToolResult !== undefined ? "tool_result" : input.editedModelOutput !== undefined ? "model_output" : null;
   const forkEdit: ForkEdit | null = edited ? { kind: edited, runId: input.runId, spanId: input.spanId, step: `${span.kind} ${span.name}`, ...editor } : inheritedEdit(entries);
   let context: Record<string, unknown> = {};
@@ -102,14 +104,14 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
       step: `${span.kind} ${span.name}`,
       graph: root.graphName,
       version,
-      replayedSteps: entries.length,
+      replayedSteps,
       ...(input.model ? { model: input.model } : {}),
       ...(input.prompt ? { promptOf: input.prompt.agent } : {}),
       ...(edited ? { edited } : {}),
       ...(graphOverride || input.model ? { unsavedVariant: true } : {}),
     },
   });
-  return { runId, tapeId, replayedSteps: entries.length, compareUrl: `/runs/compare?a=${encodeURIComponent(root.id)}&b=${encodeURIComponent(runId)}` };
+  return { runId, tapeId, replayedSteps, compareUrl: `/runs/compare?a=${encodeURIComponent(root.id)}&b=${encodeURIComponent(runId)}` };
 }
 
 /** Fork a run at a step: the span details' "Fork from here", `POST /api/runs/:runId/fork` and `client.forkRun`. */
