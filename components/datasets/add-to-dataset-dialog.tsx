@@ -1,7 +1,10 @@
 "use client";
 // "Add to dataset" for chosen runs (the runs list's selection, a feedback): one
 // item per finished run, into an existing dataset or a new one, as its next
-// version. Each item keeps the run's recorded tool results as its tape.
+// version. Each item keeps the run's recorded tool results as its tape. The
+// dataset is preselected only when it is the caller's own last choice (the one
+// they last changed); otherwise nothing is, so one click never puts runs into a
+// dataset somebody else was filling (issue 37 §2).
 import { useState, type FormEvent } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
@@ -12,6 +15,8 @@ import type { DatasetChange, DatasetSummary } from "@/lib/datasets/schemas";
 import type { ErrorBody } from "@/lib/errors";
 
 const NEW = "__new__";
+/** Nothing chosen yet: "Add" stays disabled until the user picks a dataset or names a new one. */
+const NONE = "";
 
 function describe(error: ErrorBody): string {
   return error.issues?.length ? `${error.message}: ${error.issues.map((i) => i.message).join("; ")}` : error.message;
@@ -20,7 +25,7 @@ function describe(error: ErrorBody): string {
 export function AddToDatasetDialog({ runIds, label = "Add to dataset" }: { runIds: string[]; label?: string }) {
   const [open, setOpen] = useState(false);
   const [datasets, setDatasets] = useState<DatasetSummary[] | null>(null);
-  const [choice, setChoice] = useState(NEW);
+  const [choice, setChoice] = useState(NONE);
   const [name, setName] = useState("");
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
@@ -36,7 +41,8 @@ export function AddToDatasetDialog({ runIds, label = "Add to dataset" }: { runId
     const result = await listDatasetsAction({});
     if (!result.ok) return setError(describe(result.error));
     setDatasets(result.data.datasets);
-    if (result.data.datasets[0] && choice === NEW && !name) setChoice(result.data.datasets[0].id);
+    // The caller's own last dataset, unless they already chose here; with no datasets at all, a new one is the only choice.
+    if (choice === NONE) setChoice(result.data.yourLast ?? (result.data.datasets.length === 0 ? NEW : NONE));
   }
 
   async function submit(event: FormEvent) {
@@ -82,6 +88,7 @@ export function AddToDatasetDialog({ runIds, label = "Add to dataset" }: { runId
                   Dataset
                 </label>
                 <Select id="dataset-choice" value={choice} onChange={(e) => setChoice(e.target.value)} disabled={datasets === null}>
+                  {choice === NONE ? <option value={NONE}>Choose a dataset…</option> : null}
                   {(datasets ?? []).map((d) => (
                     <option key={d.id} value={d.id}>
                       {d.name} ({d.itemCount} items, v{d.latestVersion})
@@ -113,7 +120,7 @@ export function AddToDatasetDialog({ runIds, label = "Add to dataset" }: { runId
                 <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
                   Cancel
                 </Button>
-                <Button type="submit" disabled={busy || (choice === NEW && !name.trim())} data-testid="add-to-dataset-submit">
+                <Button type="submit" disabled={busy || choice === NONE || (choice === NEW && !name.trim())} data-testid="add-to-dataset-submit">
                   {busy ? "Adding…" : "Add"}
                 </Button>
               </div>

@@ -3,14 +3,18 @@
 // 1–6 targets (graph, version, optional model), the scorers with an optional
 // threshold each, concurrency, what gated calls get, and the side-effect-free
 // tools that may run live. It builds the start operation's input; the server
-// checks everything again.
-import { useState } from "react";
+// checks everything again. It preselects nothing the user did not choose
+// (issue 37 §2): the dataset of their own last experiment at most; a target's
+// graph is the chosen dataset's source graph until the user picks one, and its
+// version the graph's default (never a draft).
+import { useEffect, useState } from "react";
 import type { StartExperimentInput } from "@/lib/experiments/schemas";
 import { MAX_EXPERIMENT_CONCURRENCY, MAX_EXPERIMENT_TARGETS } from "@/lib/experiments/schemas";
 import type { ExperimentFormOptions } from "@/lib/experiments/server/form-options";
 import { scorerName, type ScorerConfig } from "@/lib/experiments/scoring/types";
 import { Button } from "@/components/ui/button";
 import { Input, Label, Select } from "@/components/ui/input";
+import { getDatasetSourceGraphAction } from "@/lib/actions/get-dataset-source-graph";
 
 interface TargetDraft {
   graph: string;
@@ -29,10 +33,11 @@ const FIXED_SCORERS: { config: ScorerConfig; label: string }[] = [
 ];
 
 export function NewExperimentForm({ options, pending, onStart, onCancel }: { options: ExperimentFormOptions; pending: boolean; onStart: (input: StartExperimentInput) => void; onCancel: () => void }) {
-  const firstGraph = options.graphs[0];
-  const newTarget = (graph = firstGraph): TargetDraft => ({ graph: graph?.name ?? "", version: String(graph?.versions[0] ?? ""), model: "" });
+  const graphNamed = (name: string | undefined) => options.graphs.find((g) => g.name === name);
+  // A target on a graph takes its default version; with no graph, the user has not chosen one yet.
+  const newTarget = (graph?: ExperimentFormOptions["graphs"][number]): TargetDraft => ({ graph: graph?.name ?? "", version: String(graph?.defaultVersion ?? ""), model: "" });
   const [name, setName] = useState("");
-  const [dataset, setDataset] = useState(options.datasets[0]?.name ?? "");
+  const [dataset, setDataset] = useState(options.lastDataset ?? "");
   const [datasetVersion, setDatasetVersion] = useState("");
   const [targets, setTargets] = useState<TargetDraft[]>([newTarget()]);
   const [scorers, setScorers] = useState<ReadonlySet<string>>(new Set(["exact"]));
@@ -55,6 +60,20 @@ export function NewExperimentForm({ options, pending, onStart, onCancel }: { opt
     return next;
   };
   const setTarget = (index: number, patch: Partial<TargetDraft>) => setTargets((all) => all.map((t, i) => (i === index ? { ...t, ...patch } : t)));
+
+  // The chosen dataset's source graph fills the targets whose graph nobody chose yet (never one a user picked).
+  const datasetId = options.datasets.find((d) => d.name === dataset)?.id;
+  useEffect(() => {
+    if (!datasetId) return;
+    let current = true;
+    void getDatasetSourceGraphAction({ datasetId }).then((result) => {
+      const source = result.ok ? options.graphs.find((g) => g.name === result.data.graph) : undefined;
+      if (current && source) setTargets((all) => all.map((t) => (t.graph === "" ? { graph: source.name, version: String(source.defaultVersion ?? ""), model: t.model } : t)));
+    });
+    return () => {
+      current = false;
+    };
+  }, [datasetId, options.graphs]);
 
   function submit() {
     const chosen = offered.filter((s) => scorers.has(scorerName(s.config)));
@@ -95,7 +114,7 @@ export function NewExperimentForm({ options, pending, onStart, onCancel }: { opt
         <div>
           <Label htmlFor="experiment-dataset">Dataset</Label>
           <Select id="experiment-dataset" value={dataset} onChange={(e) => setDataset(e.target.value)} required>
-            {options.datasets.length === 0 ? <option value="">No datasets yet</option> : null}
+            <option value="">{options.datasets.length === 0 ? "No datasets yet" : "Choose a dataset…"}</option>
             {options.datasets.map((d) => (
               <option key={d.id} value={d.name}>
                 {`${d.name} (v${d.latestVersion}, ${d.itemCount} items)`}
@@ -112,19 +131,22 @@ export function NewExperimentForm({ options, pending, onStart, onCancel }: { opt
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-zinc-700">Targets</legend>
         {targets.map((target, index) => {
-          const versions = options.graphs.find((g) => g.name === target.graph)?.versions ?? [];
+          const graph = graphNamed(target.graph);
+          const versions = graph?.versions ?? [];
           return (
             <div key={index} className="flex flex-wrap items-center gap-2">
-              <Select aria-label={`Target ${index + 1} graph`} className="w-56" value={target.graph} onChange={(e) => setTarget(index, newTarget(options.graphs.find((g) => g.name === e.target.value)))}>
+              <Select aria-label={`Target ${index + 1} graph`} className="w-56" value={target.graph} onChange={(e) => setTarget(index, newTarget(graphNamed(e.target.value)))} required>
+                <option value="">Choose a graph…</option>
                 {options.graphs.map((g) => (
                   <option key={g.name} value={g.name}>
                     {g.name}
                   </option>
                 ))}
               </Select>
-              <Select aria-label={`Target ${index + 1} version`} className="w-28" value={target.version} onChange={(e) => setTarget(index, { version: e.target.value })}>
+              <Select aria-label={`Target ${index + 1} version`} className="w-40" value={target.version} onChange={(e) => setTarget(index, { version: e.target.value })} required>
+                {versions.length === 0 ? <option value="">—</option> : null}
                 {versions.map((v) => (
-                  <option key={v} value={String(v)}>{`v${v}`}</option>
+                  <option key={v.version} value={String(v.version)}>{`v${v.version}${v.version === graph?.defaultVersion ? " (default)" : v.draft ? " (draft)" : ""}`}</option>
                 ))}
               </Select>
               <Input aria-label={`Target ${index + 1} model (optional)`} className="w-64" placeholder="model override, e.g. demo/assistant" value={target.model} onChange={(e) => setTarget(index, { model: e.target.value })} />
@@ -137,7 +159,7 @@ export function NewExperimentForm({ options, pending, onStart, onCancel }: { opt
           );
         })}
         {targets.length < MAX_EXPERIMENT_TARGETS ? (
-          <Button type="button" variant="secondary" onClick={() => setTargets((all) => [...all, newTarget(options.graphs.find((g) => g.name === all[all.length - 1]?.graph))])}>
+          <Button type="button" variant="secondary" onClick={() => setTargets((all) => [...all, newTarget(graphNamed(all[all.length - 1]?.graph))])}>
             Add target
           </Button>
         ) : null}
@@ -194,7 +216,7 @@ export function NewExperimentForm({ options, pending, onStart, onCancel }: { opt
       </fieldset>
 
       <div className="flex gap-2">
-        <Button type="submit" disabled={pending || !dataset || targets.length === 0 || scorers.size === 0}>
+        <Button type="submit" disabled={pending || !dataset || targets.length === 0 || targets.some((t) => !t.graph || !t.version) || scorers.size === 0}>
           {pending ? "Starting…" : "Start experiment"}
         </Button>
         <Button type="button" variant="ghost" onClick={onCancel}>

@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function ExperimentsRoute() {
   const user = await requirePageUser("read");
   const mayLaunch = can(user.role, "runs:launch");
-  const [{ experiments }, options] = await Promise.all([listExperiments(50), mayLaunch ? experimentFormOptions() : Promise.resolve(null)]);
+  const [{ experiments }, options] = await Promise.all([listExperiments(50), mayLaunch ? experimentFormOptions(user.id) : Promise.resolve(null)]);
   return (
     <>
       <PageHeader

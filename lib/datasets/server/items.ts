@@ -126,6 +126,12 @@ export async function readCurrentRows(db: Client, datasetId: string, version: nu
   return rows;
 }
 
+/** The dataset whose newest version `userId` made last (the version rows record who made each), or null. */
+export async function lastChangedBy(db: Db, userId: string): Promise<string | null> {
+  const row = await db.datasetVersion.findFirst({ where: { createdById: userId }, orderBy: { createdAt: "desc" }, select: { datasetId: true } });
+  return row?.datasetId ?? null;
+}
+
 export async function listVersions(db: Db, datasetId: string): Promise<{ dataset: DatasetSummary; versions: DatasetVersionSummary[] }> {
   const dataset = await readDatasetRow(db, datasetId);
   const rows = await db.datasetVersion.findMany({ where: { datasetId }, orderBy: { number: "desc" } });

@@ -22,17 +22,21 @@ import {
   type ApprovalsAdded,
 } from "../schemas";
 import { itemCountProblem, parseImport } from "../import-parse";
-import { diffVersions, listVersions, readItemsPage } from "./items";
+import { diffVersions, lastChangedBy, listVersions, readItemsPage } from "./items";
 import { applyChange, archiveDataset, createDataset, listDatasets } from "./store";
 import { itemFromRecordedRun, itemsFromApprovals, listDecidedApprovals } from "./sources";
 
 const targetOf = (input: { datasetId?: string; newDataset?: { name: string; description?: string } }) => ({ ...(input.datasetId ? { datasetId: input.datasetId } : {}), ...(input.newDataset ? { newDataset: input.newDataset } : {}) });
 
+/** The datasets, and the one the caller last changed (`yourLast`: what "Add to dataset" preselects, never another user's choice). */
 export const listDatasetsOperation = operation({
   name: "list-datasets",
   permission: "read",
   input: listDatasetsSchema,
-  run: async ({ input }) => ({ datasets: await listDatasets(getDb(), input.includeArchived ?? false) }),
+  run: async ({ input, user }) => {
+    const [datasets, yourLast] = await Promise.all([listDatasets(getDb(), input.includeArchived ?? false), lastChangedBy(getDb(), user.id)]);
+    return { datasets, yourLast: yourLast && datasets.some((d) => d.id === yourLast && !d.archivedAt) ? yourLast : null };
+  },
 });
 
 export const createDatasetOperation = operation({
