@@ -8,6 +8,7 @@ import type { VersionSummary } from "@/lib/agents/designer-schemas";
 import type { FieldChange } from "@/lib/agents/graph-diff";
 import type { GraphIssue } from "@/lib/agents/validate";
 import { plural } from "@/lib/text/plural";
+import { DateTime } from "@/components/ui/date-time";
 
 export type DiffSide = number | "draft";
 
@@ -76,13 +77,13 @@ export function HistoryPanel(props: {
                       draft
                     </span>
                   ) : null}
-                  {v.promotedAt ? <span className="ml-1 font-normal text-zinc-500">promoted {new Date(v.promotedAt).toLocaleString()}</span> : null}
+                  {v.promotedAt ? <span className="ml-1 font-normal text-zinc-500">promoted <DateTime value={v.promotedAt} /></span> : null}
                   {v.version === baseVersion ? <span className="ml-1 font-normal text-indigo-700">(editing)</span> : null}
                 </span>
                 <span className="text-zinc-500">{plural(v.runs, "run")}</span>
               </div>
               <p className="text-zinc-600">
-                {v.author ?? "seed"} · <time dateTime={v.createdAt}>{new Date(v.createdAt).toLocaleString()}</time>
+                {v.author ?? "seed"} · <DateTime value={v.createdAt} />
               </p>
               {v.message ? <p className="text-zinc-800">{v.message}</p> : null}
               <div className="mt-1 flex gap-3">

@@ -21,6 +21,7 @@ import { SUBMIT_HINT } from "./edit-arguments";
 import { HeldBanner } from "./undo-toast";
 import type { Decision, HeldDecision } from "./undo-queue";
 import { isSubmitChord } from "./use-inbox-keys";
+import { DateTime } from "@/components/ui/date-time";
 
 export type CardMode = "idle" | "reject" | "edit";
 
@@ -152,7 +153,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
         <div>
           <dt className="inline">requested </dt>
           <dd className="inline">
-            <time dateTime={item.requestedAt}>{new Date(item.requestedAt).toLocaleString()}</time>
+            <DateTime value={item.requestedAt} />
             {item.requestedBy && !item.identity?.startedBy ? ` · run by ${item.requestedBy}` : ""}
           </dd>
         </div>

@@ -17,6 +17,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { plural } from "@/lib/text/plural";
+import { DateTime } from "@/components/ui/date-time";
 
 function ErrorList({ error }: { error: ErrorBody }) {
   return (
@@ -188,7 +189,7 @@ export function AgentsList({ agents, canEdit, templates }: { agents: AgentSummar
                   </td>
                   <td className="px-4 py-3">{a.lastRunStatus ? <Badge tone={a.lastRunStatus === "completed" ? "success" : a.lastRunStatus === "failed" ? "danger" : "info"}>{a.lastRunStatus}</Badge> : <span className="text-zinc-400">never run</span>}</td>
                   <td className="px-4 py-3 text-zinc-600">
-                    {a.updatedBy ?? "—"} · <time dateTime={a.updatedAt}>{new Date(a.updatedAt).toLocaleString()}</time>
+                    {a.updatedBy ?? "—"} · <DateTime value={a.updatedAt} />
                   </td>
                   {canEdit ? (
                     <td className="space-x-1 px-4 py-3">

@@ -30,6 +30,7 @@ import { FieldChanges, HistoryPanel, type DiffSide } from "@/components/agents/h
 import type { ProviderOption } from "@/components/agents/model-picker";
 import { readDraft, useDesignerDocument, useValidation } from "@/components/agents/use-designer";
 import { useShortcuts } from "@/components/agents/use-shortcuts";
+import { formatDateTime } from "@/lib/format/figures";
 
 export interface EditorProps {
   name: string;
@@ -67,7 +68,7 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
   const [discovered, setDiscovered] = useState<ReadonlyMap<string, readonly DiscoveredTool[]>>(new Map());
   const [versions, setVersions] = useState(initialVersions);
   const [message, setMessage] = useState("");
-  const [status, setStatus] = useState<{ tone: "ok" | "error" | "info"; text: string } | null>(kept ? { tone: "info", text: `Restored your unsaved draft from ${new Date(kept.savedAt).toLocaleString()} (based on v${kept.baseVersion}). The draft is kept in this browser until you save it.` } : null);
+  const [status, setStatus] = useState<{ tone: "ok" | "error" | "info"; text: string } | null>(kept ? { tone: "info", text: `Restored your unsaved draft from ${formatDateTime(kept.savedAt)} (based on v${kept.baseVersion}). The draft is kept in this browser until you save it.` } : null);
   const [conflict, setConflict] = useState<{ text: string; latest: number } | null>(null);
   const [diffView, setDiffView] = useState<DiffView | null>(null);
   const [importErrors, setImportErrors] = useState<GraphIssue[]>([]);
