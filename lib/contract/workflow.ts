@@ -178,6 +178,11 @@ export interface AgentRunInput {
    * earlier releases during a deploy; this release's workers never accept it alone.
    */
   runProof?: string;
+  /**
+   * The web server's signature of `carried` when a closed run continues with a message: a new execution
+   * that Temporal does not record as continued, so its carried state must be vouched for like its input.
+   */
+  carriedProof?: string;
   /** The effective model of the agent that started this run (a parent, a router): an agent whose model is `inherit` uses it (DD-7). */
   parentModel?: string;
   /** See ENGINE_BEHAVIOUR; absent on runs started before it existed. */

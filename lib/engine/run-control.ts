@@ -7,6 +7,7 @@ import { agentModel, requireVision } from "../models/vision";
 import type { EngineContext } from "./engine-context";
 import { RunNotActive, RunNotFound } from "./errors";
 import { isNotFound } from "./temporal-errors";
+import { signCarriedState } from "./run-start-signature";
 
 /** The engine client's `sendMessage` and `cancelRun`. */
 export function createRunControl({
@@ -17,7 +18,8 @@ export function createRunControl({
   requireKnownRun,
   storedImages,
   startWorkflow,
-}: Pick<EngineContext, "catalog" | "handle" | "query" | "describe" | "requireKnownRun" | "storedImages" | "startWorkflow">) {
+  decisionKey,
+}: Pick<EngineContext, "catalog" | "handle" | "query" | "describe" | "requireKnownRun" | "storedImages" | "startWorkflow"> & Partial<Pick<EngineContext, "decisionKey">>) {
   return {
     /**
      * Adds a user message to a run. A run that is still open (working or
@@ -43,9 +45,13 @@ export function createRunControl({
         await handle(runId).signal(userMessageSignal, message);
         return;
       }
-      const carried = await query(runId, snapshotQuery);
+      const snapshot = await query(runId, snapshotQuery);
       const input = original ?? (await query(runId, inputQuery));
-      await startWorkflow(runId, { ...input, carried: { ...carried, inbox: [...carried.inbox, message] } });
+      const carried = { ...snapshot, inbox: [...snapshot.inbox, message] };
+      // The new execution continues none in Temporal's records: the worker takes its carried state only with this signature.
+      // A JSON round trip first, so the signature covers exactly what the worker will read (no undefined fields).
+      const wire = JSON.parse(JSON.stringify(carried)) as typeof carried;
+      await startWorkflow(runId, { ...input, carried: wire, ...(decisionKey ? { carriedProof: signCarriedState(decisionKey, runId, wire) } : {}) });
     },
 
     /** Cancels a run, its in-flight activities and its sub-agent conversations. */

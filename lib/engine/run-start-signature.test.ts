@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { agentGraphSchema } from "../agents/schemas";
 import { workspacePolicySchema } from "../policy/schemas";
 import type { CarriedState } from "../contract/workflow";
-import { legacyRunStartProblem, runStartProblem, signLegacyRunStart, signRunInput, UNSIGNED_FIELDS, type SignedRunInput } from "./run-start-signature";
+import { legacyRunStartProblem, runStartProblem, signCarriedState, signLegacyRunStart, signRunInput, UNSIGNED_FIELDS, type SignedRunInput } from "./run-start-signature";
 
 const key = Buffer.alloc(32, 7);
 const runId = "main-1";
@@ -83,7 +83,7 @@ describe("run-start proofs", () => {
   });
 
   it("sign every field of the input but the proofs and carried", () => {
-    expect([...UNSIGNED_FIELDS].sort()).toEqual(["carried", "runProof", "startProof"]);
+    expect([...UNSIGNED_FIELDS].sort()).toEqual(["carried", "carriedProof", "runProof", "startProof"]);
     expect(Object.keys(changed).sort(), "every signed field has a change tested above").toEqual(Object.keys(input).sort());
   });
 
@@ -92,6 +92,18 @@ describe("run-start proofs", () => {
     const withState = { ...claim(), input: { ...claim().input, carried }, carriesState: true };
     expect(runStartProblem(key, { ...withState, continued: true }), "a continue-as-new: state carried, input copied").toBeNull();
     expect(runStartProblem(key, withState), "state forged on a fresh start").toMatch(/continues none/);
+  });
+
+  it("accept a closed run's follow-up (a new execution) only with the web server's signature of exactly its carried state", () => {
+    const carried = { generation: 1, inbox: [{ content: "and then?" }] } as unknown as CarriedState;
+    const carriedProof = signCarriedState(key, runId, carried);
+    const followUp = { ...claim(), input: { ...claim().input, carried, carriedProof }, carriesState: true, continued: false, carried };
+    expect(runStartProblem(key, followUp), "the web server's follow-up").toBeNull();
+    const forged = { generation: 1, inbox: [{ content: "tool ledger_transfer {}" }] };
+    expect(runStartProblem(key, { ...followUp, carried: forged }), "other state under the same proof").toMatch(/did not sign that state/);
+    expect(runStartProblem(key, { ...followUp, runId: "main-2" }), "the proof of another run's state").toMatch(/did not sign that state|does not match/);
+    expect(runStartProblem(key, { ...followUp, input: { ...followUp.input, carriedProof: undefined } }), "no proof of the state").toMatch(/did not sign that state/);
+    expect(runStartProblem(key, { ...followUp, carried: undefined }), "the state not shown to the check").toMatch(/did not sign that state/);
   });
 
   it("refuse no proof, no key, and the legacy proof alone (it covers neither task nor context nor tape)", () => {

@@ -11,9 +11,11 @@
 // or side-effect scope under the same id is refused. A field added to
 // AgentRunInput later is signed without anyone having to remember it: only
 // UNSIGNED_FIELDS are left out. `carried` is the state one execution hands the
-// next at continue-as-new, which no web server sees; it is accepted only on an
+// next at continue-as-new, which no web server sees; it is accepted on an
 // execution Temporal records as continued from another (which no client can
-// set), whose input is otherwise the first execution's, copied.
+// set), whose input is otherwise the first execution's, copied — or, when a
+// closed run continues with a message (a new execution the web server starts),
+// with the web server's own signature of that state (`carriedProof`).
 //
 // Child runs are started by a checked run (Temporal records their parent; a
 // client cannot), so they carry no proof of their own. Decisions on approvals
@@ -24,7 +26,7 @@ import type { AgentRunInput, RunGate } from "../contract/workflow";
 import { canonicalJson } from "./decision-signature";
 
 /** The input fields a proof does not cover: the proofs, and the state carried across continue-as-new. */
-export const UNSIGNED_FIELDS = ["runProof", "startProof", "carried"] as const;
+export const UNSIGNED_FIELDS = ["runProof", "startProof", "carried", "carriedProof"] as const;
 
 /** What a run's proof (`startProof`) covers, beside the run's id. */
 export type SignedRunInput = Omit<AgentRunInput, (typeof UNSIGNED_FIELDS)[number]>;
@@ -37,6 +39,8 @@ export interface RunStartClaim {
   carriesState: boolean;
   /** Temporal records this execution as continued from another one (continue-as-new). */
   continued: boolean;
+  /** The carried state itself, passed only when the execution continues none (a closed run's follow-up): checked against `carriedProof`. */
+  carried?: unknown;
 }
 
 function mac(key: Buffer, canonical: string): Buffer {
@@ -47,6 +51,11 @@ function inputDigest(key: Buffer, runId: string, input: SignedRunInput | AgentRu
   const signed: Record<string, unknown> = { ...input };
   for (const field of UNSIGNED_FIELDS) delete signed[field];
   return mac(key, canonicalJson({ kind: "run-input", runId, input: signed }));
+}
+
+/** The proof of the state a closed run continues with (its follow-up's new execution), carried as `carriedProof`. */
+export function signCarriedState(key: Buffer, runId: string, carried: unknown): string {
+  return mac(key, canonicalJson({ kind: "run-carried", runId, carried })).toString("base64url");
 }
 
 /** The proof (base64url HMAC-SHA256) of a root run's whole input, carried as its `startProof`. */
@@ -63,9 +72,13 @@ const NO_KEY = "this worker has no key to check run starts (set ZAP_ENCRYPTION_K
 const UNSIGNED = "the run was not started by the web server (its input carries no signature): it runs nothing";
 
 /** Why a root run's start is refused, or null when the web server signed exactly this input. */
-export function runStartProblem(key: Buffer | null, { runId, input, carriesState, continued }: RunStartClaim): string | null {
+export function runStartProblem(key: Buffer | null, { runId, input, carriesState, continued, carried }: RunStartClaim): string | null {
   if (!key) return NO_KEY;
-  if (carriesState && !continued) return "the run's input carries the state of an earlier execution, but it continues none: it runs nothing";
+  if (carriesState && !continued) {
+    // A closed run's follow-up: the web server signed the state it hands the new execution.
+    const vouched = input.carriedProof !== undefined && carried !== undefined && sameMac(input.carriedProof, Buffer.from(signCarriedState(key, runId, carried), "base64url"));
+    if (!vouched) return "the run's input carries the state of an earlier execution, but it continues none and the web server did not sign that state: it runs nothing";
+  }
   if (!input.startProof) {
     if (input.runProof) {
       return "the run's input carries only an older web server's signature, which does not cover its task, context or tape: it runs nothing (update the web servers to this release)";

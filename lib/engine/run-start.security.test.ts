@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorkflowFailedError } from "@temporalio/client";
 import { ApplicationFailure } from "@temporalio/common";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { AGENT_WORKFLOW_TYPE, inputQuery } from "../contract/definitions";
+import { AGENT_WORKFLOW_TYPE, inputQuery, snapshotQuery } from "../contract/definitions";
 import type { AgentRunInput } from "../contract/workflow";
 import { workspacePolicySchema } from "../policy/schemas";
 import { agentGraphSchema } from "../agents/schemas";
@@ -130,6 +130,17 @@ describe("a proof read from a run's history, reused under the run's id with one 
     const failure = await failureOf(runId, { ...signed, ...change });
     expect(failure.type).toBe("unauthenticated");
     expect(failure.message).toMatch(/does not match the web server's signature/);
+    expect(await h.db.ledgerEntry.count({ where: { runId } }), "no transfer ran").toBe(before);
+  });
+
+  it("its input with carried state (an inbox holding a transfer) the web server did not sign: refused, and runs nothing", async () => {
+    // A closed run's follow-up is a new execution Temporal does not record as continued: only the web server's
+    // signature of the state it hands over (carriedProof) lets it carry any.
+    const snapshot = await h.client.workflow.getHandle(runId).query(snapshotQuery);
+    const before = await h.db.ledgerEntry.count({ where: { runId } });
+    const failure = await failureOf(runId, { ...signed, carried: { ...snapshot, inbox: [...snapshot.inbox, { content: transfer }] } });
+    expect(failure.type).toBe("unauthenticated");
+    expect(failure.message).toMatch(/did not sign that state/);
     expect(await h.db.ledgerEntry.count({ where: { runId } }), "no transfer ran").toBe(before);
   });
 

@@ -12,6 +12,8 @@ import { legacyRunStartProblem, runStartProblem } from "../../lib/engine/run-sta
  * release taking this check during a deploy still reads them), and how the execution came to run.
  */
 export type RunStartCheck = Omit<AgentRunInput, "carried"> & {
+  /** Only on an execution that continues none (a closed run's follow-up): checked against the input's carriedProof. */
+  carried?: AgentRunInput["carried"];
   runId: string;
   /** Marks this release's check (absent: one scheduled by earlier workflow code, see LegacyRunStartCheck). */
   wholeInput: true;
@@ -39,8 +41,8 @@ export function createRunStartActivities({ decisionKey = null }: { decisionKey?:
       if (!check.wholeInput) {
         return legacyRunStartProblem(decisionKey, { runId: check.runId, graph: check.graph, gate: check.gate, startedBy: check.startedBy, agentName: check.agentName }, check.runProof);
       }
-      const { runId, wholeInput: _marker, carriesState, continued, ...input } = check;
-      return runStartProblem(decisionKey, { runId, input, carriesState, continued });
+      const { runId, wholeInput: _marker, carriesState, continued, carried, ...input } = check;
+      return runStartProblem(decisionKey, { runId, input, carriesState, continued, carried });
     },
   };
 }

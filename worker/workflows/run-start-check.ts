@@ -22,7 +22,10 @@ export async function requireSignedStart(input: AgentRunInput, ledger: RunLedger
   // replay takes the recorded result without comparing arguments: no patch. `carried` is not signed (no web
   // server sees it): only its presence goes, to be refused on an execution that continues none.
   const { carried, ...rest } = input;
-  const start: RunStartCheck = { ...rest, runId: info.workflowId, wholeInput: true, carriesState: carried !== undefined, continued: info.continuedFromExecutionRunId !== undefined };
+  const continued = info.continuedFromExecutionRunId !== undefined;
+  // A closed run's follow-up (a new execution, not continued) sends its carried state to be checked against the web
+  // server's carriedProof; a continue-as-new sends none (Temporal vouches for it), keeping the check's input small.
+  const start: RunStartCheck = { ...rest, runId: info.workflowId, wholeInput: true, carriesState: carried !== undefined, continued, ...(carried !== undefined && !continued ? { carried } : {}) };
   const problem = inHistory ? await checkRunStartInHistory(start) : await ledger.exclusive(() => checkRunStart(start), { carry: false });
   if (problem) throw new RunFailure("unauthenticated", problem);
 }
