@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
 import { providerOf } from "../config/database";
@@ -21,8 +22,17 @@ export type { Db } from "./db-type";
  */
 export function createDb(databaseUrl: string): Db {
   if (providerOf(databaseUrl) === "postgresql") {
+    // Our own pool, so every connection has an error listener for its whole life: the server ending a connection
+    // (a restart, a failover, an administrator's terminate) emits 'error' on it, and a connection that is neither
+    // idle in the pool nor in a transaction had none — an uncaught exception that ended the process (seen in npm
+    // test when a test database was dropped WITH (FORCE)). The failed query still rejects; the pool replaces it.
+    const pool = new pg.Pool({ connectionString: databaseUrl });
+    pool.on("connect", (connection) => {
+      connection.on("error", (error) => console.warn(`database: a PostgreSQL connection ended (${error.message}); the pool opens another when needed`));
+    });
+    pool.on("error", (error) => console.warn(`database: an idle PostgreSQL connection ended (${error.message})`));
     const client = new PostgresPrismaClient({
-      adapter: new PrismaPg({ connectionString: databaseUrl }),
+      adapter: new PrismaPg(pool, { disposeExternalPool: true }),
       omit: omitSecrets,
       transactionOptions: TRANSACTION_LIMITS,
     });
