@@ -11,12 +11,15 @@ export const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // npm test runs Playwright processes side by side: each keeps its failure artifacts in a folder of its own.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   fullyParallel: false,
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  timeout: 45_000,
+  // A whole test's hang detector; a person's waits are the assertions' (15 s). At 45 s, a test whose own polls allow
+  // 60 s (compare's fork) ran out first while first run and scale-out shared the two cores with both shards.
+  timeout: 90_000,
   expect: { timeout: 15_000 },
   reporter: process.env.E2E_REPORTER_JSON ? [["list"], ["json", { outputFile: process.env.E2E_REPORTER_JSON }]] : [["list"]],
   globalSetup: "./e2e/global-setup.ts",

@@ -12,7 +12,8 @@ import { dropSessionCookieIssues } from "./lib/auth/session-cookie";
 const { auth } = NextAuth(authConfig);
 
 const PUBLIC_PATHS = [SIGN_IN_PATH, "/api/health"];
-const PUBLIC_PREFIXES = ["/api/auth/"];
+// /api/hooks/: inbound webhook deliveries, authenticated by their HMAC signature (lib/webhooks/server/receive.ts).
+const PUBLIC_PREFIXES = ["/api/auth/", "/api/hooks/"];
 
 function isPublic(pathname: string): boolean {
   return PUBLIC_PATHS.includes(pathname) || PUBLIC_PREFIXES.some((p) => pathname.startsWith(p));

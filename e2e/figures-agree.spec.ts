@@ -5,7 +5,7 @@
 // an alert's webhook column says when no webhook is configured; every moment
 // is written one way. Each test makes the graph and runs it reads.
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { storageStateFor } from "./support";
+import { hydrated, storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("viewer"), viewport: { width: 1440, height: 1000 } });
 
@@ -118,6 +118,7 @@ test("the overview's run tiles add up, say the success rate's denominator, and e
   for (const [name, status, tasks] of expected) {
     await page.goto(`/?graph=${graph}&range=1h`);
     await expect(tile(name)).not.toHaveText("0");
+    await hydrated(tile(name));
     await tile(name).click();
     await expect(page).toHaveURL(/\/runs\?/);
     const query = Object.fromEntries(new URL(page.url()).searchParams);

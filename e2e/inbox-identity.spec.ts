@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { Role } from "../lib/access/roles";
+import { moveFocusTo } from "./inbox-keys";
 import { signInThroughForm, storageStateFor } from "./support";
 
 type Pending = { id: string; runId: string; rootRunId: string; arguments: { amount?: number } };
@@ -24,18 +25,9 @@ async function startRun(api: APIRequestContext, task: string): Promise<string> {
   return ((await response.json()) as { runId: string }).runId;
 }
 
-/** Presses j, then k, until the card `approvalId` has the keyboard focus (reads the focus without waiting for one to exist). */
-async function moveFocusTo(page: Page, approvalId: string): Promise<void> {
-  const focusedId = async () => (await page.locator('[data-testid="approval-card"][aria-current="true"]').evaluateAll((cards) => cards.map((c) => c.getAttribute("data-approval-id"))))[0];
-  for (const key of ["j", "k"]) {
-    for (let i = 0; i < 30; i++) {
-      const before = await focusedId();
-      if (before === approvalId) return;
-      await page.keyboard.press(key);
-      // The focus stopped moving: this is the end of the list in this direction.
-      if (before !== undefined && (await focusedId()) === before) break;
-    }
-  }
+/** Moves the keyboard focus to the card `approvalId` (e2e/inbox-keys.ts: as many keys as calls lie between). */
+async function focusCard(page: Page, approvalId: string): Promise<void> {
+  await moveFocusTo(page, approvalId);
   await expect(page.locator('[data-testid="approval-card"][aria-current="true"]')).toHaveAttribute("data-approval-id", approvalId);
 }
 
@@ -95,7 +87,8 @@ test("two builders' identical transfers are told apart, and the approver approve
   await page.goto("/inbox");
 
   // The two calls sit in one group of compact rows (a laptop-wide screen), each with its run and task.
-  const group = page.getByRole("region", { name: "2 identical ledger_transfer calls" });
+  // Named by its amount too: another spec's two identical calls, left waiting, make a group of the same name.
+  const group = page.getByRole("region", { name: "2 identical ledger_transfer calls" }).filter({ hasText: `amount: ${twin} ·` });
   const boRow = group.getByTestId("approval-row").filter({ hasText: `Pay the rent ${tag}` });
   const alexRow = group.getByTestId("approval-row").filter({ hasText: `Fund payroll ${tag}` });
   await expect(boRow).toContainText(`run ${shortId(boRun)}`);
@@ -121,7 +114,7 @@ test("two builders' identical transfers are told apart, and the approver approve
   await expect(card.getByTestId("approval-run-link")).toHaveText(shortId(alexRun));
 
   // Move to Bo's card by keyboard; "a" on a grouped card asks which calls, naming each run, task and starter.
-  await moveFocusTo(page, boCall?.id ?? "");
+  await focusCard(page, boCall?.id ?? "");
   await expect(focused).toHaveAttribute("data-approval-id", boCall?.id ?? "");
   await page.keyboard.press("a");
   const which = page.getByRole("dialog", { name: "Approve which ledger_transfer calls?" });
@@ -137,7 +130,7 @@ test("two builders' identical transfers are told apart, and the approver approve
   const mineCard = page.getByTestId("approval-card").filter({ hasText: `Pay the rent ${tag}` });
   await expect(mineCard).toBeVisible();
   // The focus stays on the card the user moved to (it is still shown); approve it by key.
-  await moveFocusTo(page, boCall?.id ?? "");
+  await focusCard(page, boCall?.id ?? "");
   await expect(focused).toHaveAttribute("data-approval-id", boCall?.id ?? "");
   await page.keyboard.press("a");
   await expect(page.getByRole("status")).toContainText(`run ${shortId(boRun)}): approved`);

@@ -9,6 +9,7 @@
 // narrow screen the cards stay stacked and the focused one comes into view.
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import { moveFocusTo } from "./inbox-keys";
 import { storageStateFor } from "./support";
 
 type Pending = { id: string; runId: string; rootRunId: string };
@@ -67,10 +68,9 @@ const rowOf = (page: Page, call: Pending) => page.getByTestId("approval-row").an
 const currentRow = (page: Page) => page.getByTestId("approval-row").and(page.locator('[aria-current="true"]'));
 const focusedCard = (page: Page) => page.getByTestId("approval-card").and(page.locator('[aria-current="true"]'));
 
-/** Presses j until `current` (the current row or card) is the call's; reads without waiting for a focus to exist. */
+/** Moves the keyboard focus to the call's row or card (e2e/inbox-keys.ts: as many keys as items lie between). */
 async function moveTo(page: Page, current: Locator, idAttribute: string, call: Pending): Promise<void> {
-  const currentIds = () => current.evaluateAll((els, attr) => els.map((el) => el.getAttribute(attr)), idAttribute);
-  for (let i = 0; i < 40 && (await currentIds())[0] !== call.id; i++) await page.keyboard.press("j");
+  await moveFocusTo(page, call.id);
   await expect(current).toHaveAttribute(idAttribute, call.id);
 }
 

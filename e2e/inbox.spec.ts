@@ -1,12 +1,15 @@
 // The approval inbox end to end: two runs wait (one inside a sub-agent), an
 // approver triages them with the keyboard, edits one call's arguments and
 // rejects the other with a reason; identical calls are rejected in bulk; a
-// viewer only watches and a builder is refused by the server.
+// viewer only watches and a builder is refused by the server. The inbox is
+// shared with every other spec: this test finds its own calls by amounts and
+// a task line unique to it, and moves the keys by as many rows as lie between.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createDb } from "../lib/db/prisma";
 import type { Role } from "../lib/access/roles";
+import { moveFocusTo } from "./inbox-keys";
 import { storageStateFor } from "./support";
 
 type Pending = { id: string; runId: string; rootRunId: string; chain: { agentName: string }[] };
@@ -42,15 +45,12 @@ async function events(api: APIRequestContext, runId: string): Promise<RunEventLi
   return ((await (await api.get(`/api/runs/${runId}/events?since=0`)).json()) as { events: RunEventLike[] }).events;
 }
 
-/** Moves the keyboard focus with j until the focused card shows `text` (there may be no focused card yet: none until the user moves). */
-async function focusCard(page: Page, text: string): Promise<void> {
-  const focused = page.getByTestId("approval-card").and(page.locator('[aria-current="true"]'));
-  const focusedText = () => focused.evaluateAll((cards) => cards.map((card) => card.textContent ?? ""));
-  for (let i = 0; i < 20; i++) {
-    if ((await focusedText())[0]?.includes(text)) return;
-    await page.keyboard.press("j");
-  }
-  await expect(focused, `no card with ${text} reachable with j`).toContainText(text);
+/** Moves the keyboard focus to the one row that shows `text` (e2e/inbox-keys.ts). */
+async function focusRow(page: Page, text: string): Promise<void> {
+  const rows = page.getByTestId("approval-row");
+  const target = rows.filter({ hasText: text });
+  await expect(target, `one row shows ${text}`).toHaveCount(1);
+  await moveFocusTo(page, (await target.getAttribute("data-row-for")) ?? "");
 }
 
 test("approvers triage pending calls across runs and sub-agents; viewers watch; builders are refused", async ({ browser, playwright, baseURL }) => {
@@ -61,12 +61,16 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   // Unique per test run: the audit of a reused e2e data folder holds earlier runs' decisions.
   const rejectReason = `Payer must not move savings (${agent})`;
   await createSubAgentGraph(agent);
+  // Amounts no other spec asks for (within the tool's 1,000,000 limit): the direct call is approved as 5 and the others are rejected, so no large sum moves.
+  const unique = 1_000 + (Number.parseInt(agent.slice(-6), 16) % 9_000);
+  const [directAmount, subAmount, twinAmount] = [unique * 100 + 12, unique * 100 + 7, unique * 100 + 3];
+  const quickTask = `${agent} quick`;
 
-  // Arrange: a direct call, one through a sub-agent, and two identical calls.
-  const direct = await startRun(builderApi, "treasury", `${transfer(12)}\nanswer: moved 12`);
-  const viaSubAgent = await startRun(builderApi, agent, `message payer: ${transfer(7)}\nanswer: lead is done`);
-  const twins = [await startRun(builderApi, "treasury", `${transfer(3)}\nanswer: twin`), await startRun(builderApi, "treasury", `${transfer(3)}\nanswer: twin`)];
-  const quick = await startRun(builderApi, "treasury", `${transfer(21)}\nanswer: quick`);
+  // Arrange: a direct call, one through a sub-agent, two identical calls, and one to approve as it is (found by its task's first line).
+  const direct = await startRun(builderApi, "treasury", `${transfer(directAmount)}\nanswer: moved 12`);
+  const viaSubAgent = await startRun(builderApi, agent, `message payer: ${transfer(subAmount)}\nanswer: lead is done`);
+  const twins = [await startRun(builderApi, "treasury", `${transfer(twinAmount)}\nanswer: twin`), await startRun(builderApi, "treasury", `${transfer(twinAmount)}\nanswer: twin`)];
+  const quick = await startRun(builderApi, "treasury", `${quickTask}\n${transfer(21)}\nanswer: quick`);
   const mine = new Set([direct, viaSubAgent, quick, ...twins]);
   let pending: Pending[] = [];
   await expect
@@ -87,8 +91,8 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const viewerPage = await viewerContext.newPage();
   await viewerPage.goto("/inbox");
   // A laptop-wide screen lists compact rows; choosing one opens its card beside the list (docs/inbox.md).
-  await viewerPage.getByTestId("approval-row").filter({ hasText: /amount: 12 ·/ }).click();
-  await expect(viewerPage.getByTestId("approval-card").filter({ hasText: '"amount": 12' })).toBeVisible();
+  await viewerPage.getByTestId("approval-row").filter({ hasText: `amount: ${directAmount} ·` }).click();
+  await expect(viewerPage.getByTestId("approval-card").filter({ hasText: `"amount": ${directAmount}` })).toBeVisible();
   await expect(viewerPage.getByText("Read-only: approvers and admins decide.")).toBeVisible();
   await expect(viewerPage.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await viewerContext.close();
@@ -99,7 +103,7 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   const context = await browser.newContext({ storageState: storageStateFor("approver") });
   const page = await context.newPage();
   await page.goto("/inbox");
-  await expect(page.getByTestId("approval-row").filter({ hasText: /amount: 7 ·/ })).toBeVisible();
+  await expect(page.getByTestId("approval-row").filter({ hasText: `amount: ${subAmount} ·` })).toBeVisible();
   await expect(page.getByTestId("inbox-badge")).toHaveText(/^[1-9]\d*$/);
 
   // Keyboard: no card has the focus until the user moves to one (a does nothing); j/k move it, x selects, e edits.
@@ -119,7 +123,8 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   await expect(focused.getByRole("checkbox")).not.toBeChecked();
 
   // Approve the direct call with edited arguments: the diff is shown, bad input is caught first.
-  await focusCard(page, '"amount": 12');
+  await focusRow(page, `amount: ${directAmount} ·`);
+  await expect(focused).toContainText(`"amount": ${directAmount}`);
   await page.keyboard.press("e");
   const edit = focused.getByRole("form", { name: "Edit arguments" });
   const amount = edit.getByRole("textbox", { name: /^amount/ });
@@ -127,10 +132,10 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   await edit.getByRole("button", { name: "Approve with edits" }).click();
   await expect(edit.getByRole("alert")).toContainText("amount: must be greater than 0");
   await amount.fill("5");
-  await expect(edit.getByRole("table", { name: "Changed arguments" })).toContainText("12");
+  await expect(edit.getByRole("table", { name: "Changed arguments" })).toContainText(String(directAmount));
   await edit.getByRole("button", { name: "Approve with edits" }).click();
   await expect(page.getByRole("status")).toContainText("ledger_transfer (treasurer): approved");
-  await expect(page.getByTestId("approval-card").filter({ hasText: '"amount": 12' })).toHaveCount(0);
+  await expect(page.getByTestId("approval-card").filter({ hasText: `"amount": ${directAmount}` })).toHaveCount(0);
 
   // A second decision on it hears who won.
   const again = await approverApi.post(`/api/runs/${direct}/approvals/${directApproval?.id}`, { data: { approved: false, reason: "late" } });
@@ -138,8 +143,8 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   expect(((await again.json()) as { error: { message: string } }).error.message).toContain("already approved by approver@zap.local");
 
   // The sub-agent's call, moved to by key (its card opens beside the list): its chain, countdown and usage.
-  await focusCard(page, '"amount": 7');
-  const subCard = page.getByTestId("approval-card").filter({ hasText: '"amount": 7' });
+  await focusRow(page, `amount: ${subAmount} ·`);
+  const subCard = page.getByTestId("approval-card").filter({ hasText: `"amount": ${subAmount}` });
   await expect(subCard.getByTestId("approval-chain")).toHaveText(/lead\s*›\s*payer/);
   await expect(subCard.getByTestId("approval-countdown")).toHaveText(/expires in (59m|1h)/);
   await expect(subCard.getByTestId("approval-usage"), "tokens and cost so far (demo models are free)").toHaveText(/^[1-9][\d,]* tok, \$0 this run · [1-9][\d,]* tok, \$0 with its parent and sub-runs$/);
@@ -151,16 +156,17 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   await expect(page.getByRole("status")).toContainText("ledger_transfer (payer): rejected");
 
   // a approves the focused call once its undo window is over (e2e/inbox-keyboard.spec.ts takes one back).
-  await focusCard(page, '"amount": 21');
+  await focusRow(page, quickTask);
+  await expect(focused).toContainText(quickTask);
   await page.keyboard.press("a");
   await expect(page.getByTestId("undo-toast")).toContainText("Approving ledger_transfer (treasurer");
-  await expect(page.getByTestId("approval-card").filter({ hasText: '"amount": 21' })).toHaveCount(0);
+  await expect(page.getByTestId("approval-card").filter({ hasText: quickTask })).toHaveCount(0);
   await expect.poll(async () => (await (await viewerApi.get(`/api/runs/${quick}`)).json()).run.output, { timeout: 30_000 }).toBe("quick");
 
   // Identical calls are grouped and rejected together.
-  const group = page.getByRole("region", { name: "2 identical ledger_transfer calls" });
+  const group = page.getByRole("region", { name: "2 identical ledger_transfer calls" }).filter({ hasText: `amount: ${twinAmount} ·` });
   await group.getByRole("button", { name: "Select all 2" }).click();
-  await page.getByRole("textbox", { name: "Reason for rejecting the selection" }).fill("duplicate request");
+  await page.getByRole("textbox", { name: "Reason for rejecting the selection" }).fill(`duplicate request (${agent})`);
   await page.getByRole("button", { name: "Reject selected…" }).click();
   const confirm = page.getByRole("group", { name: "Confirm: reject 2 selected" });
   await expect(confirm.getByTestId("selection-summary").getByRole("listitem"), "the selection is listed, run by run, before it applies").toHaveCount(2);
@@ -184,7 +190,7 @@ test("approvers triage pending calls across runs and sub-agents; viewers watch; 
   await expect(page.getByTestId("audit-row").filter({ has: page.getByRole("table", { name: "Changed arguments" }) }).first()).toContainText("approved");
   const csv = await (await approverApi.get("/api/approvals/audit?format=csv&outcome=rejected")).text();
   expect(csv.split("\r\n")[0]).toContain("approval_id,run_id,agent,tool,outcome");
-  expect(csv).toContain("duplicate request");
+  expect(csv).toContain(`duplicate request (${agent})`);
 
   await context.close();
   await Promise.all([viewerApi.dispose(), builderApi.dispose(), approverApi.dispose()]);

@@ -4,16 +4,19 @@
 // each with its tokens; a transfer line is only proposed (the ledger does not
 // move); "Save as draft" says what a draft would hold ("Nothing to save" while
 // only the conversation is edited) and saves one once the temperature changes.
-// e2e/improve-loop.spec.ts follows a draft to its promotion.
-import { expect, test, type Page } from "@playwright/test";
+// e2e/improve-loop.spec.ts follows a draft to its promotion. The runs and the
+// draft are on a copy of treasury of this test's own: the seeded graph, which
+// other specs run, never gets a new version from here.
+import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("builder") });
 
 const tag = `pg-${Date.now()}`;
 
-async function finishedRun(page: Page, task: string): Promise<string> {
-  const started = await page.request.post("/api/runs", { data: { graph: "treasury", task } });
+async function finishedRun(page: Page, graph: string, task: string): Promise<string> {
+  const started = await page.request.post("/api/runs", { data: { graph, task } });
   expect(started.status(), await started.text()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
   await expect
@@ -22,10 +25,11 @@ async function finishedRun(page: Page, task: string): Promise<string> {
   return runId;
 }
 
-const newestVersion = async (page: Page) => ((await (await page.request.get("/api/agents/treasury/versions")).json()) as { versions: { version: number; message: string }[] }).versions[0]!;
+const newestVersion = async (page: Page, graph: string) => ((await (await page.request.get(`/api/agents/${graph}/versions`)).json()) as { versions: { version: number; message: string }[] }).versions[0]!;
 
-test("open a model call in the playground, edit the last user message, run it: both outputs side by side; save as draft", async ({ page }) => {
-  const runId = await finishedRun(page, `answer: Nothing to move today (${tag}).`);
+test("open a model call in the playground, edit the last user message, run it: both outputs side by side; save as draft", async ({ page, ownGraph }) => {
+  const graph = await ownGraph("treasury");
+  const runId = await finishedRun(page, graph, `answer: Nothing to move today (${tag}).`);
   await page.goto(`/runs/${encodeURIComponent(runId)}`);
   const model = page.locator('[data-testid="span-row"][data-kind="inference"]').last();
   await model.getByTitle(/demo\/treasurer/).click();
@@ -56,10 +60,10 @@ test("open a model call in the playground, edit the last user message, run it: b
   await expect(page.getByTestId("draft-nothing")).toContainText("Nothing to save");
   await expect(page.getByRole("button", { name: "Save as draft" })).toBeDisabled();
   await page.getByLabel("Temperature").fill("0.6");
-  const before = await newestVersion(page);
+  const before = await newestVersion(page, graph);
   await page.getByRole("button", { name: "Save as draft" }).click();
-  await expect(page.getByTestId("alert-success")).toContainText(`Saved draft version ${before.version + 1} of treasury`);
-  const after = await newestVersion(page);
+  await expect(page.getByTestId("alert-success")).toContainText(`Saved draft version ${before.version + 1} of ${graph}`);
+  const after = await newestVersion(page, graph);
   expect(after.version).toBe(before.version + 1);
   expect(after.message).toContain(`From playground, run ${runId}`);
 });

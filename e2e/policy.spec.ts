@@ -1,13 +1,15 @@
 // The workspace approval policy: an admin reads the effective gate of each
 // built-in and saves a change (audited, new revision); a builder can neither
-// open the page nor change the policy through the API.
-import { expect, test } from "@playwright/test";
+// open the page nor change the policy through the API. The policy is the
+// workspace's, shared by every spec: the savedPolicy fixture puts it back
+// after the test, passed or failed.
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.describe("as an admin", () => {
   test.use({ storageState: storageStateFor("admin") });
 
-  test("sees what the policy gates and saves a new revision", async ({ page }) => {
+  test("sees what the policy gates and saves a new revision", async ({ page, savedPolicy }) => {
     await page.goto("/admin/policy");
     await expect(page.getByRole("heading", { name: "Approval policy" })).toBeVisible();
     const preview = page.getByTestId("policy-gate-preview");
@@ -19,18 +21,13 @@ test.describe("as an admin", () => {
     await expect(preview.getByRole("listitem").filter({ hasText: "ledger_transfer" })).toContainText("needs admin");
     await page.getByLabel("Role that decides, at least").selectOption("");
 
-    const before = (await (await page.request.get("/api/policy")).json()) as { revision: number; policy: { exemptTools: string[] } };
+    const before = savedPolicy;
     const exempt = page.getByLabel("Exempt tools");
     await exempt.fill([...before.policy.exemptTools, "ledger_balance"].join("\n"));
     await page.getByRole("button", { name: "Save policy" }).click();
     await expect(page.getByTestId("alert-success")).toContainText(`Saved as revision ${before.revision + 1}`);
     const after = (await (await page.request.get("/api/policy")).json()) as { revision: number; policy: { exemptTools: string[] } };
     expect(after.policy.exemptTools).toEqual([...before.policy.exemptTools, "ledger_balance"]);
-
-    // Back as it was, so the specs after this one see the seeded policy.
-    await exempt.fill(before.policy.exemptTools.join("\n"));
-    await page.getByRole("button", { name: "Save policy" }).click();
-    await expect(page.getByTestId("alert-success")).toContainText(`Saved as revision ${before.revision + 2}`);
   });
 });
 

@@ -35,5 +35,6 @@ test("an approver approves a waiting call on the run page and the run completes"
   await expect(result).toHaveAttribute("data-status", "approved");
   await expect(result).toContainText("Result after approval");
   await expect(result).not.toContainText("running ledger_transfer");
-  await builder.dispose();
+  // Pages from browser.newPage outlive the test unless closed: left open, they go on polling beside later specs.
+  await Promise.all([viewer.close(), page.close(), builder.dispose()]);
 });

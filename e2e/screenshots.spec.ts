@@ -114,8 +114,19 @@ test("the README's screenshots: designer, run trace, plan DAG and inbox", async 
   await Promise.all([builder.close(), approver.close(), builderApi.dispose(), approverApi.dispose()]);
 });
 
-test("the dashboard's screenshot: the last hour of this e2e run's runs", async ({ browser }) => {
+test("the dashboard's screenshot: the last hour of this e2e run's runs", async ({ browser, playwright, baseURL }) => {
+  test.setTimeout(90_000);
   mkdirSync(IMAGES_DIR, { recursive: true });
+  // Runs of its own, one completed and one failed, so each chart it checks has something to draw whatever ran
+  // before it: the e2e files run in a shuffled order (a run where this file came first found no failed run).
+  const builderApi = await playwright.request.newContext({ baseURL, storageState: storageStateFor("builder") });
+  const [completed, failed] = await Promise.all([
+    startRun(builderApi, "research-loop", "answer: a completed run for the dashboard's picture"),
+    startRun(builderApi, "research-loop", "fail model\na failed run for the dashboard's picture"),
+  ]);
+  await expect.poll(() => statusOf(builderApi, completed), { timeout: 30_000, message: "the completed run" }).toBe("completed");
+  await expect.poll(() => statusOf(builderApi, failed), { timeout: 30_000, message: "the failed run" }).toBe("failed");
+  await builderApi.dispose();
   const viewer = await browser.newPage({ storageState: storageStateFor("viewer"), viewport: VIEWPORT });
   await viewer.goto("/?range=1h");
   await expect(viewer.getByTestId("stat-runs-started")).not.toHaveText("0");

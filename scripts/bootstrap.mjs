@@ -16,8 +16,9 @@ if (mode !== "start" && mode !== "test") {
 if (!dependenciesUpToDate(root)) {
   const started = Date.now();
   console.log("▸ dependencies: installing (npm install)…");
-  // `npm ci` is not used: the registry mirror lacks some non-Linux optional binaries.
-  const result = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+  // `npm ci` is not used: the registry mirror lacks some non-Linux optional binaries. --prefer-offline: a package
+  // npm already holds in its cache (same version and integrity, from the lockfile) is not asked of the registry again.
+  const result = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

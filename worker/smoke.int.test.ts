@@ -35,7 +35,8 @@ function isReference(payload: Payload): boolean {
   return Buffer.from(payload.metadata?.[METADATA_ENCODING_KEY] ?? new Uint8Array()).toString() === CLAIM_CHECK_ENCODING;
 }
 
-describe.each(providers)("smoke workflow on $provider", ({ available, create }) => {
+// The three describes side by side (describe.concurrent), each on a harness of its own; the tests within one in order.
+describe.concurrent.each(providers)("smoke workflow on $provider", ({ available, create }) => {
   // The harness runs the real worker (createZapWorker) with the claim-check codec, as npm start does.
   let harness: EngineHarness;
 
@@ -48,7 +49,7 @@ describe.each(providers)("smoke workflow on $provider", ({ available, create }) 
     if (available) await harness.stop();
   });
 
-  it.skipIf(!available)("runs the workflow, whose activity reads the database", async () => {
+  it.skipIf(!available).sequential("runs the workflow, whose activity reads the database", async () => {
     const { client, db, taskQueue } = harness;
     const workflowId = `smoke-it-${randomUUID()}`;
     const result = await client.workflow.execute<Smoke>(WORKFLOW_TYPES.smoke, { taskQueue, workflowId, args: [{ name: "Integration" }] });
@@ -64,7 +65,7 @@ describe.each(providers)("smoke workflow on $provider", ({ available, create }) 
     expect(second.userCount).toBe(DEMO_USERS.length + 1);
   });
 
-  it.skipIf(!available)("a 3 MB input and a 3 MB result travel by reference, and no history payload exceeds the threshold", async () => {
+  it.skipIf(!available).sequential("a 3 MB input and a 3 MB result travel by reference, and no history payload exceeds the threshold", async () => {
     expect(THREE_MB, "the test payload must exceed the server's limit").toBeGreaterThan(TEMPORAL_CLOUD_BLOB_LIMITS.errorBytes);
     const text = randomBytes(THREE_MB / 2).toString("hex");
     const echoId = `smoke-large-${randomUUID()}`;
@@ -98,7 +99,7 @@ describe.each(providers)("smoke workflow on $provider", ({ available, create }) 
   });
 });
 
-describe("the same payloads without the claim-check codec", () => {
+describe.concurrent("the same payloads without the claim-check codec", () => {
   let harness: EngineHarness;
 
   beforeAll(async () => {
@@ -109,7 +110,7 @@ describe("the same payloads without the claim-check codec", () => {
     await harness.stop();
   });
 
-  it("are refused: the server rejects a 3 MB input, and a 3 MB activity result fails the run", async () => {
+  it.sequential("are refused: the server rejects a 3 MB input, and a 3 MB activity result fails the run", async () => {
     const start = harness.client.workflow.start<Smoke>(WORKFLOW_TYPES.smoke, {
       taskQueue: harness.taskQueue,
       workflowId: `smoke-refused-${randomUUID()}`,

@@ -13,19 +13,19 @@ import { ChartPanel } from "@/components/dashboard/chart-panel";
 import { DerivedLagNote, metricsRefetchMs } from "@/components/dashboard/derived-lag-note";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { drawsOwnLabels, labelledSearch, nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
-import { formatMetric } from "@/components/dashboard/format";
 import { LABELLED_SERIES, SECTIONS } from "@/components/dashboard/panels";
 import { OverviewTiles } from "@/components/dashboard/overview-tiles";
+import { assignColors } from "@/components/dashboard/series-colors";
 import { DateTime, DateTimeRange } from "@/components/ui/date-time";
 import { getJson } from "@/lib/http/client";
-import { METRIC_SERIES, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard } from "@/lib/metrics/schemas";
+import type { MetricSeriesData, MetricSeriesName, MetricsDashboard } from "@/lib/metrics/schemas";
+import { describeStep } from "@/lib/metrics/step";
 
 const REFRESH_MS = 30_000;
 
-function latencyHeadline(series: MetricSeriesData | undefined): string | undefined {
-  const l = series?.latency;
-  if (!l || l.count === 0) return undefined;
-  return `${formatMetric(l.p50, "ms")} · ${formatMetric(l.p95, "ms")} · ${formatMetric(l.p99, "ms")}`;
+/** Every line key the page draws, from each answer it shows (a key's colour is chosen once for the page). */
+function lineKeys(...answers: (MetricsDashboard | undefined)[]): string[] {
+  return answers.flatMap((answer) => Object.values(answer?.series ?? {}).flatMap((series) => series.lines.map((line) => line.key)));
 }
 
 /** The answers the server shell read for the URL it rendered, keyed by their query string. */
@@ -63,6 +63,7 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
   };
 
   const data = main.data;
+  const colors = assignColors(lineKeys(data, byOwnLabel ? labelled.data : undefined));
   /** A series and the answer it came from (the labelled query has its own grid and totals). */
   const seriesOf = (name: MetricSeriesName, main: MetricsDashboard): { series: MetricSeriesData | undefined; source: MetricsDashboard } => {
     if (byOwnLabel && (LABELLED_SERIES as readonly string[]).includes(name) && labelled.data) return { series: labelled.data.series[name], source: labelled.data };
@@ -94,7 +95,7 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
       {data ? (
         <>
           <p className="text-xs text-zinc-500" data-testid="dashboard-range">
-            <DateTimeRange from={data.range.from} to={Date.parse(data.range.to) - 1} /> · one point per {data.range.resolution} · refreshed <DateTime value={data.generatedAt} />
+            <DateTimeRange from={data.range.from} to={Date.parse(data.range.to) - 1} /> · one point per {describeStep(data.range.stepSeconds)} · refreshed <DateTime value={data.generatedAt} />
           </p>
           <DerivedLagNote lag={data.derived} />
           <p className="text-xs text-zinc-600" data-testid="runs-counted">
@@ -111,7 +112,6 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
               <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
                 {section.panels.map((panel) => {
                   const { series, source } = seriesOf(panel.name, data);
-                  const isLatency = METRIC_SERIES[panel.name].kind === "latency";
                   return (
                     <ChartPanel
                       key={panel.name}
@@ -122,7 +122,7 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
                       filters={source.filters}
                       style={panel.style}
                       empty={panel.empty}
-                      headline={isLatency ? latencyHeadline(series) : undefined}
+                      colors={colors}
                     />
                   );
                 })}

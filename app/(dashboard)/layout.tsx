@@ -14,6 +14,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/runs", label: "Runs" },
     { href: "/inbox", label: "Inbox" },
     { href: "/monitors", label: "Monitors" },
+    { href: "/schedules", label: "Schedules" },
+    { href: "/webhooks", label: "Webhooks" },
     ...(can(user.role, "users:manage") ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/api-keys", label: "API keys" }] : []),
     ...(can(user.role, "policy:manage") ? [{ href: "/admin/policy", label: "Approval policy" }] : []),

@@ -78,11 +78,11 @@ export function ApiKeyList({
           {keys.map((key) => (
             <tr key={key.id} data-testid={`api-key-row-${key.name}`}>
               <td className="px-4 py-3">
-                <p className="font-medium text-zinc-900">{key.name}</p>
+                <p className="break-all font-medium text-zinc-900">{key.name}</p>
                 <p className="font-mono text-xs text-zinc-500">{key.prefix}…</p>
               </td>
               {showOwner ? (
-                <td className="px-4 py-3 text-zinc-600" data-testid={`api-key-owner-${key.name}`}>
+                <td className="break-all px-4 py-3 text-zinc-600" data-testid={`api-key-owner-${key.name}`}>
                   {key.owner.email}
                 </td>
               ) : null}
@@ -93,11 +93,12 @@ export function ApiKeyList({
                 <Badge tone={key.kind === "service" ? "info" : "neutral"}>{key.kind}</Badge>
               </td>
               <td className="px-4 py-3 text-zinc-600">{key.role}</td>
-              <td className="whitespace-nowrap px-4 py-3 text-zinc-600">
+              {/* Moments may wrap between date and time: with the owner column and three moments the table fits 1280 px. */}
+              <td className="px-4 py-3 text-zinc-600">
                 <DateTime value={key.createdAt} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-zinc-600">{key.expiresAt ? <DateTime value={key.expiresAt} /> : "never"}</td>
-              <td className="whitespace-nowrap px-4 py-3 text-zinc-600" data-testid={`api-key-last-used-${key.name}`}>
+              <td className="px-4 py-3 text-zinc-600">{key.expiresAt ? <DateTime value={key.expiresAt} /> : "never"}</td>
+              <td className="px-4 py-3 text-zinc-600" data-testid={`api-key-last-used-${key.name}`}>
                 {key.lastUsedAt ? <DateTime value={key.lastUsedAt} /> : "never used"}
               </td>
               <td className="whitespace-nowrap px-4 py-3 text-right">

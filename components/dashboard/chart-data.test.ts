@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gridSeconds, nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
+import { gridEndMs, gridSeconds, isolatedPoints, nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
 import { formatAxis, formatMetric } from "./format";
 
 const line = (key: string, values: (number | null)[]): ChartLine => ({ key, label: key, color: "#000", values });
@@ -34,7 +34,22 @@ describe("stacked bars", () => {
   });
 });
 
+describe("the grid's end", () => {
+  it("is the end of the slot that holds the range's end: whole bars, and links that move once a slot", () => {
+    const range = { from: "2026-11-29T10:00:00.000Z", to: "2026-11-29T10:24:31.250Z", stepSeconds: 600, resolution: "minute" } as const;
+    expect(new Date(gridEndMs(range)).toISOString()).toBe("2026-11-29T10:30:00.000Z");
+    expect(gridEndMs({ ...range, to: "2026-11-29T10:29:59.000Z" }), "the same slot, the same end").toBe(gridEndMs(range));
+    expect(new Date(gridEndMs({ ...range, to: "2026-11-29T10:30:00.000Z" })).toISOString(), "a custom end on a boundary").toBe("2026-11-29T10:30:00.000Z");
+  });
+});
+
 describe("lines", () => {
+  it("mark the readings with no reading beside them, which a line alone would not draw", () => {
+    expect(isolatedPoints([null, 3, null, null, 4, 5, null, 6])).toEqual([1, 7]);
+    expect(isolatedPoints([0, null])).toEqual([0]);
+    expect(isolatedPoints([null, null])).toEqual([]);
+  });
+
   it("picks the line nearest the click's value, skipping gaps", () => {
     const lines = [line("p95", [100, null]), line("other", [400, 50])];
     expect(pickNearestLine(lines, 0, 380)).toBe(1);

@@ -1,5 +1,6 @@
-// Pure helpers behind the canvas chart: stacking, which bar a click meant and
-// the colours of lines. Kept apart from uPlot so they are tested without a DOM.
+// Pure helpers behind the canvas chart: the grid, stacking and which bar a
+// click meant (colours: series-colors.ts). Kept apart from uPlot so they are
+// tested without a DOM.
 import type { MetricLine, MetricsDashboard } from "@/lib/metrics/schemas";
 
 /** One line as the chart draws it. */
@@ -8,18 +9,6 @@ export interface ChartLine {
   label: string;
   color: string;
   values: (number | null)[];
-}
-
-/** Distinct at a glance and readable on white; "other" is always grey. */
-const PALETTE = ["#4f46e5", "#dc2626", "#059669", "#d97706", "#0891b2", "#9333ea", "#db2777", "#65a30d", "#2563eb", "#ea580c", "#0d9488", "#7c3aed"];
-const OTHER_COLOR = "#a1a1aa";
-
-/** Runs by where they are now: the status badges' colours, so "failed" is red on every chart. */
-export const STATE_COLORS: Record<string, string> = { completed: "#059669", failed: "#dc2626", cancelled: "#71717a", running: "#4f46e5" };
-
-/** A line's colour by its place in the chart (lines come sorted by total); "other" is grey wherever it is. */
-export function colorFor(key: string, index: number): string {
-  return key === "other" ? OTHER_COLOR : (PALETTE[index % PALETTE.length] ?? OTHER_COLOR);
 }
 
 /** The x values of a response's grid in seconds (uPlot's time unit). */
@@ -31,6 +20,18 @@ export function gridSeconds(range: MetricsDashboard["range"], lines: readonly Me
   const xs: number[] = [];
   for (let t = from; t < to; t += range.stepSeconds) xs.push(t);
   return xs;
+}
+
+/**
+ * Where a response's grid ends (ms): the end of the slot that holds range.to. For a range that ends now, the
+ * slot still being filled ends a moment later (within a minute; an hour for hourly rows). The time axis ends
+ * here, so every bar is whole, and so do the drill-down links of the whole range: their `to` moves once a
+ * slot, not at every refresh (each new link would be prefetched again), and lists what the tiles count.
+ */
+export function gridEndMs(range: MetricsDashboard["range"]): number {
+  const from = Date.parse(range.from);
+  const step = range.stepSeconds * 1000;
+  return from + Math.max(1, Math.ceil((Date.parse(range.to) - from) / step)) * step;
 }
 
 /** Running sums of the lines, bottom line first: a stacked bar i is drawn from 0 to cumulative[i]. */
@@ -90,4 +91,15 @@ export function nearestFilled(lines: readonly ChartLine[], idx: number, reach: n
     if (filled(idx + d)) return idx + d;
   }
   return null;
+}
+
+/**
+ * The readings of a line with no reading on either side: a line joins neighbours, so alone they would draw
+ * nothing at all (one slow run in a day of 144 intervals). The chart marks them with a dot.
+ */
+export function isolatedPoints(values: ArrayLike<number | null | undefined>): number[] {
+  const has = (i: number) => values[i] !== null && values[i] !== undefined;
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) if (has(i) && !has(i - 1) && !has(i + 1)) out.push(i);
+  return out;
 }

@@ -6,12 +6,12 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
 import { METRIC_SERIES, type MetricBreakdown, type MetricFilters, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard, type MetricUnit } from "@/lib/metrics/schemas";
-import { colorFor, gridSeconds, STATE_COLORS, type ChartLine } from "./chart-data";
+import { gridEndMs, gridSeconds, type ChartLine } from "./chart-data";
 import { drillDownHref } from "./dashboard-url";
-import { formatBucket, formatMetric } from "./format";
+import { chartCaption, formatBucket, formatMetric, legendFigure } from "./format";
+import { keyColor } from "./series-colors";
 
 const TimeChart = dynamic(() => import("./time-chart").then((m) => m.TimeChart), {
   ssr: false,
@@ -29,8 +29,8 @@ export interface ChartPanelProps {
   breakdown: MetricBreakdown;
   filters: MetricFilters;
   style: "bars" | "lines";
-  /** A figure shown beside the title instead of the series' total (e.g. a latency's p95). */
-  headline?: ReactNode;
+  /** The page's colour of each key (series-colors.ts assignColors), so a key is one colour on every chart. */
+  colors?: ReadonlyMap<string, string>;
   /** What would fill an empty chart. */
   empty: string;
   /** Lines read by their label (e.g. reasons with spaces instead of underscores). */
@@ -47,22 +47,24 @@ export function lineLabelDefault(key: string, breakdown: MetricBreakdown, series
   return key.replaceAll("_", " ");
 }
 
-export function ChartPanel({ name, data, series, breakdown, filters, style, headline, empty, lineLabel }: ChartPanelProps) {
+export function ChartPanel({ name, data, series, breakdown, filters, style, empty, lineLabel, colors }: ChartPanelProps) {
   const router = useRouter();
   const def = METRIC_SERIES[name];
   const unit: MetricUnit = def.unit;
-  const lines: ChartLine[] = (series?.lines ?? []).map((line, i) => ({
+  const lines: ChartLine[] = (series?.lines ?? []).map((line) => ({
     key: line.key,
     label: lineLabel ? lineLabel(line.key) : lineLabelDefault(line.key, breakdown, name),
-    color: (name === "runs_by_state" ? STATE_COLORS[line.key] : undefined) ?? colorFor(line.key, i),
+    color: colors?.get(line.key) ?? keyColor(line.key),
     values: line.points.map((p) => p.value),
   }));
   const xs = gridSeconds(data.range, series?.lines ?? []);
   const step = data.range.stepSeconds;
+  const gridEnd = gridEndMs(data.range);
+  const isLatency = def.kind === "latency";
   const hasData = (series?.lines ?? []).some((l) => l.points.some((p) => p.value !== null && p.value !== 0));
   const rangeFrom = new Date(data.range.from);
-  // The runs list's `to` is inclusive: the range's last instant, not the next range's first.
-  const rangeTo = new Date(Date.parse(data.range.to) - 1);
+  // The runs list's `to` is inclusive: the grid's last instant, not the next range's first.
+  const rangeTo = new Date(gridEnd - 1);
   const hrefFor = (lineKey: string, from: Date, to: Date) => drillDownHref({ series: name, lineKey, breakdown, filters, from, to });
   const bucketHref = (idx: number, lineKey: string) => {
     const x = xs[idx];
@@ -70,6 +72,7 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, head
     return hrefFor(lineKey, new Date(x * 1000), new Date(x * 1000 + step * 1000 - 1));
   };
   const total = data.totals[name];
+  const caption = chartCaption(def.kind, unit, step, series?.lines.some((l) => l.key === "p50") ?? true);
   const testId = `chart-${name}`;
 
   const filledRows = xs
@@ -81,11 +84,17 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, head
   return (
     <Card className="min-w-0" data-testid={`panel-${name}`} aria-labelledby={`${testId}-title`}>
       <header className="flex items-start justify-between gap-3 px-4 pt-3">
-        <h3 id={`${testId}-title`} className="text-sm font-semibold text-zinc-900">
-          {def.label}
-        </h3>
-        <p className={`text-right font-semibold tabular-nums text-zinc-900 ${headline ? "text-sm" : "text-lg"}`} data-testid={`${testId}-total`}>
-          {headline ?? formatMetric(total, unit)}
+        <div className="min-w-0">
+          <h3 id={`${testId}-title`} className="text-sm font-semibold text-zinc-900">
+            {def.label}
+          </h3>
+          <p className="text-xs text-zinc-500" data-testid={`${testId}-caption`}>
+            {caption}
+          </p>
+        </div>
+        <p className={`shrink-0 text-right font-semibold tabular-nums text-zinc-900 ${isLatency ? "text-sm" : "text-lg"}`} data-testid={`${testId}-total`}>
+          {/* A latency's one figure is its p95 over the range (the series' total): said, beside three lines. */}
+          {isLatency ? `p95 ${formatMetric(total, unit)}` : formatMetric(total, unit)}
         </p>
       </header>
       <div className="px-4 pb-3">
@@ -96,7 +105,7 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, head
               testId={testId}
               xs={xs}
               from={Date.parse(data.range.from) / 1000}
-              to={Date.parse(data.range.to) / 1000}
+              to={gridEnd / 1000}
               stepSeconds={step}
               lines={lines}
               style={style}
@@ -109,7 +118,7 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, head
             <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label={`${def.label} by line`}>
               {lines.map((line, i) => {
                 const href = hrefFor(line.key, rangeFrom, rangeTo);
-                const figure = formatMetric(series?.lines[i]?.total, unit);
+                const figure = legendFigure(series?.lines[i]?.total, unit, def.kind);
                 const text = (
                   <>
                     <span className="mr-1 inline-block h-2 w-2 rounded-sm" style={{ backgroundColor: line.color }} />

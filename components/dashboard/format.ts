@@ -1,7 +1,8 @@
 // Numbers of the dashboard in words: each unit through the product's one
 // formatter (lib/format/figures.ts), so a figure reads the same everywhere.
 import { formatCost, formatCount, formatDateTimeRange, formatDuration } from "@/lib/format/figures";
-import type { MetricUnit } from "@/lib/metrics/schemas";
+import type { MetricKind, MetricUnit } from "@/lib/metrics/schemas";
+import { describeStep } from "@/lib/metrics/step";
 
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
 
@@ -40,4 +41,28 @@ export function formatAxis(value: number, unit: MetricUnit): string {
 /** A bucket's span in the reader's clock and the product's one date-time format: "Nov 29, 2026, 14:05:00 – 14:05:59". */
 export function formatBucket(startMs: number, stepSeconds: number): string {
   return formatDateTimeRange(startMs, startMs + stepSeconds * 1000 - 1000);
+}
+
+/** A count too wide for a tile, short: "1.2M", "48.3K"; in full below 100,000 ("12,345"). */
+export function formatCompact(value: number): string {
+  return Math.abs(value) < 100_000 ? formatCount(value) : compact.format(value);
+}
+
+const UNIT_WORDS: Record<MetricUnit, string> = { count: "count", tokens: "tokens", usd: "cost", ms: "duration", ratio: "share" };
+
+/**
+ * What a chart's line shows, under its title: the figure per point and the step the answer used (the API's
+ * stepSeconds, so it never names a step the figures were not cut by), and what the legend's figures are.
+ */
+export function chartCaption(kind: MetricKind, unit: MetricUnit, stepSeconds: number, threePercentiles: boolean): string {
+  const step = describeStep(stepSeconds);
+  if (kind === "latency") return `${threePercentiles ? "p50, p95 and p99" : "p95"} of each ${step}`;
+  if (kind === "ratio") return `${UNIT_WORDS[unit]} of each ${step}`;
+  return `${UNIT_WORDS[unit]} per ${step} · legend: total`;
+}
+
+/** A line's figure in the legend: percentiles and ratios say they are of the whole range, not of a point of the line. */
+export function legendFigure(total: number | null | undefined, unit: MetricUnit, kind: MetricKind): string {
+  const figure = formatMetric(total, unit);
+  return kind === "latency" || kind === "ratio" ? `${figure} over the range` : figure;
 }

@@ -9,15 +9,16 @@ import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { formatCost, formatCount, formatDuration } from "@/lib/format/figures";
 import type { MetricsDashboard, StartedState } from "@/lib/metrics/schemas";
+import { gridEndMs } from "./chart-data";
 import { drillDownHref } from "./dashboard-url";
-import { formatMetric } from "./format";
+import { formatCompact, formatMetric } from "./format";
 
-function Tile({ label, value, note, href, testId }: { label: string; value: string; note?: string; href?: string | null; testId: string }) {
+function Tile({ label, value, full, note, href, testId }: { label: string; value: string; full?: string; note?: string; href?: string | null; testId: string }) {
   // Words wrap, never clip: a tile grows to its text (e2e/figures-agree.spec.ts checks every text node).
   const body = (
     <>
       <p className="text-xs text-zinc-500 break-words">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tabular-nums text-zinc-900 break-words" data-testid={testId}>
+      <p className="mt-1 text-2xl font-semibold tabular-nums text-zinc-900 break-words" data-testid={testId} title={full}>
         {value}
       </p>
       {note ? (
@@ -52,9 +53,9 @@ export function runFigures(data: Pick<MetricsDashboard, "totals">) {
 
 export function OverviewTiles({ data }: { data: MetricsDashboard }) {
   const runs = runFigures(data);
-  // The range's runs: started from its first instant to just before its end (the runs list's `to` is inclusive).
+  // The range's runs: started from its first instant to just before its grid's end (the runs list's `to` is inclusive).
   const from = new Date(data.range.from);
-  const to = new Date(Date.parse(data.range.to) - 1);
+  const to = new Date(gridEndMs(data.range) - 1);
   const href = (lineKey: StartedState | "") => drillDownHref({ series: "runs_by_state", lineKey, breakdown: "none", filters: data.filters, from, to });
   const tokens = (data.totals.tokens_in ?? 0) + (data.totals.tokens_out ?? 0);
   const unpriced = data.totals.unpriced_calls ?? 0;
@@ -73,7 +74,14 @@ export function OverviewTiles({ data }: { data: MetricsDashboard }) {
         note={runs.ended ? `${formatCount(runs.completed)} completed of ${formatCount(runs.ended)} ended` : "no run has ended yet"}
         testId="stat-success-rate"
       />
-      <Tile label="Tokens" value={formatCount(tokens)} testId="stat-tokens" />
+      {/* Millions of tokens read "1.2M" (the exact count on hover): a figure of the tile's size, never wider than it. */}
+      <Tile
+        label="Tokens"
+        value={formatCompact(tokens)}
+        full={`${formatCount(tokens)} tokens`}
+        note={tokens > 0 ? `${formatCompact(data.totals.tokens_in ?? 0)} in · ${formatCompact(data.totals.tokens_out ?? 0)} out` : undefined}
+        testId="stat-tokens"
+      />
       <Tile
         label="Cost"
         // Calls of a model without a price have no cost to add: alone they are "unpriced", never "$0".

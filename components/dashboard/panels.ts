@@ -31,7 +31,7 @@ export const SECTIONS: SectionDef[] = [
   },
   {
     title: "Latency",
-    description: "p50, p95 and p99 per interval (p95 per line when split); the header gives p50 · p95 · p99 over the range.",
+    description: "p50, p95 and p99 of each interval (p95 per line when split); beside the title the p95 over the range, in the legend each line's percentile over the range.",
     panels: [
       { name: "run_latency", style: "lines", empty: "How long runs take, from start to end, once runs end in this range." },
       { name: "model_latency", style: "lines", empty: "Model call durations appear once a run calls a model." },

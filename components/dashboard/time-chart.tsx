@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { MetricUnit } from "@/lib/metrics/schemas";
-import { nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
+import { isolatedPoints, nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
 import { formatAxis, formatBucket, formatMetric } from "./format";
 import { formatAxisTime } from "@/lib/format/figures";
 
@@ -26,6 +26,21 @@ export interface TimeChartProps {
 }
 
 const HEIGHT = 180;
+/** The axes' font, set on uPlot and used to measure its labels, so the room made for a label is the room it takes. */
+const AXIS_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+/** uPlot's tick length plus the gap between a tick and its label (its defaults, spelled out because the sizes below add them). */
+const TICK_AND_GAP = 10 + 5;
+/** Clear space kept between any label and the canvas's edge. */
+const EDGE = 4;
+
+let measurer: CanvasRenderingContext2D | null = null;
+/** The widest of `labels` in CSS px, in the axes' font (0 for none). */
+function widest(labels: readonly string[] | null | undefined): number {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer || !labels?.length) return 0;
+  measurer.font = AXIS_FONT;
+  return Math.max(...labels.map((label) => measurer?.measureText(label).width ?? 0));
+}
 const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7, 1e8, 1e9];
 /** How far (CSS px) a click may miss a thin bar and still pick it. */
 const CLICK_REACH_PX = 6;
@@ -44,14 +59,19 @@ function buildData(props: TimeChartProps): uPlot.AlignedData {
 function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover | null) => void): uPlot.Options {
   const drawn = props.style === "lines" ? props.lines : props.lines.slice().reverse();
   const barWidth = (width / Math.max(1, props.xs.length)) * 0.8;
-  // More buckets than half the pixels (30 days of minutes): sub-pixel bars cost ~8× the draw time of a filled
-  // area, which uPlot thins to a min/max per pixel and looks the same (bench/dashboard-chart.ts).
-  const dense = props.xs.length > width / 2;
+  // More buckets than pixels: sub-pixel bars cost ~8× the draw time of a filled area, which uPlot thins to a
+  // min/max per pixel (bench/dashboard-chart.ts). Steps chosen from the range (lib/metrics/step.ts) keep a chart
+  // within ~150 points, so this is only a guard: drawn as an area, a lone bucket would be a hairline spike.
+  const dense = props.xs.length > width;
   const linear = uPlot.paths.linear?.();
   const bars = dense ? linear : uPlot.paths.bars?.({ align: 1, size: [0.8, 60, Math.min(2, barWidth)] });
+  // Labels are centred on their ticks: the last time label needs half its width right of the plot, the first
+  // half its width left of it (room the value axis must leave). Measured as uPlot lays them out, each pass.
+  let timeLabelWidth = 0;
   return {
     width,
     height: HEIGHT,
+    padding: [10, () => Math.ceil(timeLabelWidth / 2) + EDGE, 0, EDGE],
     legend: { show: false },
     cursor: { y: false, points: { show: props.style === "lines" }, drag: { x: false, y: false } },
     scales: {
@@ -63,14 +83,22 @@ function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover |
         stroke: "#71717a",
         grid: { stroke: "#f4f4f5" },
         ticks: { stroke: "#e4e4e7" },
+        font: AXIS_FONT,
+        size: TICK_AND_GAP + 16 + EDGE,
         // The product's 24-hour clock (uPlot's own ticks read "1:44pm"); days once the ticks are a day apart.
-        values: (_u, splits, _axis, _space, increment) => splits.map((v) => formatAxisTime(v * 1000, increment >= 86_400)),
+        values: (_u, splits, _axis, _space, increment) => {
+          const labels = splits.map((v) => formatAxisTime(v * 1000, increment >= 86_400));
+          timeLabelWidth = widest(labels);
+          return labels;
+        },
       },
       {
         stroke: "#71717a",
         grid: { stroke: "#f4f4f5" },
         ticks: { stroke: "#e4e4e7" },
-        size: 56,
+        font: AXIS_FONT,
+        // As wide as its widest label ("12.5 min", "$0.003"), and wide enough for half the first time label.
+        size: (_u, values) => Math.ceil(Math.max(TICK_AND_GAP + widest(values), timeLabelWidth / 2)) + 2,
         // Counts have no halves: whole-number steps only.
         incrs: props.unit === "count" || props.unit === "tokens" ? WHOLE_STEPS : undefined,
         values: (_u, splits) => splits.map((v) => formatAxis(v, props.unit)),
@@ -85,8 +113,11 @@ function buildOptions(props: TimeChartProps, width: number, onHover: (h: Hover |
         width: props.style === "bars" ? 0 : 1.5,
         paths: props.style === "bars" ? bars : linear,
         spanGaps: false,
-        // Lines keep uPlot's automatic points, so a lone reading between gaps still shows as a dot.
-        ...(props.style === "bars" ? { points: { show: false } } : {}),
+        // Lines keep uPlot's automatic points where they are far enough apart; where they are not, a lone reading
+        // between gaps is still drawn as a dot (a line through one point draws nothing).
+        ...(props.style === "bars"
+          ? { points: { show: false } }
+          : { points: { filter: (u: uPlot, seriesIdx: number, show: boolean) => (show ? null : isolatedPoints(u.data[seriesIdx] ?? [])) } }),
       })),
     ],
     hooks: {

@@ -5,7 +5,7 @@ import type { AuditRow } from "@/lib/inbox/schemas";
 import { ArgsDiff } from "./args-diff";
 import { AuditPlan, auditedPlans } from "@/components/plan/audit-plan";
 
-const TONE = { approved: "success", rejected: "danger", expired: "warning", endorsed: "info" } as const;
+const TONE = { approved: "success", rejected: "danger", expired: "warning", endorsed: "info", withdrawn: "neutral" } as const;
 
 function duration(ms: number | null): string {
   if (ms === null) return "—";

@@ -1,7 +1,7 @@
 "use client";
 // Saved views above the runs list: the built-in "stuck or burning" view (its
-// thresholds said in words) and the user's own, each a link to the list with
-// its filters; "Save view" names the list's current filters.
+// thresholds said in words and editable) and the user's own, each a link to the
+// list with its filters; "Save view" names the list's current filters.
 import { useState, useTransition, type FormEvent } from "react";
 import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -11,11 +11,16 @@ import { getJson } from "@/lib/http/client";
 import { viewQuery, type SavedView } from "@/lib/views/schemas";
 import { createViewAction } from "@/lib/actions/create-view";
 import { deleteViewAction } from "@/lib/actions/delete-view";
+import { stuckDescription } from "@/lib/runs/stuck-words";
+import { StuckThresholds, thresholdsOf } from "./stuck-thresholds";
 
 /** The list's filters as a view keeps them: everything but paging. */
 function currentFilters(params: URLSearchParams): Record<string, string> {
   return Object.fromEntries([...params].filter(([key, value]) => value !== "" && key !== "page" && key !== "pageSize"));
 }
+
+/** The "stuck or burning" view, whatever thresholds its URL carries. */
+const isBuiltInStuck = (view: SavedView, params: URLSearchParams) => view.filters.view === "stuck" && params.get("view") === "stuck";
 
 const sameQuery = (a: string, b: string) => [...new URLSearchParams(a)].sort().join("&") === [...new URLSearchParams(b)].sort().join("&");
 
@@ -56,7 +61,8 @@ export function SavedViews({ params }: { params: URLSearchParams }) {
       <ul className="flex flex-wrap items-center gap-2">
         {views.data?.views.map((view) => {
           const query = viewQuery(view.filters);
-          const active = sameQuery(query, current);
+          // The built-in view stays the one shown while its thresholds are changed below.
+          const active = sameQuery(query, current) || (view.builtIn && isBuiltInStuck(view, params));
           return (
             <li key={view.id} className="flex items-center gap-1" data-testid="saved-view">
               <Link
@@ -93,13 +99,14 @@ export function SavedViews({ params }: { params: URLSearchParams }) {
           )}
         </li>
       </ul>
-      {views.data?.views
-        .filter((v) => v.builtIn && sameQuery(viewQuery(v.filters), current))
-        .map((v) => (
-          <p key={v.id} className="text-xs text-zinc-600" data-testid="view-description">
-            {v.description}
+      {params.get("view") === "stuck" ? (
+        <div className="flex flex-wrap items-end gap-4">
+          <p className="text-xs text-zinc-600" data-testid="view-description">
+            {stuckDescription(thresholdsOf(params))}
           </p>
-        ))}
+          <StuckThresholds params={params} />
+        </div>
+      ) : null}
       {error ? (
         <p role="alert" className="text-xs text-red-700">
           {error}

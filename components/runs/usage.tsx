@@ -16,18 +16,3 @@ export function UsageText({ usage }: { usage: UsageCost }) {
     </span>
   );
 }
-
-export function UsageCell({ self, total }: { self: UsageCost; total: UsageCost }) {
-  const same = tokenCount(self) === tokenCount(total);
-  return (
-    <span className="whitespace-nowrap text-zinc-700">
-      <UsageText usage={self} />
-      {same ? null : (
-        <span className="text-zinc-500">
-          {" "}
-          / <UsageText usage={total} />
-        </span>
-      )}
-    </span>
-  );
-}

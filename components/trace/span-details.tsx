@@ -22,6 +22,7 @@ import { getJson } from "@/lib/http/client";
 import { plural } from "@/lib/text/plural";
 import { FeedbackWidget } from "@/components/feedback/feedback-widget";
 import { playgroundHref } from "@/components/playground/playground-link";
+import type { LiveOutput } from "@/lib/runs/live-call";
 
 interface SpanDetailsBody {
   span: TraceSpanView;
@@ -120,7 +121,14 @@ function EventView({ event }: { event: RunEvent }) {
   }
 }
 
-export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: string; spanId: string; onClose: () => void; onZoomTo: (span: TraceSpanView) => void }) {
+export function SpanDetails({ runId, spanId, live = null, onClose, onZoomTo }: {
+  runId: string;
+  spanId: string;
+  /** This span is the model call being written: its text so far and estimated tokens, from the run stream. */
+  live?: LiveOutput | null;
+  onClose: () => void;
+  onZoomTo: (span: TraceSpanView) => void;
+}) {
   const now = useNow();
   const details = useQuery({
     queryKey: ["span", runId, spanId],
@@ -232,6 +240,7 @@ export function SpanDetails({ runId, spanId, onClose, onZoomTo }: { runId: strin
           Open the sub-run {subRun}
         </Link>
       ) : null}
+      {live && !data?.output ? <LiveOutputView live={live} /> : null}
       {data?.events.map((event) => (
         <EventView key={event.seq} event={event} />
       ))}
@@ -267,5 +276,23 @@ function FragmentRow({ name, value }: { name: string; value: string }) {
       </dt>
       <dd className="break-all">{value}</dd>
     </>
+  );
+}
+
+/** The answer as it is written, with its tokens so far (estimated: the call's recorded count replaces it once stored). */
+function LiveOutputView({ live }: { live: LiveOutput }) {
+  return (
+    <div data-testid="span-live" className="rounded-md border border-indigo-200 bg-indigo-50/40 p-2">
+      <p className="mb-1 flex items-baseline justify-between gap-2 text-xs font-medium text-zinc-700">
+        <span>Model output, being written</span>
+        <span data-testid="span-live-tokens" data-tokens={live.tokens} className="shrink-0 font-normal text-indigo-700" title="estimated until the call is stored">
+          ≈ {formatCount(live.tokens)} tok so far
+        </span>
+      </p>
+      <p data-testid="span-live-output" aria-live="polite" className="max-h-64 overflow-auto whitespace-pre-wrap break-words text-xs text-zinc-800">
+        {live.text}
+        <span aria-hidden className="ml-0.5 inline-block h-3 w-1 animate-pulse bg-indigo-500 align-middle" />
+      </p>
+    </div>
   );
 }

@@ -94,3 +94,25 @@ describe("a run waiting for follow-ups", () => {
     expect(html).toMatch(/data-testid="span-follow-up-window"[^>]*>open for follow-ups until [^<]+, \d{2}:\d{2}:\d{2}</);
   });
 });
+
+describe("the pane and its labels", () => {
+  it("is as tall as its rows, up to the largest height (no empty box under a short trace)", () => {
+    expect(render(spans(5))).toMatch(/role="grid"[^>]*style="height:130px"/);
+    expect(render(spans(20_000))).toMatch(/role="grid"[^>]*style="height:560px"/);
+  });
+
+  it("breaks an approval wait out of the axis, saying how long, and gives every bar its whole duration", () => {
+    const t0 = Date.parse("2026-01-01T10:00:00Z");
+    const all: TraceSpanView[] = [
+      { id: "s0", parentId: null, kind: "run", name: "treasury", status: "ok", runId: RUN, startMs: t0, endMs: t0 + 240_600 },
+      { id: "s1", parentId: "s0", kind: "inference", name: "demo/treasury", status: "ok", runId: RUN, startMs: t0, endMs: t0 + 470 },
+      { id: "s2", parentId: "s0", kind: "tool", name: "ledger_transfer", status: "ok", runId: RUN, startMs: t0 + 470, endMs: t0 + 240_500 },
+      { id: "s3", parentId: "s2", kind: "approval_wait", name: "ledger_transfer", status: "ok", runId: RUN, startMs: t0 + 480, endMs: t0 + 240_480 },
+      { id: "s4", parentId: "s0", kind: "inference", name: "demo/treasury", status: "ok", runId: RUN, startMs: t0 + 240_500, endMs: t0 + 240_600 },
+    ];
+    const html = render(all);
+    expect(html).toMatch(/data-testid="axis-break"[^>]*>⋯ 4 min waiting for approval</);
+    const durations = [...html.matchAll(/data-testid="bar-duration"[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(durations, "one per row, whole: never '470 m'").toEqual(["4 min 1 s", "470 ms", "4 min", "4 min", "100 ms"]);
+  });
+});

@@ -12,6 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Mutating exports that are not an operation of this app, and why. */
 const NOT_OPERATIONS: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts POST": "Auth.js's own endpoints (sign-in passes the throttle first)",
+  "app/api/hooks/[endpointId]/route.ts POST": "an inbound webhook delivery: no session, the HMAC signature is the credential (lib/webhooks/server/receive.ts)",
 };
 
 /** Operations with a server action and, on purpose, no route, and why. */

@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   "approval.rejected",
   "approval.expired",
   "approval.endorsed",
+  // a pending approval closed because its run ended first (cancelled, failed): nobody decided
+  "approval.withdrawn",
   // runs
   "run.started",
   "run.follow_up",
@@ -36,6 +38,25 @@ export const AUDIT_ACTIONS = [
   "monitor.deleted",
   "alert.fired",
   "alert.resolved",
+  // schedules that start runs (lib/schedules); firings are written by the worker: no actor
+  "schedule.created",
+  "schedule.updated",
+  "schedule.paused",
+  "schedule.resumed",
+  "schedule.triggered",
+  "schedule.backfilled",
+  "schedule.deleted",
+  // a change saved whose Temporal Schedule could not be brought in line (the next change or worker start retries)
+  "schedule.sync_failed",
+  "schedule.fired",
+  // a firing that started nothing: the owner may no longer start runs, or the graph is gone
+  "schedule.fire_refused",
+  "schedule.paused_after_failures",
+  // inbound webhook endpoints (lib/webhooks); their deliveries are rows of webhook_deliveries, their runs audit run.started
+  "webhook.created",
+  "webhook.updated",
+  "webhook.secret_rotated",
+  "webhook.deleted",
   // the workspace policy
   "policy.updated",
   // accounts and sessions

@@ -8,13 +8,15 @@
 //   for await (const event of zap.streamRun(runId)) console.log(event.type);
 import type { ForkRunInput, ForkRunResult } from "../forks/schemas";
 import { TERMINAL_STATUSES, type ApprovalRequest, type RunEvent } from "../contract/types";
-import type { launchRunSchema, RunFilters, RunListPage } from "../runs/schemas";
+import type { launchRunSchema, RunFilterSuggestions, RunFilters, RunListPage } from "../runs/schemas";
 import type { ImageInput } from "../attachments/schemas";
 import type { AuditEventFilter, AuditEventPage, DecidedCall, InboxItem } from "../inbox/schemas";
 import type { ApiKeySummary } from "../api-keys/schemas";
 import type { createViewSchema, SavedView, updateViewSchema } from "../views/schemas";
 import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
+import type { ScheduleCreateInput, SchedulePatch, ScheduleView } from "../schedules/schemas";
+import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { CompareStepsPage, RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
@@ -124,9 +126,17 @@ export class ZapClient {
     return this.http.call("GET", "/api/runs/compare/steps", { query: { run: runId, from: range.from, to: range.to, ...(range.version ? { version: range.version } : {}) }, signal: options.signal });
   }
 
-  /** Top-level runs, newest first, one page at a time, filtered as the runs list is (status, graph, startedBy, …). */
+  /**
+   * Top-level runs, one page at a time, filtered as the runs list is (status, graph, startedBy, …): newest first,
+   * or by `sort` (started, duration, or the tree's tokens or cost) with `order` desc (largest first) or asc.
+   */
   listRuns(filters: Partial<RunFilters> = {}, options: { signal?: AbortSignal } = {}): Promise<RunListPage> {
     return this.http.call("GET", "/api/runs/list", { query: { ...filters }, signal: options.signal });
+  }
+
+  /** What the runs list's filters suggest: saved graphs, and the models and tools some run used. */
+  runFilterSuggestions(options: { signal?: AbortSignal } = {}): Promise<RunFilterSuggestions> {
+    return this.http.call("GET", "/api/runs/suggestions", options);
   }
 
   /**
@@ -347,6 +357,83 @@ export class ZapClient {
   /** Deletes one of your views. */
   deleteView(id: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; deleted: true }> {
     return this.http.call("DELETE", `/api/views/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Every schedule, with its next firings and last outcome. */
+  async listSchedules(options: { signal?: AbortSignal } = {}): Promise<ScheduleView[]> {
+    return (await this.http.call<{ schedules: ScheduleView[] }>("GET", "/api/schedules", options)).schedules;
+  }
+
+  async getSchedule(id: string, options: { signal?: AbortSignal } = {}): Promise<ScheduleView> {
+    return (await this.http.call<{ schedule: ScheduleView }>("GET", `/api/schedules/${encodeURIComponent(id)}`, options)).schedule;
+  }
+
+  /** Creates a schedule (builders and admins) that starts runs of a saved graph as you, e.g. `{ name, graph: "support-triage", intervalSeconds: 3600, task: "…" }`. */
+  async createSchedule(input: ScheduleCreateInput, options: { signal?: AbortSignal } = {}): Promise<ScheduleView> {
+    return (await this.http.call<{ schedule: ScheduleView }>("POST", "/api/schedules", { body: input, signal: options.signal })).schedule;
+  }
+
+  /** Changes a schedule; `{ cron: "0 9 * * 1-5", intervalSeconds: null }` switches it to a cron. You own its runs from then on. */
+  async updateSchedule(id: string, patch: SchedulePatch, options: { signal?: AbortSignal } = {}): Promise<ScheduleView> {
+    return (await this.http.call<{ schedule: ScheduleView }>("PATCH", `/api/schedules/${encodeURIComponent(id)}`, { body: patch, signal: options.signal })).schedule;
+  }
+
+  async pauseSchedule(id: string, note?: string, options: { signal?: AbortSignal } = {}): Promise<ScheduleView> {
+    return (await this.http.call<{ schedule: ScheduleView }>("POST", `/api/schedules/${encodeURIComponent(id)}/pause`, { body: note ? { note } : {}, signal: options.signal })).schedule;
+  }
+
+  async resumeSchedule(id: string, options: { signal?: AbortSignal } = {}): Promise<ScheduleView> {
+    return (await this.http.call<{ schedule: ScheduleView }>("POST", `/api/schedules/${encodeURIComponent(id)}/resume`, options)).schedule;
+  }
+
+  /** "Run now": one firing at once. */
+  triggerSchedule(id: string, options: { signal?: AbortSignal } = {}): Promise<{ triggered: string }> {
+    return this.http.call("POST", `/api/schedules/${encodeURIComponent(id)}/trigger`, options);
+  }
+
+  /** Starts the firings of a past range now (ISO times; at most 31 days and 20 firings). */
+  backfillSchedule(id: string, range: { from: string; to: string }, options: { signal?: AbortSignal } = {}): Promise<{ backfilled: string; firings: number }> {
+    return this.http.call("POST", `/api/schedules/${encodeURIComponent(id)}/backfill`, { body: range, signal: options.signal });
+  }
+
+  /** Deletes a schedule and its Temporal Schedule; its runs stay. */
+  deleteSchedule(id: string, options: { signal?: AbortSignal } = {}): Promise<{ deleted: string }> {
+    return this.http.call("DELETE", `/api/schedules/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Every inbound webhook endpoint (of one graph when named); never a secret. */
+  async listWebhooks(graph?: string, options: { signal?: AbortSignal } = {}): Promise<WebhookView[]> {
+    const query = graph ? `?graph=${encodeURIComponent(graph)}` : "";
+    return (await this.http.call<{ webhooks: WebhookView[] }>("GET", `/api/webhooks${query}`, options)).webhooks;
+  }
+
+  async getWebhook(id: string, options: { signal?: AbortSignal } = {}): Promise<WebhookView> {
+    return (await this.http.call<{ webhook: WebhookView }>("GET", `/api/webhooks/${encodeURIComponent(id)}`, options)).webhook;
+  }
+
+  /** Creates an endpoint (builders and admins) whose signed deliveries start runs of a saved graph as you; the secret is answered this once. */
+  createWebhook(input: WebhookCreateInput, options: { signal?: AbortSignal } = {}): Promise<WebhookWithSecret> {
+    return this.http.call("POST", "/api/webhooks", { body: input, signal: options.signal });
+  }
+
+  /** Changes an endpoint, e.g. `{ enabled: false }`; you own the runs it starts from then on. */
+  async updateWebhook(id: string, patch: WebhookPatch, options: { signal?: AbortSignal } = {}): Promise<WebhookView> {
+    return (await this.http.call<{ webhook: WebhookView }>("PATCH", `/api/webhooks/${encodeURIComponent(id)}`, { body: patch, signal: options.signal })).webhook;
+  }
+
+  /** A new signing secret, answered this once; the old one verifies nothing from then on. */
+  rotateWebhookSecret(id: string, options: { signal?: AbortSignal } = {}): Promise<WebhookWithSecret> {
+    return this.http.call("POST", `/api/webhooks/${encodeURIComponent(id)}/rotate`, options);
+  }
+
+  /** Deletes an endpoint and its deliveries; its runs stay. */
+  deleteWebhook(id: string, options: { signal?: AbortSignal } = {}): Promise<{ deleted: string }> {
+    return this.http.call("DELETE", `/api/webhooks/${encodeURIComponent(id)}`, options);
+  }
+
+  /** The endpoint's newest deliveries with their outcome (started, duplicate, refused) and reason. */
+  async listWebhookDeliveries(id: string, options: { signal?: AbortSignal } = {}): Promise<WebhookDeliveryView[]> {
+    return (await this.http.call<{ deliveries: WebhookDeliveryView[] }>("GET", `/api/webhooks/${encodeURIComponent(id)}/deliveries`, options)).deliveries;
   }
 
   /** Every monitor, with its open alert when it fires. */

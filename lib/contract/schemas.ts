@@ -24,5 +24,7 @@ export const eventPageQuerySchema = z.object({
 export const listRunsSchema = z.strictObject({
   graph: agentNameSchema.optional(),
   entryAgent: agentNameSchema.optional(),
+  /** Only the runs this schedule started (sch_…). */
+  scheduleId: z.string().regex(/^sch_[A-Za-z0-9]{8,64}$/, "expected a schedule id (sch_…)").optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });

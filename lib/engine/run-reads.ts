@@ -128,10 +128,10 @@ export function createRunReads({ temporal, db, handle, queryOrLedger, requireKno
      * does not answer, every run's Temporal status is UNKNOWN and its close
      * time the ledger's: the list itself never depends on Temporal.
      */
-    async listRuns(options: { graph?: string; entryAgent?: string; includeSubRuns?: boolean; pendingApprovalsOnly?: boolean; limit?: number } = {}): Promise<RunListItem[]> {
+    async listRuns(options: { graph?: string; entryAgent?: string; scheduleId?: string; includeSubRuns?: boolean; pendingApprovalsOnly?: boolean; limit?: number } = {}): Promise<RunListItem[]> {
       const { rows } = await readRunRows(
         db,
-        { topLevel: !options.includeSubRuns && !options.pendingApprovalsOnly, graph: options.graph, entryAgent: options.entryAgent, awaitingApproval: options.pendingApprovalsOnly },
+        { topLevel: !options.includeSubRuns && !options.pendingApprovalsOnly, graph: options.graph, entryAgent: options.entryAgent, scheduleId: options.scheduleId, awaitingApproval: options.pendingApprovalsOnly },
         { take: options.limit ?? 100 },
       );
       const visibility = await readVisibility(temporal, rows.map((r) => r.id)).catch((error: unknown) => {

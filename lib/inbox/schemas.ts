@@ -132,7 +132,8 @@ export type BulkDecideInput = z.infer<typeof bulkDecideInputSchema>;
 /** What happened to one approval of a bulk decision. */
 export type BulkOutcome = { approvalId: string; ok: true; status: ApprovalRequest["status"] } | { approvalId: string; ok: false; message: string };
 
-export const AUDIT_OUTCOMES = ["approved", "rejected", "expired", "endorsed"] as const;
+/** `withdrawn`: the run ended (cancelled, failed) while the call waited; nobody decided (lib/run-ledger/write.ts). */
+export const AUDIT_OUTCOMES = ["approved", "rejected", "expired", "endorsed", "withdrawn"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 const optionalText = z

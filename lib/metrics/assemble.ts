@@ -2,6 +2,7 @@
 // a line per breakdown key, percentiles from summed histogram bins, ratios from
 // their two counters. Pure, so its arithmetic is unit-tested without a database.
 import { percentileOf, type Resolution, RESOLUTION_MINUTES } from "./histogram";
+import { resolutionOfStep, stepMinutesFor } from "./step";
 import {
   METRIC_SERIES,
   RUN_STATES,
@@ -18,44 +19,49 @@ import {
 /** At most this many lines per chart; the rest are summed into one line keyed "other". */
 export const MAX_LINES = 12;
 const RANGE_MINUTES: Record<Exclude<MetricRange, "custom">, number> = { "1h": 60, "24h": 1440, "7d": 7 * 1440, "30d": 30 * 1440 };
-/** Points per chart at most: minute rows up to 2 days (≤ 240 slots), hourly rows beyond (≤ 720 slots). */
-const MAX_SLOTS: Record<Resolution, number> = { minute: 240, hour: 720, day: 720 };
 
 export interface TimeGrid {
   resolution: Resolution;
-  /** Slot width in minutes, a multiple of the resolution. */
+  /** Slot width in minutes (lib/metrics/step.ts), a multiple of the resolution. */
   stepMinutes: number;
-  /** First slot's start and the end (exclusive), minutes since the epoch. */
+  /** First slot's start and the last slot's end (exclusive), minutes since the epoch. */
   fromMinute: number;
   toMinute: number;
   slots: number;
+  /** Where the range ends (ms): now, or a custom range's end. The last slot holds it, so toMinute is at most one bucket later. */
+  endMs: number;
 }
 
 /**
- * The grid of a range ending at `nowMs`: minute rows up to 2 days, hourly rows
- * up to 90 days (a 30-day chart reads 720 hourly rows per key, not 43,200),
- * a step that keeps the points under MAX_SLOTS, aligned to multiples of the
- * step so the same range asked twice has the same slots.
+ * The grid of a range: the step chosen from its span (stepMinutesFor), slots
+ * counted back from the bucket that holds the range's end. A range ending now
+ * therefore ends now (its last slot is the one being filled, whole on the
+ * chart, never a slot of the future) and its activity sits in full-width bars
+ * at the right edge. Minute rows for steps under an hour, hourly rows beyond.
  */
 export function timeGrid(range: MetricRange, nowMs: number, custom?: { from: string; to: string }): TimeGrid {
-  let endMinute: number;
-  let spanMinutes: number;
+  let endMs: number;
+  /** The first minute and the minute after the last one the range asks for. */
+  let startMinute: number;
+  let lastMinute: number;
   if (range === "custom") {
     if (!custom) throw new Error("a custom range needs from and to");
-    const startMinute = Math.floor(Date.parse(custom.from) / 60_000);
-    endMinute = Math.ceil(Date.parse(custom.to) / 60_000);
-    spanMinutes = Math.max(1, endMinute - startMinute);
+    endMs = Date.parse(custom.to);
+    lastMinute = Math.ceil(endMs / 60_000);
+    startMinute = Math.min(lastMinute - 1, Math.floor(Date.parse(custom.from) / 60_000));
   } else {
-    // The current, unfinished minute is included.
-    endMinute = Math.floor(nowMs / 60_000) + 1;
-    spanMinutes = RANGE_MINUTES[range];
+    // The current, unfinished minute is the last one read: it holds everything up to now.
+    endMs = nowMs;
+    lastMinute = Math.floor(nowMs / 60_000) + 1;
+    startMinute = lastMinute - RANGE_MINUTES[range];
   }
-  const resolution: Resolution = spanMinutes <= 2 * 1440 ? "minute" : "hour";
+  const stepMinutes = stepMinutesFor(lastMinute - startMinute);
+  const resolution: Resolution = resolutionOfStep(stepMinutes);
   const size = RESOLUTION_MINUTES[resolution];
-  const step = Math.max(size, Math.ceil(spanMinutes / MAX_SLOTS[resolution] / size) * size);
-  const toMinute = Math.ceil(endMinute / step) * step;
-  const fromMinute = Math.floor((endMinute - spanMinutes) / step) * step;
-  return { resolution, stepMinutes: step, fromMinute, toMinute, slots: (toMinute - fromMinute) / step };
+  // Hourly rows: the last slot ends with the hour that holds the end, so every slot is whole hours.
+  const toMinute = Math.ceil(lastMinute / size) * size;
+  const slots = Math.ceil((toMinute - startMinute) / stepMinutes);
+  return { resolution, stepMinutes, fromMinute: toMinute - slots * stepMinutes, toMinute, slots, endMs };
 }
 
 /** The groups of one series for one key: count and sum per slot, bins per slot. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { binOf, binValue, bucketOf, percentileOf, PERCENTILE_RELATIVE_ERROR } from "./histogram";
 import { indexGroups, seriesData, seriesTotal, timeGrid } from "./assemble";
+import { MAX_POINTS } from "./step";
 import { callCost, deriveIncrements, type DerivableBatch } from "./derive";
 import { costOf } from "../runs/pricing";
 import { scopeFor } from "./scopes";
@@ -57,20 +58,35 @@ describe("buckets and grids", () => {
     expect(new Date(bucketOf(at, "day") * 60_000).toISOString()).toBe("2026-03-01T00:00:00.000Z");
   });
 
-  it("read minute rows up to two days and hourly rows beyond, at most 240 and 720 points", () => {
+  it("cut each range by the step chosen from it, minute rows under an hour's step and hourly rows from it", () => {
     const hour = timeGrid("1h", at);
     expect([hour.resolution, hour.stepMinutes, hour.slots]).toEqual(["minute", 1, 60]);
-    expect(new Date(hour.toMinute * 60_000).toISOString(), "the current minute is included").toBe("2026-03-01T13:48:00.000Z");
+    expect(new Date(hour.toMinute * 60_000).toISOString(), "the current minute is the last slot").toBe("2026-03-01T13:48:00.000Z");
     const day = timeGrid("24h", at);
-    expect([day.resolution, day.stepMinutes]).toEqual(["minute", 6]);
-    expect(day.slots).toBeLessThanOrEqual(241);
+    expect([day.resolution, day.stepMinutes, day.slots], "24 h: 144 ten-minute points, not 240 six-minute hairlines").toEqual(["minute", 10, 144]);
+    const week = timeGrid("7d", at);
+    expect([week.resolution, week.stepMinutes]).toEqual(["hour", 120]);
     const month = timeGrid("30d", at);
-    expect([month.resolution, month.stepMinutes]).toEqual(["hour", 60]);
-    expect(month.slots, "30 days of hourly points").toBeLessThanOrEqual(721);
+    expect([month.resolution, month.stepMinutes]).toEqual(["hour", 360]);
     const custom = timeGrid("custom", at, { from: "2025-12-01T00:00:00Z", to: "2026-03-01T00:00:00Z" });
-    expect(custom.resolution).toBe("hour");
-    expect(custom.slots).toBeLessThanOrEqual(720);
-    expect(custom.fromMinute % custom.stepMinutes, "slots aligned to the step").toBe(0);
+    expect([custom.resolution, custom.stepMinutes]).toEqual(["hour", 1440]);
+    for (const grid of [hour, day, week, month, custom]) expect(grid.slots, `${grid.stepMinutes}-minute step`).toBeLessThanOrEqual(MAX_POINTS + 1);
+  });
+
+  it("end the range now: the last slot holds now, none lies in the future, the first covers the range's start", () => {
+    for (const range of ["1h", "24h", "7d", "30d"] as const) {
+      const grid = timeGrid(range, at);
+      expect(grid.endMs, `${range} ends now`).toBe(at);
+      const lastStart = (grid.toMinute - grid.stepMinutes) * 60_000;
+      expect(lastStart, `${range}: the last slot has begun`).toBeLessThanOrEqual(at);
+      expect(grid.toMinute * 60_000, `${range}: and holds now`).toBeGreaterThan(at);
+      expect(grid.toMinute * 60_000 - at, `${range}: it ends within one row of now (a minute, or an hour for hourly rows)`).toBeLessThanOrEqual(grid.resolution === "hour" ? 3_600_000 : 60_000);
+      expect(grid.fromMinute + grid.slots * grid.stepMinutes).toBe(grid.toMinute);
+      expect(grid.fromMinute % (grid.resolution === "hour" ? 60 : 1), `${range}: slots are whole rows`).toBe(0);
+    }
+    const custom = timeGrid("custom", at, { from: "2026-02-28T10:00:00Z", to: "2026-02-28T16:30:00Z" });
+    expect(new Date(custom.endMs).toISOString()).toBe("2026-02-28T16:30:00.000Z");
+    expect(custom.fromMinute * 60_000, "the first slot starts at or before from").toBeLessThanOrEqual(Date.parse("2026-02-28T10:00:00Z"));
   });
 });
 

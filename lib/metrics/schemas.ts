@@ -226,9 +226,11 @@ export interface PendingApprovalsNow {
  * `series[name].lines.map(line => line.points)`, one line per breakdown key
  * (sorted by total, descending; at most 12 lines, the rest summed into key
  * "other"). Every line of every series has the same `t` grid: from
- * `range.from` by `range.stepSeconds` up to `range.to`.
+ * `range.from` by `range.stepSeconds`, the last point the bucket that holds
+ * `range.to` (now, for a range that ends now: the bucket still being filled).
  */
 export interface MetricsDashboard {
+  /** `stepSeconds` is chosen from the range (lib/metrics/step.ts); say it with describeStep. `resolution`: the rollups read. */
   range: { from: string; to: string; stepSeconds: number; resolution: "minute" | "hour" | "day" };
   breakdown: MetricBreakdown;
   filters: MetricFilters;

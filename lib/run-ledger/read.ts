@@ -224,6 +224,12 @@ export async function readRunSummary(db: Db, runId: string): Promise<RunSummaryW
 export type RunRow = NonNullable<Awaited<ReturnType<Db["run"]["findUnique"]>>>;
 
 /** Whether the runs table has this run: every door checks it before it names a run to Temporal. */
+/** The run a schedule's firing started, found by the end of its id (the firing's part): a retried firing starts no second run. */
+export async function readScheduledRunId(db: Db, scheduleId: string, idSuffix: string): Promise<string | null> {
+  const row = await db.run.findFirst({ where: { scheduleId, id: { endsWith: idSuffix } }, select: { id: true } });
+  return row?.id ?? null;
+}
+
 export async function runExists(db: Db, runId: string): Promise<boolean> {
   return (await db.run.findUnique({ where: { id: runId }, select: { id: true } })) !== null;
 }
@@ -264,14 +270,18 @@ export interface RunRowFilter {
   startedTo?: Date;
   /** Leave out the runs experiments started (the runs list hides them unless asked). */
   hideExperimentRuns?: boolean;
+  /** Only the runs this schedule started. */
+  scheduleId?: string;
 }
 
 const ENDED = ["completed", "failed", "cancelled"];
 
-function runWhere(filter: RunRowFilter) {
+/** The Prisma filter of a RunRowFilter (the list readers here and in ./list-reads.ts share it). */
+export function runWhere(filter: RunRowFilter) {
   return {
     ...(filter.topLevel ? { parentRunId: null } : {}),
     ...(filter.hideExperimentRuns ? { experimentId: null } : {}),
+    ...(filter.scheduleId ? { scheduleId: filter.scheduleId } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
     ...(filter.excludeRunIds?.length ? { NOT: { id: { in: filter.excludeRunIds } } } : {}),
     ...(filter.status ? { status: filter.status } : filter.working ? { status: { notIn: ENDED } } : {}),
@@ -291,19 +301,23 @@ function runWhere(filter: RunRowFilter) {
 /** Up to this many ids, a list filtered by ids is sorted in memory rather than by the database. */
 const IDS_SORTED_IN_MEMORY = 1_000;
 
-/** Runs matching `filter`, newest first, one page of them, and how many match in all. */
-export async function readRunRows(db: Db, filter: RunRowFilter, page: { skip?: number; take: number }): Promise<{ rows: RunRow[]; total: number }> {
+/** Runs matching `filter`, newest first (or oldest first), one page of them, and how many match in all. */
+export async function readRunRows(db: Db, filter: RunRowFilter, page: { skip?: number; take: number; oldestFirst?: boolean }): Promise<{ rows: RunRow[]; total: number }> {
   const where = runWhere(filter);
+  const sign = page.oldestFirst ? -1 : 1;
   if (filter.runIds && filter.runIds.length <= IDS_SORTED_IN_MEMORY) {
     // A short list of ids (search results) is read whole and sorted here: with ORDER BY started_at and a
     // LIMIT, SQLite walks the started_at index until enough of the ids turn up, slow when they are spread
     // over the whole history (bench/search.ts).
     const all = await db.run.findMany({ where });
-    all.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.id < b.id ? -1 : 1));
+    all.sort((a, b) => sign * (b.startedAt.getTime() - a.startedAt.getTime()) || (a.id < b.id ? -1 : 1));
     const skip = page.skip ?? 0;
     return { rows: all.slice(skip, skip + page.take), total: all.length };
   }
-  const [total, rows] = await Promise.all([db.run.count({ where }), db.run.findMany({ where, orderBy: { startedAt: "desc" }, skip: page.skip ?? 0, take: page.take })]);
+  const [total, rows] = await Promise.all([
+    db.run.count({ where }),
+    db.run.findMany({ where, orderBy: { startedAt: page.oldestFirst ? "asc" : "desc" }, skip: page.skip ?? 0, take: page.take }),
+  ]);
   return { rows, total };
 }
 

@@ -86,7 +86,8 @@ function runFields(summary: LedgerBatch["summary"]) {
     iteration: summary.iteration,
     inputTokens: summary.usage.inputTokens,
     outputTokens: summary.usage.outputTokens,
-    pendingApprovals: summary.pendingApprovals,
+    // An ended run waits for nobody: its pending approvals are withdrawn (withdrawApprovalsOfEndedRuns).
+    pendingApprovals: summary.endedAt ? 0 : summary.pendingApprovals,
     lastEventSeq: summary.lastEventSeq,
     messageCount: summary.messageCount,
     generation: summary.generation,
@@ -263,12 +264,46 @@ export async function writeLedgerGroup(db: Db, batches: FencedLedgerBatch[]): Pr
       for (const batch of batches) inserted.push(await writeBatchCheckedInTx(tx, batch));
       await queueDerivedRows(tx, inserted);
     });
-  if (mixesAttempts(batches)) return checked();
-  try {
-    await writeTransaction(db, (tx) => writeGroupInTx(tx, batches));
-  } catch (error) {
-    if (retryReason(error) !== "unique_violation") throw error;
-    await checked();
+  if (mixesAttempts(batches)) await checked();
+  else {
+    try {
+      await writeTransaction(db, (tx) => writeGroupInTx(tx, batches));
+    } catch (error) {
+      if (retryReason(error) !== "unique_violation") throw error;
+      await checked();
+    }
+  }
+  await withdrawApprovalsOfEndedRuns(db, batches);
+}
+
+/**
+ * A run that ends while a call waits for a decision (cancelled, failed, out of time) leaves nobody to apply one:
+ * its approvals still pending are closed as `withdrawn`, each with an audit event, so that no count, monitor or
+ * list shows them waiting forever (they did: "cancelled · 1 waiting"). After the batch that ended the run, in
+ * the same activity, so a crash between the two retries both; idempotent (only rows still pending change, and
+ * the audit row's id is derived from the approval's).
+ */
+async function withdrawApprovalsOfEndedRuns(db: Db, batches: readonly LedgerBatch[]): Promise<void> {
+  const ended = new Map(batches.filter((b) => b.summary.endedAt).map((b) => [b.run.runId, b.summary] as const));
+  if (!ended.size) return;
+  const pending = await db.approvalRecord.findMany({ where: { runId: { in: [...ended.keys()] }, status: "pending" } });
+  for (const row of pending) {
+    const summary = ended.get(row.runId);
+    if (!summary?.endedAt) continue;
+    const at = new Date(summary.endedAt);
+    const reason = `the run ended (${summary.status}) before a decision`;
+    await writeTransaction(db, async (tx) => {
+      const { count } = await tx.approvalRecord.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "withdrawn", reason, decidedAt: at } });
+      if (count === 0) return;
+      await appendAuditInTransaction(tx, {
+        id: `approval:${row.id}:withdrawn`,
+        actorId: null,
+        action: "approval.withdrawn",
+        target: `${row.runId}/${row.id}`,
+        at,
+        details: { tool: row.toolName, agent: row.agentName, rootRunId: row.rootRunId, decidedBy: null, role: null, reason, arguments: JSON.parse(row.arguments) as unknown, requestedAt: row.requestedAt.toISOString() },
+      });
+    }, AUDIT_TRANSACTION);
   }
 }
 
@@ -356,8 +391,8 @@ export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecor
 export async function createRunRow(
   db: Db,
   run: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; startedBy: string | null; task: string; context: Record<string, unknown> },
-  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, or the experiment that started the run (lib/tapes). */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string },
+  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, the experiment (lib/tapes) or schedule (lib/schedules) that started the run. */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string; scheduleId?: string },
 ): Promise<void> {
   await db.run.create({ data: { ...run, rootRunId: run.id, context: JSON.stringify(run.context), ...(origin ?? {}) } });
 }

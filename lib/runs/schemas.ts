@@ -60,6 +60,10 @@ export const followUpSchema = runIdInputSchema.extend({ content: boundedText("me
 /** A status filter of the runs list: one status, or "active" for any state of a run still working (the overview's "still running"). */
 export const RUN_STATUS_FILTERS = [...RUN_STATUSES, "active"] as const;
 
+/** What the runs list can be ordered by: when it started (the default), how long it worked, its tree's tokens or cost. */
+export const RUN_SORTS = ["started", "duration", "tokens", "cost"] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+
 /** Filters of the runs list (query string of /runs and /api/runs/list). */
 export const runFiltersSchema = z.object({
   status: z.enum(RUN_STATUS_FILTERS).optional(),
@@ -85,16 +89,29 @@ export const runFiltersSchema = z.object({
   feedback: z.enum(FEEDBACK_FILTERS).optional(),
   /** Show the runs experiments started too (hidden by default: an experiment lists its own). */
   experiments: z.enum(["1", "true"]).optional(),
+  /** Only the runs this schedule started (sch_…). */
+  scheduleId: z.string().regex(/^sch_[A-Za-z0-9]{8,64}$/, "expected a schedule id (sch_…)").optional(),
   /** A built-in view: "stuck" is "stuck or burning" (thresholds below, defaults in STUCK_DEFAULTS). */
   view: z.enum(["stuck"]).optional(),
   /** Stuck: no event in the run's tree for this many minutes. */
   stuckMinutes: z.coerce.number().int().min(1).max(10_080).optional(),
   /** Burning: cost per minute since the start above this many US dollars. */
   burnPerMinute: z.coerce.number().min(0.0001).max(10_000).optional(),
+  /** The order of the list: newest first unless set (lib/runs/run-sort.ts); tokens and cost are the whole tree's. */
+  sort: z.enum(RUN_SORTS).optional(),
+  /** With `sort`: largest first (desc, the default) or smallest first. */
+  order: z.enum(["asc", "desc"]).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
 });
 export type RunFilters = z.infer<typeof runFiltersSchema>;
+
+/** Values the runs list's filters suggest (GET /api/runs/suggestions): saved graphs, and the models and tools some run used. */
+export interface RunFilterSuggestions {
+  graphs: string[];
+  models: string[];
+  tools: string[];
+}
 
 /** The "stuck or burning" view's thresholds when the URL or a saved view does not set them. */
 export const STUCK_DEFAULTS = { stuckMinutes: 10, burnPerMinute: 0.5 } as const;
@@ -135,6 +152,16 @@ export interface RunListRow {
   match?: SearchHit | null;
   /** In the "stuck or burning" view: why the run is in it. */
   stuck?: string[];
+  /** In that view, a tree that waits for an approver: the oldest waiting call, for its inbox link (lib/runs/stuck-words.ts). */
+  waitingApproval?: WaitingApproval | null;
+}
+
+/** A call a run tree waits on for a human decision. */
+export interface WaitingApproval {
+  approvalId: string;
+  runId: string;
+  toolName: string;
+  requestedAt: string;
 }
 
 export interface RunListPage {
@@ -146,6 +173,8 @@ export interface RunListPage {
   temporalNote: string | null;
   /** Set when a search or a tool, model or view filter matched more trees than the list pages through. */
   matchNote?: string | null;
+  /** Set when a sort by duration, tokens or cost ordered only the newest of more matching runs (RUN_SORT_CANDIDATES_MAX). */
+  sortNote?: string | null;
   /**
    * Only when a search, a tool or model filter or the "stuck or burning" view narrowed the list (they
    * read the search index and facets the deriver writes after the ledger's transaction) and ledger
@@ -201,6 +230,8 @@ export interface RunHeaderData {
   total: UsageCost;
   /** Runs of this subtree that wait for a decision, themselves or through a run below them (the plan DAG's "waiting for approval"). */
   awaitingApprovalRunIds: string[];
+  /** The schedule that started the run (its name null once deleted); absent for runs started otherwise. */
+  schedule?: { id: string; name: string | null };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexSpans, subRunIdOf, timeScale, visibleRows, type TimelineState } from "./timeline";
+import { indexSpans, subRunIdOf, visibleRows, type TimelineState } from "./timeline";
 import type { TraceSpanView } from "./schemas";
 import { toSpanView } from "./span-rows";
 
@@ -50,35 +50,5 @@ describe("visibleRows", () => {
     const rows = visibleRows("p", indexes, { ...none, collapsed: new Set(["p/s1"]), expandedSubRuns: new Set(["c"]), search: "ledger_bal" }, "triage");
     expect(rows.map((r) => r.key)).toEqual(["p/s1", "p/s2", "p/s4", "c/s1", "c/s2"]);
     expect(rows.filter((r) => r.matched).map((r) => r.key)).toEqual(["c/s2"]);
-  });
-});
-
-describe("timeScale", () => {
-  it("is linear without idle gaps", () => {
-    const scale = timeScale(parent, t0, t0 + 1000);
-    expect(scale.gaps).toEqual([]);
-    expect(scale.toFraction(t0 + 250)).toBeCloseTo(0.25);
-  });
-
-  it("compresses a long idle wait and stays monotonic", () => {
-    const spans = [span("p", "a", null, "tool", "x", 0, 1000), span("p", "w", null, "approval_wait", "approval", 1000, 3_601_000), span("p", "b", null, "tool", "y", 3_601_000, 3_602_000)];
-    const scale = timeScale(spans, t0, t0 + 3_602_000);
-    expect(scale.gaps).toHaveLength(1);
-    expect(scale.toFraction(t0 + 1000)).toBeCloseTo(0.485, 2);
-    expect(scale.toFraction(t0 + 3_601_000)).toBeCloseTo(0.515, 2);
-    expect(scale.toFraction(t0 + 3_602_000)).toBeCloseTo(1);
-    let last = -1;
-    for (let ms = 0; ms <= 3_602_000; ms += 60_000) {
-      const x = scale.toFraction(t0 + ms);
-      expect(x).toBeGreaterThanOrEqual(last);
-      last = x;
-    }
-  });
-
-  it("collapses a completed run's trailing follow-up window (a timer span) to a sliver", () => {
-    const spans = [span("p", "a", null, "inference", "m", 0, 2000), span("p", "t", null, "timer", "follow-up window", 2000, 3_602_000)];
-    const scale = timeScale(spans, t0, t0 + 3_602_000);
-    expect(scale.gaps, "the hour of waiting is one gap").toEqual([{ start: t0 + 2000, end: t0 + 3_602_000 }]);
-    expect(scale.toFraction(t0 + 2000), "the work keeps nearly the whole width").toBeCloseTo(0.97, 2);
   });
 });

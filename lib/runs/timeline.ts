@@ -1,7 +1,6 @@
 // The trace timeline's model, pure so it is tested without a browser: which
 // rows are visible (collapsed spans, sub-runs expanded inline, agents folded,
-// search) and the time scale, where long idle gaps are compressed so a run
-// that waited an hour for an approval still shows its work readably.
+// search). The time axis they are drawn on is ./time-axis.ts.
 import type { TraceSpanView } from "./schemas";
 
 export interface TimelineRow {
@@ -94,58 +93,4 @@ export function visibleRows(rootRunId: string, indexes: ReadonlyMap<string, Span
   const root = indexes.get(rootRunId);
   if (root) walk(rootRunId, root.roots, 0, rootAgent, new Set([rootRunId]));
   return rows;
-}
-
-export interface Gap {
-  start: number;
-  end: number;
-}
-
-export interface TimeScale {
-  start: number;
-  end: number;
-  gaps: Gap[];
-  /** Maps a time (ms) to a fraction of the width, 0..1. */
-  toFraction(t: number): number;
-}
-
-/** A gap wider than this share of the run and than `minGapMs` is drawn narrow. */
-const GAP_SHARE = 0.15;
-const GAP_WIDTH = 0.03;
-
-/**
- * A time scale over [start, end] in which idle stretches (no span other than
- * run, iteration or a wait — approval or timer — running) longer than `minGapMs` and 15% of
- * the range take 3% of the width each.
- */
-export function timeScale(spans: readonly TraceSpanView[], start: number, end: number, minGapMs = 5000): TimeScale {
-  const span = Math.max(1, end - start);
-  const busy = spans
-    .filter((s) => s.kind !== "run" && s.kind !== "iteration" && s.kind !== "approval_wait" && s.kind !== "timer")
-    .map((s) => ({ start: s.startMs, end: s.endMs ?? end }))
-    .sort((a, b) => a.start - b.start);
-  const gaps: Gap[] = [];
-  let cursor = start;
-  for (const b of busy) {
-    if (b.start - cursor > Math.max(minGapMs, span * GAP_SHARE)) gaps.push({ start: cursor, end: b.start });
-    cursor = Math.max(cursor, b.end);
-  }
-  if (busy.length && end - cursor > Math.max(minGapMs, span * GAP_SHARE)) gaps.push({ start: cursor, end });
-  const gapTime = gaps.reduce((sum, g) => sum + (g.end - g.start), 0);
-  const busyShare = 1 - gaps.length * GAP_WIDTH;
-  const busyTime = Math.max(1, span - gapTime);
-  const toFraction = (t: number): number => {
-    const clamped = Math.min(end, Math.max(start, t));
-    let x = 0;
-    let from = start;
-    for (const g of gaps) {
-      if (clamped <= g.start) break;
-      x += ((g.start - from) / busyTime) * busyShare;
-      if (clamped < g.end) return x + ((clamped - g.start) / (g.end - g.start)) * GAP_WIDTH;
-      x += GAP_WIDTH;
-      from = g.end;
-    }
-    return Math.min(1, x + ((clamped - from) / busyTime) * busyShare);
-  };
-  return gaps.length ? { start, end, gaps, toFraction } : { start, end, gaps, toFraction: (t) => (Math.min(end, Math.max(start, t)) - start) / span };
 }

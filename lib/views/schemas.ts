@@ -3,6 +3,7 @@
 // (server action, route, TypeScript client). Server code lives in ./server.
 import { z } from "zod";
 import { runFiltersSchema, STUCK_DEFAULTS } from "../runs/schemas";
+import { stuckDescription } from "../runs/stuck-words";
 
 /** At most this many saved views per user. */
 export const VIEWS_PER_USER = 50;
@@ -44,7 +45,7 @@ export const BUILT_IN_VIEWS: SavedView[] = [
     name: "stuck or burning",
     filters: { view: "stuck", ...STUCK_DEFAULTS },
     builtIn: true,
-    description: `Working runs that retried a tool call, made no progress for ${STUCK_DEFAULTS.stuckMinutes} min, or spend more than $${STUCK_DEFAULTS.burnPerMinute.toFixed(2)} a minute`,
+    description: stuckDescription(STUCK_DEFAULTS),
     updatedAt: null,
   },
 ];

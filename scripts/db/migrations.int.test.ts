@@ -15,7 +15,9 @@ import { verifyPassword } from "../../lib/auth/passwords";
 
 const providers = await testProviders();
 
-describe("committed migrations match prisma/schema.prisma", () => {
+// Every describe side by side (describe.concurrent): most of the time is Prisma CLI processes, one core each. A
+// provider's tests run in order (sequential): each goes on from the database the one before left.
+describe.concurrent("committed migrations match prisma/schema.prisma", () => {
   it.each(["sqlite", "postgresql"] as const)("%s: no change is waiting for `npm run db:migration`", async (provider) => {
     const snapshot = await readFile(SNAPSHOT_PATH, "utf8");
     const pending = await diffSchemas(provider, snapshot, await readCanonicalSchema());
@@ -27,7 +29,7 @@ describe("committed migrations match prisma/schema.prisma", () => {
   });
 });
 
-describe.each(providers)("$provider database", ({ provider, available, create }) => {
+describe.concurrent.each(providers)("$provider database", ({ provider, available, create }) => {
   let migrated: TestDatabase;
   let reference: TestDatabase;
 
@@ -41,7 +43,7 @@ describe.each(providers)("$provider database", ({ provider, available, create })
     await reference?.drop();
   });
 
-  it.skipIf(!available)("migrates from empty to exactly the schema's structure", async () => {
+  it.skipIf(!available).sequential("migrates from empty to exactly the schema's structure", async () => {
     const report = await applyMigrations(migrated.url);
     expect(report.applied).toEqual(await committedMigrations(provider));
 
@@ -54,12 +56,12 @@ describe.each(providers)("$provider database", ({ provider, available, create })
     expect(actual).toEqual(expected);
   });
 
-  it.skipIf(!available)("applying again changes nothing", async () => {
+  it.skipIf(!available).sequential("applying again changes nothing", async () => {
     const again = await applyMigrations(migrated.url);
     expect(again.applied).toEqual([]);
   });
 
-  it.skipIf(!available)("seeds demo users once, and a restart keeps users and changes", async () => {
+  it.skipIf(!available).sequential("seeds demo users once, and a restart keeps users and changes", async () => {
     const first = createDb(migrated.url);
     expect(await seedDatabase(first, { demo: true })).toEqual({ seeded: true, users: DEMO_USERS.length, agents: DEMO_AGENT_GRAPHS.length });
     const viewer = await first.user.update({ where: { email: "viewer@zap.local" }, data: { role: "approver" } });

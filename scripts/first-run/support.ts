@@ -72,10 +72,11 @@ export function processTree(root: number): ProcInfo[] {
   return result;
 }
 
-export type StackPart = "temporal" | "worker" | "web";
+export type StackPart = "temporal" | "worker" | "web" | "model";
 
 function partOf(command: string): StackPart | undefined {
   if (command.includes("server start-dev")) return "temporal";
+  if (command.includes("llama-server")) return "model";
   if (command.includes("worker/main.ts")) return "worker";
   if (command.startsWith("next-server") || /\bnext(\/dist\/bin\/next)? start\b/.test(command)) return "web";
   return undefined;
@@ -90,14 +91,15 @@ export class NpmStart {
   /** Every process seen under `npm start` (id → command line), to prove none outlives it. */
   readonly seen = new Map<number, string>();
 
-  /** `markers`: paths only this stack's processes mention (the clone, its data folder). */
+  /** `markers`: paths only this stack's processes mention (the clone, its data folder); `args`: after `npm start --`. */
   constructor(
     cwd: string,
     env: NodeJS.ProcessEnv,
     private readonly markers: string[] = [cwd],
+    args: string[] = [],
   ) {
     // Its own process group, so Ctrl-C can be sent to all of it as a terminal does.
-    this.child = spawn("npm", ["start"], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = spawn("npm", ["start", ...(args.length ? ["--", ...args] : [])], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [this.child.stdout, this.child.stderr]) stream?.on("data", (chunk: Buffer) => void (this.output += chunk.toString()));
     this.child.on("exit", (code) => void (this.exitCode = code));
     this.child.on("close", () => void (this.outputClosed = true));

@@ -12,7 +12,7 @@ export default defineConfig({
     include: ["scripts/first-run/**/*.first-run.ts"],
     fileParallelism: false,
     // The first test builds the clone (next build, ~1–2 min on two cores; longer beside e2e).
-    testTimeout: 660_000,
+    testTimeout: 1_260_000,
     hookTimeout: 120_000,
   },
 });

@@ -23,7 +23,8 @@ export default defineConfig({
     // The integration suite's Temporal dev server and workflow bundle.
     globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
     fileParallelism: false,
-    testTimeout: 300_000,
+    // A hang detector: beside e2e, at low priority (scripts/test.ts), the burst gets what e2e leaves of two cores.
+    testTimeout: 900_000,
     // Run on its own (not after e2e), the set-up builds `.next` first (~1–2 min on two cores).
     hookTimeout: 600_000,
   },

@@ -12,12 +12,20 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
-/** The PostgreSQL server tests may create databases on: TEST_DATABASE_URL, else the local default. */
-export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+/** The local PostgreSQL server tried when TEST_DATABASE_URL is unset. */
+export const DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/**
+ * The PostgreSQL server tests may create databases on: TEST_DATABASE_URL, else the local default. Read at each
+ * call, not at import: `npm test` sets TEST_DATABASE_URL after importing this file when it starts an embedded server.
+ */
+export function postgresAdminUrl(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+}
 
 /** How to get a PostgreSQL for the tests, printed with every local skip. */
 export const HOW_TO_GET_POSTGRES =
-  "start one (e.g. `docker run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16`, or Debian's `postgresql` package) or point TEST_DATABASE_URL at one";
+  "run them through `npm test`, which starts an embedded one when none answers, or start one (e.g. `docker run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16`, or Debian's `postgresql` package) or point TEST_DATABASE_URL at one";
 
 /**
  * PostgreSQL is promised, not optional, in CI (`CI` set) and whenever TEST_DATABASE_URL names a server:
@@ -29,7 +37,7 @@ export function postgresRequired(env: Record<string, string | undefined> = proce
 }
 
 /** The admin URL without its password, for messages. */
-export function redactedPostgresUrl(url = POSTGRES_ADMIN_URL): string {
+export function redactedPostgresUrl(url = postgresAdminUrl()): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
@@ -44,7 +52,7 @@ export function redactedPostgresUrl(url = POSTGRES_ADMIN_URL): string {
  * server and why, so the file (or `npm test`'s set-up) fails; elsewhere: a loud warning and false, and the
  * callers skip their PostgreSQL tests, which the runner names one by one.
  */
-export async function postgresReachable(url = POSTGRES_ADMIN_URL): Promise<boolean> {
+export async function postgresReachable(url = postgresAdminUrl()): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -72,17 +80,18 @@ export async function freshSqlite(): Promise<TestDatabase> {
 
 export async function freshPostgres(): Promise<TestDatabase> {
   const name = `zap_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const adminUrl = postgresAdminUrl();
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(POSTGRES_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     provider: "postgresql",
     url: url.toString(),
     drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();

@@ -2,6 +2,8 @@
 // cache would: every closed execution of each run and of its child runs
 // (sub-agents, routed agents, plan nodes). A nondeterminism error rejects.
 import { Worker } from "@temporalio/worker";
+import type { temporal } from "@temporalio/proto";
+import type { WorkflowExecutionInfo } from "@temporalio/client";
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import { sharedWorkflowBundle, type EngineHarness } from "./engine-harness";
 
@@ -21,19 +23,38 @@ async function closed(h: EngineHarness, workflowId: string, runId: string): Prom
 
 /** Replays the closed executions of `runIds` and their children (open ones that stay open are left out); answers how many it replayed. */
 export async function replayRunTrees(h: EngineHarness, runIds: readonly string[]): Promise<number> {
-  const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
-  let replayed = 0;
+  const executions: WorkflowExecutionInfo[] = [];
   for (const runId of runIds) {
-    for await (const execution of h.client.workflow.list({ query: `WorkflowId = '${runId}' OR ParentWorkflowId = '${runId}'` })) {
-      if (execution.status.name === "RUNNING" && !(await closed(h, execution.workflowId, execution.runId))) continue;
-      const history = await h.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
-      try {
-        await Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter }, history, execution.workflowId);
-      } catch (error) {
-        throw new Error(`${execution.workflowId} / ${execution.runId} did not replay: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      replayed++;
-    }
+    for await (const execution of h.client.workflow.list({ query: `WorkflowId = '${runId}' OR ParentWorkflowId = '${runId}'` })) executions.push(execution);
   }
-  return replayed;
+  // The trees close (or stay open) side by side: one wait for all, not one CLOSING_MS wait after another.
+  const open = await Promise.all(executions.map(async (e) => e.status.name === "RUNNING" && !(await closed(h, e.workflowId, e.runId))));
+  const toReplay = executions.filter((_, i) => !open[i]);
+  const inputs = await Promise.all(toReplay.map(async (e) => ({ workflowId: e.workflowId, runId: e.runId, history: await h.client.workflow.getHandle(e.workflowId, e.runId).fetchHistory() })));
+  await replayHistories(h, inputs);
+  return inputs.length;
+}
+
+type History = temporal.api.history.v1.IHistory;
+
+export interface RecordedExecution {
+  workflowId: string;
+  runId?: string;
+  history: History;
+}
+
+/**
+ * Replays histories on today's workflow bundle with one replay worker for them all (a worker per history loads the
+ * bundle into a new context each time); rejects on the first that does not replay, naming it.
+ */
+export async function replayHistories(h: EngineHarness, executions: readonly RecordedExecution[]): Promise<void> {
+  const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
+  let answered = 0;
+  // It answers in order, one result per history.
+  for await (const result of Worker.runReplayHistories({ workflowBundle: sharedWorkflowBundle(), dataConverter }, executions)) {
+    const e = executions[answered] as RecordedExecution;
+    if (result.error) throw new Error(`${e.workflowId} / ${e.runId ?? result.runId} did not replay: ${result.error.message}`);
+    answered++;
+  }
+  if (answered !== executions.length) throw new Error(`the replayer answered for ${answered} of ${executions.length} executions`);
 }

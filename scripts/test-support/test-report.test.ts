@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { belowFloor, criticalPath, inCi, loadSkipAllowList, loadTestFloors, playwrightSkips, slowest, unallowedSkips, vitestFileTimes, vitestSkips, type PlaywrightReport, type VitestReport } from "./test-report";
+import { belowFloor, criticalPath, inCi, loadSkipAllowList, loadTestFloors, playwrightSkips, slowest, unallowedSkips, unhandledErrors, vitestFileTimes, vitestSkips, type PlaywrightReport, type VitestReport } from "./test-report";
 import { postgresReachable, postgresRequired, redactedPostgresUrl } from "./databases";
 import { PROJECT_ROOT } from "../lib/run";
 
@@ -134,5 +134,20 @@ describe("PostgreSQL where it is required", () => {
     expect(postgresRequired()).toBe(false);
     await expect(postgresReachable(closed)).resolves.toBe(false);
     expect(redactedPostgresUrl(closed)).not.toContain("hunter2");
+  });
+});
+
+describe("an error vitest caught outside any test", () => {
+  // vitest 4's own output for an unhandled rejection (colour codes kept, as CI prints them).
+  const printed = "\n\u001b[1m\u001b[30m\u001b[46m RUN \u001b[49m\u001b[39m\u001b[22m \u001b[36mv4.1.12 \u001b[39m\u001b[90m/tmp/vt\u001b[39m\n\n \u001b[32m\u2713\u001b[39m x.test.ts \u001b[2m(\u001b[22m\u001b[2m1 test\u001b[22m\u001b[2m)\u001b[22m\u001b[32m 53\u001b[2mms\u001b[22m\u001b[39m\n\u001b[31m\u23af\u23af\u23af\u23af\u23af\u23af\u001b[39m\u001b[1m\u001b[41m Unhandled Errors \u001b[49m\u001b[22m\u001b[31m\u23af\u23af\u23af\u23af\u23af\u23af\u001b[39m\n\u001b[31m\u001b[1m\nVitest caught 1 unhandled error during the test run.\nThis might cause false positive tests. Resolve unhandled errors to make sure your tests are not affected.\u001b[22m\u001b[39m\n\n\u001b[31m\u23af\u23af\u23af\u23af\u001b[39m\u001b[1m\u001b[41m Unhandled Rejection \u001b[49m\u001b[22m\u001b[31m\u23af\u23af\u23af\u23af\u23af\u001b[39m\n\u001b[31m\u001b[1mError\u001b[22m: terminating connection due to administrator command\u001b[39m\n\u001b[36m \u001b[2m\u276f\u001b[22m Timeout._onTimeout x.test.ts:\u001b[2m3:35\u001b[22m\u001b[39m\n    \u001b[90m  1|\u001b[39m \u001b[35mimport\u001b[39m { test\u001b[33m,\u001b[39m expect } \u001b[35mfrom\u001b[39m \u001b[32m\"vitest\"\u001b[39m\u001b[33m;\u001b[39m\n    \u001b[90m  2|\u001b[39m \u001b[34mtest\u001b[39m(\u001b[32m\"a\"\u001b[39m\u001b[33m,\u001b[39m \u001b[35masync\u001b[39m () \u001b[33m=>\u001b[39m {\n    \u001b[90m  3|\u001b[39m   setTimeout(() => Promise.reject(new Error(\"terminating connection du\u2026\n    \u001b[90m   |\u001b[39m                                   \u001b[31m^\u001b[39m\n    \u001b[90m  4|\u001b[39m   \u001b[35mawait\u001b[39m \u001b[35mnew\u001b[39m \u001b[33mPromise\u001b[39m((r) \u001b[33m=>\u001b[39m \u001b[34msetTimeout\u001b[39m(r\u001b[33m,\u001b[39m \u001b[34m50\u001b[39m))\u001b[33m;\u001b[39m\n    \u001b[90m  5|\u001b[39m   \u001b[34mexpect\u001b[39m(\u001b[34m1\u001b[39m)\u001b[33m.\u001b[39m\u001b[34mtoBe\u001b[39m(\u001b[34m1\u001b[39m)\u001b[33m;\u001b[39m\n\u001b[90m \u001b[2m\u276f\u001b[22m listOnTimeout node:internal/timers:\u001b[2m581:17\u001b[22m\u001b[39m\n\u001b[90m \u001b[2m\u276f\u001b[22m process.processTimers node:internal/timers:\u001b[2m519:7\u001b[22m\u001b[39m\n\n\u001b[31mThis error originated in \"\u001b[1mx.test.ts\u001b[22m\" test file. It doesn't mean the error was thrown inside the file itself, but while it was running.\u001b[39m\n\u001b[31mThe latest test that might've caused the error is \"\u001b[1ma\u001b[22m\". It might mean one of the following:\n- The error was thrown, while Vitest was running this test.\n- If the error occurred after the test had been completed, this was the last documented test before it was thrown.\u001b[39m\n\u001b[31m\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u23af\u001b[39m\n\n\n\u001b[2m Test Files \u001b[22m \u001b[1m\u001b[32m1 passed\u001b[39m\u001b[22m\u001b[90m (1)\u001b[39m\n\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m1 passed\u001b[39m\u001b[22m\u001b[90m (1)\u001b[39m\n\u001b[2m     Errors \u001b[22m \u001b[1m\u001b[31m1 error\u001b[39m\u001b[22m\n\u001b[2m   Start at \u001b[22m 23:16:17\n\u001b[2m   Duration \u001b[22m 316ms\u001b[2m (transform 17ms, setup 0ms, import 28ms, tests 53ms, environment 0ms)\u001b[22m\n\n";
+
+  it("is named in the summary by its message and the file it came from", () => {
+    expect(unhandledErrors(printed)).toEqual([
+      '(Unhandled Rejection) Error: terminating connection due to administrator command — This error originated in "x.test.ts" test file. It doesn\'t mean the error was thrown inside the file itself, but while it was running.',
+    ]);
+  });
+
+  it("output without vitest's section still says where to look", () => {
+    expect(unhandledErrors("Test Files 3 passed")).toEqual(["(an error outside any test: vitest's output above says which)"]);
   });
 });

@@ -198,3 +198,22 @@ export function criticalPath(suites: readonly { name: string; seconds: number; e
   }
   return path;
 }
+
+/**
+ * The errors vitest caught outside any test (an unhandled rejection or exception fails the run with no failed test):
+ * each one's first line and the file vitest says it came from, so the summary at the tail of the log names them.
+ */
+export function unhandledErrors(printed: string): string[] {
+  const lines = printed.replace(/\u001b\[[0-9;]*m/g, "").split("\n");
+  const start = lines.findIndex((line) => /Unhandled Errors?\b/.test(line) && line.includes("⎯"));
+  if (start < 0) return ["(an error outside any test: vitest's output above says which)"];
+  const found: string[] = [];
+  for (let i = start + 1; i < lines.length && found.length < 5; i++) {
+    if (!/⎯ Unhandled/.test(lines[i] ?? "")) continue;
+    const kind = (lines[i] ?? "").replace(/⎯/g, "").trim();
+    const message = lines.slice(i + 1).find((line) => line.trim()) ?? "";
+    const origin = lines.slice(i + 1, i + 80).find((line) => /originated in/.test(line)) ?? "";
+    found.push(`(${kind}) ${message.trim().slice(0, 200)}${origin ? ` — ${origin.trim().slice(0, 160)}` : ""}`);
+  }
+  return found.length ? found : ["(an error outside any test: vitest's output above says which)"];
+}

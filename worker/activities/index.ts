@@ -16,6 +16,7 @@ import { exportingLedgerWriter } from "../telemetry/exporting-ledger";
 import { createMonitorActivities } from "./monitors";
 import { createPlaygroundActivities } from "./playground";
 import { createExperimentActivities, engineItemRuns, registryJudge } from "./experiment";
+import { createScheduleActivities } from "./schedules";
 import type { SeriesReader } from "../../lib/monitors/evaluate";
 
 export interface ActivityDeps {
@@ -52,6 +53,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
     ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
     ...createPlaygroundActivities(deps),
+    ...createScheduleActivities({ db: deps.db, decisionKey: deps.decisionKey ?? null, webhook: deps.webhook ?? null }),
     ...createExperimentActivities({ db: deps.db, ...engineItemRuns({ db: deps.db, decisionKey: deps.decisionKey ?? null }), judge: registryJudge(deps.models) }),
   };
 }

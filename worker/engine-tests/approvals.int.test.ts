@@ -4,54 +4,57 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { ApprovalAlreadyDecided, ApprovalNotFound } from "../../lib/engine/errors";
 import { ForbiddenError, ValidationError } from "../../lib/errors";
-import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
+import { testProviders } from "../../scripts/test-support/databases";
 import { WorkflowUpdateStage } from "@temporalio/client";
 import { decideApprovalUpdate } from "../../lib/contract/definitions";
 import { signedDecision } from "../../lib/engine/decision-signature";
 import { configuredKey } from "../../lib/crypto/keys";
 
 const providers = await testProviders();
-let h: EngineHarness;
-let approver: { id: string; email: string; role: string };
-let viewer: { id: string; email: string; role: string };
 
-async function setUp(create: () => Promise<TestDatabase>) {
-  h = await startEngineHarness({ database: await create() });
-  const user = async (email: string) => {
-    const u = await h.db.user.findUniqueOrThrow({ where: { email } });
-    return { id: u.id, email: u.email, role: u.role };
-  };
-  approver = await user("approver@zap.local");
-  viewer = await user("viewer@zap.local");
-}
+// The providers side by side (each its own harness); a provider's tests in order (sequential): some read the list
+// of runs waiting for an approval.
+describe.concurrent.each(providers)("approvals on $provider", ({ available, create }) => {
+  let h: EngineHarness;
+  let approver: { id: string; email: string; role: string };
+  let viewer: { id: string; email: string; role: string };
 
-const transferGraph = (expiresInSeconds = 3600) =>
-  singleAgentGraph({ tools: ["ledger_transfer", "ledger_balance"], approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver", expiresInSeconds }] });
+  async function setUp() {
+    h = await startEngineHarness({ database: await create() });
+    const user = async (email: string) => {
+      const u = await h.db.user.findUniqueOrThrow({ where: { email } });
+      return { id: u.id, email: u.email, role: u.role };
+    };
+    approver = await user("approver@zap.local");
+    viewer = await user("viewer@zap.local");
+  }
 
-async function startTransfer(amount: number, expiresInSeconds?: number) {
-  const { runId } = await h.engine.startRun({
-    graph: transferGraph(expiresInSeconds),
-    task: `tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":${amount},"memo":"refund"}`,
-  });
-  await waitForStatus(h.engine, runId, ["awaiting_approval"]);
-  const [approval] = await h.engine.getPendingApprovals(runId);
-  if (!approval) throw new Error("expected a pending approval");
-  return { runId, approval };
-}
+  const transferGraph = (expiresInSeconds = 3600) =>
+    singleAgentGraph({ tools: ["ledger_transfer", "ledger_balance"], approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver", expiresInSeconds }] });
 
-async function pendingRunIds(): Promise<string[]> {
-  return (await h.engine.listRuns({ pendingApprovalsOnly: true })).map((r) => r.runId);
-}
+  async function startTransfer(amount: number, expiresInSeconds?: number) {
+    const { runId } = await h.engine.startRun({
+      graph: transferGraph(expiresInSeconds),
+      task: `tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":${amount},"memo":"refund"}`,
+    });
+    await waitForStatus(h.engine, runId, ["awaiting_approval"]);
+    const [approval] = await h.engine.getPendingApprovals(runId);
+    if (!approval) throw new Error("expected a pending approval");
+    return { runId, approval };
+  }
 
-describe.each(providers)("approvals on $provider", ({ available, create }) => {
+  async function pendingRunIds(): Promise<string[]> {
+    return (await h.engine.listRuns({ pendingApprovalsOnly: true })).map((r) => r.runId);
+  }
+
   beforeAll(async () => {
-    if (available) await setUp(create);
+    if (available) await setUp();
   });
   afterAll(async () => {
     if (available) await h.stop();
   });
 
-  it.skipIf(!available)("pauses, shows in the search attribute, runs the tool once approved, and clears", async () => {
+  it.skipIf(!available).sequential("pauses, shows in the search attribute, runs the tool once approved, and clears", async () => {
     const { runId, approval } = await startTransfer(12.5);
     expect(approval).toMatchObject({ toolName: "ledger_transfer", agentName: "main", runId, parentRunId: null, requiredRole: "approver", status: "pending" });
     expect(approval.arguments).toMatchObject({ amount: 12.5, to_account: "refunds" });
@@ -75,7 +78,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect(events.find((e) => e.type === "approval_decided")).toMatchObject({ status: "approved", decidedBy: "approver@zap.local", reason: "customer verified" });
   });
 
-  it.skipIf(!available)("runs the tool with edited arguments", async () => {
+  it.skipIf(!available).sequential("runs the tool with edited arguments", async () => {
     const { runId, approval } = await startTransfer(500);
     await h.engine.decideApproval(runId, {
       approvalId: approval.id,
@@ -87,7 +90,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect((await h.db.ledgerEntry.findMany({ where: { runId } })).map((e) => e.amountCents)).toEqual([5000]);
   });
 
-  it.skipIf(!available)("refuses edited arguments that fail the tool's schema", async () => {
+  it.skipIf(!available).sequential("refuses edited arguments that fail the tool's schema", async () => {
     const { runId, approval } = await startTransfer(1);
     const error = await h.engine
       .decideApproval(runId, { approvalId: approval.id, approved: true, editedArguments: { amount: "lots" }, decidedBy: approver })
@@ -99,7 +102,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     await h.engine.cancelRun(runId);
   });
 
-  it.skipIf(!available)("gives a rejection's reason to the model as the tool result", async () => {
+  it.skipIf(!available).sequential("gives a rejection's reason to the model as the tool result", async () => {
     const { runId, approval } = await startTransfer(99);
     await h.engine.decideApproval(runId, { approvalId: approval.id, approved: false, reason: "amount exceeds the refund policy", decidedBy: approver });
     const summary = await waitForStatus(h.engine, runId, ["completed"]);
@@ -110,7 +113,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(0);
   });
 
-  it.skipIf(!available)("rejects automatically when the approval expires", async () => {
+  it.skipIf(!available).sequential("rejects automatically when the approval expires", async () => {
     const { runId, approval } = await startTransfer(3, 1);
     await waitForStatus(h.engine, runId, ["completed"], 20_000);
     const events = await h.engine.getEvents(runId);
@@ -120,7 +123,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect(JSON.stringify(history)).toContain("expired");
   });
 
-  it.skipIf(!available)("refuses a second decision, an unknown id, and the wrong role with clear errors", async () => {
+  it.skipIf(!available).sequential("refuses a second decision, an unknown id, and the wrong role with clear errors", async () => {
     const { runId, approval } = await startTransfer(4);
     await expect(h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, decidedBy: viewer })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(h.engine.decideApproval(runId, { approvalId: "no-such-approval", approved: true, decidedBy: approver })).rejects.toBeInstanceOf(ApprovalNotFound);
@@ -131,7 +134,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     await waitForStatus(h.engine, runId, ["completed"]);
   });
 
-  it.skipIf(!available)("never asks a human to approve a call whose arguments fail the tool's schema", async () => {
+  it.skipIf(!available).sequential("never asks a human to approve a call whose arguments fail the tool's schema", async () => {
     const { runId } = await h.engine.startRun({
       graph: transferGraph(),
       task: 'tool ledger_transfer {"from_account":"operating","amount":-5}\nanswer: gave up',
@@ -146,7 +149,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect(await h.db.approvalRecord.count({ where: { runId } })).toBe(0);
   });
 
-  it.skipIf(!available)("records each decision and expiry with its audit event before the run goes on", async () => {
+  it.skipIf(!available).sequential("records each decision and expiry with its audit event before the run goes on", async () => {
     const { runId, approval } = await startTransfer(7);
     await h.engine.decideApproval(runId, { approvalId: approval.id, approved: true, editedArguments: { from_account: "operating", to_account: "refunds", amount: 6 }, reason: "ok", decidedBy: approver });
     const record = await h.db.approvalRecord.findUniqueOrThrow({ where: { id: approval.id } });
@@ -163,7 +166,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect(await h.db.auditEvent.findUniqueOrThrow({ where: { id: `approval:${expiring.approval.id}` } })).toMatchObject({ action: "approval.expired", actorId: null });
   });
 
-  it.skipIf(!available)("applies a decision whose sender vanished right after the workflow accepted it, with its record", async () => {
+  it.skipIf(!available).sequential("applies a decision whose sender vanished right after the workflow accepted it, with its record", async () => {
     const { runId, approval } = await startTransfer(9);
     // The web process would die here: the update is accepted, nobody waits for its result or writes anything.
     await h.client.workflow.getHandle(runId).startUpdate(decideApprovalUpdate, {
@@ -176,7 +179,7 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect((await h.db.approvalRecord.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe("approved");
   });
 
-  it.skipIf(!available)("two simultaneous decisions: exactly one is recorded, the other hears who won", async () => {
+  it.skipIf(!available).sequential("two simultaneous decisions: exactly one is recorded, the other hears who won", async () => {
     const { runId, approval } = await startTransfer(10);
     const admin = await h.db.user.findUniqueOrThrow({ where: { email: "admin@zap.local" } });
     const results = await Promise.allSettled([
@@ -192,5 +195,23 @@ describe.each(providers)("approvals on $provider", ({ available, create }) => {
     expect((lost[0]?.reason as ApprovalAlreadyDecided).userMessage).toContain(`by ${winner}`);
     expect(await h.db.auditEvent.count({ where: { target: `${runId}/${approval.id}` } })).toBe(1);
     await waitForStatus(h.engine, runId, ["completed"]);
+  });
+  it.skipIf(!available).sequential("a run cancelled while a call waits withdraws its approval: recorded, audited, not waiting anywhere", async () => {
+    const { runId, approval } = await startTransfer(3.25);
+    await eventually(() => h.db.approvalRecord.findUnique({ where: { id: approval.id } }), (row) => row?.status === "pending", 15_000, "the pending record");
+    await h.engine.cancelRun(runId);
+    await waitForStatus(h.engine, runId, ["cancelled"]);
+    // It used to stay pending for ever: the runs list said "cancelled · 1 waiting" and the pending gauge and its monitors counted it.
+    const row = await eventually(() => h.db.approvalRecord.findUniqueOrThrow({ where: { id: approval.id } }), (r) => r.status !== "pending", 15_000, "the record to close");
+    expect(row).toMatchObject({ status: "withdrawn", reason: "the run ended (cancelled) before a decision", decidedByEmail: null });
+    expect(row.decidedAt).not.toBeNull();
+    const audit = await h.db.auditEvent.findMany({ where: { target: `${runId}/${approval.id}` } });
+    expect(audit.map((a) => a.action)).toEqual(["approval.withdrawn"]);
+    expect(JSON.parse(audit[0]?.details ?? "{}")).toMatchObject({ tool: "ledger_transfer", reason: "the run ended (cancelled) before a decision", decidedBy: null });
+    expect(await h.db.run.findUniqueOrThrow({ where: { id: runId }, select: { pendingApprovals: true, status: true } })).toEqual({ pendingApprovals: 0, status: "cancelled" });
+    expect(await pendingRunIds()).not.toContain(runId);
+    expect(await h.db.approvalRecord.count({ where: { runId, status: "pending" } })).toBe(0);
+    // Nothing moved: the transfer never ran.
+    expect(await h.db.ledgerEntry.count({ where: { runId } })).toBe(0);
   });
 });

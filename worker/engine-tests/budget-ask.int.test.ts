@@ -58,7 +58,9 @@ function eventsOf<T extends RunEvent["type"]>(events: RunEvent[], type: T): Extr
   return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 }
 
-describe("onBudget ask", () => {
+// Side by side (describe.concurrent): each test is runs of its own on the harness's one worker, decided by run and
+// approval id; most of a test waits on Temporal (an approval, an expiry).
+describe.concurrent("onBudget ask", () => {
   it("waits for more tokens at the budget; an approved, edited amount lets the run complete beyond the original budget", async () => {
     const { runId, approval } = await startThirstyRun();
     const used = approval.budget?.used ?? 0;

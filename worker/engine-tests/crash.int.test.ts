@@ -8,18 +8,18 @@ import type { RunEvent } from "../../lib/contract/types";
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 
-let h: EngineHarness;
-const workers: ChildProcess[] = [];
-
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
-  workers.push(child);
-  return child;
-}
-
 const providers = await testProviders();
 
-describe.each(providers)("a worker killed mid-call ($provider)", ({ available, create }) => {
+// The providers side by side (each its own harness, task queue and workers): most of each test waits out a heartbeat timeout.
+describe.concurrent.each(providers)("a worker killed mid-call ($provider)", ({ available, create }) => {
+  let h: EngineHarness;
+  const workers: ChildProcess[] = [];
+  async function startWorker(): Promise<ChildProcess> {
+    const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
+    workers.push(child);
+    return child;
+  }
+
   beforeAll(async () => {
     if (available) h = await startEngineHarness({ worker: false, database: await create(), policy: { exemptTools: ["ledger_transfer"] } });
   });
@@ -60,5 +60,6 @@ describe.each(providers)("a worker killed mid-call ($provider)", ({ available, c
     const tool = flat(spans).find((s) => s.kind === "tool" && s.name === "ledger_transfer");
     expect(tool?.attempts).toBeGreaterThanOrEqual(2);
     expect(String(tool?.attributes?.retryReason)).toMatch(/^attempt 1 stopped heartbeating on worker .+ \(heartbeat timeout: the worker was lost\); retried on /);
-  });
+    // Two worker processes start and the retry waits out a heartbeat timeout, with the other provider's story beside it.
+  }, 120_000);
 });

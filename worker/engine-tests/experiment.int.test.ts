@@ -13,7 +13,9 @@ import { builder, dataset, item, resultRows, start, tapeCall, twoVersionGraph, w
 
 const providers = await testProviders();
 
-describe.each(providers)("experiments ($provider)", ({ available, create }) => {
+// The providers side by side (each its own harness); a provider's tests in order (sequential): the first compares
+// the whole bank before and after.
+describe.concurrent.each(providers)("experiments ($provider)", ({ available, create }) => {
   let h: EngineHarness;
   let user: Builder;
   let graph: string;
@@ -28,7 +30,7 @@ describe.each(providers)("experiments ($provider)", ({ available, create }) => {
     if (available) await h.stop();
   });
 
-  it.skipIf(!available)("scores every item on both versions; the version without the calculator regresses; the bank and the inbox are untouched", async () => {
+  it.skipIf(!available).sequential("scores every item on both versions; the version without the calculator regresses; the bank and the inbox are untouched", async () => {
     const order = (id: string) => `{"order_id":"${id}","status":"taped-${id}"}`;
     const transfer = { from_account: "savings", to_account: "operating", amount: 7 };
     const items = [
@@ -87,7 +89,7 @@ describe.each(providers)("experiments ($provider)", ({ available, create }) => {
     expect(pending.filter((a) => runs.some((r) => r.id === a.runId))).toEqual([]);
   });
 
-  it.skipIf(!available)("continues as new every few units and still scores each unit once", async () => {
+  it.skipIf(!available).sequential("continues as new every few units and still scores each unit once", async () => {
     const name = await dataset(h, user, Array.from({ length: 5 }, (_, i) => item(`answer: n${i}`, { output: `n${i}` })));
     const { experimentId } = await start(h, user, { dataset: name, targets: [{ graph, version: 1 }], scorers: [{ kind: "exact" }], concurrency: 2 }, { unitsPerExecution: 2 });
     await waitForExperiment(h, experimentId, ["completed"]);
@@ -98,7 +100,7 @@ describe.each(providers)("experiments ($provider)", ({ available, create }) => {
     expect(await h.db.run.count({ where: { experimentId } })).toBe(5);
   });
 
-  it.skipIf(!available)("cancel stops the experiment and the item runs in flight", async () => {
+  it.skipIf(!available).sequential("cancel stops the experiment and the item runs in flight", async () => {
     const items = Array.from({ length: 6 }, (_, i) => item(`think 15000\nanswer: slow ${i}`, { output: `slow ${i}` }));
     const name = await dataset(h, user, items);
     const { experimentId } = await start(h, user, { dataset: name, targets: [{ graph, version: 1 }], scorers: [{ kind: "exact" }], concurrency: 2 });
@@ -113,7 +115,7 @@ describe.each(providers)("experiments ($provider)", ({ available, create }) => {
     expect(await h.db.experimentResult.count({ where: { experimentId, status: "pending" } })).toBe(4);
   });
 
-  it.skipIf(!available)("refuses a version failing validation, a dataset with 0 items and a side-effecting live tool, naming each", async () => {
+  it.skipIf(!available).sequential("refuses a version failing validation, a dataset with 0 items and a side-effecting live tool, naming each", async () => {
     const name = await dataset(h, user, [item("answer: hi", { output: "hi" })]);
     const refusal = async (run: () => Promise<unknown>) => {
       const error = await run().then(

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
+import { testProviders } from "../../scripts/test-support/databases";
 import { saveAgentVersion } from "../../lib/agents/repository";
 import { readSpans } from "../../lib/run-ledger/read";
 import { readForksOf } from "../../lib/run-ledger/forks";
@@ -19,9 +19,6 @@ import type { ForkRunInput } from "../../lib/forks/schemas";
 import { AppError } from "../../lib/errors";
 
 const providers = await testProviders();
-let h: EngineHarness;
-let builder: SessionUser;
-let approver: { id: string; email: string; role: string };
 
 type Completed = Extract<RunEvent, { type: "tool_call_completed" }>;
 type Inferred = Extract<RunEvent, { type: "inference_completed" }>;
@@ -31,52 +28,58 @@ const inferences = (events: RunEvent[]) => events.filter((e): e is Inferred => e
 const transfer = (amount: number) => `tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":${amount}}`;
 const TASK = ['tool calculator {"expression":"2+2"}', transfer(7), 'tool calculator {"expression":"3*3"}', "answer: all done"].join("\n");
 
-async function setUp(create: () => Promise<TestDatabase>) {
-  h = await startEngineHarness({ database: await create(), policy: { exemptTools: ["ledger_transfer", "calculator", "kb__search_kb"] } });
-  const user = await h.db.user.findUniqueOrThrow({ where: { email: "builder@zap.local" } });
-  builder = { id: user.id, email: user.email, name: user.name ?? "builder", role: "builder" };
-  const a = await h.db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
-  approver = { id: a.id, email: a.email, role: a.role };
-}
+// The providers side by side (each its own harness): the tests within one run in order (sequential), as two of them
+// compare the whole ledger before and after a fork.
+describe.concurrent.each(providers)("forks on $provider", ({ available, create }) => {
+  let h: EngineHarness;
+  let builder: SessionUser;
+  let approver: { id: string; email: string; role: string };
 
-/** A saved agent with one version per prompt given. */
-async function savedAgent(agent: Record<string, unknown>, prompts: string[] = ["You help."]): Promise<string> {
-  const name = `fork-${randomUUID().slice(0, 8)}`;
-  for (const prompt of prompts) await saveAgentVersion(h.db, name, singleAgentGraph({ ...agent, systemPrompt: prompt }, { followUpWindowSeconds: 0 }), { createdById: builder.id });
-  return name;
-}
+  async function setUp() {
+    h = await startEngineHarness({ database: await create(), policy: { exemptTools: ["ledger_transfer", "calculator", "kb__search_kb"] } });
+    const user = await h.db.user.findUniqueOrThrow({ where: { email: "builder@zap.local" } });
+    builder = { id: user.id, email: user.email, name: user.name ?? "builder", role: "builder" };
+    const a = await h.db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
+    approver = { id: a.id, email: a.email, role: a.role };
+  }
 
-async function completedRun(graphName: string, task: string, version?: number): Promise<string> {
-  const { runId } = await h.engine.startRun({ graphName, ...(version ? { version } : {}), task, startedBy: { id: builder.id, email: builder.email } });
-  await waitForStatus(h.engine, runId, ["completed"], 60_000);
-  return runId;
-}
+  /** A saved agent with one version per prompt given. */
+  async function savedAgent(agent: Record<string, unknown>, prompts: string[] = ["You help."]): Promise<string> {
+    const name = `fork-${randomUUID().slice(0, 8)}`;
+    for (const prompt of prompts) await saveAgentVersion(h.db, name, singleAgentGraph({ ...agent, systemPrompt: prompt }, { followUpWindowSeconds: 0 }), { createdById: builder.id });
+    return name;
+  }
 
-const fork = (input: ForkRunInput) => forkRunWith({ db: h.db, engine: h.engine }, input, builder);
+  async function completedRun(graphName: string, task: string, version?: number): Promise<string> {
+    const { runId } = await h.engine.startRun({ graphName, ...(version ? { version } : {}), task, startedBy: { id: builder.id, email: builder.email } });
+    await waitForStatus(h.engine, runId, ["completed"], 60_000);
+    return runId;
+  }
 
-async function spansOf(runId: string): Promise<TraceSpan[]> {
-  return readSpans(h.db, runId);
-}
-const toolSpan = (spans: TraceSpan[], tool: string, nth = 0) => {
-  const span = spans.filter((s) => s.kind === "tool" && s.name === tool)[nth];
-  if (!span) throw new Error(`no ${tool} span`);
-  return span;
-};
+  const fork = (input: ForkRunInput) => forkRunWith({ db: h.db, engine: h.engine }, input, builder);
 
-const ledgerState = async () => ({
-  entries: await h.db.ledgerEntry.count(),
-  balances: (await h.db.ledgerAccount.findMany({ orderBy: { id: "asc" } })).map((a) => JSON.stringify(a)),
-});
+  async function spansOf(runId: string): Promise<TraceSpan[]> {
+    return readSpans(h.db, runId);
+  }
+  const toolSpan = (spans: TraceSpan[], tool: string, nth = 0) => {
+    const span = spans.filter((s) => s.kind === "tool" && s.name === tool)[nth];
+    if (!span) throw new Error(`no ${tool} span`);
+    return span;
+  };
 
-describe.each(providers)("forks on $provider", ({ available, create }) => {
+  const ledgerState = async () => ({
+    entries: await h.db.ledgerEntry.count(),
+    balances: (await h.db.ledgerAccount.findMany({ orderBy: { id: "asc" } })).map((a) => JSON.stringify(a)),
+  });
+
   beforeAll(async () => {
-    if (available) await setUp(create);
+    if (available) await setUp();
   }, 120_000);
   afterAll(async () => {
     if (available) await h.stop();
   });
 
-  it.skipIf(!available)("replays every step before the answer: no model call, no transfer, and the same answer", async () => {
+  it.skipIf(!available).sequential("replays every step before the answer: no model call, no transfer, and the same answer", async () => {
     const graph = await savedAgent({ tools: ["calculator", "ledger_transfer"] });
     const origin = await completedRun(graph, TASK);
     const before = await ledgerState();
@@ -106,7 +109,7 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(JSON.parse(audit?.details ?? "{}")).toMatchObject({ origin, span: answer.id, replayedSteps: 6 });
   });
 
-  it.skipIf(!available)("a fork at a tool step with an edited result: earlier steps replayed, the edit used, the rest live", async () => {
+  it.skipIf(!available).sequential("a fork at a tool step with an edited result: earlier steps replayed, the edit used, the rest live", async () => {
     const graph = await savedAgent({ tools: ["calculator", "ledger_transfer"] });
     const origin = await completedRun(graph, TASK);
     const transferSpan = toolSpan(await spansOf(origin), "ledger_transfer");
@@ -126,7 +129,7 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(inferences(events).slice(2).every((c) => c.usage.inputTokens > 0)).toBe(true);
   });
 
-  it.skipIf(!available)("a fork on another version diverges at the fork point only", async () => {
+  it.skipIf(!available).sequential("a fork on another version diverges at the fork point only", async () => {
     const graph = await savedAgent({ tools: ["calculator", "ledger_transfer"] }, ["You help.", "You help, briefly."]);
     const origin = await completedRun(graph, TASK, 1);
     const third = toolSpan(await spansOf(origin), "calculator", 1);
@@ -143,7 +146,7 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(await h.db.ledgerEntry.count({ where: { runId: forked.runId } })).toBe(0);
   });
 
-  it.skipIf(!available)("a fork at a step of a sub-agent's conversation replays the parent and the child up to it", async () => {
+  it.skipIf(!available).sequential("a fork at a step of a sub-agent's conversation replays the parent and the child up to it", async () => {
     const name = `fork-${randomUUID().slice(0, 8)}`;
     await saveAgentVersion(
       h.db,
@@ -180,7 +183,7 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect((await readForksOf(h.db, child.id)).map((f) => f.runId)).toEqual([forked.runId]);
   });
 
-  it.skipIf(!available)("a recorded approval is not asked again: the fork reuses the decision and its result", async () => {
+  it.skipIf(!available).sequential("a recorded approval is not asked again: the fork reuses the decision and its result", async () => {
     const graph = await savedAgent({ tools: ["calculator", "ledger_transfer"], approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver" }] });
     const { runId: origin } = await h.engine.startRun({ graphName: graph, task: TASK, startedBy: { id: builder.id, email: builder.email } });
     await waitForStatus(h.engine, origin, ["awaiting_approval"], 60_000);
@@ -199,7 +202,7 @@ describe.each(providers)("forks on $provider", ({ available, create }) => {
     expect(await ledgerState()).toEqual(before);
   });
 
-  it.skipIf(!available)("refuses what cannot be forked, naming the problem", async () => {
+  it.skipIf(!available).sequential("refuses what cannot be forked, naming the problem", async () => {
     const graph = await savedAgent({ tools: ["calculator"] });
     const origin = await completedRun(graph, 'tool calculator {"expression":"2+2"}\nanswer: 4');
     const spans = await spansOf(origin);

@@ -1,29 +1,28 @@
 // A real completion streamed to the run stream the conversation view reads
-// (issue 26 §2): llama.cpp's llama-server with SmolLM2-135M answers through the
+// (issue 26 §2): llama.cpp's llama-server with SmolLM2-135M (provisioned into
+// the cache outside the checkout: scripts/lib/local-model.ts) answers through the
 // OpenAI-compatible provider; the model call streams (AI SDK streamText), its
 // text reaches GET /api/runs/:id/stream as `token` frames before the call is
 // recorded as complete, and the frames put together are the message the ledger
 // stores. The 135M model's words are whatever it writes: the test asserts the
 // transport, not the answer.
 //
-// Collected only where a llama-server binary is found (ZAP_LLAMA_SERVER, or a
-// build in .tools/llama/: `npx tsx scripts/test-support/llama-server.ts`),
-// never skipped: see vitest.config.ts and docs/real-models.md.
+// Collected as vitest.config.ts says (docs/real-models.md), never skipped.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { provisionLlamaServer, provisionSmolModel, startLlamaServer, type LlamaServer } from "../../scripts/test-support/llama-server";
+import { provisionLocalModel, startLlamaServer, type LlamaServer } from "../../scripts/test-support/llama-server";
 import { runEventStream, type TokenFrame } from "../../lib/runs/server/event-stream";
 import { readMessages } from "../../lib/run-ledger/read";
 
-const MODEL = "openai-compatible/local/smol";
-
 let llama: LlamaServer;
 let h: EngineHarness;
+let model = "";
 beforeAll(async () => {
-  const [binary, model] = await Promise.all([provisionLlamaServer(), provisionSmolModel()]);
-  llama = await startLlamaServer({ binary, model });
+  const local = await provisionLocalModel();
+  model = `openai-compatible/local/${local.modelName}`;
+  llama = await startLlamaServer({ binary: local.server, model: local.model });
   h = await startEngineHarness({ env: { OPENAI_COMPATIBLE_BASE_URL: llama.baseUrl, OPENAI_COMPATIBLE_NAME: "local" } });
-}, 600_000);
+}, 300_000);
 afterAll(async () => {
   await h?.stop();
   await llama?.stop();
@@ -51,7 +50,7 @@ async function readFrames(stream: ReadableStream<Uint8Array>): Promise<{ event: 
 }
 
 it("streams a real completion as token frames before the call completes, adding up to the stored message", async () => {
-  const graph = singleAgentGraph({ model: MODEL, systemPrompt: "You are a helpful assistant. Answer in three or four full sentences." });
+  const graph = singleAgentGraph({ model, systemPrompt: "You are a helpful assistant. Answer in three or four full sentences." });
   const { runId } = await h.engine.startRun({ graph, task: "Describe the sea on a windy autumn morning." });
   const frames = await readFrames(await runEventStream(h.db, { runId, since: 0, userId: "llama-token-test", signal: new AbortController().signal }));
   const summary = await waitForStatus(h.engine, runId, ["completed", "failed"]);
@@ -65,4 +64,4 @@ it("streams a real completion as token frames before the call completes, adding 
   expect(typeof stored?.content === "string" ? stored.content.trim() : null).toBe(text.trim());
   expect(frames.findIndex((f) => f.event === "token"), "text arrives before the model call is recorded as complete").toBeLessThan(frames.findIndex((f) => f.event === "inference_completed"));
   expect(tokens.some((t) => !t.done), "partial text was sent while the model was writing").toBe(true);
-}, 300_000);
+}, 120_000);

@@ -43,7 +43,10 @@ const workers = (plan: Record<string, unknown> = {}, limits: Record<string, unkn
 const parallel = (n: number) => ({ nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, agent: "w", objective: `part ${i}`, dependsOn: [] })) });
 const chain = { nodes: [{ id: "a", agent: "w", objective: "first", dependsOn: [] }, { id: "b", agent: "w", objective: "second", dependsOn: ["a"] }] };
 
-describe("plans across turns", () => {
+// The tests up to the replay run side by side (describe.concurrent): each is its own runs on the harness's one worker,
+// mostly waiting on Temporal (timers, cancels, approvals), and only one of them moves money (node retries: no other
+// test transfers from savings, so its balance check holds). The replay, not concurrent, waits for them all.
+describe.concurrent("plans across turns", () => {
   it("gives a follow-up's plan child runs of its own: two sets of nodes, each with its own task", async () => {
     const { runId } = await h.engine.startRun({ graph: trip({ followUpWindowSeconds: 60 }), task: "Plan a 3-day trip to Paris\n@itinerary-planner: answer: Paris days" });
     await eventually(() => h.engine.getEvents(runId), (events) => ofType(events, "run_completed").length === 1, 60_000, "the first turn");
@@ -68,7 +71,7 @@ describe("plans across turns", () => {
   });
 });
 
-describe("routing", () => {
+describe.concurrent("routing", () => {
   it("never gives the task again to a child that failed this turn: not as the fallback, not as the default", async () => {
     // Attempt 2's decision names billing at low confidence (the failed technical is no longer on offer as its fallback):
     // the default, general, takes it. Attempt 3: billing is all that is left, and its low-confidence decision has no
@@ -89,7 +92,7 @@ describe("routing", () => {
   });
 });
 
-describe("a plan that stops early", () => {
+describe.concurrent("a plan that stops early", () => {
   it("cancelled: running children are cancelled and awaited, every node ends recorded as cancelled, the plan span closes", async () => {
     const { runId } = await h.engine.startRun({ graph: trip(), task: "Plan a slow trip\n@flight-researcher: think 30000\n@hotel-researcher: think 30000" });
     const started = await eventually(() => h.engine.getEvents(runId), (events) => ofType(events, "plan_node_started").length >= 2, 20_000, "two nodes to start");
@@ -135,7 +138,7 @@ describe("a plan that stops early", () => {
   });
 });
 
-describe("one budget per run tree", () => {
+describe.concurrent("one budget per run tree", () => {
   it("gives each node a share of what the root has left: the tree's overrun is one model call per node, not a budget per node", async () => {
     // Each node would spend three calls of 1,000 tokens; the whole tree has 3,000.
     const task = `Do it in parts\n@planner: return ${JSON.stringify(parallel(3))}\n@w: tokens 1000\n@w: tool calculator {"expression":"1+1"}\n@w: tool calculator {"expression":"2+2"}\n@w: answer: done`;
@@ -157,7 +160,7 @@ describe("one budget per run tree", () => {
   });
 });
 
-describe("one budget per run tree, onBudget ask", () => {
+describe.concurrent("one budget per run tree, onBudget ask", () => {
   it("starts no node while the root asks for tokens; a grant gives the node that ran out another attempt", async () => {
     const approver = await h.db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
     // a spends its share (two calls of 600 against about 850 left), so the tree is out of tokens while b waits on a.
@@ -186,7 +189,7 @@ describe("one budget per run tree, onBudget ask", () => {
   });
 });
 
-describe("node retries", () => {
+describe.concurrent("node retries", () => {
   it("retries a node whose model failed; the transfer it made is not made again", async () => {
     const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
     const task = `Pay\n@planner: return ${JSON.stringify({ nodes: [{ id: "pay", agent: "w", objective: "pay the supplier", dependsOn: [] }] })}\n@w: tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":3}\n@w: fail model once\n@w: answer: paid`;
@@ -222,7 +225,7 @@ describe("node retries", () => {
   });
 });
 
-describe("synthesis", () => {
+describe.concurrent("synthesis", () => {
   it("answers from the sink nodes' results, or fails the run plan_failed naming the synthesis", async () => {
     const graph = workers({ synthesisAgent: "writer" });
     const ok = await h.engine.startRun({ graph, task: `Do it\n@planner: return ${JSON.stringify(parallel(2))}\n@w: answer: part done\n@writer: answer: all written up` });

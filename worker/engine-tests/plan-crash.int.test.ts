@@ -2,29 +2,50 @@
 // side effects, start another, and the plan completes with every node's
 // transfer recorded exactly once.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
 
 const flatten = (spans: TraceNode[]): TraceNode[] => spans.flatMap((span) => [span, ...flatten(span.children)]);
 
-let h: EngineHarness;
-const workers: ChildProcess[] = [];
-
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
-  workers.push(child);
-  return child;
+/**
+ * A harness of its own for each story (its own task queue, database and worker processes), so the two kills run side
+ * by side: most of each story waits out a heartbeat or start-to-close timeout on the new worker.
+ */
+interface CrashRig {
+  h: EngineHarness;
+  startWorker(): Promise<ChildProcess>;
+  stop(): Promise<void>;
 }
 
-beforeAll(async () => {
-  h = await startEngineHarness({ worker: false, policy: { exemptTools: ["ledger_transfer"] } });
-});
+async function crashRig(): Promise<CrashRig> {
+  const h = await startEngineHarness({ worker: false, policy: { exemptTools: ["ledger_transfer"] } });
+  const workers: ChildProcess[] = [];
+  return {
+    h,
+    async startWorker() {
+      const child = await startWorkerProcess({ temporalAddress: h.config.temporal.address, taskQueue: h.taskQueue, databaseUrl: h.database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
+      workers.push(child);
+      return child;
+    },
+    async stop() {
+      for (const w of workers.splice(0)) w.kill("SIGKILL");
+      await h.stop();
+    },
+  };
+}
+
+const rigs: CrashRig[] = [];
 afterAll(async () => {
-  for (const w of workers.splice(0)) w.kill("SIGKILL");
-  await h?.stop();
+  await Promise.all(rigs.splice(0).map((rig) => rig.stop()));
 });
+/** A rig for one story, stopped after the file. */
+async function rig(): Promise<CrashRig> {
+  const made = await crashRig();
+  rigs.push(made);
+  return made;
+}
 
 const graph = {
   entryAgent: "planner",
@@ -44,8 +65,9 @@ const plan = {
   ],
 };
 
-describe("a plan whose worker is killed mid-plan", () => {
+describe.concurrent("a plan whose worker is killed mid-plan", () => {
   it("completes on a new worker with each node's side effect exactly once", async () => {
+    const { h, startWorker } = await rig();
     const first = await startWorker();
     const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
     const { runId } = await h.engine.startRun({
@@ -80,14 +102,11 @@ describe("a plan whose worker is killed mid-plan", () => {
     }
     const last = (await h.engine.getEvents(`${runId}.node-last-1`)).find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
     expect(last?.attempts).toBe(1);
-  });
+    // Two worker processes start and the retries wait out heartbeat timeouts, with the other story beside it.
+  }, 120_000);
 
   it("tool-less nodes (activities of the plan's run) in flight on the killed worker run again on the new one, each recorded once", async () => {
-    // The worker the first story started is still polling: stop it, or it would take the nodes and never be killed.
-    for (const w of workers.splice(0)) {
-      w.kill("SIGKILL");
-      await new Promise((resolve) => (w.exitCode !== null || w.signalCode !== null ? resolve(null) : w.once("exit", resolve)));
-    }
+    const { h, startWorker } = await rig();
     const first = await startWorker();
     const light = { ...graph, agents: [graph.agents[0]!, { name: "writer", model: "demo/writer", description: "writes one part" }] };
     const parts = { nodes: [{ id: "a", agent: "writer", objective: "part a", dependsOn: [] }, { id: "b", agent: "writer", objective: "part b", dependsOn: [] }, { id: "c", agent: "writer", objective: "part c", dependsOn: ["a", "b"] }] };
@@ -123,5 +142,5 @@ describe("a plan whose worker is killed mid-plan", () => {
       expect(nodeEvents.filter((e) => e.type === "run_started")).toHaveLength(1);
       expect(await h.engine.getRun(`${runId}.node-${id}-1`)).toMatchObject({ status: "completed", output: "written" });
     }
-  });
+  }, 120_000);
 });

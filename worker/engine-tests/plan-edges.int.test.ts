@@ -66,7 +66,9 @@ const team = (extra: { name: string; model: string; description: string }[] = []
 });
 const plan = (nodes: { id: string; agent: string; dependsOn?: string[] }[]) => ({ nodes: nodes.map((n) => ({ objective: `part ${n.id}`, dependsOn: [], ...n })) });
 
-describe.each(providers)("orchestration edges on $provider", ({ available, create }) => {
+// Concurrent: the providers side by side, and each provider's runs together (each is its own run on one worker and
+// waits mostly on Temporal timers: a node's retry backoff, a cancel). The replay waits for them all (sequential).
+describe.concurrent.each(providers)("orchestration edges on $provider", ({ available, create }) => {
   let h: EngineHarness;
   const replayable: string[] = [];
   beforeAll(async () => {
@@ -174,7 +176,7 @@ describe.each(providers)("orchestration edges on $provider", ({ available, creat
     replayable.push(runId);
   });
 
-  it.skipIf(!available)("every run above replays on today's workflow code", async () => {
+  it.skipIf(!available).sequential("every run above replays on today's workflow code", async () => {
     expect(await replayRunTrees(h, replayable)).toBeGreaterThanOrEqual(replayable.length);
   });
 });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { Worker } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
 import { singleAgentGraph, sharedWorkflowBundle, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
+import { replayHistories, type RecordedExecution } from "../../scripts/test-support/replay";
 import { isTerminal } from "../../lib/runs/schemas";
 import { summaryQuery } from "../../lib/contract/definitions";
 
@@ -45,17 +45,16 @@ async function queryUntilDone(runId: string, onEach?: (status: string) => Promis
 
 /** Replays every execution of each workflow once it has closed (an open history ends in a task the replayer would run anew). */
 async function replayAll(workflowIds: string[]): Promise<number> {
-  const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
-  let replayed = 0;
+  const executions: RecordedExecution[] = [];
   for (const workflowId of workflowIds) {
     await h.client.workflow.getHandle(workflowId).result();
     for await (const execution of h.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-      const history = await h.client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
-      await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter }, history, workflowId), `${workflowId} / ${execution.runId}`).resolves.toBeUndefined();
-      replayed++;
+      executions.push({ workflowId, runId: execution.runId, history: await h.client.workflow.getHandle(workflowId, execution.runId).fetchHistory() });
     }
   }
-  return replayed;
+  // One replay worker for them all; it rejects naming the first execution that does not replay.
+  await replayHistories(h, executions);
+  return executions.length;
 }
 
 describe("replaying histories", () => {

@@ -6,10 +6,9 @@
 // today's code (a worker that lost its cache rebuilds it that way).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Worker } from "@temporalio/worker";
 import { temporal } from "@temporalio/proto";
-import { eventually, sharedWorkflowBundle, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
-import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
+import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { replayHistories, type RecordedExecution } from "../../scripts/test-support/replay";
 import { saveAgentVersion } from "../../lib/agents/repository";
 import type { RunEvent } from "../../lib/contract/types";
 import type { SessionUser } from "../../lib/auth/server/session";
@@ -41,8 +40,11 @@ async function startTaped(agent: Record<string, unknown>, task: string, entries:
   return runId;
 }
 
-/** Cancels the run, waits for its workflow to close as cancelled, and checks the history: no failed workflow task, and it replays. */
-async function cancelAndCheck(runId: string): Promise<void> {
+/**
+ * Cancels the run, waits for its workflow to close as cancelled, and checks the history: no failed workflow task. Answers
+ * the history, which the test replays with the others it made (replayHistories: one replay worker for them all).
+ */
+async function cancelAndCheck(runId: string): Promise<RecordedExecution> {
   await h.engine.cancelRun(runId);
   const handle = h.client.workflow.getHandle(runId);
   const closed = await Promise.race([
@@ -59,8 +61,7 @@ async function cancelAndCheck(runId: string): Promise<void> {
   expect(closed, `${runId} closes promptly`).toBe("WorkflowFailedError");
   expect(events.at(-1)?.eventType, `${runId} ends cancelled`).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED);
   expect((await waitForStatus(h.engine, runId, ["cancelled"], PROMPT_MS)).status).toBe("cancelled");
-  const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
-  await expect(Worker.runReplayHistory({ workflowBundle: sharedWorkflowBundle(), dataConverter }, history, runId), `${runId} replays`).resolves.toBeUndefined();
+  return { workflowId: runId, history };
 }
 
 const eventsOf = (runId: string) => h.engine.getEvents(runId);
@@ -85,9 +86,10 @@ const untilToolsRun = (runId: string) =>
   );
 const slowTask = (lines: string[]) => ["think 30000", ...lines, "answer: done"].join("\n");
 
-describe("taped runs cancelled in flight", () => {
+// Side by side (describe.concurrent): each test cancels runs of its own at the moment it waits for; the 24 under load run alone after.
+describe.concurrent("taped runs cancelled in flight", () => {
   it("cancelled right after the start (several at once, as an experiment's cancel does)", async () => {
-    const runIds = await Promise.all(
+    const closed = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const runId = await startTaped(
           { tools: ["lookup_order", "ledger_transfer"], approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver" }] },
@@ -95,18 +97,18 @@ describe("taped runs cancelled in flight", () => {
           [{ kind: "tool_call", tool: "lookup_order", arguments: { order_id: `A-${i}` }, outcome: "ok", result: '{"recorded":true}' }],
           { live: { tools: [] }, approvals: "approve" },
         );
-        await cancelAndCheck(runId);
-        return runId;
+        return cancelAndCheck(runId);
       }),
     );
-    expect(new Set(runIds).size).toBe(8);
+    expect(new Set(closed.map((e) => e.workflowId)).size).toBe(8);
+    await replayHistories(h, closed);
   }, 180_000);
 
   it("cancelled while replayed model calls run", async () => {
     const entries = Array.from({ length: 40 }, (_, i) => recordedAnswer(i + 1));
     const runId = await startTaped({ tools: ["calculator"], maxIterations: 100 }, slowTask([]), entries, { live: "all", approvals: "reject" });
     await eventually(eventsOf.bind(null, runId), (events: RunEvent[]) => events.some((e) => e.type === "inference_completed" && e.replayed === true), 60_000, "a replayed model call");
-    await cancelAndCheck(runId);
+    await replayHistories(h, [await cancelAndCheck(runId)]);
   }, 120_000);
 
   it("cancelled while an approval-gated call asks the tape", async () => {
@@ -118,21 +120,21 @@ describe("taped runs cancelled in flight", () => {
       { live: { tools: [] }, approvals: "approve" },
     );
     await untilToolsRun(runId);
-    await cancelAndCheck(runId);
+    await replayHistories(h, [await cancelAndCheck(runId)]);
   }, 120_000);
 
   it("cancelled while a live tool runs", async () => {
     const transfer = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":1}';
     const runId = await startTaped({ tools: ["ledger_transfer"] }, [`${transfer} && ${transfer}`, "think 12000", "answer: done"].join("\n"), [], { live: "all", approvals: "approve" });
     await untilToolsRun(runId);
-    await cancelAndCheck(runId);
+    await replayHistories(h, [await cancelAndCheck(runId)]);
   }, 120_000);
 });
 
 describe("taped runs cancelled under load", () => {
   it("24 runs at once, each cancelled at its own moment while queried, all close cancelled and replay", async () => {
     const transfer = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":1}';
-    const runIds = await Promise.all(
+    const closed = await Promise.all(
       Array.from({ length: 24 }, async (_, i) => {
         const runId = await startTaped(
           { tools: ["lookup_order", "calculator", "ledger_transfer"], maxIterations: 100, approvalRules: [{ pattern: "ledger_transfer", requiredRole: "approver" }] },
@@ -154,11 +156,12 @@ describe("taped runs cancelled under load", () => {
           }
         })();
         await new Promise((r) => setTimeout(r, delay));
-        await cancelAndCheck(runId);
+        const execution = await cancelAndCheck(runId);
         await queries;
-        return runId;
+        return execution;
       }),
     );
-    expect(new Set(runIds).size).toBe(24);
+    expect(new Set(closed.map((e) => e.workflowId)).size).toBe(24);
+    await replayHistories(h, closed);
   }, 300_000);
 });

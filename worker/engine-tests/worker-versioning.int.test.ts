@@ -38,19 +38,11 @@ async function bundle(file: string): Promise<{ code: string }> {
 }
 
 beforeAll(async () => {
-  // Workers come below, one per build, all on this harness's one task queue.
   h = await startEngineHarness({ worker: false, env: { ZAP_WORKER_VERSIONING: "true" } });
   const versioning = h.config.temporal.workerVersioning;
   if (!versioning) throw new Error("ZAP_WORKER_VERSIONING did not turn versioning on");
   ref = { namespace: h.config.temporal.namespace, deploymentName: versioning.deploymentName };
-  [next, nextPatched] = await Promise.all([bundle("unpatched.ts"), bundle("patched.ts")]);
-  // Three builds poll this harness's one task queue from here on, as workers do during a deploy (ZAP_WORKER_PROMOTE=if-none).
-  await h.startWorker();
-  currentAfter.firstWorker = await currentBuildId(h.client.workflowService, ref);
-  await h.startWorker({ workflowBundle: next });
-  await h.startWorker({ workflowBundle: nextPatched });
-  currentAfter.laterWorkers = await currentBuildId(h.client.workflowService, ref);
-}, 180_000);
+});
 afterAll(async () => h?.stop());
 
 /**
@@ -152,8 +144,21 @@ function replay(execution: Execution, workflowBundle: { code: string }): Promise
   return Worker.runReplayHistory({ workflowBundle, dataConverter }, execution.history, execution.workflowId);
 }
 
-describe("worker versioning: two builds on one task queue", () => {
-  it("finishes every run on the build that started it, with the other build current, both ways", async () => {
+// The two describes run side by side (describe.concurrent): the worker processes' story has a deployment and task queue
+// of its own. The in-process builds' tests run in order (it.sequential): they set and roll back one deployment's current build.
+describe.concurrent("worker versioning: two builds on one task queue", () => {
+  beforeAll(async () => {
+    // Workers come here, one per build, all on the harness's one task queue.
+    [next, nextPatched] = await Promise.all([bundle("unpatched.ts"), bundle("patched.ts")]);
+    // Three builds poll this harness's one task queue from here on, as workers do during a deploy (ZAP_WORKER_PROMOTE=if-none).
+    await h.startWorker();
+    currentAfter.firstWorker = await currentBuildId(h.client.workflowService, ref);
+    await h.startWorker({ workflowBundle: next });
+    await h.startWorker({ workflowBundle: nextPatched });
+    currentAfter.laterWorkers = await currentBuildId(h.client.workflowService, ref);
+  }, 180_000);
+
+  it.sequential("finishes every run on the build that started it, with the other build current, both ways", async () => {
     const todayId = workflowBundleBuildId(today().code);
     const nextId = workflowBundleBuildId(next.code);
     expect(nextId, "a change of workflow code is a new build id").not.toBe(todayId);
@@ -196,7 +201,7 @@ describe("worker versioning: two builds on one task queue", () => {
     }
   }, 180_000);
 
-  it("moves a run onto a build whose change is patched, and it finishes there without a nondeterminism error", async () => {
+  it.sequential("moves a run onto a build whose change is patched, and it finishes there without a nondeterminism error", async () => {
     const todayId = workflowBundleBuildId(today().code);
     const patchedId = workflowBundleBuildId(nextPatched.code);
     const service = h.client.workflowService;
@@ -215,7 +220,7 @@ describe("worker versioning: two builds on one task queue", () => {
     for (const execution of chain) await expect(replay(execution, nextPatched)).resolves.toBeUndefined();
   }, 120_000);
 
-  it("fails a run moved onto a build whose change is not patched (what pinning prevents)", async () => {
+  it.sequential("fails a run moved onto a build whose change is not patched (what pinning prevents)", async () => {
     const todayId = workflowBundleBuildId(today().code);
     const nextId = workflowBundleBuildId(next.code);
     await setCurrentBuild(h.client.workflowService, ref, todayId);
@@ -231,7 +236,7 @@ describe("worker versioning: two builds on one task queue", () => {
   }, 120_000);
 });
 
-describe("worker versioning: worker processes and the operator's promote command", () => {
+describe.concurrent("worker versioning: worker processes and the operator's promote command", () => {
   it("makes the first build current, leaves a later build waiting, and promotes it on command", async () => {
     // A deployment of its own (named after its task queue), so promotions here touch no other test.
     const taskQueue = `it-versioning-${randomUUID()}`;

@@ -5,3 +5,4 @@ export { discoverMcpToolsWorkflow } from "./discover-tools";
 export { monitorsTickWorkflow } from "./monitors";
 export { playgroundCallWorkflow } from "./playground";
 export { experimentWorkflow } from "./experiment";
+export { scheduledRunWorkflow } from "./scheduled-run";

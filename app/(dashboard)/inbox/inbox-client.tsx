@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -56,7 +57,9 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
   const live = useLiveInbox();
   const inbox = useInbox(undefined, { live: live.path !== "polling" });
   const queryClient = useQueryClient();
-  const [focusedId, setFocusedId] = useState<string | null>(null);
+  // A link to one waiting call (/inbox?approval=…, from the runs list's "stuck or burning"): that call is chosen.
+  const linked = useSearchParams().get("approval");
+  const [focusedId, setFocusedId] = useState<string | null>(linked);
   const [open, setOpen] = useState<{ id: string; mode: CardMode } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [bulkReason, setBulkReason] = useState("");
@@ -125,6 +128,14 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
     setFocusedId(id);
     focusElementOf(id);
   };
+  // The linked call is brought into view once, when the inbox first lists it.
+  const linkedShown = useRef(false);
+  const linkedWaiting = linked !== null && byId.has(linked);
+  useEffect(() => {
+    if (!linked || !linkedWaiting || linkedShown.current) return;
+    linkedShown.current = true;
+    focusElementOf(linked);
+  }, [linked, linkedWaiting]);
 
   async function decideMany(chosen: InboxItem[], approved: boolean, reason = bulkReason.trim()) {
     setBulkBusy(true);
@@ -191,6 +202,9 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
       </div>
       {inbox.error && <Alert tone="error">{inbox.error.message}</Alert>}
       {status && <Alert tone={status.tone}>{status.text}</Alert>}
+      {linked && inbox.data && !all.some((i) => i.id === linked) ? (
+        <Alert tone="info">The call this link names is no longer waiting: it was decided or expired, or its run ended. Its run&apos;s page has what happened.</Alert>
+      ) : null}
 
       {canDecide && selection.length > 0 && (
         <section aria-label="Bulk decision" className="flex flex-wrap items-center gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3">

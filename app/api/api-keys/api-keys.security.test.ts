@@ -9,9 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { createDb, type Db } from "@/lib/db/prisma";
-import { applyMigrations } from "@/scripts/db/migrate";
-import { freshSqlite, type TestDatabase } from "@/scripts/test-support/databases";
-import { seedDatabase } from "@/lib/seed/seed";
+import type { TestDatabase } from "@/scripts/test-support/databases";
+import { seededSqlite } from "@/scripts/test-support/seeded-sqlite";
 
 const ORIGIN = "http://127.0.0.1:3000";
 
@@ -35,13 +34,12 @@ let users: typeof import("@/lib/users/server/users");
 const holder = globalThis as typeof globalThis & { zapDb?: unknown };
 
 beforeAll(async () => {
-  database = await freshSqlite();
-  await applyMigrations(database.url);
+  // Migrated and demo-seeded: a copy of the global setup's template (no Prisma CLI run, no bcrypt hashes here).
+  database = await seededSqlite();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET = "security-test-secret-0123456789-abcdefghij";
   db = createDb(database.url);
   holder.zapDb = db;
-  await seedDatabase(db, { demo: true });
   authRoute = await import("@/app/api/auth/[...nextauth]/route");
   keysRoute = await import("@/app/api/api-keys/route");
   keyRoute = await import("@/app/api/api-keys/[id]/route");
@@ -279,6 +277,16 @@ describe("the proxy in front of every route", () => {
     expect(image.headers.get("content-security-policy"), "a stored image keeps its sandbox").toContain("sandbox");
   });
 
+  it("passes an inbound webhook delivery on without a session (its signature is checked by the route), and nothing else under /api/hooks-like paths", async () => {
+    const { proxy } = await import("@/proxy");
+    const event = { waitUntil: () => undefined } as unknown as import("next/server").NextFetchEvent;
+    const call = (path: string) => proxy(new NextRequest(`${ORIGIN}${path}`, { method: "POST", headers: { host: "127.0.0.1:3000" } }), event);
+    expect((await call("/api/hooks/whk_anything")).headers.get("x-middleware-next"), "a delivery reaches the route").toBe("1");
+    expect((await call("/api/hooks")).status, "the prefix only, with its slash").toBe(401);
+    expect((await call("/api/hooksmith")).status).toBe(401);
+    expect((await call("/api/webhooks")).status, "managing webhooks takes a session").toBe(401);
+  });
+
   it("every /api route but the public ones is built on apiRoute, so none skips the key's check the proxy leaves to it", async () => {
     const fs = await import("node:fs");
     const path = await import("node:path");
@@ -286,7 +294,8 @@ describe("the proxy in front of every route", () => {
     const routes = fs.readdirSync(path.join(root, "app/api"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === "route.ts");
     const unguarded = routes
       .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-      .filter((file) => !["app/api/auth/[...nextauth]/route.ts", "app/api/health/route.ts"].includes(file))
+      // The public ones: Auth.js, the health check, and inbound webhook deliveries (authenticated by their HMAC signature).
+      .filter((file) => !["app/api/auth/[...nextauth]/route.ts", "app/api/health/route.ts", "app/api/hooks/[endpointId]/route.ts"].includes(file))
       .filter((file) => {
         const text = fs.readFileSync(path.join(root, file), "utf8");
         const exported = [...text.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b([^\n]*)/g)];

@@ -9,9 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { createDb, type Db } from "@/lib/db/prisma";
-import { applyMigrations } from "@/scripts/db/migrate";
-import { freshSqlite, type TestDatabase } from "@/scripts/test-support/databases";
-import { seedDatabase } from "@/lib/seed/seed";
+import type { TestDatabase } from "@/scripts/test-support/databases";
+import { seededSqlite } from "@/scripts/test-support/seeded-sqlite";
 
 const ORIGIN = "http://127.0.0.1:3000";
 
@@ -35,13 +34,12 @@ let users: typeof import("@/lib/users/server/users");
 const holder = globalThis as typeof globalThis & { zapDb?: unknown };
 
 beforeAll(async () => {
-  database = await freshSqlite();
-  await applyMigrations(database.url);
+  // Migrated and demo-seeded: a copy of the global setup's template (no Prisma CLI run, no bcrypt hashes here).
+  database = await seededSqlite();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET = "security-test-secret-0123456789-abcdefghij";
   db = createDb(database.url);
   holder.zapDb = db;
-  await seedDatabase(db, { demo: true });
   authRoute = await import("@/app/api/auth/[...nextauth]/route");
   keysRoute = await import("@/app/api/api-keys/route");
   agentsRoute = await import("@/app/api/agents/route");

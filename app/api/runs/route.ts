@@ -1,4 +1,4 @@
-// GET /api/runs – top-level runs, newest first, each with its plan outcome (?graph=<saved agent graph>&entryAgent=<its entry agent>&limit=N).
+// GET /api/runs – top-level runs, newest first, each with its plan outcome (?graph=<saved agent graph>&entryAgent=<its entry agent>&scheduleId=<sch_…>&limit=N).
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
 //   { graph, task, images?, context?, version?, model? } → 201 { runId } (graph: the saved agent graph);
 //   unknown keys (the old `agent` too) → 422 naming them. `images`: up to 5 of
@@ -15,8 +15,8 @@ import { UPLOAD_MAX_BODY_BYTES } from "@/lib/attachments/schemas";
 export const GET = apiRoute({
   permission: "read",
   handler: async ({ request }) => {
-    const { graph, entryAgent, limit } = parseQuery(request, listRunsSchema);
-    const runs = await getEngine().listRuns({ graph, entryAgent, limit });
+    const { graph, entryAgent, scheduleId, limit } = parseQuery(request, listRunsSchema);
+    const runs = await getEngine().listRuns({ graph, entryAgent, scheduleId, limit });
     return NextResponse.json({ runs });
   },
 });

@@ -7,9 +7,8 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/prisma";
-import { applyMigrations } from "@/scripts/db/migrate";
-import { freshSqlite, type TestDatabase } from "@/scripts/test-support/databases";
-import { seedDatabase } from "@/lib/seed/seed";
+import type { TestDatabase } from "@/scripts/test-support/databases";
+import { seededSqlite } from "@/scripts/test-support/seeded-sqlite";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey } from "@/lib/auth/server/api-keys";
 import { createApiKeyAsOperator, listApiKeysAsOperator, revokeApiKeyAsOperator } from "./api-keys";
@@ -23,13 +22,12 @@ let db: Db;
 const holder = globalThis as typeof globalThis & { zapDb?: unknown };
 
 beforeAll(async () => {
-  database = await freshSqlite();
-  await applyMigrations(database.url);
+  // Migrated and demo-seeded: a copy of the global setup's template (no Prisma CLI run, no bcrypt hashes here).
+  database = await seededSqlite();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET = SECRET;
   db = createDb(database.url);
   holder.zapDb = db;
-  await seedDatabase(db, { demo: true });
 });
 
 afterAll(async () => {

@@ -8,9 +8,8 @@ import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { createDb, type Db } from "../../db/prisma";
-import { applyMigrations } from "../../../scripts/db/migrate";
-import { freshSqlite, type TestDatabase } from "../../../scripts/test-support/databases";
-import { seedDatabase } from "../../seed/seed";
+import type { TestDatabase } from "../../../scripts/test-support/databases";
+import { seededSqlite } from "../../../scripts/test-support/seeded-sqlite";
 import { parseEnv } from "../../config/env";
 
 const ORIGIN = "http://127.0.0.1:3000";
@@ -33,14 +32,13 @@ let passwordRoute: typeof import("@/app/api/me/password/route");
 let users: typeof import("../../users/server/users");
 
 beforeAll(async () => {
-  database = await freshSqlite();
-  await applyMigrations(database.url);
+  // Migrated and demo-seeded: a copy of the global setup's template (no Prisma CLI run, no bcrypt hashes here).
+  database = await seededSqlite();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET = "security-test-secret-0123456789-abcdefghij";
   // Each test speaks from its own address, so address limits of one story do not leak into another.
   process.env.ZAP_TRUST_PROXY = "true";
   db = createDb(database.url);
-  await seedDatabase(db, { demo: true });
   authRoute = await import("@/app/api/auth/[...nextauth]/route");
   meRoute = await import("@/app/api/me/route");
   usersRoute = await import("@/app/api/users/route");

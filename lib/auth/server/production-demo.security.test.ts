@@ -6,9 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { createDb, type Db } from "../../db/prisma";
-import { applyMigrations } from "../../../scripts/db/migrate";
-import { freshSqlite, type TestDatabase } from "../../../scripts/test-support/databases";
-import { seedDatabase } from "../../seed/seed";
+import type { TestDatabase } from "../../../scripts/test-support/databases";
+import { seededSqlite } from "../../../scripts/test-support/seeded-sqlite";
 import { DEMO_USERS } from "../demo-users";
 
 const ORIGIN = "http://127.0.0.1:3000";
@@ -24,15 +23,14 @@ let authRoute: typeof import("@/app/api/auth/[...nextauth]/route");
 let users: typeof import("../../users/server/users");
 
 beforeAll(async () => {
-  database = await freshSqlite();
-  await applyMigrations(database.url);
+  // Migrated and demo-seeded: a copy of the global setup's template (no Prisma CLI run, no bcrypt hashes here).
+  database = await seededSqlite();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET = "security-test-secret-0123456789-abcdefghij";
   process.env.ZAP_TRUST_PROXY = "true";
   process.env.ZAP_PAYLOAD_KEY ??= "production-test-payload-key-0123456789abcdef";
   db = createDb(database.url);
-  // The demo accounts exist (seeded in demo mode, say), then the deployment switches to production and they are disabled.
-  await seedDatabase(db, { demo: true });
+  // The demo accounts exist (seeded in demo mode, say: the template is), then the deployment switches to production and they are disabled.
   await db.user.updateMany({ where: { isDemo: true }, data: { disabledAt: new Date() } });
   process.env.ZAP_MODE = "production";
   authRoute = await import("@/app/api/auth/[...nextauth]/route");

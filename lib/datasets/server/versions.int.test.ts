@@ -14,7 +14,9 @@ const providers = await testProviders();
 
 const draft = (task: string, output?: string): ItemDraft => ({ input: { task, context: { n: task } }, expected: output === undefined ? {} : { output }, tape: [], tags: [], source: { import: "jsonl" } });
 
-describe.each(providers)("dataset versions on $provider", ({ available, create }) => {
+// The providers side by side (each its own harness and database): the big import is work for node and SQLite on one
+// side, for PostgreSQL's server on the other. A provider's tests in order (sequential).
+describe.concurrent.each(providers)("dataset versions on $provider", ({ available, create }) => {
   let h: EngineHarness;
   let actor: { id: string };
   let counter = 0;
@@ -27,7 +29,7 @@ describe.each(providers)("dataset versions on $provider", ({ available, create }
   });
   afterAll(async () => h?.stop());
 
-  it.skipIf(!available)("a pinned version reads exactly the same after later edits, removals and adds", async () => {
+  it.skipIf(!available).sequential("a pinned version reads exactly the same after later edits, removals and adds", async () => {
     const ds = await fresh();
     const v1 = await applyChange(actor, { datasetId: ds.id }, { add: [draft("a", "A"), draft("b", "B"), draft("c", "C")], note: "first three", action: "dataset.imported" }, h.db);
     expect(v1).toEqual({ datasetId: ds.id, version: 1, itemCount: 3, added: 3, removed: 0 });
@@ -71,7 +73,7 @@ describe.each(providers)("dataset versions on $provider", ({ available, create }
     await expect(readDatasetItems(h.db, { datasetId: ds.id, version: 9 })).rejects.toThrow(`has no version 9 (its versions are 1 to 4)`);
   });
 
-  it.skipIf(!available)("two writers adding at once each make a version and lose no item", async () => {
+  it.skipIf(!available).sequential("two writers adding at once each make a version and lose no item", async () => {
     const ds = await fresh();
     const writer = (name: string) => Array.from({ length: 6 }, (_, i) => applyChange(actor, { datasetId: ds.id }, { add: [draft(`${name}-${i}-1`), draft(`${name}-${i}-2`)], note: `${name} ${i}`, action: "dataset.items_added" }, h.db));
     const results = await Promise.all([...writer("left"), ...writer("right")]);
@@ -87,7 +89,7 @@ describe.each(providers)("dataset versions on $provider", ({ available, create }
     expect(versions.map((v) => v.itemCount).sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => 2 * (i + 1)));
   });
 
-  it.skipIf(!available)("100,000 items make one version, read back whole in order; a later edit of one leaves them shared", async () => {
+  it.skipIf(!available).sequential("100,000 items make one version, read back whole in order; a later edit of one leaves them shared", async () => {
     const ds = await fresh();
     const all = Array.from({ length: 100_000 }, (_, i) => draft(`task ${i}`, `answer ${i}`));
     const started = Date.now();
@@ -102,7 +104,7 @@ describe.each(providers)("dataset versions on $provider", ({ available, create }
     console.info(`100,000-item import: ${importMs} ms`);
   }, 300_000);
 
-  it.skipIf(!available)("refuses 0 and 100,001 items by count, an item not in the newest version, and changes to an archived dataset", async () => {
+  it.skipIf(!available).sequential("refuses 0 and 100,001 items by count, an item not in the newest version, and changes to an archived dataset", async () => {
     const ds = await fresh();
     await expect(applyChange(actor, { datasetId: ds.id }, { add: [], note: "none", action: "dataset.imported" }, h.db)).rejects.toMatchObject({ status: 422, userMessage: "The dataset would have 0 items; add at least one" });
     const tooMany = Array.from({ length: 100_001 }, (_, i) => draft(`t${i}`));

@@ -46,7 +46,8 @@ export async function readMetricsDashboard(db: Db, input: MetricsQueryInput, now
   return {
     range: {
       from: new Date(grid.fromMinute * 60_000).toISOString(),
-      to: new Date(grid.toMinute * 60_000).toISOString(),
+      // Where the range ends (now), not where its last slot will end: that slot is still being filled.
+      to: new Date(grid.endMs).toISOString(),
       stepSeconds: grid.stepMinutes * 60,
       resolution: grid.resolution,
     },

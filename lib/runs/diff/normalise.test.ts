@@ -59,6 +59,8 @@ describe("treeNormaliser", () => {
     expect(normalise(`{"conversation_id":"${ROOT_A}.billing-1a2b3c4d"} from ${ROOT_A}`)).toBe('{"conversation_id":"⟨run.billing#1⟩"} from ⟨run⟩');
     expect(normalise("at 2026-11-29T10:15:30.123Z, id 4f9c2d1e-0a1b-4c2d-8e3f-5a6b7c8d9e0f")).toBe("at ⟨time⟩, id ⟨id⟩");
     expect(normalise("2026-11-29 10:15+01:00")).toBe("⟨time⟩");
+    expect(normalise('{"local":"29/11/2026, 13:20:05"}'), "current_time's local time").toBe('{"local":"⟨time⟩"}');
+    expect(normalise("due 29/11/2026, version 1.2.3"), "a date alone and a version stay").toBe("due 29/11/2026, version 1.2.3");
     expect(normalise("order A-1003 of 2026-11-29, 42 items"), "a date without a time and plain numbers stay").toBe("order A-1003 of 2026-11-29, 42 items");
   });
 

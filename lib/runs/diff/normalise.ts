@@ -1,7 +1,8 @@
 // What two runs differ in by construction, taken out before their steps are
 // compared (issue 37 §2): the ids the engine generates for a tree's runs (a
 // `message_agent` result names its child run, `<root>.billing-1a2b3c4d`), other
-// generated ids (UUIDs) and timestamps (ISO 8601 with a time). Two runs that
+// generated ids (UUIDs) and timestamps (ISO 8601 with a time, or a locale's
+// day/month/year with a time). Two runs that
 // did the same thing otherwise differ in exactly these, and the diff reported
 // "1 changed" for them. A run id becomes its place in the tree (the same on both
 // sides when the trees line up), so a reply from another sub-agent still differs.
@@ -12,8 +13,10 @@
 const runToken = (path: string) => `⟨run${path}⟩`;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?\b/g;
-/** A cheap test before the two patterns: both need a digit-dash pair. */
-const MAYBE_GENERATED = /\d-|[0-9a-f]{8}-/i;
+/** A date and time as a locale writes it (current_time's `local`: "29/11/2026, 13:20:05"); a date alone stays. */
+const LOCAL_DATE_TIME = /\b\d{1,2}[/.]\d{1,2}[/.]\d{4},? \d{1,2}:\d{2}(?::\d{2})?\b/g;
+/** A cheap test before the patterns: each needs a digit-dash pair or a digit-slash-or-dot pair. */
+const MAYBE_GENERATED = /\d-|\d[/.]\d|[0-9a-f]{8}-/i;
 
 const MIN_ID_LENGTH = 12;
 
@@ -36,7 +39,7 @@ export function treeNormaliser(paths: ReadonlyMap<string, string>): (text: strin
   return (text) => {
     let out = text;
     if (runIds && (prefix === null || out.includes(prefix))) out = out.replace(runIds, (id) => runToken(paths.get(id) ?? ""));
-    if (MAYBE_GENERATED.test(out)) out = out.replace(UUID, "⟨id⟩").replace(TIMESTAMP, "⟨time⟩");
+    if (MAYBE_GENERATED.test(out)) out = out.replace(UUID, "⟨id⟩").replace(TIMESTAMP, "⟨time⟩").replace(LOCAL_DATE_TIME, "⟨time⟩");
     return out;
   };
 }

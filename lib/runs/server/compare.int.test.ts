@@ -1,6 +1,6 @@
 // The compare read on runs the engine executed (SQLite and PostgreSQL): two
-// runs of one graph with the same task whose current_time call answered
-// differently diverge at that call and nowhere else; a run with one more tool
+// runs of one graph with the same task whose ledger_balance call answered
+// differently (the balance moved between them) diverge at that call and nowhere else; a run with one more tool
 // call shows the inserted steps with the rest aligned; the route refuses an
 // unknown run (404 naming it), runs of different graphs and unknown
 // parameters (422); "Compare with…" offers the other runs of the graph.
@@ -20,8 +20,10 @@ const candidatesRoute = await import("@/app/api/runs/compare/candidates/route");
 const stepsRoute = await import("@/app/api/runs/compare/steps/route");
 const providers = await testProviders();
 
-const SCRIPT = 'tool calculator {"expression":"6*7"}\ntool current_time {}\nanswer: done';
-const LONGER = 'tool calculator {"expression":"6*7"}\ntool calculator {"expression":"1+1"}\ntool current_time {}\nanswer: done';
+// ledger_balance, not current_time: the time differs between two runs by construction, and the comparison
+// leaves timestamps out (normalise.ts), so only a balance that moved between the runs is a real difference.
+const SCRIPT = 'tool calculator {"expression":"6*7"}\ntool ledger_balance {"account":"refunds"}\nanswer: done';
+const LONGER = 'tool calculator {"expression":"6*7"}\ntool calculator {"expression":"1+1"}\ntool ledger_balance {"account":"refunds"}\nanswer: done';
 
 async function steps(query: string) {
   return routeOutcome(await stepsRoute.GET(apiRequest("GET", `/api/runs/compare/steps?${query}`), params({})));
@@ -44,10 +46,11 @@ describe.each(providers)("comparing runs on $provider", ({ available, create }) 
     doors.db = h.db;
     doors.config = h.config;
     doors.userId = (await h.db.user.findUniqueOrThrow({ where: { email: "viewer@zap.local" } })).id;
-    const graph = singleAgentGraph({ name: "main", model: "demo/test", tools: ["calculator", "current_time"] });
-    // One after the other, so the current_time calls cannot read the same millisecond.
+    const graph = singleAgentGraph({ name: "main", model: "demo/test", tools: ["calculator", "ledger_balance"] });
     ({ runId: first } = await h.engine.startRun({ graph, task: SCRIPT }));
     await waitForStatus(h.engine, first, ["completed"]);
+    // Money moves between the first run and the others: their balance reads answer differently.
+    await h.db.ledgerAccount.update({ where: { id: "refunds" }, data: { balanceCents: { increment: 12_345 } } });
     ({ runId: second } = await h.engine.startRun({ graph, task: SCRIPT }));
     ({ runId: longer } = await h.engine.startRun({ graph, task: LONGER }));
     ({ runId: otherGraph } = await h.engine.startRun({ graph: singleAgentGraph({ name: "other", model: "demo/test" }), task: "answer: hi" }));
@@ -60,7 +63,7 @@ describe.each(providers)("comparing runs on $provider", ({ available, create }) 
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     const result = (outcome as { data: RunComparison }).data;
     const kinds = result.rows.map((r) => `${result.a.steps[r.a!]!.kind}:${result.a.steps[r.a!]!.name}:${r.status}`);
-    expect(kinds).toEqual(["task::equal", "model_call::equal", "tool_call:calculator:equal", "model_call::equal", "tool_call:current_time:changed", "model_call::equal", "final::equal"]);
+    expect(kinds).toEqual(["task::equal", "model_call::equal", "tool_call:calculator:equal", "model_call::equal", "tool_call:ledger_balance:changed", "model_call::equal", "final::equal"]);
     expect(result.firstDivergence).toBe(4);
     expect(result.rows[4]!.changed).toEqual(["result"]);
     expect(result.counts).toEqual({ equal: 6, changed: 1, onlyA: 0, onlyB: 0 });
@@ -87,7 +90,7 @@ describe.each(providers)("comparing runs on $provider", ({ available, create }) 
 
   it.skipIf(!available)("a run with one more tool call: the inserted steps are only in B, the rest stays aligned", async () => {
     const result = ((await compare(`a=${first}&b=${longer}`)) as { data: RunComparison }).data;
-    // The task differs; the model call proposing the second calculation and that call are only in B; the same current_time call answered differently.
+    // The task differs; the model call proposing the second calculation and that call are only in B; the same balance read answered differently.
     expect(result.rows.map((r) => r.status)).toEqual(["changed", "equal", "equal", "only_b", "only_b", "equal", "changed", "equal", "equal"]);
     expect(result.b.steps[result.rows[4]!.b!]).toMatchObject({ kind: "tool_call", name: "calculator", fields: { arguments: '{"expression":"1+1"}' } });
     expect(result.firstDivergence).toBe(0);

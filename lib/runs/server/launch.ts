@@ -5,15 +5,14 @@ import "server-only";
 // starts the workflow, removing the row if Temporal refuses.
 import { getDb } from "../../db/server/db";
 import { getEngine } from "../../engine/server/engine";
-import { appendAudit } from "../../audit/write";
 import { agentGraphSchema } from "../../agents/schemas";
 import { NOT_DRAFT } from "../../agents/repository";
-import { ValidationError } from "../../errors";
 import { AgentNotFound } from "../../agents/errors";
 import type { SessionUser } from "../../auth/server/session";
-import { missingPlaceholders, placeholdersOf } from "../placeholders";
+import { placeholdersOf } from "../placeholders";
 import { examplesFor, type ExampleTask } from "../examples";
 import type { launchRunSchema } from "../schemas";
+import { launchSavedRun } from "../launch-saved";
 import type { z } from "zod";
 import { getConfig } from "../../config/server/config";
 import { catalogOptions, supportsVision } from "../../models/catalog";
@@ -65,34 +64,7 @@ export async function launchableAgents(): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** Checks the context against the version's prompts (default: the graph's default version, never a draft), starts the run and writes its "run.started" audit row. */
-export async function launchRun(input: z.output<typeof launchRunSchema>, user: SessionUser): Promise<{ runId: string }> {
-  const row = await getDb().agentVersion.findFirst({
-    where: { agent: { name: input.graph }, ...(input.version ? { version: input.version } : NOT_DRAFT) },
-    orderBy: { version: "desc" },
-  });
-  // The engine's error, so a script starting the same run through the client reads the same sentence.
-  if (!row) throw new AgentNotFound(input.graph, input.version);
-  const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
-  if (graph.success) {
-    const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
-    if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: "the prompts use this placeholder; give it a value" })), `The context is missing ${missing.join(", ")}`);
-  }
-  const started = await getEngine().startRun({
-    graphName: input.graph,
-    version: row.version,
-    ...(input.model ? { modelOverride: input.model } : {}),
-    task: input.task,
-    ...(input.images?.length ? { images: input.images } : {}),
-    context: input.context,
-    startedBy: { id: user.id, email: user.email },
-  });
-  await appendAudit(getDb(), {
-    actorId: user.id,
-    action: "run.started",
-    target: started.runId,
-    // How many images, never their bytes (they are in the attachment store, referenced by the run's messages).
-    details: { graph: input.graph, version: row.version, ...(input.model ? { model: input.model } : {}), ...(input.images?.length ? { images: input.images.length } : {}) },
-  });
-  return started;
+/** Starts a run of a saved version as the signed-in user (lib/runs/launch-saved.ts: the same start a schedule's firing makes). */
+export function launchRun(input: z.output<typeof launchRunSchema>, user: SessionUser): Promise<{ runId: string }> {
+  return launchSavedRun({ db: getDb(), engine: getEngine() }, input, { id: user.id, email: user.email });
 }

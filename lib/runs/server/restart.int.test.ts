@@ -4,14 +4,14 @@
 import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
+import { copyFile } from "node:fs/promises";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, Connection } from "@temporalio/client";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../db/prisma";
-import { seedDatabase } from "../../seed/seed";
+import { sqliteFilePath } from "../../config/database";
 import { createEngine } from "../../engine/client";
-import { applyMigrations } from "../../../scripts/db/migrate";
 import { spawnDevServer, waitForTemporal } from "../../../scripts/lib/temporal-server";
 import { freePort } from "../../../scripts/test-support/ports";
 import { freshSqlite, type TestDatabase } from "../../../scripts/test-support/databases";
@@ -47,14 +47,15 @@ beforeAll(async () => {
   ports = { port: await freePort(), uiPort: await freePort(), httpPort: await freePort(), metricsPort: await freePort() };
   address = `127.0.0.1:${ports.port}`;
   database = await freshSqlite();
-  await applyMigrations(database.url);
+  // The server starts while the database is made. The database is a copy of the global setup's migrated, seeded
+  // template (as the engine harness makes one): no Prisma CLI run and no bcrypt hashes here (scripts/db/migrations.int.test.ts
+  // tests migrating and seeding).
+  await Promise.all([copyFile(inject("sqliteTemplatePath"), sqliteFilePath(database.url)), startTemporal()]);
   db = createDb(database.url);
-  await seedDatabase(db, { demo: true });
   // The page's server modules read their configuration from the environment, once.
   process.env.DATABASE_URL = database.url;
   process.env.TEMPORAL_ADDRESS = address;
   process.env.TEMPORAL_TASK_QUEUE = taskQueue;
-  await startTemporal();
   worker = await startWorkerProcess({ temporalAddress: address, taskQueue, databaseUrl: database.url, env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath") } });
 });
 

@@ -24,7 +24,9 @@ import {
   parseOutputData,
   planOutcomeOf,
   type RunRow,
+  type RunRowFilter,
 } from "../../run-ledger/read";
+import { readSortedRunPage } from "./sorted-runs";
 import { toSpanView } from "../span-rows";
 import { isMarkerEvent, MARKER_EVENT_TYPES, type MarkerEvent } from "../orchestration-view";
 import { RunNotFound } from "../../engine/errors";
@@ -35,7 +37,7 @@ import type { ImageRef } from "../../attachments/schemas";
 import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 import { bestHits, facetRootIds, MATCHING_TREES_MAX, searchRootIds } from "../../search/server/query";
-import { stuckOrBurning } from "./stuck-runs";
+import { stuckOrBurning, type StuckTree } from "./stuck-runs";
 import type { Db } from "../../db/prisma";
 import { readDeriveLag, type DeriveLag } from "../../db/derive-lag";
 import { feedbackRootIds } from "../../feedback/server/feedback";
@@ -64,7 +66,7 @@ function intersect(lists: (string[] | undefined)[]): string[] | undefined {
  * The trees the search, tool, model, view and feedback filters leave (root run ids), or
  * undefined when none is set; each gives at most MATCHING_TREES_MAX trees, newest first.
  */
-async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string[] | undefined; exclude: string[] | undefined; capped: boolean; stuck: Map<string, string[]> | null }> {
+async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string[] | undefined; exclude: string[] | undefined; capped: boolean; stuck: Map<string, StuckTree> | null }> {
   const [searched, byTool, byModel, stuck, byFeedback] = await Promise.all([
     filters.q ? searchRootIds(db, filters.q) : undefined,
     filters.tool ? facetRootIds(db, "tool", filters.tool) : undefined,
@@ -95,26 +97,31 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   }
   // A tree is listed when any of its runs waits for a decision, sub-runs included.
   const awaitingRoots = filters.awaitingApproval ? await readAwaitingRoots(db) : undefined;
-  const { rows: roots, total } = await readRunRows(
-    db,
-    {
-      topLevel: true,
-      status: filters.status === "active" ? undefined : filters.status,
-      working: filters.status === "active",
-      errorReason: filters.reason,
-      routedTo: filters.routedTo,
-      planOutcome: filters.planOutcome,
-      graph: filters.graph,
-      agentVersionIds: versionIds ?? undefined,
-      startedBy: filters.startedBy,
-      runIds: intersect([narrowed.ids, awaitingRoots]),
-      excludeRunIds: narrowed.exclude,
-      hideExperimentRuns: !filters.experiments,
-      startedFrom: filters.from ? new Date(filters.from) : undefined,
-      startedTo: filters.to ? new Date(filters.to) : undefined,
-    },
-    { skip: (filters.page - 1) * filters.pageSize, take: filters.pageSize },
-  );
+  const rowFilter: RunRowFilter = {
+    topLevel: true,
+    status: filters.status === "active" ? undefined : filters.status,
+    working: filters.status === "active",
+    errorReason: filters.reason,
+    routedTo: filters.routedTo,
+    planOutcome: filters.planOutcome,
+    graph: filters.graph,
+    agentVersionIds: versionIds ?? undefined,
+    startedBy: filters.startedBy,
+    runIds: intersect([narrowed.ids, awaitingRoots]),
+    excludeRunIds: narrowed.exclude,
+    hideExperimentRuns: !filters.experiments,
+    scheduleId: filters.scheduleId,
+    startedFrom: filters.from ? new Date(filters.from) : undefined,
+    startedTo: filters.to ? new Date(filters.to) : undefined,
+  };
+  const skip = (filters.page - 1) * filters.pageSize;
+  const order = filters.order ?? "desc";
+  // Newest or oldest first is the database's index order; another order is sorted by the list's own figures.
+  const sorted =
+    filters.sort && filters.sort !== "started"
+      ? await readSortedRunPage(db, rowFilter, { sort: filters.sort, order, skip, take: filters.pageSize, prices: getConfig().models.prices })
+      : { ...(await readRunRows(db, rowFilter, { skip, take: filters.pageSize, oldestFirst: filters.sort === "started" && order === "asc" })), note: null };
+  const { rows: roots, total } = sorted;
   const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
   const [versions, own, temporal, hits] = await Promise.all([
@@ -148,10 +155,10 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   const rows = roots.map((root) => ({
     ...toRow(root),
     ...(hits ? { match: hits.get(root.id) ?? null } : {}),
-    ...(narrowed.stuck ? { stuck: narrowed.stuck.get(root.id) ?? [] } : {}),
+    ...(narrowed.stuck ? { stuck: narrowed.stuck.get(root.id)?.reasons ?? [], waitingApproval: narrowed.stuck.get(root.id)?.waitingApproval ?? null } : {}),
   }));
   const matchNote = narrowed.capped ? `Showing the newest ${MATCHING_TREES_MAX.toLocaleString("en")} matching runs; narrow the search to see older ones.` : null;
-  return { rows, total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note, matchNote, ...(lag && lag.queued > 0 ? { indexBehind: lag } : {}) };
+  return { rows, total, page: filters.page, pageSize: filters.pageSize, temporalNote: temporal.note, matchNote, sortNote: sorted.note, ...(lag && lag.queued > 0 ? { indexBehind: lag } : {}) };
 }
 
 async function requireRun(runId: string): Promise<RunRow> {
@@ -211,7 +218,9 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   const details = run.status === "failed" && run.errorReason ? await readFailureDetails(db, run.id) : undefined;
   // Likewise only a run whose plan finished reads the counts (the row holds the outcome alone).
   const planFinished = run.planOutcome !== null ? await readLastPlanFinished(db, run.id) : null;
+  const schedule = run.scheduleId ? { id: run.scheduleId, name: (await db.schedule.findUnique({ where: { id: run.scheduleId }, select: { name: true } }))?.name ?? null } : null;
   return {
+    ...(schedule ? { schedule } : {}),
     runId: run.id,
     rootRunId: run.rootRunId,
     parentRunId: run.parentRunId,

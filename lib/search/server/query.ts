@@ -57,6 +57,16 @@ export async function facetRootIds(db: Db, kind: "tool" | "model" | "retried", v
   return rows.map((r) => r.rootRunId);
 }
 
+/**
+ * The tools or models some run used, alphabetically, at most `max` (the runs
+ * list suggests them in its filters). Grouped by the (kind, value, at) index, so
+ * the read walks one entry per value, not every tree that used it.
+ */
+export async function facetValues(db: Db, kind: "tool" | "model", max: number): Promise<string[]> {
+  const rows = await db.runFacet.groupBy({ by: ["value"], where: { kind }, orderBy: { value: "asc" }, take: max });
+  return rows.map((r) => r.value);
+}
+
 /** Which of these trees retried a tool call (a call that needed more than one attempt). */
 export async function treesWithRetries(db: Db, rootRunIds: string[]): Promise<Set<string>> {
   if (rootRunIds.length === 0) return new Set();

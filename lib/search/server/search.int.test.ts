@@ -217,17 +217,61 @@ describe.each(providers)("search across runs on $provider", ({ provider, availab
     await deriveQueued(db);
     // Its last write was 30 minutes ago (the ledger stamps updatedAt on each write).
     await db.run.update({ where: { id: "stuck-quiet" }, data: { updatedAt: new Date(NOW - 30 * 60_000) } });
+    // A run quiet for 20 minutes because a call waits for an approver: said so, with the call to open.
+    await writeLedgerGroup(db, [running("stuck-waiting", { status: "awaiting_approval" })]);
+    await deriveQueued(db);
+    await db.approvalRecord.create({
+      data: { id: "approval-waiting", runId: "stuck-waiting", rootRunId: "stuck-waiting", agentName: "main", toolName: "ledger_transfer", toolCallId: "t1", arguments: "{}", requestedAt: new Date(NOW - 20 * 60_000), expiresAt: new Date(NOW + 60 * 60_000) },
+    });
+    await db.run.update({ where: { id: "stuck-waiting" }, data: { updatedAt: new Date(NOW - 20 * 60_000), pendingApprovals: 1 } });
 
     const found = await stuckOrBurning(db, { stuckMinutes: 10, burnPerMinute: 1 });
-    expect([...found.keys()].sort()).toEqual(["stuck-burning", "stuck-quiet", "stuck-retry"]);
-    expect(found.get("stuck-retry")).toEqual(["a tool call needed retries"]);
-    expect(found.get("stuck-quiet")?.[0]).toMatch(/^no progress for 3\d min$/);
-    expect(found.get("stuck-burning")?.[0]).toMatch(/^\$\d+\.\d\d per minute$/);
+    expect([...found.keys()].sort()).toEqual(["stuck-burning", "stuck-quiet", "stuck-retry", "stuck-waiting"]);
+    expect(found.get("stuck-retry")).toEqual({ reasons: ["a tool call needed retries"], waitingApproval: null });
+    expect(found.get("stuck-quiet")?.reasons[0]).toMatch(/^no progress for 3\d min$/);
+    expect(found.get("stuck-burning")?.reasons[0]).toMatch(/^\$\d+\.\d\d per minute$/);
+    expect(found.get("stuck-waiting")?.reasons).toEqual([expect.stringMatching(/^waiting for an approver for 2\d min$/)]);
+    expect(found.get("stuck-waiting")?.waitingApproval).toMatchObject({ approvalId: "approval-waiting", runId: "stuck-waiting", toolName: "ledger_transfer" });
     // Raised thresholds leave only the retrying run.
     expect([...(await stuckOrBurning(db, { stuckMinutes: 60, burnPerMinute: 100 })).keys()]).toEqual(["stuck-retry"]);
     const page = await list({ view: "stuck", stuckMinutes: "10", burnPerMinute: "1" });
-    expect(ids(page).sort()).toEqual(["stuck-burning", "stuck-quiet", "stuck-retry"]);
+    expect(ids(page).sort()).toEqual(["stuck-burning", "stuck-quiet", "stuck-retry", "stuck-waiting"]);
     expect(page.rows.every((r) => (r.stuck?.length ?? 0) > 0)).toBe(true);
+    expect(page.rows.find((r) => r.runId === "stuck-waiting")?.waitingApproval?.approvalId).toBe("approval-waiting");
+    // The waiting run ends here: the next test lists working runs too.
+    await db.approvalRecord.delete({ where: { id: "approval-waiting" } });
+  });
+
+  it.skipIf(!available)("sorts by duration and by the whole tree's tokens and cost, unpriced last, and refuses an unknown sort", async () => {
+    const ended = (spec: RunSpec, startMinAgo: number, seconds: number | null): LedgerBatch => {
+      const b = batch({ ...spec, graph: "sorting", startedAt: new Date(NOW - startMinAgo * 60_000).toISOString() });
+      return { ...b, summary: { ...b.summary, status: seconds === null ? "thinking" : "completed", endedAt: seconds === null ? null : new Date(NOW - startMinAgo * 60_000 + seconds * 1000).toISOString() } };
+    };
+    const gpt = (id: string, tokens: NonNullable<TraceSpan["tokens"]>) => span(id, "inference", undefined, tokens, "openai/gpt-4o");
+    await writeLedgerGroup(db, [
+      // a: 60 s, 5,000 tokens, $0.0125
+      ended({ runId: "sort-a", task: "a", spans: [gpt("s2", { inputTokens: 5_000, outputTokens: 0 })] }, 50, 60),
+      // b: 10 s, 2,000 own tokens ($0.02) and a sub-run's 4,000 ($0.01): 6,000 tokens, $0.03 in all
+      ended({ runId: "sort-b", task: "b", spans: [gpt("s2", { inputTokens: 0, outputTokens: 2_000 })] }, 40, 10),
+      ended({ runId: "sort-b/child", rootRunId: "sort-b", parentRunId: "sort-b", task: "b child", spans: [gpt("s2", { inputTokens: 4_000, outputTokens: 0 })] }, 40, 5),
+      // c: still working for 30 min, 10,000 tokens of a model without a price
+      ended({ runId: "sort-c", task: "c", spans: [span("s2", "inference", undefined, { inputTokens: 10_000, outputTokens: 0 }, "acme/unpriced")] }, 30, null),
+    ]);
+    await deriveQueued(db);
+    const order = async (sort: string, direction?: string) => ids(await list({ graph: "sorting", sort, ...(direction ? { order: direction } : {}) }));
+    expect(await order("started")).toEqual(["sort-c", "sort-b", "sort-a"]);
+    expect(await order("started", "asc")).toEqual(["sort-a", "sort-b", "sort-c"]);
+    expect(await order("duration")).toEqual(["sort-c", "sort-a", "sort-b"]);
+    expect(await order("duration", "asc")).toEqual(["sort-b", "sort-a", "sort-c"]);
+    expect(await order("tokens")).toEqual(["sort-c", "sort-b", "sort-a"]);
+    expect(await order("cost")).toEqual(["sort-b", "sort-a", "sort-c"]);
+    expect(await order("cost", "asc")).toEqual(["sort-a", "sort-b", "sort-c"]);
+    // Paged: the second page of a sort continues it.
+    expect(ids(await list({ graph: "sorting", sort: "tokens", pageSize: "2", page: "2" }))).toEqual(["sort-a"]);
+    for (const bad of ["sort=price", "order=up"]) {
+      const response = await listRoute(get(`/api/runs/list?${bad}`), noParams);
+      expect(response.status, bad).toBe(422);
+    }
   });
 
   it.skipIf(!available)("a ledger written before the index is indexed by the backfill, once", async () => {

@@ -21,6 +21,7 @@ import { plural } from "@/lib/text/plural";
 import { DesignerCanvas, FIT_VIEW } from "@/components/graph/designer-canvas";
 import { withFullLayout } from "@/components/graph/flow-model";
 import { freeSpot } from "@/lib/agents/free-spot";
+import { useRevealPlacedNode } from "@/components/graph/reveal-node";
 import { Inspector } from "@/components/agents/inspector";
 import { ProblemsPanel } from "@/components/agents/problems-panel";
 import { Palette } from "@/components/agents/palette";
@@ -53,6 +54,7 @@ const defaultOf = (versions: readonly VersionSummary[]) => versions.find((v) => 
 
 function Editor({ name, saved, versions: initialVersions, canEdit, providers }: EditorProps) {
   const flow = useReactFlow();
+  const revealPlaced = useRevealPlacedNode();
   const queryClient = useQueryClient();
   // Rendered on the client only (see editor-loader), so a kept draft is read before the first render.
   const [kept] = useState(() => (canEdit ? readDraft(name) : null));
@@ -155,8 +157,12 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
       } else if (item.startsWith("tool:")) {
         edit((g) => addTool(g, item.slice(5), spot(g), target ?? undefined));
       }
+      // Shown whole once it is drawn: beside the selected agent may be past the pane's edge.
+      // With the agent it was placed beside or attached to, so that one stays in view too.
+      const anchor = item === "agent" ? selectedAgent : item === "mcp" || item.startsWith("tool:") ? (target ?? doc.graph.entryAgent) : null;
+      revealPlaced(freeSpot(layout, near), anchor ? [agentNodeId(anchor)] : []);
     },
-    [canEdit, doc.graph.layout, edit, flow, selectedAgent],
+    [canEdit, doc.graph.layout, doc.graph.entryAgent, edit, flow, selectedAgent, revealPlaced],
   );
 
   /** Saves the draft as a new version; says why not when it cannot (Save and run shows that too). */

@@ -8,8 +8,10 @@ import type { TokenUsage } from "@/lib/contract/types";
 import { mergeMarkers, type MarkerEvent } from "@/lib/runs/orchestration-view";
 import { handoffMarks } from "@/lib/runs/conversation-turns";
 import { isTerminal, type RunHeaderData, type TraceSpanView } from "@/lib/runs/schemas";
-import { indexSpans, timeScale, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
-import { drawnSpans, drawnSubRunSpans, runTimes, type RunTimes } from "@/lib/runs/run-time";
+import { indexSpans, type SpanIndex, type TimelineRow } from "@/lib/runs/timeline";
+import { axisRange, timeScale } from "@/lib/runs/time-axis";
+import { liveOutput, openCalls } from "@/lib/runs/live-call";
+import { drawnSpans, drawnSubRunSpans, onTimeAxis, runTimes, type RunTimes } from "@/lib/runs/run-time";
 import { Waterfall } from "@/components/trace/waterfall";
 import { SpanDetails } from "@/components/trace/span-details";
 import { useRunTail } from "@/components/trace/use-run-tail";
@@ -135,23 +137,28 @@ export function RunClient({
   const onToggleCollapse = useCallback((key: string) => setCollapsed((c) => toggle(c, key)), []);
   const onToggleSubRun = useCallback((id: string) => setExpandedSubRuns((c) => toggle(c, id)), []);
   const onSelect = useCallback((row: TimelineRow) => setSelected({ key: row.key, runId: row.span.runId, spanId: row.span.id }), []);
+  // The model call being written, on its span: the row and the panel show its text, the header counts its
+  // tokens until the ledger has the call (then its recorded count stands). Running calls are read once per
+  // change of the spans, matched per token.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const ownOpenCalls = useMemo(() => openCalls(tail.spans), [tail.spanVersion]);
+  const allOpenCalls = useMemo(() => openCalls(allSpans), [allSpans]);
+  const liveText = useMemo(() => liveOutput(allOpenCalls, tail.liveCall), [allOpenCalls, tail.liveCall]);
+  const ownLiveTokens = useMemo(() => liveOutput(ownOpenCalls, tail.liveCall)?.tokens ?? 0, [ownOpenCalls, tail.liveCall]);
+  // The same axis the waterfall draws (its spans, its range), so a zoom lands on the span.
   const zoomTo = (span: TraceSpanView) => {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const s of allSpans) {
-      lo = Math.min(lo, s.startMs);
-      hi = Math.max(hi, s.endMs ?? lo);
-    }
-    const scale = timeScale(allSpans, lo, Math.max(hi, lo + 1));
+    const axisSpans = allSpans.filter((s) => onTimeAxis(s, times));
+    const { start, end } = axisRange(axisSpans, Date.now());
+    const scale = timeScale(axisSpans, start, end);
     const a = scale.toFraction(span.startMs);
-    const b = scale.toFraction(span.endMs ?? hi);
+    const b = scale.toFraction(span.endMs ?? end);
     const pad = Math.max(0.002, (b - a) * 0.1);
     setZoom([Math.max(0, a - pad), Math.min(1, b + pad)]);
   };
 
   return (
     <div>
-      <RunHeader header={tail.header} taskImages={taskImages} canLaunch={canLaunch} onChanged={tail.refresh} />
+      <RunHeader header={tail.header} liveTokens={ownLiveTokens} taskImages={taskImages} canLaunch={canLaunch} onChanged={tail.refresh} />
       {tail.accessEnded ? (
         <div className="mb-4">
           <StreamEndedAlert end={tail.accessEnded} />
@@ -228,10 +235,21 @@ export function RunClient({
                 zoom={zoom}
                 onZoom={setZoom}
                 loadingSubRuns={loadingSubRuns}
-                liveCall={tail.liveCall}
+                live={liveText}
               />
             )}
-            {selected ? <SpanDetails key={selected.key} runId={selected.runId} spanId={selected.spanId} onClose={() => setSelected(null)} onZoomTo={zoomTo} /> : <p className="text-sm text-zinc-500">Select a span to see its details.</p>}
+            {selected ? (
+              <SpanDetails
+                key={selected.key}
+                runId={selected.runId}
+                spanId={selected.spanId}
+                live={liveText && liveText.runId === selected.runId && liveText.spanId === selected.spanId ? liveText : null}
+                onClose={() => setSelected(null)}
+                onZoomTo={zoomTo}
+              />
+            ) : (
+              <p className="text-sm text-zinc-500">Select a span to see its details.</p>
+            )}
           </div>
         </div>
       ) : (

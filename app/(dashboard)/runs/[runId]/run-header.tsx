@@ -3,7 +3,8 @@ import { useState } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/runs/status-badge";
-import { UsageText, formatDuration } from "@/components/runs/usage";
+import { UsageText, formatDuration, tokenCount } from "@/components/runs/usage";
+import { formatCount } from "@/lib/format/figures";
 import { followUpWindowText, runDurationMs, runTimes } from "@/lib/runs/run-time";
 import { RunDialog } from "@/components/runs/run-dialog";
 import { CompareWith } from "@/components/diff/compare-with";
@@ -11,7 +12,7 @@ import { JsonTree } from "@/components/runs/json-tree";
 import { FailureDetails } from "@/components/runs/failure-details";
 import { PlanOutcomeSummary } from "@/components/runs/plan-outcome";
 import { cancelRunAction } from "@/lib/actions/cancel-run";
-import { isTerminal, type RunHeaderData } from "@/lib/runs/schemas";
+import { isTerminal, type RunHeaderData, type UsageCost } from "@/lib/runs/schemas";
 import { useNow } from "@/components/runs/use-now";
 import { FollowUpComposer, type Notice } from "./follow-up-composer";
 import { MessageImages } from "@/components/attachments/message-images";
@@ -22,13 +23,29 @@ import { graphVersionLabel } from "@/lib/runs/version-label";
 import { routedToText } from "@/lib/runs/routing-label";
 import { DateTime } from "@/components/ui/date-time";
 
-export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header: RunHeaderData; taskImages: readonly ImageRef[]; canLaunch: boolean; onChanged: () => void }) {
+/** A usage with the tokens of the answer being written added to its output (the ledger has them once the call is stored). */
+function withLive(usage: UsageCost, liveTokens: number): UsageCost {
+  return liveTokens ? { ...usage, tokens: { ...usage.tokens, outputTokens: usage.tokens.outputTokens + liveTokens } } : usage;
+}
+
+export function RunHeader({ header, liveTokens = 0, taskImages, canLaunch, onChanged }: {
+  header: RunHeaderData;
+  /** Estimated tokens of the run's model call being written, not yet in the ledger (0 when none). */
+  liveTokens?: number;
+  taskImages: readonly ImageRef[];
+  canLaunch: boolean;
+  onChanged: () => void;
+}) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
   // Start → last answer (or now while it works): the trace's root bar reads the same times.
   const duration = runDurationMs(runTimes(header), now);
   const terminal = isTerminal(header.status);
+  // While an answer is written its tokens count here already (estimated), so the count moves with the text;
+  // once the call is stored the ledger's count replaces the estimate.
+  const self = withLive(header.self, liveTokens);
+  const total = withLive(header.total, liveTokens);
 
   async function cancel() {
     setBusy(true);
@@ -66,6 +83,14 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
             <StatusBadge status={header.status} />
           </h1>
           <p className="mt-1 break-all font-mono text-xs text-zinc-500">{header.runId}</p>
+          {header.schedule ? (
+            <p className="mt-1 text-xs text-zinc-600" data-testid="run-schedule">
+              Started by the schedule{" "}
+              <Link href={`/schedules#${encodeURIComponent(header.schedule.id)}`} className="text-indigo-700 hover:underline">
+                {header.schedule.name ?? `${header.schedule.id} (deleted)`}
+              </Link>
+            </p>
+          ) : null}
           <ForkLinks runId={header.runId} />
         </div>
         <div className="flex gap-2">
@@ -122,14 +147,16 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
         </div>
         <div>
           <dt className="text-xs text-zinc-500">Self</dt>
-          <dd data-testid="usage-self" data-tokens={header.self.tokens.inputTokens + header.self.tokens.outputTokens}>
-            <UsageText usage={header.self} />
+          <dd data-testid="usage-self" data-tokens={tokenCount(self)}>
+            <UsageText usage={self} />
+            {liveTokens ? <LiveTokens tokens={liveTokens} /> : null}
           </dd>
         </div>
         <div>
           <dt className="text-xs text-zinc-500">Including sub-runs</dt>
-          <dd data-testid="usage-total" data-tokens={header.total.tokens.inputTokens + header.total.tokens.outputTokens}>
-            <UsageText usage={header.total} />
+          <dd data-testid="usage-total" data-tokens={tokenCount(total)}>
+            <UsageText usage={total} />
+            {liveTokens ? <LiveTokens tokens={liveTokens} /> : null}
           </dd>
         </div>
         <div>
@@ -193,5 +220,14 @@ export function RunHeader({ header, taskImages, canLaunch, onChanged }: { header
         </p>
       ) : null}
     </header>
+  );
+}
+
+/** Says that part of the count is an answer being written, estimated until it is stored. */
+function LiveTokens({ tokens }: { tokens: number }) {
+  return (
+    <span data-testid="usage-live" className="ml-1 text-xs text-indigo-700" title="tokens of the answer being written, estimated until the call is stored">
+      incl. ≈ {formatCount(tokens)} being written
+    </span>
   );
 }

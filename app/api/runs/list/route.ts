@@ -1,8 +1,11 @@
 // GET /api/runs/list?status=&reason=&routedTo=&planOutcome=&graph=&version=&startedBy=&awaitingApproval=1&from=&to=&page=&pageSize=
-//   &q=&tool=&model=&view=stuck&stuckMinutes=&burnPerMinute=
+//   &q=&tool=&model=&view=stuck&stuckMinutes=&burnPerMinute=&sort=started|duration|tokens|cost&order=desc|asc
 // – top-level runs from the ledger joined with Temporal's visibility, sub-runs grouped, usage rolled up.
 //   q: full-text search (each row then has `match`, its snippet and span); tool/model: trees that used it;
-//   view=stuck: "stuck or burning" (each row has `stuck`, why). A q without a word or over 200 characters → 422.
+//   view=stuck: "stuck or burning" (each row has `stuck`, why, and `waitingApproval`, the call it waits on, if any).
+//   sort: newest first by default; duration, tokens and cost order the newest 2,000 matching runs by the figures the
+//   list shows (tokens and cost of the whole tree; unpriced last), `sortNote` says when more matched.
+//   A q without a word or over 200 characters, or an unknown sort or order → 422.
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/http/server/api-route";
 import { runFiltersSchema } from "@/lib/runs/schemas";
