@@ -2,7 +2,8 @@
 // driven through the HTTP routes as a builder would: a schedule with a short
 // interval starts runs linked to it (the runs list filters by it, the starter
 // is the owner), pause stops its firings, "run now" and a backfill of a past
-// range start runs, N failed runs in a row pause it and post the alert to the
+// range start runs, cancel_other cancels the run still working when the next
+// firing comes, N failed runs in a row pause it and post the alert to the
 // monitors' webhook, an owner demoted to viewer gets a refused firing and no
 // run, delete removes the Temporal Schedule; a viewer is refused (403) and bad
 // input is answered 422 naming the field, with nothing changed.
@@ -180,6 +181,38 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
       await h.db.user.update({ where: { id: ids.admin }, data: { role: "admin" } });
     }
   }, 60_000);
+
+  it.skipIf(!available)("cancel_other: a firing while the previous run still works cancels that run (cancelled in the ledger) and starts the new one", async () => {
+    as("builder");
+    // The demo model thinks a minute before answering, so each run is still working when the next 5-second firing comes.
+    const schedule = await created({ ...base, name: "newest wins", task: "think 60000\nanswer: too late", intervalSeconds: 5, overlap: "cancel_other", failureLimit: 5 });
+    const [first] = await eventually(() => linkedRuns(schedule.id), (runs) => runs.length >= 1, 30_000, "the first firing's run");
+    expect(first).toBeDefined();
+    const second = await eventually(
+      async () => (await linkedRuns(schedule.id)).find((run) => run.id !== first?.id),
+      (run) => run !== undefined,
+      30_000,
+      "the next firing's run",
+    );
+    const paused = await routeOutcome(await pauseRoute.POST(apiRequest("POST", `/api/schedules/${schedule.id}/pause`, { note: "test over" }), byId(schedule.id)), "schedule");
+    expect(paused).toMatchObject({ ok: true });
+    const cancelled = await eventually(() => h.db.run.findUniqueOrThrow({ where: { id: first?.id ?? "" } }), (run) => run.status === "cancelled", 30_000, "the first run cancelled");
+    expect(cancelled.output, "cancelled before it answered").toBeNull();
+    // A firing under way when the pause landed may start one more run; each run but the newest was cancelled by its successor.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const runs = await linkedRuns(schedule.id);
+    const newest = runs.at(-1);
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(newest?.id === second?.id || runs.some((run) => run.id === second?.id), "the second firing started its run").toBe(true);
+    for (const run of runs.slice(0, -1)) {
+      await eventually(() => h.db.run.findUniqueOrThrow({ where: { id: run.id } }), (row) => row.status === "cancelled", 30_000, `run ${run.id} cancelled by the next firing`);
+    }
+    expect((await h.db.run.findUniqueOrThrow({ where: { id: newest?.id ?? "" } })).status, "the newest run still works: nothing cancelled it").not.toBe("cancelled");
+    const row = await eventually(() => rowOf(schedule.id), (r) => r.lastRunId !== null, 20_000, "an outcome recorded");
+    expect(row.consecutiveFailures, "a cancelled firing is no failure").toBe(0);
+    await h.engine.cancelRun(newest?.id ?? "");
+    await routeOutcome(await scheduleRoute.DELETE(apiRequest("DELETE", `/api/schedules/${schedule.id}`), byId(schedule.id)));
+  }, 150_000);
 
   it.skipIf(!available)("a viewer is refused every change with 403 and nothing changes; bad input is answered 422 naming the field", async () => {
     as("builder");
