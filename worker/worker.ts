@@ -38,6 +38,12 @@ export interface ZapWorkerDeps {
 }
 
 /** Connects to the configured Temporal with the worker's native client. */
+/** The email channel of approvals, when SMTP is configured (lib/config/env.ts approvalChannels). */
+function approvalEmailOf(config: AppConfig) {
+  const { email, linkBase } = config.approvalChannels;
+  return email ? { ...email, linkBase } : null;
+}
+
 export function connectWorker(config: AppConfig): Promise<NativeConnection> {
   return NativeConnection.connect(temporalConnectionOptions(config));
 }
@@ -84,7 +90,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
     ...(role === "workflows"
       ? {}
-      : { activities: createActivities({ db, models, tools, webhook: config.webhook, decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
+      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalEmail: approvalEmailOf(config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

@@ -35,6 +35,9 @@ const SECRET_VARIABLES = new Set([
   "ZAP_ENCRYPTION_KEY",
   "ZAP_PAYLOAD_KEY",
   "ZAP_ENCRYPTION_KEYS",
+  "ZAP_SMTP_URL",
+  "ZAP_SLACK_SIGNING_SECRET",
+  "ZAP_SLACK_BOT_TOKEN",
 ]);
 
 const commaList = z.string().transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean));
@@ -152,6 +155,10 @@ const envSchema = z
     ZAP_TRUST_PROXY: booleanText.default(false),
     ZAP_WEBHOOK_URL: httpUrl.optional(),
     ZAP_WEBHOOK_SECRET: secret(16).optional(),
+    // Approval emails (docs/approvals-channels.md): smtp(s)://user:password@host:port, the sender, and fixed recipients (default: every user with the approval's role).
+    ZAP_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected an smtp:// or smtps:// URL" }).optional(),
+    ZAP_SMTP_FROM: z.email({ error: "expected an email address" }).optional(),
+    ZAP_APPROVAL_EMAIL_TO: commaList.pipe(z.array(z.email({ error: "expected comma-separated email addresses" }))).optional(),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
     // How often the worker's Temporal Schedule evaluates monitors (docs/observe.md#monitors-and-alerts); tests shorten it.
     ZAP_MONITOR_INTERVAL_SECONDS: z.coerce.number({ error: "expected seconds" }).int().min(1).max(3_600).default(60),
@@ -192,6 +199,9 @@ const envSchema = z
     // Deliveries are always signed: a webhook without its secret would be forgeable by anyone who learns the URL.
     if (env.ZAP_WEBHOOK_URL && !env.ZAP_WEBHOOK_SECRET) {
       ctx.addIssue({ code: "custom", path: ["ZAP_WEBHOOK_SECRET"], message: "ZAP_WEBHOOK_SECRET must be set with ZAP_WEBHOOK_URL (deliveries are always signed)" });
+    }
+    if (env.ZAP_SMTP_URL && !env.ZAP_SMTP_FROM) {
+      ctx.addIssue({ code: "custom", path: ["ZAP_SMTP_FROM"], message: "ZAP_SMTP_FROM must be set with ZAP_SMTP_URL (the approval emails' sender)" });
     }
     if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY)) {
       ctx.addIssue({
@@ -279,6 +289,8 @@ export interface AppConfig {
   /** Where approval requests, decisions and expiries are posted (signed with the secret), if anywhere. */
   /** allowHosts: ZAP_EGRESS_ALLOW_HOSTS, so the operator's own webhook may live on a private host. */
   webhook: { url: string; secret: string | null; allowHosts: string[] } | null;
+  /** Where approvals are sent besides the webhook (docs/approvals-channels.md); linkBase: AUTH_URL, or this server on localhost. */
+  approvalChannels: { linkBase: string; email: { smtpUrl: string; from: string; to: string[] | null } | null };
   /** Print stack traces after failures (ZAP_DEBUG). */
   debug: boolean;
   /** Seconds between two evaluations of the monitors (ZAP_MONITOR_INTERVAL_SECONDS). */
@@ -384,6 +396,10 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     tools: { httpAllowlist: env.ZAP_HTTP_ALLOWLIST ? env.ZAP_HTTP_ALLOWLIST.split(",") : [] },
     debug: env.ZAP_DEBUG,
     monitors: { intervalSeconds: env.ZAP_MONITOR_INTERVAL_SECONDS },
+    approvalChannels: {
+      linkBase: (env.AUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+      email: env.ZAP_SMTP_URL && env.ZAP_SMTP_FROM ? { smtpUrl: env.ZAP_SMTP_URL, from: env.ZAP_SMTP_FROM, to: env.ZAP_APPROVAL_EMAIL_TO ?? null } : null,
+    },
     webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,
     models: {
       demoLatencyMs: env.ZAP_DEMO_LATENCY_MS,

@@ -557,6 +557,14 @@ export function readDecidedApprovals(db: Db, where: { ids?: string[]; runIds?: s
   });
 }
 
+/** One approval's record by id (pending or decided), or null: the approval page (app/(dashboard)/approvals/[approvalId]). */
+export function readApprovalRecord(db: Db, id: string): Promise<(ApprovalRecordRow & { agentName: string }) | null> {
+  return db.approvalRecord.findUnique({
+    where: { id },
+    select: { id: true, runId: true, rootRunId: true, agentName: true, toolName: true, toolCallId: true, arguments: true, editedArguments: true, status: true, reason: true, decidedByEmail: true, decidedAt: true },
+  });
+}
+
 /** A run one could compare `runId` with: one of its forks, its origin, or a recent run of its graph. */
 export interface CompareCandidateRow {
   id: string;

@@ -46,6 +46,8 @@ function auditDetails(record: ApprovalOutcomeRecord): Record<string, unknown> {
     requestedAt: approval.requestedAt,
     endorsements: approval.endorsements.map((e) => e.by.email),
     requiredApprovals: approval.requiredApprovals,
+    // An expiry is the rule's default action, not a person's decision: the row says which one applied.
+    ...(record.status === "expired" ? { defaultAction: approval.onExpiry === "approve" ? "approved" : "rejected", expiresAt: approval.expiresAt } : {}),
     // A decision made with an API key names it, as every other row written with a key does (lib/audit/write.ts):
     // this row is written by the worker, outside the request that carried the key.
     ...(decidedBy?.apiKeyId ? { apiKeyId: decidedBy.apiKeyId } : {}),

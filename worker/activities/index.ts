@@ -9,6 +9,7 @@ import { createRunStartActivities } from "./run-start";
 import { createLedgerWriter } from "../../lib/run-ledger/write";
 import { createDeriver, type Deriver } from "../../lib/run-ledger/deriver";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
+import { createEmailChannel, type EmailChannelConfig } from "./approval-email";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
 import type { RunExporter } from "../../lib/telemetry/exporter";
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   models: ModelRegistry;
   tools: ToolExecutor;
   webhook?: WebhookConfig | null;
+  /** Approval emails over SMTP (null: none). */
+  approvalEmail?: EmailChannelConfig | null;
   /** Key that checks the web server's signature on approval decisions (null refuses every decision). */
   decisionKey?: Buffer | null;
   /** How the worker reaches registered MCP servers (discovery); null answers that it cannot. */
@@ -49,7 +52,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLedgerActivities({ ...deps, ledger }),
     ...createPlanNodeActivities({ ...deps, ledger }),
     ...createRunStartActivities({ decisionKey: deps.decisionKey ?? null }),
-    ...createNotificationActivities({ webhook: deps.webhook ?? null }),
+    ...createNotificationActivities({ webhook: deps.webhook ?? null, channels: deps.approvalEmail ? [createEmailChannel(deps.db, deps.approvalEmail)] : [] }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
     ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
     ...createPlaygroundActivities(deps),

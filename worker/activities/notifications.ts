@@ -12,6 +12,7 @@ import { Context } from "@temporalio/activity";
 import { escapeSlackText } from "../../lib/text/slack";
 import type { ApprovalNotification } from "../../lib/contract/workflow";
 import { createSignedWebhookPost, type WebhookConfig } from "./signed-webhook";
+import type { ApprovalChannel } from "./approval-email";
 
 export { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, verifyWebhookSignature } from "../../lib/net/webhook-signature";
 export type { WebhookConfig } from "./signed-webhook";
@@ -33,20 +34,30 @@ function summaryText(n: ApprovalNotification): string {
   }
 }
 
-export function createNotificationActivities({ webhook }: { webhook: WebhookConfig | null }) {
+/**
+ * channels: email (and any other) deliveries, each recording what it sent so a retry
+ * sends only what failed; one failing does not stop the others, and the activity
+ * then throws so Temporal retries it.
+ */
+export function createNotificationActivities({ webhook, channels = [] }: { webhook: WebhookConfig | null; channels?: ApprovalChannel[] }) {
   const post = webhook ? createSignedWebhookPost(webhook) : null;
   return {
     async notifyApproval(notification: ApprovalNotification): Promise<void> {
-      if (!post) return;
-      const info = Context.current().info;
-      await post({
-        event: notification.event,
-        // Stable across retries, so receivers can drop duplicates.
-        deliveryId: `${info.workflowExecution?.workflowId ?? "run"}:${info.activityId}`,
-        body: JSON.stringify({ ...notification, text: escapeSlackText(summaryText(notification)) }),
-      });
+      const failures = (await Promise.allSettled(channels.map((deliver) => deliver(notification)))).filter((r) => r.status === "rejected");
+      if (post) await postWebhook(post, notification);
+      if (failures[0]) throw failures[0].reason;
     },
   };
+}
+
+async function postWebhook(post: ReturnType<typeof createSignedWebhookPost>, notification: ApprovalNotification): Promise<void> {
+  const info = Context.current().info;
+  await post({
+    event: notification.event,
+    // Stable across retries, so receivers can drop duplicates.
+    deliveryId: `${info.workflowExecution?.workflowId ?? "run"}:${info.activityId}`,
+    body: JSON.stringify({ ...notification, text: escapeSlackText(summaryText(notification)) }),
+  });
 }
 
 export type NotificationActivities = ReturnType<typeof createNotificationActivities>;
