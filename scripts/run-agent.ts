@@ -3,24 +3,16 @@
 // prints its events as they happen. With `--server <url>` (or ZAP_URL) it runs
 // on a remote server through its HTTP API instead, with the API key in
 // ZAP_API_KEY or `--api-key-file <path>` (scripts/lib/run-agent-remote.ts).
+// `npm run agent -- schedules|webhooks …` manages triggers over the same API
+// (scripts/lib/triggers-cli.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Client, Connection } from "@temporalio/client";
-import { parseEnv } from "../lib/config/env";
-import { createDb } from "../lib/db/prisma";
-import { createEngine } from "../lib/engine/client";
-import { catalogOptions } from "../lib/models/catalog";
-import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
-import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { loadDotenv } from "./lib/dotenv";
-import { ensureAuthSecret } from "./lib/auth-secret";
-import { configuredKey } from "../lib/crypto/keys";
-import { AppError } from "../lib/errors";
-import { describeEvent } from "./lib/describe-event";
 import { runRemote } from "./lib/run-agent-remote";
+import { isTriggerCommand, runTriggersCommand } from "./lib/triggers-cli";
 
 const USAGE =
-  'usage: npm run agent -- [--server <url> [--api-key-file <path>]] <agent> "<task>" [--context \'{"key":"value"}\'] [--image file.png ...]   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk, trip-planner, image-describer)';
+  'usage: npm run agent -- [--server <url> [--api-key-file <path>]] <agent> "<task>" [--context \'{"key":"value"}\'] [--image file.png ...]   (agents: support-triage, research-loop, treasury, invoice-triage, help-desk, front-desk, trip-planner, image-describer)\n       npm run agent -- schedules|webhooks …   (npm run agent -- schedules help)';
 
 /** The values of a repeatable flag (`--image a.png --image b.jpg`). */
 function flagValues(name: string): string[] {
@@ -28,6 +20,12 @@ function flagValues(name: string): string[] {
 }
 
 async function main(): Promise<void> {
+  // `schedules …` / `webhooks …`: a trigger command over the HTTP API (scripts/lib/triggers-cli.ts).
+  if (isTriggerCommand(process.argv.slice(2))) {
+    loadDotenv();
+    process.exitCode = await runTriggersCommand(process.argv.slice(2), { env: process.env, out: (text) => console.log(text), err: (text) => console.error(text) });
+    return;
+  }
   const [agentName, task] = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && !all[i - 1]?.startsWith("--"));
   // Sent as base64, as the HTTP API takes them; the engine sniffs and checks the bytes (PNG, JPEG, WebP, GIF; 10 MB).
   const images = flagValues("--image").map((file) => ({ data: readFileSync(file).toString("base64"), name: path.basename(file) }));
@@ -53,30 +51,9 @@ async function main(): Promise<void> {
     const input = { graph: agentName, task, context, ...(images.length ? { images } : {}) };
     return runRemote({ server, envKey: process.env.ZAP_API_KEY, keyFile: flagValues("--api-key-file")[0], input });
   }
-  const config = parseEnv();
-  const connection = await Connection.connect(temporalConnectionOptions(config));
-  const db = createDb(config.databaseUrl);
-  const payloadCodecs = zapPayloadCodecs(db, config);
-  const temporal = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs } });
-  // Runs are signed as the web server signs them (the worker refuses unsigned ones): with the same key material.
-  const keyMaterial = config.keyMaterial ?? ensureAuthSecret(config.dataDir, process.env.AUTH_SECRET).secret;
-  const decisionKey = configuredKey({ keyMaterial }, "approval-decisions");
-  const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue, catalog: catalogOptions(config), egressAllowHosts: config.egress.allowHosts, decisionKey });
-  try {
-    const context = contextFlag > 0 ? (JSON.parse(process.argv[contextFlag + 1] ?? "{}") as Record<string, unknown>) : {};
-    const { runId } = await engine.startRun({ graphName: agentName, task, context, ...(images.length ? { images } : {}) });
-    console.log(`run ${runId}  (Temporal UI: ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${runId})`);
-    for await (const event of engine.streamRun(runId)) {
-      console.log(describeEvent(event));
-      if (event.type === "run_completed" || event.type === "run_failed" || event.type === "run_cancelled") break;
-    }
-  } catch (error) {
-    console.error(error instanceof AppError ? `✗ ${error.userMessage}${error.issues.length ? `: ${JSON.stringify(error.issues)}` : ""}` : error);
-    process.exitCode = 1;
-  } finally {
-    await connection.close();
-    await db.$disconnect();
-  }
+  // The local mode's modules (Temporal, Prisma, the engine) load only here: the remote and trigger commands start faster without them.
+  const { runLocal } = await import("./lib/run-agent-local");
+  await runLocal({ graphName: agentName, task, contextText: contextFlag > 0 ? (process.argv[contextFlag + 1] ?? "{}") : "{}", images });
 }
 
 await main();

@@ -359,9 +359,10 @@ export class ZapClient {
     return this.http.call("DELETE", `/api/views/${encodeURIComponent(id)}`, options);
   }
 
-  /** Every schedule, with its next firings and last outcome. */
-  async listSchedules(options: { signal?: AbortSignal } = {}): Promise<ScheduleView[]> {
-    return (await this.http.call<{ schedules: ScheduleView[] }>("GET", "/api/schedules", options)).schedules;
+  /** Every schedule (of one graph with `{ graph }`), with its next firings and last outcome. */
+  async listSchedules(options: { graph?: string; signal?: AbortSignal } = {}): Promise<ScheduleView[]> {
+    const query = options.graph ? `?graph=${encodeURIComponent(options.graph)}` : "";
+    return (await this.http.call<{ schedules: ScheduleView[] }>("GET", `/api/schedules${query}`, { signal: options.signal })).schedules;
   }
 
   async getSchedule(id: string, options: { signal?: AbortSignal } = {}): Promise<ScheduleView> {

@@ -127,6 +127,8 @@ export const schedulePatchSchema = z
 export type SchedulePatch = z.input<typeof schedulePatchSchema>;
 
 export const scheduleRefInput = z.strictObject({ id: scheduleIdSchema });
+/** The list, of one graph when named (a graph's Triggers tab, `?graph=`). */
+export const listSchedulesInput = z.strictObject({ graph: agentNameSchema.optional() });
 export const updateScheduleInput = z.strictObject({ id: scheduleIdSchema, patch: schedulePatchSchema });
 export const pauseScheduleInput = z.strictObject({ id: scheduleIdSchema, note: z.string().trim().max(500, "keep the note under 500 characters").optional() });
 

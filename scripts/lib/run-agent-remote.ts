@@ -17,8 +17,8 @@ export interface RemoteRun {
   input: StartRunInput;
 }
 
-/** The key to use, or a one-line reason there is none. */
-function resolveKey(run: RemoteRun): { key: string } | { error: string } {
+/** The key to use, or a one-line reason there is none (the trigger commands, scripts/lib/triggers-cli.ts, use it too). */
+export function resolveKey(run: Pick<RemoteRun, "server" | "envKey" | "keyFile">): { key: string } | { error: string } {
   if (run.keyFile) {
     try {
       const key = readFileSync(run.keyFile, "utf8").split(/\r?\n/)[0]?.trim() ?? "";

@@ -1,4 +1,4 @@
-// GET  /api/schedules – every schedule with its next firings (everyone signed in).
+// GET  /api/schedules[?graph=<name>] – every schedule (of one graph) with its next firings (everyone signed in).
 // POST /api/schedules – create a schedule (builders and admins): { name, graph, version?, cron | intervalSeconds,
 //   timeZone?, jitterSeconds?, task, context?, overlap?, failureLimit? } → 201 { schedule }; 422 naming the field,
 //   409 on a name in use or past 200 schedules.

@@ -3,16 +3,15 @@ import "server-only";
 // store.ts), from which the schedules page's server actions and the
 // /api/schedules routes are built. Managing a schedule is launching runs ahead
 // of time, so it takes the permission that launches runs (builders and admins).
-import { z } from "zod";
 import { operation } from "../../http/server/operation";
-import { backfillScheduleInput, pauseScheduleInput, scheduleCreateSchema, scheduleRefInput, updateScheduleInput } from "../schemas";
+import { backfillScheduleInput, listSchedulesInput, pauseScheduleInput, scheduleCreateSchema, scheduleRefInput, updateScheduleInput } from "../schemas";
 import { schedules } from "./web";
 
 export const listSchedulesOperation = operation({
   name: "list-schedules",
   permission: "read",
-  input: z.strictObject({}),
-  run: () => schedules.list(),
+  input: listSchedulesInput,
+  run: ({ input }) => schedules.list(input.graph),
 });
 
 export const getScheduleOperation = operation({

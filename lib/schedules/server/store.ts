@@ -96,9 +96,9 @@ async function views(deps: ScheduleDeps, rows: ScheduleRow[]): Promise<ScheduleV
   return rows.map((row, index) => toView(row, emails.get(row.ownerId) ?? null, next[index] ?? []));
 }
 
-/** Every schedule by name, each with its next firings (everyone signed in). */
-export async function listSchedules(deps: ScheduleDeps): Promise<ScheduleView[]> {
-  return views(deps, await deps.db.schedule.findMany({ orderBy: { name: "asc" }, take: SCHEDULE_LIMITS.perWorkspace }));
+/** Every schedule by name (of one graph when named), each with its next firings (everyone signed in). */
+export async function listSchedules(deps: ScheduleDeps, graph?: string): Promise<ScheduleView[]> {
+  return views(deps, await deps.db.schedule.findMany({ where: graph === undefined ? {} : { graphName: graph }, orderBy: { name: "asc" }, take: SCHEDULE_LIMITS.perWorkspace }));
 }
 
 export async function getSchedule(deps: ScheduleDeps, id: string): Promise<ScheduleView> {

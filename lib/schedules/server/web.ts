@@ -12,7 +12,7 @@ type Actor = { id: string };
 const deps = (): ScheduleDeps => ({ db: getDb(), temporal: getTemporalClient(), taskQueue: getConfig().temporal.taskQueue });
 
 export const schedules = {
-  list: () => listSchedules(deps()),
+  list: (graph?: string) => listSchedules(deps(), graph),
   get: (id: string) => getSchedule(deps(), id),
   create: (input: ScheduleCreateInput, actor: Actor) => createSchedule(deps(), input, actor),
   update: (id: string, patch: SchedulePatch, actor: Actor) => updateSchedule(deps(), id, patch, actor),
