@@ -47,6 +47,10 @@ export function DesignerToolbar(props: ToolbarProps) {
             {dirty ? "· unsaved changes" : ""}
           </span>
         </span>
+        {/* The graph's other tab: its schedules and webhooks (app/(dashboard)/agents/[name]/triggers). */}
+        <Link href={`/agents/${encodeURIComponent(name)}/triggers`} className="shrink-0 text-sm text-indigo-600 hover:underline">
+          Triggers
+        </Link>
       </div>
       <div className="flex shrink-0 items-center gap-2">
         {canEdit ? (

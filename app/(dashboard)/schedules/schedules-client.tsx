@@ -22,6 +22,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { DateTime } from "@/components/ui/date-time";
+import { ScheduleOutcomeBadge } from "@/components/triggers/outcome-badges";
 import { ScheduleForm, draftOf, emptyDraft, inputOf, type ScheduleDraft } from "@/components/schedules/schedule-form";
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
@@ -32,10 +33,9 @@ function describeError(error: ErrorBody): string {
 
 function Outcome({ schedule }: { schedule: ScheduleView }) {
   if (!schedule.lastOutcome) return <span className="text-zinc-500">not fired yet</span>;
-  const tone = schedule.lastOutcome === "completed" ? "success" : schedule.lastOutcome === "failed" || schedule.lastOutcome === "refused" ? "danger" : "neutral";
   return (
     <span className="space-x-1">
-      <Badge tone={tone}>{schedule.lastOutcome}</Badge>
+      <ScheduleOutcomeBadge outcome={schedule.lastOutcome} />
       {schedule.lastRunId ? (
         <Link className="text-xs text-indigo-700 hover:underline" href={`/runs/${encodeURIComponent(schedule.lastRunId)}`}>
           last run
@@ -76,9 +76,15 @@ function BackfillForm({ schedule, pending, onSubmit, onCancel }: { schedule: Sch
   );
 }
 
-export function SchedulesPage({ schedules, graphs, canManage }: { schedules: ScheduleView[]; graphs: string[]; canManage: boolean }) {
+/** `?graph=<name>` (a graph's Triggers tab): its schedules only, and the graph a new one starts with; `&new=1` opens the form. */
+export interface SchedulesPreset {
+  graph: string;
+  open: boolean;
+}
+
+export function SchedulesPage({ schedules, graphs, canManage, preset }: { schedules: ScheduleView[]; graphs: string[]; canManage: boolean; preset?: SchedulesPreset }) {
   const router = useRouter();
-  const [draft, setDraft] = useState<ScheduleDraft | null>(null);
+  const [draft, setDraft] = useState<ScheduleDraft | null>(() => (canManage && preset?.open ? emptyDraft(preset.graph) : null));
   const [backfilling, setBackfilling] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
@@ -120,7 +126,7 @@ export function SchedulesPage({ schedules, graphs, canManage }: { schedules: Sch
     <div className="space-y-6">
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
       <Card>
-        <CardHeader title="Schedules" action={canManage && !draft ? <Button onClick={() => setDraft(emptyDraft(graphs[0] ?? ""))}>New schedule</Button> : undefined} />
+        <CardHeader title="Schedules" action={canManage && !draft ? <Button onClick={() => setDraft(emptyDraft(preset?.graph ?? graphs[0] ?? ""))}>New schedule</Button> : undefined} />
         {draft ? (
           <div className="border-b border-zinc-100 px-5 py-4">
             <ScheduleForm draft={draft} graphs={graphs} pending={pending} onChange={(patch) => setDraft((d) => (d ? { ...d, ...patch } : d))} onSave={() => save(draft)} onCancel={() => setDraft(null)} />

@@ -13,6 +13,7 @@ import { rotateWebhookSecretAction } from "@/lib/actions/rotate-webhook-secret";
 import { deleteWebhookAction } from "@/lib/actions/delete-webhook";
 import type { ErrorBody } from "@/lib/errors";
 import { Alert } from "@/components/ui/alert";
+import { DeliveryOutcomeBadge } from "@/components/triggers/outcome-badges";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
@@ -75,7 +76,7 @@ function Deliveries({ deliveries }: { deliveries: WebhookDeliveryView[] }) {
               <DateTime value={d.receivedAt} />
             </td>
             <td className="py-1 pr-3">
-              <Badge tone={d.outcome === "started" ? "success" : d.outcome === "refused" ? "danger" : "neutral"}>{d.outcome}</Badge>
+              <DeliveryOutcomeBadge outcome={d.outcome} />
             </td>
             <td className="py-1 pr-3 text-zinc-600">{d.httpStatus}</td>
             <td className="py-1 pr-3 text-zinc-700" data-testid="webhook-delivery-reason">
@@ -95,11 +96,26 @@ function Deliveries({ deliveries }: { deliveries: WebhookDeliveryView[] }) {
   );
 }
 
-export function WebhooksPage({ webhooks, deliveries, graphs, origin, canManage }: { webhooks: WebhookView[]; deliveries: Record<string, WebhookDeliveryView[]>; graphs: string[]; origin: string; canManage: boolean }) {
+export function WebhooksPage({
+  webhooks,
+  deliveries,
+  graphs,
+  origin,
+  canManage,
+  preset,
+}: {
+  webhooks: WebhookView[];
+  deliveries: Record<string, WebhookDeliveryView[]>;
+  graphs: string[];
+  origin: string;
+  canManage: boolean;
+  /** `?graph=<name>` (a graph's Triggers tab): the graph a new endpoint starts with; `&new=1` opens the form. */
+  preset?: { graph: string; open: boolean };
+}) {
   const router = useRouter();
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(() => canManage && preset?.open === true);
   const [name, setName] = useState("");
-  const [graph, setGraph] = useState(graphs[0] ?? "");
+  const [graph, setGraph] = useState(preset?.graph ?? graphs[0] ?? "");
   const [shown, setShown] = useState<{ name: string; secret: string } | null>(null);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
@@ -185,7 +201,7 @@ export function WebhooksPage({ webhooks, deliveries, graphs, origin, canManage }
         {webhooks.length === 0 ? <p className="px-5 py-4 text-sm text-zinc-500">No webhooks yet.</p> : null}
         <ul className="divide-y divide-zinc-100">
           {webhooks.map((w) => (
-            <li key={w.id} className="space-y-3 px-5 py-4" data-testid={`webhook-${w.id}`} aria-label={`Webhook ${w.name}`}>
+            <li key={w.id} id={w.id} className="space-y-3 px-5 py-4 target:bg-amber-50" data-testid={`webhook-${w.id}`} aria-label={`Webhook ${w.name}`}>
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div className="space-y-1">
                   <p className="font-medium text-zinc-900">
