@@ -11,7 +11,8 @@ import { dropSessionCookieIssues } from "./lib/auth/session-cookie";
 
 const { auth } = NextAuth(authConfig);
 
-const PUBLIC_PATHS = [SIGN_IN_PATH, "/api/health"];
+// /api/slack/interactions: Slack's button clicks, authenticated by Slack's request signature (lib/approval-channels/server/slack-interaction.ts).
+const PUBLIC_PATHS = [SIGN_IN_PATH, "/api/health", "/api/slack/interactions"];
 // /api/hooks/: inbound webhook deliveries, authenticated by their HMAC signature (lib/webhooks/server/receive.ts).
 const PUBLIC_PREFIXES = ["/api/auth/", "/api/hooks/"];
 

@@ -44,6 +44,12 @@ function approvalEmailOf(config: AppConfig) {
   return email ? { ...email, linkBase } : null;
 }
 
+/** The Slack channel of approvals, when a Slack app is configured (the signing secret stays with the web server). */
+function approvalSlackOf(config: AppConfig) {
+  const { slack, linkBase } = config.approvalChannels;
+  return slack ? { botToken: slack.botToken, channel: slack.channel, apiUrl: slack.apiUrl, linkBase } : null;
+}
+
 export function connectWorker(config: AppConfig): Promise<NativeConnection> {
   return NativeConnection.connect(temporalConnectionOptions(config));
 }
@@ -90,7 +96,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
     ...(role === "workflows"
       ? {}
-      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalEmail: approvalEmailOf(config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
+      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalEmail: approvalEmailOf(config), approvalSlack: approvalSlackOf(config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

@@ -13,6 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const NOT_OPERATIONS: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts POST": "Auth.js's own endpoints (sign-in passes the throttle first)",
   "app/api/hooks/[endpointId]/route.ts POST": "an inbound webhook delivery: no session, the HMAC signature is the credential (lib/webhooks/server/receive.ts)",
+  "app/api/slack/interactions/route.ts POST": "a click in Slack: no session, Slack's request signature is the credential; it decides through decideOne as the linked user (lib/approval-channels/server/slack-interaction.ts)",
 };
 
 /** Operations with a server action and, on purpose, no route, and why. */

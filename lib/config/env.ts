@@ -159,6 +159,11 @@ const envSchema = z
     ZAP_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected an smtp:// or smtps:// URL" }).optional(),
     ZAP_SMTP_FROM: z.email({ error: "expected an email address" }).optional(),
     ZAP_APPROVAL_EMAIL_TO: commaList.pipe(z.array(z.email({ error: "expected comma-separated email addresses" }))).optional(),
+    // Approvals in Slack (docs/approvals-channels.md): the Slack app's signing secret and bot token, the channel, and the Web API's base URL.
+    ZAP_SLACK_SIGNING_SECRET: secret(16).optional(),
+    ZAP_SLACK_BOT_TOKEN: secret(8).optional(),
+    ZAP_SLACK_CHANNEL: z.string().regex(/^[#A-Za-z0-9_.-]{1,80}$/, "expected a Slack channel id or name").optional(),
+    ZAP_SLACK_API_URL: httpUrl.default("https://slack.com/api"),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
     // How often the worker's Temporal Schedule evaluates monitors (docs/observe.md#monitors-and-alerts); tests shorten it.
     ZAP_MONITOR_INTERVAL_SECONDS: z.coerce.number({ error: "expected seconds" }).int().min(1).max(3_600).default(60),
@@ -199,6 +204,11 @@ const envSchema = z
     // Deliveries are always signed: a webhook without its secret would be forgeable by anyone who learns the URL.
     if (env.ZAP_WEBHOOK_URL && !env.ZAP_WEBHOOK_SECRET) {
       ctx.addIssue({ code: "custom", path: ["ZAP_WEBHOOK_SECRET"], message: "ZAP_WEBHOOK_SECRET must be set with ZAP_WEBHOOK_URL (deliveries are always signed)" });
+    }
+    const slack = [env.ZAP_SLACK_SIGNING_SECRET, env.ZAP_SLACK_BOT_TOKEN, env.ZAP_SLACK_CHANNEL];
+    if (slack.some(Boolean) && !slack.every(Boolean)) {
+      const missing = !env.ZAP_SLACK_SIGNING_SECRET ? "ZAP_SLACK_SIGNING_SECRET" : !env.ZAP_SLACK_BOT_TOKEN ? "ZAP_SLACK_BOT_TOKEN" : "ZAP_SLACK_CHANNEL";
+      ctx.addIssue({ code: "custom", path: [missing], message: "ZAP_SLACK_SIGNING_SECRET, ZAP_SLACK_BOT_TOKEN and ZAP_SLACK_CHANNEL are set together (Slack approvals)" });
     }
     if (env.ZAP_SMTP_URL && !env.ZAP_SMTP_FROM) {
       ctx.addIssue({ code: "custom", path: ["ZAP_SMTP_FROM"], message: "ZAP_SMTP_FROM must be set with ZAP_SMTP_URL (the approval emails' sender)" });
@@ -290,7 +300,11 @@ export interface AppConfig {
   /** allowHosts: ZAP_EGRESS_ALLOW_HOSTS, so the operator's own webhook may live on a private host. */
   webhook: { url: string; secret: string | null; allowHosts: string[] } | null;
   /** Where approvals are sent besides the webhook (docs/approvals-channels.md); linkBase: AUTH_URL, or this server on localhost. */
-  approvalChannels: { linkBase: string; email: { smtpUrl: string; from: string; to: string[] | null } | null };
+  approvalChannels: {
+    linkBase: string;
+    email: { smtpUrl: string; from: string; to: string[] | null } | null;
+    slack: { signingSecret: string; botToken: string; channel: string; apiUrl: string } | null;
+  };
   /** Print stack traces after failures (ZAP_DEBUG). */
   debug: boolean;
   /** Seconds between two evaluations of the monitors (ZAP_MONITOR_INTERVAL_SECONDS). */
@@ -399,6 +413,10 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
     approvalChannels: {
       linkBase: (env.AUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
       email: env.ZAP_SMTP_URL && env.ZAP_SMTP_FROM ? { smtpUrl: env.ZAP_SMTP_URL, from: env.ZAP_SMTP_FROM, to: env.ZAP_APPROVAL_EMAIL_TO ?? null } : null,
+      slack:
+        env.ZAP_SLACK_SIGNING_SECRET && env.ZAP_SLACK_BOT_TOKEN && env.ZAP_SLACK_CHANNEL
+          ? { signingSecret: env.ZAP_SLACK_SIGNING_SECRET, botToken: env.ZAP_SLACK_BOT_TOKEN, channel: env.ZAP_SLACK_CHANNEL, apiUrl: env.ZAP_SLACK_API_URL }
+          : null,
     },
     webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,
     models: {

@@ -9,7 +9,8 @@ import { createRunStartActivities } from "./run-start";
 import { createLedgerWriter } from "../../lib/run-ledger/write";
 import { createDeriver, type Deriver } from "../../lib/run-ledger/deriver";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
-import { createEmailChannel, type EmailChannelConfig } from "./approval-email";
+import { createEmailChannel, type ApprovalChannel, type EmailChannelConfig } from "./approval-email";
+import { createSlackChannel, type SlackChannelConfig } from "./approval-slack";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
 import type { RunExporter } from "../../lib/telemetry/exporter";
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   webhook?: WebhookConfig | null;
   /** Approval emails over SMTP (null: none). */
   approvalEmail?: EmailChannelConfig | null;
+  /** Approvals posted to (and updated in) a Slack channel (null: none). */
+  approvalSlack?: SlackChannelConfig | null;
   /** Key that checks the web server's signature on approval decisions (null refuses every decision). */
   decisionKey?: Buffer | null;
   /** How the worker reaches registered MCP servers (discovery); null answers that it cannot. */
@@ -37,6 +40,14 @@ export interface ActivityDeps {
   readMonitorSeries?: SeriesReader;
   /** Derives what the ledger writer queued (default: one of its own, woken by each write). */
   deriver?: Deriver;
+}
+
+/** Where approvals go besides the webhook: email and Slack, as configured. */
+function approvalChannels(deps: ActivityDeps): ApprovalChannel[] {
+  const channels: ApprovalChannel[] = [];
+  if (deps.approvalEmail) channels.push(createEmailChannel(deps.db, deps.approvalEmail));
+  if (deps.approvalSlack) channels.push(createSlackChannel(deps.db, deps.approvalSlack));
+  return channels;
 }
 
 /** Every activity the worker registers, built from its dependencies. */
@@ -52,7 +63,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLedgerActivities({ ...deps, ledger }),
     ...createPlanNodeActivities({ ...deps, ledger }),
     ...createRunStartActivities({ decisionKey: deps.decisionKey ?? null }),
-    ...createNotificationActivities({ webhook: deps.webhook ?? null, channels: deps.approvalEmail ? [createEmailChannel(deps.db, deps.approvalEmail)] : [] }),
+    ...createNotificationActivities({ webhook: deps.webhook ?? null, channels: approvalChannels(deps) }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
     ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
     ...createPlaygroundActivities(deps),
