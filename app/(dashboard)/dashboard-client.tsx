@@ -15,6 +15,8 @@ import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { drawsOwnLabels, labelledSearch, nextDashboardSearch, readDashboardUrl, type DashboardKey } from "@/components/dashboard/dashboard-url";
 import { LABELLED_SERIES, SECTIONS } from "@/components/dashboard/panels";
 import { OverviewTiles } from "@/components/dashboard/overview-tiles";
+import { TriggerSplit } from "@/components/dashboard/trigger-split";
+import { RUN_TRIGGERS } from "@/lib/runs/triggers";
 import { assignColors } from "@/components/dashboard/series-colors";
 import { DateTime, DateTimeRange } from "@/components/ui/date-time";
 import { getJson } from "@/lib/http/client";
@@ -63,7 +65,8 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
   };
 
   const data = main.data;
-  const colors = assignColors(lineKeys(data, byOwnLabel ? labelled.data : undefined));
+  // The triggers' keys too, so a trigger never shares a colour with a chart's line.
+  const colors = assignColors([...lineKeys(data, byOwnLabel ? labelled.data : undefined), ...RUN_TRIGGERS]);
   /** A series and the answer it came from (the labelled query has its own grid and totals). */
   const seriesOf = (name: MetricSeriesName, main: MetricsDashboard): { series: MetricSeriesData | undefined; source: MetricsDashboard } => {
     if (byOwnLabel && (LABELLED_SERIES as readonly string[]).includes(name) && labelled.data) return { series: labelled.data.series[name], source: labelled.data };
@@ -103,6 +106,7 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
             {data.filters.model || data.filters.tool ? " Runs are not split by model or tool: those filters narrow the model and tool figures only." : ""}
           </p>
           <OverviewTiles data={data} />
+          <TriggerSplit range={data.range} filters={data.filters} colors={colors} />
           {SECTIONS.map((section) => (
             <section key={section.title} aria-labelledby={`section-${section.title}`}>
               <h2 id={`section-${section.title}`} className="text-sm font-semibold uppercase tracking-wide text-zinc-500">

@@ -14,6 +14,7 @@ import type { AuditEventFilter, AuditEventPage, DecidedCall, InboxItem } from ".
 import type { ApiKeySummary } from "../api-keys/schemas";
 import type { createViewSchema, SavedView, updateViewSchema } from "../views/schemas";
 import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
+import type { RunTriggerQuery, RunTriggerSplit } from "../runs/triggers";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
 import type { ScheduleCreateInput, SchedulePatch, ScheduleView } from "../schedules/schemas";
 import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
@@ -147,6 +148,11 @@ export class ZapClient {
   metrics(query: MetricsQueryInput = {}, options: { signal?: AbortSignal } = {}): Promise<MetricsDashboard> {
     const { series, ...rest } = query;
     return this.http.call("GET", "/api/metrics", { query: { ...rest, series: series?.join(",") }, signal: options.signal });
+  }
+
+  /** The top-level runs started from `from` to `to` (ISO, both included), split by what started them (`GET /api/runs/triggers`). */
+  runTriggers(query: RunTriggerQuery, options: { signal?: AbortSignal } = {}): Promise<RunTriggerSplit> {
+    return this.http.call("GET", "/api/runs/triggers", { query: { ...query }, signal: options.signal });
   }
 
   /** One page of the run's events after sequence number `since`; ask again from `nextSince` while `hasMore`. */

@@ -41,8 +41,8 @@ export interface StartRunInput {
    * (`agentVersionId` null), so lists, metrics and the inbox do not show it as that version.
    */
   unsavedVariant?: boolean;
-  /** Where the run comes from, on its ledger row: a fork's origin run and span (and its edit, JSON text), its experiment or its schedule. */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; experimentId?: string; scheduleId?: string };
+  /** Where the run comes from, on its ledger row: a fork's origin run and span (and its edit, JSON text), its experiment, its schedule or its webhook endpoint. */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; experimentId?: string; scheduleId?: string; webhookId?: string };
   /** The run id to use instead of a new one (an experiment's idempotent start); it must be `<entry agent>-<something>`. */
   runId?: string;
 }

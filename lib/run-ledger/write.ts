@@ -393,8 +393,8 @@ export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecor
 export async function createRunRow(
   db: Db,
   run: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; startedBy: string | null; task: string; context: Record<string, unknown> },
-  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, the experiment (lib/tapes) or schedule (lib/schedules) that started the run. */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string; scheduleId?: string },
+  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, the experiment (lib/tapes), schedule (lib/schedules) or webhook endpoint (lib/webhooks) that started the run. */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string; scheduleId?: string; webhookId?: string },
 ): Promise<void> {
   await db.run.create({ data: { ...run, rootRunId: run.id, context: JSON.stringify(run.context), ...(origin ?? {}) } });
 }

@@ -23,6 +23,8 @@ export interface LaunchStarter {
 export interface LaunchExtras {
   /** The schedule that started the run (its row links to it). */
   scheduleId?: string;
+  /** The inbound webhook endpoint whose delivery started the run (its row links to it). */
+  webhookId?: string;
   /** A run id chosen by the caller from the entry agent (a schedule's firing: the same firing, the same run). */
   runIdFor?: (entryAgent: string) => string;
 }
@@ -54,7 +56,7 @@ export async function launchSavedRun(
     ...(input.images?.length ? { images: input.images } : {}),
     context: input.context,
     startedBy: { id: starter.id, email: starter.email },
-    ...(extras.scheduleId ? { origin: { scheduleId: extras.scheduleId } } : {}),
+    ...(extras.scheduleId || extras.webhookId ? { origin: { ...(extras.scheduleId ? { scheduleId: extras.scheduleId } : {}), ...(extras.webhookId ? { webhookId: extras.webhookId } : {}) } } : {}),
     ...(runId ? { runId } : {}),
   });
   await appendAudit(deps.db, {
@@ -68,6 +70,7 @@ export async function launchSavedRun(
       ...(input.model ? { model: input.model } : {}),
       ...(input.images?.length ? { images: input.images.length } : {}),
       ...(extras.scheduleId ? { scheduleId: extras.scheduleId } : {}),
+      ...(extras.webhookId ? { webhookId: extras.webhookId } : {}),
     },
   });
   return started;

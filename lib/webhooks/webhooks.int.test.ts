@@ -98,6 +98,8 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(await runsOf(), "one run started").toBe(before + 1);
     const run = await h.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run.startedBy, "the endpoint's owner starts its runs").toBe("builder@zap.local");
+    expect(run.webhookId, "the run is linked to its endpoint (the overview's split by trigger reads it)").toBe(webhook.id);
+    expect(run.scheduleId).toBeNull();
     const seen = await deliveries(webhook.id);
     expect(seen.map((d) => d.outcome).sort()).toEqual(["duplicate", "duplicate", "started"]);
     expect(seen.every((d) => d.bodyDigest?.length === 64 && d.idempotencyKey === key)).toBe(true);

@@ -203,7 +203,7 @@ export async function receiveDelivery(deps: ReceiveDeps, endpointIdRaw: string, 
   // (the recorded delivery says it to the endpoint's managers).
   if ("problem" in owner) return release(403, owner.problem, undefined, "the endpoint's owner may no longer start runs; its managers see why among its deliveries");
   try {
-    const { runId } = await launchSavedRun(deps, launch.data, owner.owner, { runIdFor: (entry) => deliveryRunId(entry, endpointId, keySent) });
+    const { runId } = await launchSavedRun(deps, launch.data, owner.owner, { webhookId: endpointId, runIdFor: (entry) => deliveryRunId(entry, endpointId, keySent) });
     await db.webhookDelivery.update({ where: { id: claimId }, data: { outcome: "started", runId } });
     return { status: 202, body: { outcome: "started", runId, deliveryId: claimId } };
   } catch (error) {
