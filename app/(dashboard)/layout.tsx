@@ -18,6 +18,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/webhooks", label: "Webhooks" },
     ...(can(user.role, "users:manage") ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/api-keys", label: "API keys" }] : []),
+    ...(can(user.role, "users:manage") ? [{ href: "/admin/slack", label: "Slack" }] : []),
     ...(can(user.role, "policy:manage") ? [{ href: "/admin/policy", label: "Approval policy" }] : []),
     ...(can(user.role, "mcp:manage") ? [{ href: "/admin/mcp", label: "MCP servers" }] : []),
   ];

@@ -74,6 +74,9 @@ export const AUDIT_ACTIONS = [
   // API keys (the secret is never in a row: its id, name, prefix, kind and role)
   "api_key.created",
   "api_key.revoked",
+  // Slack user links (which Zap user a Slack member decides approvals as; lib/approval-channels)
+  "slack.user_linked",
+  "slack.user_unlinked",
   // saved views of the runs list (the row holds the view's name and filters)
   "view.created",
   "view.updated",
