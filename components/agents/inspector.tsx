@@ -183,6 +183,13 @@ function GraphInspector({ graph, props }: { graph: AgentGraph; props: InspectorP
             <option value="ask">ask an approver for more</option>
           </select>
         </Field>
+        <Field id="limit-followUps" label="A message while the run works" path="limits.followUps" issues={issues}>
+          <select id="limit-followUps" className={INPUT} value={graph.limits.followUps} disabled={readOnly} onChange={(e) => setLimit({ followUps: e.target.value as RunLimits["followUps"] }, "followUps")}>
+            <option value="enqueue">queue it (answered after the turn)</option>
+            <option value="reject">refuse it (409) until the run answers</option>
+            <option value="interrupt">interrupt the turn and answer both</option>
+          </select>
+        </Field>
       </div>
       <p className="text-[11px] text-zinc-500">Max steps counts iterations across every agent of a run (handoffs and repairs included); each agent also keeps its own max iterations.</p>
       <PlanSettingsGroup graph={graph} issues={issues} readOnly={readOnly} edit={edit} />

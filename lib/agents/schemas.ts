@@ -62,6 +62,12 @@ export const approvalRuleSchema = z.object({
   requiredApprovals: z.number().int().min(1).max(5).default(1),
   /** False: who started the run or wrote its agent version may not approve its calls (they may still reject); the workspace policy must allow it too. */
   allowSelfApproval: z.boolean().default(false),
+  /** Reminds the approval's channels (email, Slack) once after this many minutes without a decision (worker/activities/approval-reminders.ts). */
+  remindAfterMinutes: z.number().int().min(1).max(30 * 24 * 60).optional(),
+  /** Escalates once after this many minutes without a decision, to `escalateTo`. */
+  escalateAfterMinutes: z.number().int().min(1).max(30 * 24 * 60).optional(),
+  /** Who hears of the escalation: every active user with this role (by email), or a Slack channel (`slack:C0123ABCD`). */
+  escalateTo: z.union([z.enum(ROLES), z.string().regex(/^slack:[#A-Za-z0-9_.-]{1,80}$/, "expected a role or slack:<channel id>")]).optional(),
 });
 
 /** An output schema may be this large (its JSON text, in UTF-16 code units as the browser counts them). */
@@ -116,6 +122,10 @@ export const agentSchema = z.object({
   handoffRecentMessages: z.number().int().min(1).max(100).default(6),
 });
 
+/** What a run does with a message that arrives while it works on a turn. */
+export const FOLLOW_UP_POLICIES = ["enqueue", "reject", "interrupt"] as const;
+export type FollowUpPolicy = (typeof FOLLOW_UP_POLICIES)[number];
+
 export const runLimitsSchema = z.object({
   /** Total tokens (input + output, sub-agents included) a run may use. */
   tokenBudget: z.number().int().min(100).max(100_000_000).default(500_000),
@@ -141,6 +151,12 @@ export const runLimitsSchema = z.object({
   maxHandoffs: z.number().int().min(0).max(50).default(5),
   /** At the token budget: `fail` ends the run; `ask` waits in the approval inbox for an approver to grant more tokens or stop it. */
   onBudget: z.enum(["fail", "ask"]).default("fail"),
+  /**
+   * A message that arrives while the run works on a turn (docs/engine.md "Messages that arrive mid-run"):
+   * `enqueue` answers it after the turn, in order; `reject` refuses it (409); `interrupt` cancels the turn's
+   * work and starts a new turn with both messages.
+   */
+  followUps: z.enum(FOLLOW_UP_POLICIES).default("enqueue"),
 });
 
 const coordinate = z.number().finite().min(-1_000_000).max(1_000_000);

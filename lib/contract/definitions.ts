@@ -4,12 +4,19 @@
 // calls them, so both sides are checked against one declaration.
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type { ApprovalRequest, Conversation, RunSummary } from "./types";
-import type { AgentRunInput, CarriedState, DecideApprovalInput, SubAgentReplySignal, UserMessageSignal } from "./workflow";
+import type { AgentRunInput, CarriedState, DecideApprovalInput, SubAgentReplySignal, UserMessageReceipt, UserMessageSignal } from "./workflow";
 
 export const AGENT_WORKFLOW_TYPE = "agentRunWorkflow";
 
 /** A user (or a parent agent) sends a message. */
 export const userMessageSignal = defineSignal<[UserMessageSignal]>("userMessage");
+/**
+ * A user sends a message, under the graph's follow-up policy (limits.followUps): the validator refuses it
+ * with FOLLOW_UP_ERRORS.busy while the run works on a turn and the policy is `reject`; otherwise the message
+ * is queued (and, under `interrupt`, the turn in progress is cancelled). Executions without the handler take
+ * the signal above.
+ */
+export const userMessageUpdate = defineUpdate<UserMessageReceipt, [UserMessageSignal]>("sendUserMessage");
 /** A sub-agent reports the reply to one turn of a conversation. */
 export const subAgentReplySignal = defineSignal<[SubAgentReplySignal]>("subAgentReply");
 
@@ -33,6 +40,12 @@ export const APPROVAL_ERRORS = {
   forbidden: "ApprovalForbidden",
   /** Raised by the recording activity (not the update): the decision's signature is missing, wrong or too old. */
   badSignature: "ApprovalSignatureInvalid",
+} as const;
+
+/** Error types raised by the sendUserMessage update's validator. */
+export const FOLLOW_UP_ERRORS = {
+  /** The run works on a turn and its graph takes no message until it answers (followUps: reject). */
+  busy: "RunBusy",
 } as const;
 
 /** Activity error types. */

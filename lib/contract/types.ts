@@ -143,6 +143,8 @@ export interface SubAgentReply {
 type EventBody =
   | { type: "run_started"; agentName: string; task: string; depth: number }
   | { type: "user_message"; content: string; images?: ImageRef[] }
+  /** A message arrived while the turn worked, under the graph's `interrupt` policy: the turn's work was cancelled, its task goes on in a new turn with the message. */
+  | { type: "turn_interrupted"; turn: number; message: string; withdrawnApprovals: string[] }
   | { type: "iteration_started"; iteration: number }
   | { type: "inference_started"; iteration: number; model: string }
   | {

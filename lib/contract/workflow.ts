@@ -5,6 +5,11 @@ import type { WorkspacePolicy } from "../policy/schemas";
 import type { ApprovalRequest, ChatMessage, Conversation, ResultRef, RunEvent, RunStatus, TokenUsage, TraceSpan } from "./types";
 import type { ImageRef } from "../attachments/schemas";
 
+/** The sendUserMessage update's answer: the message is queued, or it interrupted the turn in progress. */
+export interface UserMessageReceipt {
+  outcome: "queued" | "interrupted";
+}
+
 export interface UserMessageSignal {
   content: string;
   /** Images sent with the message (references; the bytes stay in the attachment store). */
@@ -13,6 +18,8 @@ export interface UserMessageSignal {
   turn?: number;
   /** The run's first task (reported in run_started rather than as a user_message event). */
   initial?: boolean;
+  /** The message interrupted the turn it arrived in (the graph's `interrupt` follow-up policy); set by the workflow. */
+  interrupting?: boolean;
   /** A plan node's dependencies' results, by reference (its first message only). */
   results?: ResultRef[];
   /**
@@ -271,7 +278,8 @@ export interface LedgerBatch {
  */
 export interface ApprovalOutcomeRecord {
   approval: ApprovalRequest;
-  status: "approved" | "rejected" | "expired" | "endorsed";
+  /** `withdrawn`: the workflow closed it unanswered (its turn was interrupted by a new message). */
+  status: "approved" | "rejected" | "expired" | "endorsed" | "withdrawn";
   reason: string | null;
   editedArguments: Record<string, unknown> | null;
   decidedBy: { id: string; email: string; role: string; apiKeyId?: string } | null;

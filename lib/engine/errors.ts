@@ -17,6 +17,14 @@ export class ApprovalNotFound extends AppError {
   }
 }
 
+/** A follow-up sent while the run works on a turn, to a graph whose follow-up policy is `reject`; the message says why. */
+export class RunBusy extends AppError {
+  constructor(message: string) {
+    super("conflict", 409, message);
+    this.name = "RunBusy";
+  }
+}
+
 export class ApprovalAlreadyDecided extends AppError {
   constructor(message: string) {
     super("conflict", 409, message);

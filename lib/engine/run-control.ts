@@ -1,13 +1,55 @@
-// Acting on a run that exists: a user message (a signal to an open run, a new
-// execution for one that completed) and cancellation.
-import { inputQuery, snapshotQuery, userMessageSignal } from "../contract/definitions";
+// Acting on a run that exists: a user message (an update to an open run, or a
+// signal to an execution without the update's handler; a new execution for one
+// that completed) and cancellation.
+import { randomUUID } from "node:crypto";
+import { WorkflowUpdateFailedError } from "@temporalio/client";
+import { ApplicationFailure } from "@temporalio/common";
+import { FOLLOW_UP_ERRORS, inputQuery, snapshotQuery, userMessageSignal, userMessageUpdate } from "../contract/definitions";
+import type { UserMessageSignal } from "../contract/workflow";
 import { ValidationError } from "../errors";
 import type { ImageInput } from "../attachments/schemas";
 import { agentModel, requireVision } from "../models/vision";
 import type { EngineContext } from "./engine-context";
-import { RunNotActive, RunNotFound } from "./errors";
-import { isNotFound } from "./temporal-errors";
+import { RunBusy, RunNotActive, RunNotFound } from "./errors";
+import { isNotFound, isRetryableUpdateError } from "./temporal-errors";
 import { signCarriedState } from "./run-start-signature";
+
+// About 20 s of retries under one update id, as for approval decisions: a busy worker's task can fail for seconds.
+const UPDATE_ATTEMPTS = 8;
+
+/** What the workflow says when an execution has no handler for an update (one started before the handler existed). */
+export function isMissingUpdateHandler(error: unknown): boolean {
+  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && /no registered handler for update/i.test(error.cause.message);
+}
+
+/**
+ * Sends a message to an open run as the sendUserMessage update, whose validator applies the graph's
+ * follow-up policy atomically in the workflow (worker/workflows/follow-ups.ts): a refusal is RunBusy (409).
+ * An execution without the handler (a build before it) gets the userMessage signal, as before.
+ */
+async function messageOpenRun(handle: EngineContext["handle"], runId: string, message: UserMessageSignal): Promise<"delivered" | "closed"> {
+  const updateId = randomUUID();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await handle(runId).executeUpdate(userMessageUpdate, { args: [message], updateId });
+        return "delivered";
+      } catch (error) {
+        if (attempt >= UPDATE_ATTEMPTS || !isRetryableUpdateError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+      }
+    }
+  } catch (error) {
+    if (isMissingUpdateHandler(error)) {
+      await handle(runId).signal(userMessageSignal, message);
+      return "delivered";
+    }
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === FOLLOW_UP_ERRORS.busy) throw new RunBusy(error.cause.message);
+    // The run closed between the describe and the update (its follow-up window ended): the caller continues it.
+    if (isNotFound(error)) return "closed";
+    throw error;
+  }
+}
 
 /** The engine client's `sendMessage` and `cancelRun`. */
 export function createRunControl({
@@ -23,7 +65,8 @@ export function createRunControl({
   return {
     /**
      * Adds a user message to a run. A run that is still open (working or
-     * waiting for a follow-up) gets a signal; a run that closed after
+     * waiting for a follow-up) gets it under its graph's follow-up policy
+     * (queued, refused with RunBusy, or interrupting the turn); a run that closed after
      * completing continues as a new execution with its carried state.
      * Images go only to a run whose entry agent's model reads them (422
      * vision_not_supported, nothing stored); `sentBy` owns the stored images
@@ -41,9 +84,10 @@ export function createRunControl({
       // The sender travels with the message: the calls that follow it count them as "self" for their approvals.
       const sender = sentBy?.email ? { sender: { id: sentBy.id, email: sentBy.email } } : {};
       const message = stored.length ? { content, images: stored, ...sender } : { content, ...sender };
+      if (running && (await messageOpenRun(handle, runId, message)) === "delivered") return;
       if (running) {
-        await handle(runId).signal(userMessageSignal, message);
-        return;
+        const now = (await describe(runId)).status.name;
+        if (now !== "COMPLETED") throw new RunNotActive(runId, now.toLowerCase());
       }
       const snapshot = await query(runId, snapshotQuery);
       const input = original ?? (await query(runId, inputQuery));

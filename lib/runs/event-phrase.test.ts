@@ -19,6 +19,10 @@ describe("eventPhrase", () => {
     expect(eventPhrase({ ...at, type: "run_failed", reason: "model_error", message: "provider down" })).toBe("Run failed (model_error): provider down");
   });
 
+  it("says that a new message interrupted a turn", () => {
+    expect(eventPhrase({ ...at, type: "turn_interrupted", turn: 1, message: "interrupted by a new message", withdrawnApprovals: ["a1"] })).toBe("Turn 1 interrupted by a new message (1 approval withdrawn)");
+  });
+
   it("cuts long arguments at 80 characters", () => {
     const phrase = argumentPhrase(JSON.stringify({ text: "x".repeat(200) }));
     expect(phrase.length).toBe(80);

@@ -32,6 +32,8 @@ export function eventPhrase(event: RunEvent): string {
       return `${event.agentName} started`;
     case "user_message":
       return "A follow-up message arrived";
+    case "turn_interrupted":
+      return markerTitle(event).replace(/^./, (c) => c.toUpperCase());
     case "iteration_started":
       return `Step ${event.iteration}`;
     case "inference_started":

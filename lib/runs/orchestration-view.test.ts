@@ -79,6 +79,12 @@ describe("markers", () => {
     expect(isMarkerEvent({ seq: 1, at, type: "iteration_started", iteration: 1 })).toBe(false);
     expect(markerTitle(routed)).toBe("routed to general (attempt 1): confidence 0.42 is below the threshold 0.7 → fallback general, named by help-desk");
   });
+  it("marks an interrupted turn, with the approvals it withdrew", () => {
+    const cut: MarkerEvent = { seq: 5, at, type: "turn_interrupted", turn: 2, message: "interrupted by a new message", withdrawnApprovals: ["a1", "a2"] };
+    expect(isMarkerEvent(cut)).toBe(true);
+    expect(markerTitle(cut)).toBe("turn 2 interrupted by a new message (2 approvals withdrawn)");
+    expect(markerTitle({ ...cut, withdrawnApprovals: [] })).toBe("turn 2 interrupted by a new message");
+  });
   it("merging the page's markers with the tail's keeps each event once, in sequence order", () => {
     const follow: MarkerEvent = { seq: 2, at, type: "user_message", content: "more" };
     expect(mergeMarkers([routed, follow], [routed, { ...follow, seq: 7 }]).map((m) => m.seq)).toEqual([2, 4, 7]);

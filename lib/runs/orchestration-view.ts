@@ -5,7 +5,7 @@ import type { FailureDetails, RoutingRecord, RunEvent, TraceSpan } from "../cont
 import { plural } from "../text/plural";
 
 /** The events the run page marks on its timeline and conversation: each a moment of the run as a whole. */
-export const MARKER_EVENT_TYPES = ["continued_as_new", "user_message", "handoff", "routing_decided", "output_invalid"] as const satisfies readonly RunEvent["type"][];
+export const MARKER_EVENT_TYPES = ["continued_as_new", "user_message", "turn_interrupted", "handoff", "routing_decided", "output_invalid"] as const satisfies readonly RunEvent["type"][];
 
 export type MarkerEvent = Extract<RunEvent, { type: (typeof MARKER_EVENT_TYPES)[number] }>;
 
@@ -90,6 +90,8 @@ export function markerTitle(event: MarkerEvent): string {
       return `continued as new (generation ${event.generation}, history ${event.historyLength} events)`;
     case "user_message":
       return "follow-up message";
+    case "turn_interrupted":
+      return `turn ${event.turn} interrupted by a new message${event.withdrawnApprovals.length ? ` (${plural(event.withdrawnApprovals.length, "approval")} withdrawn)` : ""}`;
     case "handoff":
       return `handoff ${handoffLine(event)}`;
     case "routing_decided":
@@ -103,6 +105,7 @@ export function markerTitle(event: MarkerEvent): string {
 export const MARKER_STYLES: Record<MarkerEvent["type"], string> = {
   continued_as_new: "border-dashed border-fuchsia-500",
   user_message: "border-dotted border-indigo-400",
+  turn_interrupted: "border-dashed border-amber-500",
   handoff: "border-solid border-orange-400",
   routing_decided: "border-solid border-fuchsia-400",
   output_invalid: "border-dotted border-red-500",

@@ -7,6 +7,7 @@ import type { StreamEnd } from "./stream-end";
 export const RUN_EVENT_TYPES = [
   "run_started",
   "user_message",
+  "turn_interrupted",
   "iteration_started",
   "inference_started",
   "inference_completed",

@@ -7,9 +7,12 @@ import { decisionSignatureProblem } from "../../lib/engine/decision-signature";
 import { recordApprovalOutcome, type createLedgerWriter } from "../../lib/run-ledger/write";
 import type { ApprovalOutcomeRecord, LedgerBatch } from "../../lib/contract/workflow";
 
-/** Why a recorded outcome is not a genuine decision of the web server, or null (expiries come from the workflow's own timer). */
+/**
+ * Why a recorded outcome is not a genuine decision of the web server, or null (expiries come from the
+ * workflow's own timer, withdrawals from its own turn being interrupted: neither is anybody's decision).
+ */
 export function outcomeSignatureProblem(key: Buffer | null, record: ApprovalOutcomeRecord, now = Date.now()): string | null {
-  if (record.status === "expired") return null;
+  if (record.status === "expired" || record.status === "withdrawn") return null;
   if (!record.decidedBy || !record.issuedAt) return "the decision is not signed by the web server";
   return decisionSignatureProblem(
     key,

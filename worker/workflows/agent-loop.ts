@@ -37,6 +37,14 @@ function modeOf(agent: AgentConfig, graph: AgentGraph): keyof typeof TURN_MODES 
   return agent.kind === "router" ? "router" : "agent";
 }
 
+/** The turn in progress was cancelled for a new message (the graph's `interrupt` follow-up policy). */
+export class TurnInterrupted extends Error {
+  constructor() {
+    super("the turn was interrupted by a new message");
+    this.name = "TurnInterrupted";
+  }
+}
+
 /** A turn's answer: its text and, when the agent has an output schema, the typed data. */
 export interface TurnAnswer {
   text: string;
@@ -108,6 +116,11 @@ export class AgentLoop implements TurnContext {
   deadline = Infinity;
   /** The run timeout struck the current turn (its work scope is being cancelled). */
   private timedOut = false;
+  /** The work scope of the turn in progress (null between turns) and whether a new message is interrupting it (follow-ups.ts). */
+  private work: CancellationScope | null = null;
+  private interrupting = false;
+  /** The tool calls of the last model response still waiting for their results (answered "no result" if the turn is interrupted). */
+  openCalls: { id: string; name: string }[] = [];
   /** Turns this execution has answered or is answering, and the one in progress (0: none), for the kept deadline timers. */
   private turnsStarted = 0;
   private activeTurn = 0;
@@ -115,18 +128,43 @@ export class AgentLoop implements TurnContext {
   /** Why work in flight stops when `error` ends the turn: what a plan records on the nodes it cancels. */
   stopReason(error: unknown): string {
     if (error instanceof RunFailure) return `${error.reason}: ${error.message}`;
+    if (this.interrupting && isCancellation(error)) return "interrupted: a new message arrived";
     if (this.timedOut) return `timeout: no final answer within the run timeout of ${this.limits.runTimeoutSeconds} s`;
     if (isCancellation(error)) return "cancelled: the run was cancelled";
     return error instanceof Error ? error.message : String(error);
   }
 
-  /** Runs iterations until the model answers; bounded by the run timeout. */
+  /** Cancels the turn in progress for a new message (once); whether a turn is being interrupted. */
+  interrupt(): boolean {
+    if (!this.work) return false;
+    if (!this.interrupting) {
+      this.interrupting = true;
+      this.work.cancel();
+    }
+    return true;
+  }
+
+  /** Runs iterations until the model answers; bounded by the run timeout. Throws TurnInterrupted when a new message cancelled it. */
   async respond(): Promise<TurnAnswer> {
+    this.openCalls = [];
+    try {
+      return await this.respondWithin();
+    } catch (error) {
+      if (this.interrupting && isCancellation(error)) throw new TurnInterrupted();
+      throw error;
+    } finally {
+      this.work = null;
+      this.interrupting = false;
+    }
+  }
+
+  private async respondWithin(): Promise<TurnAnswer> {
     const startedAt = Date.parse(this.state.turnStartedAt ?? new Date(Date.now()).toISOString());
     this.deadline = startedAt + this.limits.runTimeoutSeconds * 1000;
     const remaining = Math.max(1, this.deadline - Date.now());
     this.timedOut = false;
     const work = new CancellationScope();
+    this.work = work;
     if (this.state.patches.turnDeadlineKept) {
       // Never cancelled (engine-patches.ts turnDeadlineKept): a timer that fires after its turn ended is a
       // no-op, and a pending one goes with the execution. Cancelling the run cancels it with the root scope.
@@ -143,7 +181,7 @@ export class AgentLoop implements TurnContext {
       try {
         return await work.run(() => this.answerTurn());
       } catch (error) {
-        if (this.timedOut && isCancellation(error)) throw runTimeoutFailure(this.limits);
+        if (this.timedOut && !this.interrupting && isCancellation(error)) throw runTimeoutFailure(this.limits);
         throw error;
       } finally {
         this.activeTurn = 0;
@@ -162,7 +200,7 @@ export class AgentLoop implements TurnContext {
     try {
       return await work.run(() => this.answerTurn());
     } catch (error) {
-      if (this.timedOut && isCancellation(error)) throw runTimeoutFailure(this.limits);
+      if (this.timedOut && !this.interrupting && isCancellation(error)) throw runTimeoutFailure(this.limits);
       throw error;
     } finally {
       timer.cancel();
@@ -266,7 +304,9 @@ export class AgentLoop implements TurnContext {
       }
       const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
       state.pushMessage({ role: "assistant", content: response.content, tool_calls: calls });
+      this.openCalls = calls.map((c) => ({ id: c.id, name: c.function.name }));
       const outcomes = await this.toolCalls.runAll(calls, iterationSpan);
+      this.openCalls = [];
       calls.forEach((call, i) => state.pushMessage({ role: "tool", tool_call_id: call.id, name: call.function.name, content: outcomes[i]?.content ?? "" }));
       const failed = outcomes.filter((o) => !o.ok && o.errorKind !== "rejected");
       state.endSpan(iterationSpan, failed.length ? "error" : "ok");

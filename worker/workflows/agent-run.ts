@@ -22,7 +22,8 @@ import { renderPrompt } from "../../lib/agents/template";
 import { isPlanner, plannerInstructions, routerInstructions } from "../../lib/contract/system-tools";
 import { RunState } from "./run-state";
 import { decidePatches } from "./engine-patches";
-import { AgentLoop } from "./agent-loop";
+import { AgentLoop, TurnInterrupted, type TurnAnswer } from "./agent-loop";
+import { closeInterruptedTurn, takeTurnMessages } from "./follow-ups";
 import { closeDown } from "./close-down";
 import { RunFailure } from "./run-failure";
 import { RunLedger } from "./run-ledger";
@@ -122,7 +123,9 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
 
     for (;;) {
       if (!state.inTurn) {
-        const next = state.inbox.shift();
+        // One message per turn; messages that interrupted a turn start the next one together.
+        const taken = takeTurnMessages(state.inbox);
+        const next = taken[0];
         if (!next) {
           state.baseStatus = state.lastOutput !== null ? "completed" : state.baseStatus;
           publishStatus();
@@ -130,14 +133,16 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
           continue;
         }
         state.turn = next.turn ?? state.turn + 1;
-        state.turnTask = next.content;
+        state.turnTask = taken.map((m) => m.content).join("\n\n");
         state.turnSender = next.sender ?? null;
         state.planAttempts = 0;
         state.planRejections = 0;
         state.routingFailures = [];
-        const images = next.images?.length ? { images: next.images } : {};
-        state.pushMessage({ role: "user", content: next.content, ...images, ...(next.results?.length ? { results: next.results } : {}) });
-        if (!next.initial) state.emit({ type: "user_message", content: next.content, ...images });
+        for (const message of taken) {
+          const images = message.images?.length ? { images: message.images } : {};
+          state.pushMessage({ role: "user", content: message.content, ...images, ...(message.results?.length ? { results: message.results } : {}) });
+          if (!message.initial) state.emit({ type: "user_message", content: message.content, ...images });
+        }
         state.inTurn = true;
         state.endedAt = null;
         state.iterationsThisTurn = 0;
@@ -145,7 +150,16 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
         state.turnStartIteration = state.iteration;
         turnUsageStart = state.usage;
       }
-      const answer = await loop.respond();
+      let answer: TurnAnswer;
+      try {
+        answer = await loop.respond();
+      } catch (error) {
+        if (!(error instanceof TurnInterrupted)) throw error;
+        // A new message cancelled the turn's work (the graph's interrupt policy): close it, then take the message.
+        await closeInterruptedTurn(state, loop.approvals, loop.openCalls);
+        publishStatus();
+        continue;
+      }
       const output = answer.text;
       state.inTurn = false;
       state.lastOutput = output;

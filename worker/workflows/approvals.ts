@@ -213,6 +213,19 @@ export class Approvals {
     await CancellationScope.nonCancellable(() => Promise.all([...this.notifications]));
   }
 
+  /**
+   * Withdraws the approvals still pending when their turn was interrupted (follow-ups.ts): each is recorded
+   * as withdrawn (the inbox stops showing it) and leaves the run's state, so a late decision finds it gone.
+   */
+  async withdrawPending(reason: string): Promise<string[]> {
+    const pending = this.state.pendingApprovals().filter((a) => !this.deciding.has(a.id));
+    const decidedAt = new Date(Date.now()).toISOString();
+    await Promise.all(pending.map((approval) => this.record({ approval: { ...approval }, status: "withdrawn", reason, editedArguments: null, decidedBy: null, decidedAt })));
+    for (const approval of pending) this.state.approvals.delete(approval.id);
+    if (pending.length) this.onChange();
+    return pending.map((a) => a.id);
+  }
+
   /** Requests approval for a call and waits for the decision or the expiry. */
   request(call: ToolCall, args: Record<string, unknown>, rule: GateRequirement, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
     const now = Date.now();

@@ -91,6 +91,11 @@ export interface EnginePatches {
    * Undefined for runs with a gate (they never ask).
    */
   workspaceGateAtStart?: boolean;
+  /**
+   * A user message follows the graph's follow-up policy (limits.followUps, follow-ups.ts): `reject` refuses it
+   * while a turn works, `interrupt` cancels the turn's work. Without it, every message is queued, as before.
+   */
+  followUpPolicy: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -106,6 +111,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     tape: input.tape && patched("tape-replay") ? { tapeId: input.tape.tapeId, path: input.tape.path ?? "" } : null,
     // Asked below, after the tape's patches, so every earlier marker keeps its place.
     stepsInHistory: false,
+    followUpPolicy: false,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
   // Retired (docs/deploying.md "Retiring a patch"): both landed in the same release as tape-replay (issue 27),
@@ -119,5 +125,6 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
   }
   patches.stepsInHistory = patched("steps-in-history");
   if (!input.gate) patches.workspaceGateAtStart = patched("workspace-gate-at-start");
+  patches.followUpPolicy = patched("follow-up-policy");
   return patches;
 }

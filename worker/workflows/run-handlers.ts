@@ -1,7 +1,7 @@
 // What a run answers and accepts from outside while it works: the signals
 // (follow-up messages, sub-agent replies), the queries (summary, pending
-// approvals, conversations, snapshot, input) and the approval update, and
-// the run summary the queries and the run ledger's row share.
+// approvals, conversations, snapshot, input), the approval and user-message
+// updates, and the run summary the queries and the run ledger's row share.
 import { setHandler, workflowInfo } from "@temporalio/workflow";
 import {
   conversationsQuery,
@@ -13,11 +13,12 @@ import {
   summaryQuery,
   userMessageSignal,
 } from "../../lib/contract/definitions";
-import type { AgentRunInput, LedgerRunSummary } from "../../lib/contract/workflow";
+import type { AgentRunInput, LedgerRunSummary, UserMessageSignal } from "../../lib/contract/workflow";
 import type { RunSummary } from "../../lib/contract/types";
 import type { AgentLoop } from "./agent-loop";
 import type { RunState } from "./run-state";
 import { tokenLimit } from "./budget";
+import { registerFollowUpUpdate } from "./follow-ups";
 
 /** The run row's summary, as the run ledger writes it. */
 export function ledgerSummary(state: RunState): LedgerRunSummary {
@@ -79,11 +80,20 @@ function grantConversationBudget(state: RunState, input: AgentRunInput, tokenBud
 
 /** Registers every signal, query and update handler of the agent workflow. */
 export function registerHandlers(state: RunState, loop: AgentLoop, input: AgentRunInput): void {
-  setHandler(userMessageSignal, (message) => {
+  const queue = (message: UserMessageSignal) => {
     if (message.tokenBudget !== undefined && input.conversation) grantConversationBudget(state, input, message.tokenBudget);
     // A sender can only add people who may not approve (self), so an unsigned one restricts and never widens.
-    state.inbox.push({ content: message.content, turn: message.turn, ...(message.images?.length ? { images: message.images } : {}), ...(message.sender ? { sender: message.sender } : {}) });
-  });
+    state.inbox.push({
+      content: message.content,
+      turn: message.turn,
+      ...(message.images?.length ? { images: message.images } : {}),
+      ...(message.sender ? { sender: message.sender } : {}),
+      ...(message.interrupting ? { interrupting: true } : {}),
+    });
+  };
+  setHandler(userMessageSignal, queue);
+  // Registered in every execution (a handler adds no command); what it does beyond queueing is the patch's (follow-ups.ts).
+  registerFollowUpUpdate(state, input, loop, queue);
   setHandler(subAgentReplySignal, (reply) => loop.receiveReply(reply));
   setHandler(summaryQuery, () => summarize(state, input));
   setHandler(pendingApprovalsQuery, () => state.pendingApprovals());

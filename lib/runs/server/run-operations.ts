@@ -14,7 +14,11 @@ import type { ImageInput } from "../../attachments/schemas";
 /** What both doors answer: the engine took the request (the run applies it asynchronously). */
 export type Accepted = { accepted: true };
 
-/** Sends a follow-up message (and its images) to a run (a signal while open, a continuation once completed) and audits it. */
+/**
+ * Sends a follow-up message (and its images) to a run and audits it: while the run is open, under its
+ * graph's follow-up policy (queued, refused with a 409 while it works, or interrupting the turn:
+ * docs/engine.md "Messages that arrive mid-run"); once it completed, as a continuation.
+ */
 export async function sendFollowUp(runId: string, content: string, user: SessionUser, images?: readonly ImageInput[]): Promise<Accepted> {
   await assertMayControlRun(getDb(), runId, user, "send a follow-up to");
   // The sender counts as "self" for the approvals of the calls that follow the message.

@@ -1,7 +1,7 @@
 "use client";
 // The run page's follow-up: a message and up to five images (attached with the
-// button, dropped or pasted; uploaded as they come), sent as one signal or
-// continuation by the follow-up action.
+// button, dropped or pasted; uploaded as they come), sent by the follow-up
+// action under the graph's follow-up policy; a refusal (409) shows its reason.
 import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { ImagePicker, imagesNotReady } from "@/components/attachments/image-picker";

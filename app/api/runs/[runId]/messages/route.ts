@@ -1,6 +1,7 @@
 // GET /api/runs/:runId/messages?from=N – the conversation from message N on (the ledger's copy).
 // POST /api/runs/:runId/messages – a follow-up message: { content, images? } → 202 (the run page's operation;
-//   images as in POST /api/runs, the body holding at most one 10 MB image as base64).
+//   images as in POST /api/runs, the body holding at most one 10 MB image as base64); 409 with the reason when
+//   the run is working and its graph takes no message meanwhile (limits.followUps "reject", docs/engine.md).
 import { NextResponse } from "next/server";
 import { apiRoute, parseParam } from "@/lib/http/server/api-route";
 import { operationRoute } from "@/lib/http/server/operation-adapters";
