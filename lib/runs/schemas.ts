@@ -232,6 +232,8 @@ export interface RunHeaderData {
   awaitingApprovalRunIds: string[];
   /** The schedule that started the run (its name null once deleted); absent for runs started otherwise. */
   schedule?: { id: string; name: string | null };
+  /** The inbound webhook endpoint whose delivery started the run (its name null once deleted); absent for runs started otherwise. */
+  webhook?: { id: string; name: string | null };
 }
 
 /**

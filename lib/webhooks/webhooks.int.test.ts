@@ -100,6 +100,8 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(run.startedBy, "the endpoint's owner starts its runs").toBe("builder@zap.local");
     expect(run.webhookId, "the run is linked to its endpoint (the overview's split by trigger reads it)").toBe(webhook.id);
     expect(run.scheduleId).toBeNull();
+    const { runHeader } = await import("@/lib/runs/server/runs");
+    expect((await runHeader(run.id)).webhook, "the run's header names its endpoint").toEqual({ id: webhook.id, name: "issues" });
     const seen = await deliveries(webhook.id);
     expect(seen.map((d) => d.outcome).sort()).toEqual(["duplicate", "duplicate", "started"]);
     expect(seen.every((d) => d.bodyDigest?.length === 64 && d.idempotencyKey === key)).toBe(true);

@@ -219,8 +219,10 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
   // Likewise only a run whose plan finished reads the counts (the row holds the outcome alone).
   const planFinished = run.planOutcome !== null ? await readLastPlanFinished(db, run.id) : null;
   const schedule = run.scheduleId ? { id: run.scheduleId, name: (await db.schedule.findUnique({ where: { id: run.scheduleId }, select: { name: true } }))?.name ?? null } : null;
+  const webhook = run.webhookId ? { id: run.webhookId, name: (await db.webhookEndpoint.findUnique({ where: { id: run.webhookId }, select: { name: true } }))?.name ?? null } : null;
   return {
     ...(schedule ? { schedule } : {}),
+    ...(webhook ? { webhook } : {}),
     runId: run.id,
     rootRunId: run.rootRunId,
     parentRunId: run.parentRunId,

@@ -91,6 +91,14 @@ export function RunHeader({ header, liveTokens = 0, taskImages, canLaunch, onCha
               </Link>
             </p>
           ) : null}
+          {header.webhook ? (
+            <p className="mt-1 text-xs text-zinc-600" data-testid="run-webhook">
+              Started by a delivery to the webhook{" "}
+              <Link href={`/webhooks#${encodeURIComponent(header.webhook.id)}`} className="text-indigo-700 hover:underline">
+                {header.webhook.name ?? `${header.webhook.id} (deleted)`}
+              </Link>
+            </p>
+          ) : null}
           <ForkLinks runId={header.runId} />
         </div>
         <div className="flex gap-2">
