@@ -234,8 +234,9 @@ describe.each(providers)("ledger reads on $provider", ({ provider, available, cr
       const { startedMs, ...said } = fromWorkflow.get(id) ?? { startedMs: NaN };
       const { startedMs: recordedMs, ...recorded } = conversation;
       expect(recorded, id).toEqual(said);
-      // The ledger's start is the conversation's first message, written just after the workflow started it.
-      expect(Math.abs(recordedMs - startedMs), `${id} started`).toBeLessThan(1_000);
+      // The ledger's start is the conversation's first message, written just after the workflow started it (the
+      // ledger writer's batch delay apart; 1.6 s on a machine at load 20, so the bound is a few seconds, not one).
+      expect(Math.abs(recordedMs - startedMs), `${id} started`).toBeLessThan(5_000);
     }
     expect(ms, "within the query deadline").toBeLessThan(QUERY_DEADLINE_MS + 2_000);
   });

@@ -77,7 +77,9 @@ describe.each(providers)("token streaming on $provider", ({ available, create })
     expect(summary.output).toBe(LONG_ANSWER);
 
     const tokens = frames.filter((f) => f.event === "token").map((f) => f.data as TokenFrame);
-    expect(tokens.length, "40 words at 3 a piece every 25 ms, written every 75 ms: several frames").toBeGreaterThanOrEqual(3);
+    // 40 words at 3 a piece every 25 ms, written every 75 ms: about five writes, which a stream's poll can gather
+    // into fewer frames on a loaded machine (2 at load 20); more than one frame is what proves it streamed.
+    expect(tokens.length, "40 words at 3 a piece every 25 ms, written every 75 ms: more than one frame").toBeGreaterThanOrEqual(2);
     expect(assemble(tokens)).toBe(LONG_ANSWER);
     const firstToken = frames.findIndex((f) => f.event === "token");
     const completed = frames.findIndex((f) => f.event === "inference_completed");
