@@ -47,6 +47,8 @@ describe("trigger commands", () => {
     expect(parsed.switches.has("--json")).toBe(true);
     expect(() => parseArgs(["schedules", "list", "--graph"])).toThrow("--graph needs a value");
     expect(() => parseArgs(["schedules", "list", "--force"])).toThrow("unknown option --force");
+    expect(() => parseArgs(["schedules", "list", "--api-key=zap_secret"]), "a key on the command line is refused, never echoed").toThrow(/^--api-key is not taken/);
+    expect(() => parseArgs(["schedules", "list", "--token=zap_secret"])).toThrow(/^unknown option --token$/);
   });
 
   it("print one line per schedule and endpoint, with the next firing and the state", () => {

@@ -49,7 +49,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       parsed.flags.set(arg, value);
       i++;
     } else if (SWITCHES.has(arg)) parsed.switches.add(arg);
-    else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
+    else if (arg === "--api-key" || arg.startsWith("--api-key=")) throw new UsageError("--api-key is not taken: a command line is readable by every user of the machine (ps) and stays in shell history; set ZAP_API_KEY or pass --api-key-file <path>");
+    // Only the option's name: `--name=value` may carry something not to echo.
+    else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg.split("=")[0]}`);
     else parsed.positional.push(arg);
   }
   return parsed;
