@@ -125,3 +125,26 @@ export function decisionEmail(n: ApprovalNotification, linkBase: string): Render
   const footer = `<p>${escapeHtml(sentence)}</p><p><a href="${escapeHtml(link)}">Details</a></p>`;
   return { subject, text, html: htmlPage(sentence, facts(a), null, footer) };
 }
+
+/** What a reminder or an escalation needs to know of a pending approval (its record in the ledger). */
+export interface PendingFacts {
+  id: string;
+  runId: string;
+  rootRunId: string;
+  agentName: string;
+  toolName: string;
+  requestedAt: string;
+  expiresAt: string;
+}
+
+/** A reminder (to the request's recipients) or an escalation (to the rule's escalateTo) of an approval still pending. */
+export function nudgeMessage(kind: "reminder" | "escalation", a: PendingFacts, waitedMinutes: number, linkBase: string): RenderedMessage {
+  const what = `${a.toolName} (agent ${a.agentName}, run ${a.rootRunId})`;
+  const head = kind === "reminder" ? "Reminder: approval still needed" : "Escalated: approval still needed";
+  const subject = oneLine(`${head}: ${what}`);
+  const sentence = `${what} has waited ${waitedMinutes} minutes for a decision; at ${utcMoment(a.expiresAt)} the rule's default action applies.`;
+  const link = approvalLink(linkBase, a.id);
+  const text = [subject, "", sentence, "", `Decide: ${link}`, "", "Opening the link decides nothing: you sign in to Zap Studio and confirm there."].join("\n");
+  const html = `<!doctype html><html><body><h2>${escapeHtml(subject)}</h2><p>${escapeHtml(sentence)}</p><p><a href="${escapeHtml(link)}">Decide in Zap Studio</a></p></body></html>`;
+  return { subject, text, html };
+}

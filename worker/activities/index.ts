@@ -11,6 +11,7 @@ import { createDeriver, type Deriver } from "../../lib/run-ledger/deriver";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createEmailChannel, type ApprovalChannel, type EmailChannelConfig } from "./approval-email";
 import { createSlackChannel, type SlackChannelConfig } from "./approval-slack";
+import { createReminderSweep } from "./approval-reminders";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
 import type { RunExporter } from "../../lib/telemetry/exporter";
@@ -50,6 +51,12 @@ function approvalChannels(deps: ActivityDeps): ApprovalChannel[] {
   return channels;
 }
 
+/** The monitor tick's reminder and escalation sweep, when an approval channel is configured. */
+function reminderSweep(deps: ActivityDeps): (() => Promise<unknown>) | undefined {
+  if (!deps.approvalEmail && !deps.approvalSlack) return undefined;
+  return createReminderSweep(deps.db, { email: deps.approvalEmail ?? null, slack: deps.approvalSlack ?? null });
+}
+
 /** Every activity the worker registers, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   // One ledger writer per worker process: batches of concurrent runs share a transaction,
@@ -65,7 +72,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRunStartActivities({ decisionKey: deps.decisionKey ?? null }),
     ...createNotificationActivities({ webhook: deps.webhook ?? null, channels: approvalChannels(deps) }),
     ...createMcpDiscoveryActivities({ mcp: deps.mcp ?? null }),
-    ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries }),
+    ...createMonitorActivities({ db: deps.db, webhook: deps.webhook ?? null, readMonitorSeries: deps.readMonitorSeries, sweepApprovalReminders: reminderSweep(deps) }),
     ...createPlaygroundActivities(deps),
     ...createScheduleActivities({ db: deps.db, decisionKey: deps.decisionKey ?? null, webhook: deps.webhook ?? null }),
     ...createExperimentActivities({ db: deps.db, ...engineItemRuns({ db: deps.db, decisionKey: deps.decisionKey ?? null }), judge: registryJudge(deps.models) }),

@@ -15,11 +15,13 @@ export interface MonitorActivityDeps {
   webhook: WebhookConfig | null;
   /** Reads a monitor's series; default: lib/monitors/series.ts over lib/metrics' seriesValue. */
   readMonitorSeries?: SeriesReader;
+  /** Reminds and escalates pending approvals on each tick (worker/activities/approval-reminders.ts); absent: no approval channel. */
+  sweepApprovalReminders?: () => Promise<unknown>;
 }
 
 const defaultReader = monitorSeriesReader(seriesValue);
 
-export function createMonitorActivities({ db, webhook, readMonitorSeries = defaultReader }: MonitorActivityDeps) {
+export function createMonitorActivities({ db, webhook, readMonitorSeries = defaultReader, sweepApprovalReminders }: MonitorActivityDeps) {
   const post = webhook?.secret ? createSignedWebhookPost(webhook) : null;
   return {
     /** One tick's evaluation; answers the counts and the webhook deliveries still owed. */
@@ -29,6 +31,8 @@ export function createMonitorActivities({ db, webhook, readMonitorSeries = defau
       await deriveQueued(db, { maxPasses: 20 }).catch((error: unknown) => console.warn("worker: monitors evaluated without the latest derived rows:", error instanceof Error ? error.message : error));
       const result = await evaluateMonitors(db, { readSeries: readMonitorSeries, webhookConfigured: post !== null });
       for (const failure of result.failed) console.error(`worker: monitor ${failure.monitorId} could not read its series: ${failure.message}`);
+      // The same periodic tick reminds and escalates pending approvals; a failure there never fails the monitors.
+      await sweepApprovalReminders?.().catch((error: unknown) => console.error("worker: the approval reminder sweep failed:", error instanceof Error ? error.message : error));
       return result;
     },
 
