@@ -40,10 +40,10 @@ const viaRoute = async (runId: string, content: string) => routeOutcome(await me
 
 describe("a follow-up to a working run of a graph that refuses them", () => {
   it("is refused with 409 and its reason by the action and the route alike, unaudited; taken by both once the run answered", async () => {
-    const started = actionOutcome(await startRunAction({ graph: agent, task: "think 4000\nanswer: first" }));
+    const started = actionOutcome(await startRunAction({ graph: agent, task: "think 8000\nanswer: first" }));
     if (!started.ok) throw new Error(`expected a run: ${JSON.stringify(started)}`);
     const { runId } = started.data as { runId: string };
-    await waitForStatus(h.engine, runId, ["thinking"]);
+    await waitForStatus(h.engine, runId, ["thinking"], 45_000);
 
     const action = await audited(h.db, () => viaAction(runId, "answer: too soon"));
     const route = await audited(h.db, () => viaRoute(runId, "answer: too soon"));
@@ -51,14 +51,14 @@ describe("a follow-up to a working run of a graph that refuses them", () => {
     expect(route.outcome).toMatchObject({ ok: false, status: 409, error: { code: "conflict", message: expect.stringMatching(/^The run is still working on its current turn/) } });
     expect([...action.audit, ...route.audit], "a refused message is not audited").toEqual([]);
 
-    expect((await waitForStatus(h.engine, runId, ["completed"])).output).toBe("first");
-    const taken = await audited(h.db, () => viaRoute(runId, "think 1500\nanswer: second"));
+    expect((await waitForStatus(h.engine, runId, ["completed"], 45_000)).output).toBe("first");
+    const taken = await audited(h.db, () => viaRoute(runId, "think 8000\nanswer: second"));
     expect(taken.outcome).toEqual({ ok: true, data: { accepted: true } });
     expect(taken.audit.map((a) => a.action)).toEqual(["run.follow_up"]);
     // Working again: the action refuses now, as the route did.
     const refused = await viaAction(runId, "answer: third");
     expect(refused).toMatchObject({ ok: false, status: 409, error: { code: "conflict" } });
-    await eventually(() => h.engine.getRun(runId), (s) => s.output === "second", 20_000, "the taken message's answer");
+    await eventually(() => h.engine.getRun(runId), (s) => s.output === "second", 45_000, "the taken message's answer");
     expect(await viaAction(runId, "answer: third")).toEqual({ ok: true, data: { accepted: true } });
-  });
+  }, 150_000);
 });

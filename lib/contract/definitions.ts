@@ -46,6 +46,8 @@ export const APPROVAL_ERRORS = {
 export const FOLLOW_UP_ERRORS = {
   /** The run works on a turn and its graph takes no message until it answers (followUps: reject). */
   busy: "RunBusy",
+  /** The run is closing (its follow-up window ended, or it failed or was cancelled): the message goes to the closed run instead. */
+  closing: "RunClosing",
 } as const;
 
 /** Activity error types. */

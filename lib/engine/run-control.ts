@@ -16,6 +16,8 @@ import { signCarriedState } from "./run-start-signature";
 
 // About 20 s of retries under one update id, as for approval decisions: a busy worker's task can fail for seconds.
 const UPDATE_ATTEMPTS = 8;
+/** How long a message waits for a closing run to end before it is refused as not active. */
+const CLOSING_WAIT_MS = 30_000;
 
 /** What the workflow says when an execution has no handler for an update (one started before the handler existed). */
 export function isMissingUpdateHandler(error: unknown): boolean {
@@ -44,7 +46,15 @@ async function messageOpenRun(handle: EngineContext["handle"], runId: string, me
       await handle(runId).signal(userMessageSignal, message);
       return "delivered";
     }
-    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === FOLLOW_UP_ERRORS.busy) throw new RunBusy(error.cause.message);
+    const refusal = error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure ? error.cause : null;
+    if (refusal?.type === FOLLOW_UP_ERRORS.busy) throw new RunBusy(refusal.message);
+    if (refusal?.type === FOLLOW_UP_ERRORS.closing) {
+      // Closing takes its last ledger write: wait for the execution to end (bounded), then the caller continues it.
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise((resolve) => (timer = setTimeout(resolve, CLOSING_WAIT_MS)));
+      await Promise.race([handle(runId).result().catch(() => undefined), waited]).finally(() => clearTimeout(timer));
+      return "closed";
+    }
     // The run closed between the describe and the update (its follow-up window ended): the caller continues it.
     if (isNotFound(error)) return "closed";
     throw error;

@@ -121,6 +121,8 @@ export class AgentLoop implements TurnContext {
   private interrupting = false;
   /** The tool calls of the last model response still waiting for their results (answered "no result" if the turn is interrupted). */
   openCalls: { id: string; name: string }[] = [];
+  /** The sub-agent conversations that existed when the turn began (those started in it end with its work scope). */
+  conversationsBefore = new Set<string>();
   /** Turns this execution has answered or is answering, and the one in progress (0: none), for the kept deadline timers. */
   private turnsStarted = 0;
   private activeTurn = 0;
@@ -147,6 +149,7 @@ export class AgentLoop implements TurnContext {
   /** Runs iterations until the model answers; bounded by the run timeout. Throws TurnInterrupted when a new message cancelled it. */
   async respond(): Promise<TurnAnswer> {
     this.openCalls = [];
+    this.conversationsBefore = new Set(this.state.conversations.keys());
     try {
       return await this.respondWithin();
     } catch (error) {

@@ -156,7 +156,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       } catch (error) {
         if (!(error instanceof TurnInterrupted)) throw error;
         // A new message cancelled the turn's work (the graph's interrupt policy): close it, then take the message.
-        await closeInterruptedTurn(state, loop.approvals, loop.openCalls);
+        await closeInterruptedTurn(state, loop.approvals, loop);
         publishStatus();
         continue;
       }
@@ -178,6 +178,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       }
     }
     // Idle long enough: the run (or conversation) closes.
+    state.closed = true;
     const runSpan = state.runSpan();
     if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
     await closeDown(closing, { parentReply: { reply: { response: state.lastOutput ?? "", isComplete: true, failed: false }, usageBefore: state.usage }, awaitHandlers: true });

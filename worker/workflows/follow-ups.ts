@@ -56,6 +56,10 @@ export function registerFollowUpUpdate(state: RunState, input: AgentRunInput, tu
     },
     {
       validator: (_message: UserMessageSignal) => {
+        // A run past its loop would drop the message: the engine waits for it to close and continues it (or says it ended).
+        if (state.patches.followUpPolicy && (state.closed || state.terminal !== null)) {
+          throw ApplicationFailure.create({ type: FOLLOW_UP_ERRORS.closing, message: "the run is closing", nonRetryable: true });
+        }
         if (policy === "reject" && runIsWorking(state)) throw ApplicationFailure.create({ type: FOLLOW_UP_ERRORS.busy, message: RUN_BUSY_MESSAGE, nonRetryable: true });
       },
     },
@@ -75,11 +79,16 @@ export function takeTurnMessages(inbox: UserMessageSignal[]): UserMessageSignal[
  * Closes a turn whose work was cancelled for a new message: the tool calls the
  * model asked for and got no result for are answered "no result" (the history
  * stays well-formed for the next model call), every span still open under the
- * run ends as interrupted, approvals still pending are withdrawn (recorded,
+ * run ends as interrupted, the conversations it started are over (their child
+ * workflows were cancelled with it), approvals still pending are withdrawn (recorded,
  * so the inbox no longer holds them), and the run says so in its events.
  */
-export async function closeInterruptedTurn(state: RunState, approvals: Approvals, openCalls: readonly { id: string; name: string }[]): Promise<void> {
-  for (const call of openCalls) {
+export async function closeInterruptedTurn(
+  state: RunState,
+  approvals: Approvals,
+  turn: { openCalls: readonly { id: string; name: string }[]; conversationsBefore: ReadonlySet<string> },
+): Promise<void> {
+  for (const call of turn.openCalls) {
     const message: ChatMessage = { role: "tool", tool_call_id: call.id, name: call.name, content: `No result: ${INTERRUPTED_REASON}.` };
     state.pushMessage(message);
   }
@@ -87,6 +96,8 @@ export async function closeInterruptedTurn(state: RunState, approvals: Approvals
     if (span.id === state.runSpanId) continue;
     state.endSpan(span, "error", { attributes: { outcome: "interrupted" } });
   }
+  // A child workflow is cancelled with the scope it was started in: a conversation the turn started has ended.
+  for (const [id, conversation] of state.conversations) if (!turn.conversationsBefore.has(id)) conversation.isActive = false;
   const withdrawn = await approvals.withdrawPending(INTERRUPTED_REASON);
   state.inTurn = false;
   state.emit({ type: "turn_interrupted", turn: state.turn, message: "interrupted by a new message", withdrawnApprovals: withdrawn });

@@ -73,6 +73,8 @@ export class RunState {
   iteration = 0;
   iterationsThisTurn = 0;
   inTurn = false;
+  /** The run's loop has ended (idle long enough): it takes no more messages (not carried: a new execution is open). */
+  closed = false;
   turnStartedAt: string | null = null;
   turn = 0;
   usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
