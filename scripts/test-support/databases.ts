@@ -93,8 +93,21 @@ export async function freshPostgres(): Promise<TestDatabase> {
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        // Work a test left running (a worker's last ledger write, a stream's poll) may still have a statement in
+        // flight: terminated mid-statement, its promise rejected where nobody listens any more, and vitest failed
+        // the whole run on that unhandled 57P01 ("terminating connection due to administrator command"). Give such
+        // statements a few seconds to finish; idle connections are ended by the force, their pools listen for it.
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const busy = await client.query("select count(*)::int as n from pg_stat_activity where datname = $1 and state not in ('idle') and pid <> pg_backend_pid()", [name]);
+          if ((busy.rows[0] as { n: number } | undefined)?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
