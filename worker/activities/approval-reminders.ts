@@ -9,6 +9,7 @@
 // a send that fails releases its claim for the next tick.
 import type { Db } from "../../lib/db/prisma";
 import { matchesGlob } from "../../lib/agents/glob";
+import { readRunRow } from "../../lib/run-ledger/read";
 import { approvalRuleSchema } from "../../lib/agents/schemas";
 import { roleMeets } from "../../lib/policy/gate";
 import { approvalLink, nudgeMessage, type PendingFacts } from "../../lib/approval-channels/message";
@@ -34,7 +35,7 @@ const graphRules = z.object({ agents: z.array(z.object({ name: z.string(), appro
 
 /** The rule of the saved graph the run executes that gated this call, or null (an inline graph, a policy-only gate). */
 async function ruleOf(db: Db, record: { rootRunId: string; agentName: string; toolName: string }, graphs: Map<string, unknown>): Promise<Rule | null> {
-  const run = await db.run.findUnique({ where: { id: record.rootRunId }, select: { agentVersionId: true } });
+  const run = await readRunRow(db, record.rootRunId);
   if (!run?.agentVersionId) return null;
   if (!graphs.has(run.agentVersionId)) {
     const version = await db.agentVersion.findUnique({ where: { id: run.agentVersionId }, select: { graph: true } });
