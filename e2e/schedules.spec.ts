@@ -3,7 +3,7 @@
 // its run is listed under the schedule's filter and names it in its header;
 // pausing stops the firings; switched to hourly and resumed, a backfill of the
 // past three hours starts the three past runs at once. A viewer sees the
-// schedule without controls.
+// schedule without controls. An agent's Triggers tab lists its schedules.
 import { expect, test, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
@@ -112,5 +112,46 @@ test.describe("schedules", () => {
     page.once("dialog", (dialog) => void dialog.accept());
     await row.getByRole("button", { name: "Delete" }).click();
     await expect(page.getByTestId("alert-success")).toContainText(`${name} is deleted.`);
+  });
+
+  test("an agent's Triggers tab lists the schedule made for it; New schedule opens the form with the graph chosen; a viewer sees the list without it", async ({ page, browser }) => {
+    const api = page.request;
+    const graph = `trg-${Date.now().toString(36)}`;
+    expect((await api.post("/api/agents", { data: { name: graph } })).status()).toBe(201);
+    const saved = await api.post(`/api/agents/${graph}/versions`, {
+      data: { baseVersion: 1, message: "one agent", graph: { entryAgent: "solo", agents: [{ name: "solo", model: "demo/assistant", systemPrompt: "Answer." }], limits: { followUpWindowSeconds: 0 } } },
+    });
+    expect(saved.status(), await saved.text()).toBe(201);
+    const name = `Nightly ${graph}`;
+    const created = await api.post("/api/schedules", { data: { name, graph, cron: "0 3 * * *", task: "answer: nightly check" } });
+    expect(created.status(), await created.text()).toBe(201);
+    const scheduleId = ((await created.json()) as { schedule: { id: string } }).schedule.id;
+
+    await page.goto(`/agents/${graph}`);
+    await page.getByTestId("designer-toolbar").getByRole("link", { name: "Triggers" }).click();
+    await expect(page).toHaveURL(new RegExp(`/agents/${graph}/triggers$`));
+    await expect(page.getByRole("navigation", { name: `${graph} views` }).getByRole("link", { name: "Triggers" })).toHaveAttribute("aria-current", "page");
+    const row = page.getByRole("table", { name: `Schedules of ${graph}` }).getByTestId(`trigger-schedule-${scheduleId}`);
+    await expect(row).toContainText(name);
+    await expect(row).toContainText("cron 0 3 * * * (UTC)");
+    await expect(row).toContainText("active");
+    await expect(row).toContainText("not fired yet");
+    await expect(page.getByText(`No inbound webhook starts ${graph} yet.`)).toBeVisible();
+
+    await page.getByRole("link", { name: "New schedule" }).click();
+    await expect(page).toHaveURL(new RegExp(`/schedules\\?graph=${graph}&new=1$`));
+    await expect(page.getByTestId("graph-filter-note")).toContainText(`Showing the schedules of ${graph}`);
+    await expect(page.getByRole("form", { name: "New schedule" }).getByLabel("Graph")).toHaveValue(graph);
+    await expect(page.getByRole("table", { name: "Schedules" }).getByRole("row").filter({ hasText: name }), "the graph's schedules only, its own among them").toHaveCount(1);
+
+    const viewer = await browser.newContext({ storageState: storageStateFor("viewer") });
+    const viewerPage = await viewer.newPage();
+    await viewerPage.goto(`/agents/${graph}/triggers`);
+    await expect(viewerPage.getByTestId(`trigger-schedule-${scheduleId}`)).toContainText(name);
+    await expect(viewerPage.getByRole("link", { name: "New schedule" }), "a viewer gets no New schedule").toHaveCount(0);
+    await expect(viewerPage.getByRole("link", { name: "New webhook" })).toHaveCount(0);
+    await viewer.close();
+
+    expect((await api.delete(`/api/schedules/${scheduleId}`)).status()).toBe(200);
   });
 });
