@@ -90,8 +90,9 @@ test.describe("as a viewer", () => {
   }
 
   test("watches the DAG live: the itinerary runs once both researchers completed, then completes without a reload", async ({ page, playwright, baseURL }) => {
-    // The itinerary's model takes 6 s: long enough to see it running and open its run.
-    const runId = await startTrip(playwright, baseURL, "Plan a trip to Lisbon\n@itinerary-planner: think 6000");
+    // The itinerary's model takes 12 s: long enough to see it running and open its run (6 s ran out before the
+    // edges were checked on a machine at load 20).
+    const runId = await startTrip(playwright, baseURL, "Plan a trip to Lisbon\n@itinerary-planner: think 12000");
     await page.goto(`/runs/${encodeURIComponent(runId)}`);
     const itinerary = page.getByTestId("plan-node-itinerary-planner");
     await expect(itinerary).toHaveAttribute("data-status", "running");
