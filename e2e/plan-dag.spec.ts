@@ -111,7 +111,7 @@ test.describe("as a viewer", () => {
     await expect(child.getByTestId("plan-waiting")).toHaveCount(0);
     await child.close();
 
-    await expect(itinerary).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
+    await expect(itinerary).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
     await expect(page.getByTestId("plan-dag").locator(".react-flow__edge.animated")).toHaveCount(0);
     await expect(page.getByTestId("plan-outcome")).toHaveText("completed");
   });
