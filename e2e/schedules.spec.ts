@@ -154,4 +154,28 @@ test.describe("schedules", () => {
 
     expect((await api.delete(`/api/schedules/${scheduleId}`)).status()).toBe(200);
   });
+
+  test("the overview splits a graph's runs by how they started: one by a person, one by its schedule", async ({ page }) => {
+    const api = page.request;
+    const graph = `split-${Date.now().toString(36)}`;
+    expect((await api.post("/api/agents", { data: { name: graph } })).status()).toBe(201);
+    const saved = await api.post(`/api/agents/${graph}/versions`, {
+      data: { baseVersion: 1, message: "one agent", graph: { entryAgent: "solo", agents: [{ name: "solo", model: "demo/assistant", systemPrompt: "Answer." }], limits: { followUpWindowSeconds: 0 } } },
+    });
+    expect(saved.status(), await saved.text()).toBe(201);
+    expect((await api.post("/api/runs", { data: { graph, task: "answer: by hand" } })).status()).toBe(201);
+    const created = await api.post("/api/schedules", { data: { name: `Hourly ${graph}`, graph, intervalSeconds: 3600, task: "answer: scheduled" } });
+    expect(created.status(), await created.text()).toBe(201);
+    const scheduleId = ((await created.json()) as { schedule: { id: string } }).schedule.id;
+    expect((await api.post(`/api/schedules/${scheduleId}/trigger`)).status()).toBe(200);
+    await expect.poll(() => runCount(page, scheduleId), { timeout: 30_000, message: "run now starts the schedule's run" }).toBe(1);
+
+    await page.goto(`/?range=1h&graph=${graph}`);
+    const split = page.getByTestId("runs-by-trigger");
+    await expect(split.getByTestId("runs-by-trigger-manual")).toHaveText("1");
+    await expect(split.getByTestId("runs-by-trigger-schedule")).toHaveText("1");
+    await expect(split.getByTestId("runs-by-trigger-webhook")).toHaveText("0");
+    await expect(page.getByTestId("stat-runs-started"), "the parts add up to the runs started").toHaveText("2");
+    expect((await api.delete(`/api/schedules/${scheduleId}`)).status()).toBe(200);
+  });
 });
