@@ -169,6 +169,10 @@ test.describe("schedules", () => {
     const scheduleId = ((await created.json()) as { schedule: { id: string } }).schedule.id;
     expect((await api.post(`/api/schedules/${scheduleId}/trigger`)).status()).toBe(200);
     await expect.poll(() => runCount(page, scheduleId), { timeout: 30_000, message: "run now starts the schedule's run" }).toBe(1);
+    // Both runs ended: the tiles count a run once its ledger's first events are derived, the split from its row at once.
+    await expect
+      .poll(async () => ((await (await api.get(`/api/runs?graph=${graph}&limit=10`)).json()) as { runs: { status: string }[] }).runs.map((run) => run.status).join(","), { timeout: 30_000 })
+      .toBe("completed,completed");
 
     await page.goto(`/?range=1h&graph=${graph}`);
     const split = page.getByTestId("runs-by-trigger");
