@@ -9,13 +9,16 @@ import { createDb, type Db } from "../db/prisma";
 import { applyMigrations } from "../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../scripts/test-support/databases";
 import { createRunRow } from "./write";
-import { readRunRows } from "./read";
-import { readRunTriggerCounts } from "./trigger-counts";
+import { readRunRows, type RunRowFilter } from "./read";
+import { readRunLinkGroups } from "./trigger-counts";
+import { countByTrigger } from "../runs/triggers";
 
 const providers = await testProviders();
 const FROM = new Date("2026-03-01T10:00:00.000Z");
 const TO = new Date("2026-03-01T11:59:59.999Z");
 const at = (minutes: number) => new Date(FROM.getTime() + minutes * 60_000);
+
+const readRunTriggerCounts = async (db: Db, filter: RunRowFilter) => countByTrigger(await readRunLinkGroups(db, filter));
 
 describe.each(providers)("runs by trigger on $provider", ({ available, create }) => {
   let database: TestDatabase;

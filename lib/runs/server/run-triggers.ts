@@ -4,8 +4,8 @@ import "server-only";
 // included), split by what started them. Everyone signed in reads.
 import { getDb } from "../../db/server/db";
 import { operation } from "../../http/server/operation";
-import { readRunTriggerCounts } from "../../run-ledger/trigger-counts";
-import { RUN_TRIGGERS, runTriggerQuerySchema, type RunTriggerSplit } from "../triggers";
+import { readRunLinkGroups } from "../../run-ledger/trigger-counts";
+import { countByTrigger, RUN_TRIGGERS, runTriggerQuerySchema, type RunTriggerSplit } from "../triggers";
 
 export const runTriggersOperation = operation({
   name: "run-triggers",
@@ -18,7 +18,7 @@ export const runTriggersOperation = operation({
       input.version === undefined
         ? undefined
         : (await db.agentVersion.findMany({ where: { version: input.version, ...(input.graph ? { agent: { name: input.graph } } : {}) }, select: { id: true } })).map((v) => v.id);
-    const counts = await readRunTriggerCounts(db, {
+    const groups = await readRunLinkGroups(db, {
       topLevel: true,
       graph: input.graph,
       agentVersionIds: versionIds,
@@ -26,6 +26,7 @@ export const runTriggersOperation = operation({
       startedFrom: new Date(input.from),
       startedTo: new Date(input.to),
     });
+    const counts = countByTrigger(groups);
     return { from: input.from, to: input.to, counts, total: RUN_TRIGGERS.reduce((sum, trigger) => sum + counts[trigger], 0) };
   },
 });
