@@ -86,7 +86,14 @@ describe.each(providers)("approvals by email on $provider", ({ available, create
     const [decided] = await readRunDecisions(h.db, runId);
     expect(decided, "the inbox's decided list").toMatchObject({ approvalId: approval.id, status: "approved", decidedBy: "approver@zap.local" });
     expect(await loadApprovalPage(approval.id)).toMatchObject({ pending: null, status: "approved", decidedBy: "approver@zap.local" });
-    expect((await h.db.approvalMessage.findMany({ where: { approvalId: approval.id }, orderBy: { kind: "asc" } })).map((m) => `${m.channel}:${m.kind}`)).toEqual(["email:decision", "email:request"]);
+    // Each message's row is marked sent once the SMTP server took it: a moment after the mail arrived.
+    const sent = await eventually(
+      async () => (await h.db.approvalMessage.findMany({ where: { approvalId: approval.id }, orderBy: { kind: "asc" } })).map((m) => `${m.channel}:${m.kind}`),
+      (rows) => rows.length >= 2,
+      10_000,
+      "both messages recorded",
+    );
+    expect(sent).toEqual(["email:decision", "email:request"]);
   });
 
   it.skipIf(!available)("a send the SMTP server refuses is retried and arrives once; the run did not wait for it", async () => {

@@ -15,6 +15,9 @@ import { runExists } from "../run-ledger/read";
 import { SA_AGENT_NAME, SA_PENDING_APPROVALS, SA_RUN_STATUS } from "../temporal/search-attribute-keys";
 import { RunNotFound } from "./errors";
 import { isNotFound } from "./temporal-errors";
+
+/** The memo key that holds a run's follow-up policy (limits.followUps) as it started. */
+export const FOLLOW_UPS_MEMO = "followUps";
 import { QUERY_DEADLINE_MS, logLedgerFallback, withQueryDeadline } from "./query-deadline";
 
 export interface EngineDeps {
@@ -107,6 +110,9 @@ export function createEngineContext({ temporal, db, taskQueue, decisionKey = nul
       workflowId: runId,
       args: [args],
       workflowTaskTimeout: AGENT_WORKFLOW_TASK_TIMEOUT,
+      // Read by sendMessage from a describe, which needs no worker: only a graph that refuses or interrupts
+      // mid-run messages needs the workflow's answer (an update); the default queues them with a signal.
+      memo: { [FOLLOW_UPS_MEMO]: args.graph.limits.followUps },
       typedSearchAttributes: [
         { key: SA_AGENT_NAME, value: args.agentName },
         { key: SA_RUN_STATUS, value: "pending" },

@@ -25,6 +25,18 @@ export class RunBusy extends AppError {
   }
 }
 
+/** A message to a `reject` or `interrupt` run whose worker did not take it in time (none running, or all busy). */
+export class RunWorkerSilent extends AppError {
+  constructor(runId: string, seconds: number) {
+    super(
+      "unavailable",
+      503,
+      `Run "${runId}" did not take the message within ${seconds} s: its worker is not running or is busy. The message may still reach the run when a worker takes it, so check the run before sending it again.`,
+    );
+    this.name = "RunWorkerSilent";
+  }
+}
+
 export class ApprovalAlreadyDecided extends AppError {
   constructor(message: string) {
     super("conflict", 409, message);

@@ -9,13 +9,21 @@ import type { UserMessageSignal } from "../contract/workflow";
 import { ValidationError } from "../errors";
 import type { ImageInput } from "../attachments/schemas";
 import { agentModel, requireVision } from "../models/vision";
-import type { EngineContext } from "./engine-context";
-import { RunBusy, RunNotActive, RunNotFound } from "./errors";
+import { FOLLOW_UPS_MEMO, type EngineContext } from "./engine-context";
+import { RunBusy, RunNotActive, RunNotFound, RunWorkerSilent } from "./errors";
 import { isNotFound, isRetryableUpdateError } from "./temporal-errors";
 import { signCarriedState } from "./run-start-signature";
 
 // About 20 s of retries under one update id, as for approval decisions: a busy worker's task can fail for seconds.
 const UPDATE_ATTEMPTS = 8;
+/** The longest a message to a `reject` or `interrupt` run waits for its worker to take it. */
+const UPDATE_DEADLINE_MS = 20_000;
+
+/** The follow-up policy the run started with (its memo), or null for a run started before the memo was written. */
+export function followUpPolicyOfRun(memo: Record<string, unknown> | undefined): string | null {
+  const policy = memo?.[FOLLOW_UPS_MEMO];
+  return typeof policy === "string" ? policy : null;
+}
 /** How long a message waits for a closing run to end before it is refused as not active. */
 const CLOSING_WAIT_MS = 30_000;
 
@@ -29,14 +37,17 @@ export function isMissingUpdateHandler(error: unknown): boolean {
  * follow-up policy atomically in the workflow (worker/workflows/follow-ups.ts): a refusal is RunBusy (409).
  * An execution without the handler (a build before it) gets the userMessage signal, as before.
  */
-async function messageOpenRun(handle: EngineContext["handle"], runId: string, message: UserMessageSignal): Promise<"delivered" | "closed"> {
+async function messageOpenRun(temporal: EngineContext["temporal"], handle: EngineContext["handle"], runId: string, message: UserMessageSignal): Promise<"delivered" | "closed"> {
   const updateId = randomUUID();
+  // An update waits for a worker to take it: with none running it would wait for ever, so all attempts share a deadline.
+  const deadline = Date.now() + UPDATE_DEADLINE_MS;
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        await handle(runId).executeUpdate(userMessageUpdate, { args: [message], updateId });
+        await temporal.withDeadline(deadline, () => handle(runId).executeUpdate(userMessageUpdate, { args: [message], updateId }));
         return "delivered";
       } catch (error) {
+        if (Date.now() >= deadline) throw new RunWorkerSilent(runId, UPDATE_DEADLINE_MS / 1000);
         if (attempt >= UPDATE_ATTEMPTS || !isRetryableUpdateError(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
       }
@@ -61,8 +72,20 @@ async function messageOpenRun(handle: EngineContext["handle"], runId: string, me
   }
 }
 
+/** Queues a message with the userMessage signal; false when the run closed since it was described (the caller continues it). */
+async function signalOpenRun(handle: EngineContext["handle"], runId: string, message: UserMessageSignal): Promise<boolean> {
+  try {
+    await handle(runId).signal(userMessageSignal, message);
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
 /** The engine client's `sendMessage` and `cancelRun`. */
 export function createRunControl({
+  temporal,
   catalog,
   handle,
   query,
@@ -71,7 +94,7 @@ export function createRunControl({
   storedImages,
   startWorkflow,
   decisionKey,
-}: Pick<EngineContext, "catalog" | "handle" | "query" | "describe" | "requireKnownRun" | "storedImages" | "startWorkflow"> & Partial<Pick<EngineContext, "decisionKey">>) {
+}: Pick<EngineContext, "temporal" | "catalog" | "handle" | "query" | "describe" | "requireKnownRun" | "storedImages" | "startWorkflow"> & Partial<Pick<EngineContext, "decisionKey">>) {
   return {
     /**
      * Adds a user message to a run. A run that is still open (working or
@@ -94,8 +117,13 @@ export function createRunControl({
       // The sender travels with the message: the calls that follow it count them as "self" for their approvals.
       const sender = sentBy?.email ? { sender: { id: sentBy.id, email: sentBy.email } } : {};
       const message = stored.length ? { content, images: stored, ...sender } : { content, ...sender };
-      if (running && (await messageOpenRun(handle, runId, message)) === "delivered") return;
+      // Only a graph that refuses or interrupts mid-run messages needs the workflow's answer (an update, which waits
+      // for a worker). Every other run gets the signal, which Temporal keeps in the run's history while its workers
+      // restart, so a follow-up is accepted whether or not a worker is up (runs started before the memo included).
+      const policy = followUpPolicyOfRun(description.memo);
       if (running) {
+        const delivered = policy === "reject" || policy === "interrupt" ? (await messageOpenRun(temporal, handle, runId, message)) === "delivered" : await signalOpenRun(handle, runId, message);
+        if (delivered) return;
         const now = (await describe(runId)).status.name;
         if (now !== "COMPLETED") throw new RunNotActive(runId, now.toLowerCase());
       }

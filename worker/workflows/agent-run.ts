@@ -182,6 +182,12 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
     const runSpan = state.runSpan();
     if (runSpan) state.endSpan(runSpan, "ok", { tokens: state.usage });
     await closeDown(closing, { parentReply: { reply: { response: state.lastOutput ?? "", isComplete: true, failed: false }, usageBefore: state.usage }, awaitHandlers: true });
+    // A person's message signalled while the run closed (a `queue` graph's messages are signals, which Temporal
+    // accepts with or without a worker up) is answered by the run's next execution, never dropped.
+    if (state.patches.followUpPolicy && !input.conversation && state.inbox.length > 0) {
+      await ledger.flushed();
+      return continueAsNew<typeof agentRunWorkflow>({ ...input, carried: state.snapshot() });
+    }
     return { status: "completed", output: state.lastOutput, ...(state.outputData !== null ? { outputData: state.outputData } : {}), usage: state.usage, iterations: state.iteration };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
