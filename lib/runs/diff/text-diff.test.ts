@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inlineDiff, INLINE_DIFF_MAX_CHARS } from "./text-diff";
+import { inlineDiff, INLINE_DIFF_MAX_CHARS, INLINE_DIFF_MAX_EDITS } from "./text-diff";
 import { deltaOf, formatSigned, formatSignedCost, stepTotals } from "./totals";
 import type { RunStep } from "./steps";
 
@@ -13,6 +13,24 @@ describe("inlineDiff", () => {
 
   it("declines texts past the cap", () => {
     expect(inlineDiff("a".repeat(INLINE_DIFF_MAX_CHARS + 1), "b")).toBeNull();
+  });
+
+  it("decides by size, not by the clock: the same pair gets the same answer every time, both sides marked", () => {
+    // The compare page's current_time pair: side A (removed) and side B (added) each diff it on their own.
+    const a = '{"iso":"2026-11-30T01:36:04.906Z","time_zone":"UTC","local":"30/11/2026, 01:36:04"}';
+    const b = '{"iso":"2000-01-01T00:00:00.000Z","time_zone":"Europe/Paris","local":"01/01/2000, 01:00:00"}';
+    const first = inlineDiff(a, b);
+    expect(first?.some((p) => p.change === "removed") && first.some((p) => p.change === "added")).toBe(true);
+    for (let i = 0; i < 20; i++) expect(inlineDiff(a, b)).toEqual(first);
+  });
+
+  it("declines a pair more different than its edit cap, at the largest size it takes, in well under a frame", () => {
+    const words = (seed: number) => Array.from({ length: 3_000 }, (_, i) => `w${(i * seed) % 997}`).join(" ");
+    const [a, b] = [words(7).slice(0, INLINE_DIFF_MAX_CHARS), words(13).slice(0, INLINE_DIFF_MAX_CHARS)];
+    const started = performance.now();
+    expect(inlineDiff(a, b), `more than ${INLINE_DIFF_MAX_EDITS} word edits`).toBeNull();
+    // A hang detector, not a speed target (typically a few ms).
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
