@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
@@ -26,6 +27,30 @@ const PARALLEL_INTEGRATION_FILES = 3;
  * the serial group, alone; Phoenix's with the parallel ones.
  */
 const REAL_MODEL_FILES = ["worker/engine-tests/llama-demo-graphs.int.test.ts", "worker/engine-tests/llama-token-stream.int.test.ts"];
+/**
+ * Integration files that change what a process shares: a module mock, a stubbed env or global, a spy, fake timers,
+ * or process.env itself. They run isolated (a fresh module graph per file); every other integration file runs in
+ * a worker that keeps its modules between files (isolate: false). Importing Prisma, the Temporal SDK and next-auth
+ * again for each file was a sixth of the suite's CPU: 96 → 80 CPU-s and 63 → 53 s wall for eight engine files on
+ * two workers (npm test, 2026-11-30). Found by reading the files, so a new file that mocks is isolated without a list.
+ */
+const SHARES_PROCESS_STATE = /vi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|Runtime\.install/;
+
+function integrationFilesThatChangeTheProcess(): string[] {
+  const found: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const relative = path.posix.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) visit(relative);
+      } else if (entry.name.endsWith(".int.test.ts") && SHARES_PROCESS_STATE.test(readFileSync(path.join(root, relative), "utf8"))) found.push(relative);
+    }
+  };
+  for (const dir of ["lib", "worker", "scripts"]) visit(dir);
+  return found;
+}
+const ISOLATED_INTEGRATION_FILES = integrationFilesThatChangeTheProcess();
+
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
   testTimeout: 60_000,
@@ -65,8 +90,20 @@ export default defineConfig({
           ...integration,
           name: "integration",
           include: [INTEGRATION_FILES],
-          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, "**/node_modules/**"],
+          exclude: [...SERIAL_INTEGRATION_FILES, ...REAL_MODEL_FILES, ...ISOLATED_INTEGRATION_FILES, "**/node_modules/**"],
           // The replay soak loads the machine on purpose (about 1.6 cores): it runs with the serial files, alone.
+          maxWorkers: PARALLEL_INTEGRATION_FILES,
+          isolate: false,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: "integration-isolated",
+          include: ISOLATED_INTEGRATION_FILES.filter((file) => !SERIAL_INTEGRATION_FILES.includes(file) && !REAL_MODEL_FILES.includes(file)),
+          exclude: ["**/node_modules/**"],
           maxWorkers: PARALLEL_INTEGRATION_FILES,
           sequence: { groupOrder: 2 },
         },

@@ -485,7 +485,7 @@ async function main(): Promise<void> {
   // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
   for (const line of await realComponents) console.log(line);
   const prebuild = prebuildDashboard();
-  await vitestSuite("integration", ["integration-serial", "integration", "security"], {
+  await vitestSuite("integration", ["integration-serial", "integration", "integration-isolated", "security"], {
     databases: both,
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
   });

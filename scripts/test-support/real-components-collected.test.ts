@@ -32,7 +32,7 @@ function collected(name: string): string[] {
 }
 
 describe("tests on real components", () => {
-  const integrationRun = [...collected("integration-serial"), ...collected("integration")];
+  const integrationRun = [...collected("integration-serial"), ...collected("integration"), ...collected("integration-isolated")];
 
   it.each(REAL_COMPONENT_FILES)("%s is collected by npm test's integration run, exactly once", (file) => {
     expect(existsSync(path.join(ROOT, file)), "the file exists").toBe(true);

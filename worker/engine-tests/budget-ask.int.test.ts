@@ -114,7 +114,7 @@ describe.concurrent("onBudget ask", () => {
     // The next model call (600 more) crosses the new limit: a second request, which a tiny grant does not settle.
     const second = await eventually(
       () => h.engine.getPendingApprovals(runId),
-      (pending) => pending.length === 1 && pending[0]?.id !== approval.id,
+      (pending) => pending.length === 1 && pending[0]?.id !== approval.id && !pending[0]?.unconfirmed,
       20_000,
       "a second budget request",
     ).then((pending) => pending[0] as ApprovalRequest);
@@ -122,7 +122,7 @@ describe.concurrent("onBudget ask", () => {
     await h.engine.decideApproval(runId, { approvalId: second.id, approved: true, editedArguments: { tokens: 1 }, decidedBy: approver });
     const third = await eventually(
       () => h.engine.getPendingApprovals(runId),
-      (pending) => pending.length === 1 && pending[0]?.id !== second.id,
+      (pending) => pending.length === 1 && pending[0]?.id !== second.id && !pending[0]?.unconfirmed,
       20_000,
       "a third request after a grant too small to go on",
     ).then((pending) => pending[0] as ApprovalRequest);
