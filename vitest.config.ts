@@ -28,28 +28,31 @@ const PARALLEL_INTEGRATION_FILES = 3;
  */
 const REAL_MODEL_FILES = ["worker/engine-tests/llama-demo-graphs.int.test.ts", "worker/engine-tests/llama-token-stream.int.test.ts"];
 /**
- * Integration files that change what a process shares: a module mock, a stubbed env or global, a spy, fake timers,
- * or process.env itself. They run isolated (a fresh module graph per file); every other integration file runs in
- * a worker that keeps its modules between files (isolate: false). Importing Prisma, the Temporal SDK and next-auth
- * again for each file was a sixth of the suite's CPU: 96 → 80 CPU-s and 63 → 53 s wall for eight engine files on
- * two workers (npm test, 2026-11-30). Found by reading the files, so a new file that mocks is isolated without a list.
+ * Test files that change what a process shares: a module mock, a stubbed env or global, a spy, fake timers,
+ * process.env itself, or the Temporal runtime. They run isolated (a fresh module graph per file); every other unit
+ * and integration file runs in a worker that keeps its modules between files (isolate: false). Importing Prisma,
+ * the Temporal SDK and next-auth again for each file was a sixth of the integration suite's CPU (import 269 s →
+ * 122 s summed), and unit went from 85 to 25 CPU-s (npm test, 2026-11-30). Found by reading the files, so a new
+ * file that mocks is isolated without a list to keep.
  */
-const SHARES_PROCESS_STATE = /vi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|Runtime\.install/;
+const CHANGES_THE_PROCESS = /vi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|Runtime\.install/;
 
-function integrationFilesThatChangeTheProcess(): string[] {
+function filesThatChangeTheProcess(dirs: string[], name: RegExp): string[] {
   const found: string[] = [];
   const visit = (dir: string) => {
     for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
       const relative = path.posix.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== "node_modules" && !entry.name.startsWith(".")) visit(relative);
-      } else if (entry.name.endsWith(".int.test.ts") && SHARES_PROCESS_STATE.test(readFileSync(path.join(root, relative), "utf8"))) found.push(relative);
+      } else if (name.test(entry.name) && CHANGES_THE_PROCESS.test(readFileSync(path.join(root, relative), "utf8"))) found.push(relative);
     }
   };
-  for (const dir of ["lib", "worker", "scripts"]) visit(dir);
+  for (const dir of dirs) visit(dir);
   return found;
 }
-const ISOLATED_INTEGRATION_FILES = integrationFilesThatChangeTheProcess();
+const ISOLATED_INTEGRATION_FILES = filesThatChangeTheProcess(["lib", "worker", "scripts"], /\.int\.test\.ts$/);
+const UNIT_DIRS = ["lib", "worker", "scripts", "components", "app"];
+const ISOLATED_UNIT_FILES = filesThatChangeTheProcess(UNIT_DIRS, /(?<!\.int|\.security)\.test\.tsx?$/);
 
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
@@ -81,7 +84,18 @@ export default defineConfig({
           maxWorkers: Math.max(2, os.availableParallelism()),
           // Components that call server actions (the trace's fork and feedback widgets) load next-auth through them: inlined, as in the security project.
           server: { deps: { inline: ["next-auth"] } },
-          exclude: ["**/*.int.test.ts", SECURITY_FILES, "**/node_modules/**"],
+          exclude: ["**/*.int.test.ts", SECURITY_FILES, ...ISOLATED_UNIT_FILES, "**/node_modules/**"],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit-isolated",
+          include: ISOLATED_UNIT_FILES,
+          maxWorkers: Math.max(2, os.availableParallelism()),
+          server: { deps: { inline: ["next-auth"] } },
+          exclude: ["**/node_modules/**"],
         },
       },
       {

@@ -1,5 +1,5 @@
-// `npm test`: sets up what the suites need, runs typecheck then unit beside
-// lint, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
+// `npm test`: sets up what the suites need, runs typecheck then unit with lint
+// beside them all at the lowest priority, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
 // of the security model, each a test) with the dashboard's build beside them,
 // then e2e (real Chromium, two shards side by side, each with a stack of its
 // own) with, beside it, first run (`npm start` in a fresh clone, with crashes
@@ -475,12 +475,13 @@ async function main(): Promise<void> {
   else console.log(`! PostgreSQL not reachable at ${redactedPostgresUrl()}: its tests will be skipped, each named in the summary (required: ${postgresRequired() ? "yes" : "no, not CI"})`);
   const both = pg ? "SQLite + PostgreSQL" : "SQLite only: PostgreSQL unreachable";
 
-  // Side by side: typecheck and lint are one single-threaded process each, and the machine has two cores;
-  // unit starts when typecheck ends, on the core lint's longer run leaves free.
-  await Promise.all([
-    check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]).then(() => vitestSuite("unit", ["unit"])),
-    check("lint", bin("eslint"), ["--max-warnings=0", "."], "typecheck and unit"),
-  ]);
+  // Lint (one single-threaded process, ~100 CPU-s with typed rules) runs beside everything at the lowest priority
+  // (nice 19): beside typecheck it has the second core, later it takes what the suites leave idle. Gating
+  // integration on it kept one core busy linting for ~50 s after unit ended (147 s against typecheck's 72 s and
+  // unit's 25 s, npm test 2026-11-30). Its result counts like any suite's; the summary waits for it.
+  const lint = check("lint", "nice", ["-n", "19", bin("eslint"), "--max-warnings=0", "."], "the suites");
+  await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+  await vitestSuite("unit", ["unit", "unit-isolated"]);
   // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
   // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
   for (const line of await realComponents) console.log(line);
@@ -491,7 +492,11 @@ async function main(): Promise<void> {
   });
   const built = await prebuild;
   console.log(built);
-  const firstRun = (beside?: string) => vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}) });
+  // The clone is of HEAD: when the checkout has no change beside it and this run's typecheck passed, the clone's
+  // `next build` skips its second check of the same files (~80 CPU-s beside e2e), as the prebuild does.
+  const typesChecked = results.find((r) => r.name === "typecheck")?.failed === 0 && (await run("git", ["status", "--porcelain"])).stdout.trim() === "" && !process.env.FIRST_RUN_REF;
+  const firstRun = (beside?: string) =>
+    vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: typesChecked ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
   // The two `next start` servers of scale-out serve the build made beside integration.
   const scaleOut = () => vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });
   if (built.startsWith("✓")) {
@@ -508,6 +513,7 @@ async function main(): Promise<void> {
     await firstRun();
   }
 
+  await lint;
   rmSync(reportDir, { recursive: true, force: true });
   await postgres?.stop();
   const extraFailures = summarise(pg);
