@@ -107,7 +107,7 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
 
   async function startWorker(workerOptions: StartWorkerOptions = {}): Promise<() => Promise<void>> {
     const connection: NativeConnection = await connectWorker(config);
-    const { worker, mcp, version }: { worker: Worker; mcp: { closeAll(): Promise<void> }; version: WorkerVersion | null } = await createZapWorker({
+    const { worker, mcp, version, deriver }: { worker: Worker; mcp: { closeAll(): Promise<void> }; version: WorkerVersion | null; deriver: { close(): Promise<void> } } = await createZapWorker({
       config,
       db,
       connection,
@@ -124,6 +124,10 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
       stopped = true;
       worker.shutdown();
       await running.catch(() => undefined);
+      // As worker/main.ts does: a pass the worker's last writes scheduled must not run after the harness
+      // disconnected and dropped its database. One did, on a dropped SQLite file ("Failed to connect"), while the
+      // next harness's stop on PostgreSQL hung 300 s (parity-datasets, a fresh-clone run).
+      await deriver.close();
       await mcp.closeAll();
       await connection.close();
     };
