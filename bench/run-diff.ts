@@ -27,6 +27,7 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { createDb, type Db } from "../lib/db/prisma";
 import { freePort } from "../scripts/test-support/ports";
+import { EMPTY_PRICE_BOOK } from "../lib/pricing/price-book";
 import { DEMO_USERS } from "../lib/auth/demo-users";
 import { alignSteps } from "../lib/runs/diff/align";
 import { treeSteps, type LedgerRun } from "../lib/runs/diff/build-steps";
@@ -137,8 +138,8 @@ function alignmentFigures(): void {
     console.log(`${name.padEnd(53)} ${fmt(ours).padEnd(12)} ${fmt(baseline).padEnd(25)} ${String(rows).padEnd(8)} ${first === null ? "none" : `row ${first}`}`);
   }
   const run = ledgerRun(STEPS);
-  const built = timed(ROUNDS, () => void treeSteps([run], "r", {}));
-  console.log(`building ${treeSteps([run], "r", {}).length.toLocaleString("en-US")} steps from ${run.events.length.toLocaleString("en-US")} ledger events: ${fmt(built)}`);
+  const built = timed(ROUNDS, () => void treeSteps([run], "r", EMPTY_PRICE_BOOK));
+  console.log(`building ${treeSteps([run], "r", EMPTY_PRICE_BOOK).length.toLocaleString("en-US")} steps from ${run.events.length.toLocaleString("en-US")} ledger events: ${fmt(built)}`);
 }
 
 // ---------- 2. the page ----------

@@ -1,10 +1,11 @@
 // Generated plans and their events for bench/plan-dag-view (node and Chromium).
 import type { Plan } from "../../lib/contract/plan";
 import type { RunEvent } from "../../lib/contract/types";
+import { priceBookOf } from "../../lib/pricing/price-book";
 
 export const AGENTS = ["researcher", "analyst", "writer", "reviewer"];
 export const MODELS: Record<string, string> = { researcher: "openai/gpt-4o", analyst: "openai/gpt-4o-mini", writer: "anthropic/claude-sonnet-4", reviewer: "demo/assistant" };
-export const PRICES = { "openai/gpt-4o": { input: 2.5, output: 10 }, "openai/gpt-4o-mini": { input: 0.15, output: 0.6 }, "anthropic/claude-sonnet-4": { input: 3, output: 15 } };
+export const PRICES = priceBookOf({ "openai/gpt-4o": { input: 2.5, output: 10 }, "openai/gpt-4o-mini": { input: 0.15, output: 0.6 }, "anthropic/claude-sonnet-4": { input: 3, output: 15 } });
 
 export const SHAPES = ["layered", "fan-in", "chain"] as const;
 export type Shape = (typeof SHAPES)[number];

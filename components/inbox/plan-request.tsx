@@ -17,9 +17,10 @@ import type { Plan } from "@/lib/contract/plan";
 import { describePlanDiff, isEmptyPlanDiff } from "@/lib/plans/diff";
 import type { PlanEvent } from "@/lib/runs/plan-view";
 import type { InboxItem } from "@/lib/inbox/schemas";
+import { EMPTY_PRICE_BOOK } from "@/lib/pricing/price-book";
 
 /** No prices in the inbox: a plan that has not run has no cost yet. */
-const NO_PRICES = {};
+const NO_PRICES = EMPTY_PRICE_BOOK;
 
 /**
  * Who is looking at the plan request: someone who can decide it (and whether

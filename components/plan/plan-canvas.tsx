@@ -10,7 +10,7 @@ import { Controls, Handle, MiniMap, Position, ReactFlow, ReactFlowProvider, useS
 import "@xyflow/react/dist/style.css";
 import "@/components/graph/designer.css";
 import { nodeCost, PLAN_NODE_STATUS_LABEL, type PlanNodeView, type PlanNodeViewStatus, type PlanView } from "@/lib/runs/plan-view";
-import { formatCost, formatTokens, type PriceTable } from "@/lib/runs/pricing";
+import { formatCost, formatTokens, type PriceBook } from "@/lib/runs/pricing";
 import { formatDuration } from "@/components/runs/usage";
 import { PlanHeader, RunningDuration } from "./plan-header";
 import { fittedViewport, layoutPlan, MIN_ZOOM, PLAN_NODE_SIZE } from "./plan-layout";
@@ -109,7 +109,7 @@ export interface PlanCanvasProps {
   view: PlanView;
   /** The model each agent of the graph runs with, to cost a node's tokens. */
   agentModels: Readonly<Record<string, string>>;
-  prices: PriceTable;
+  prices: PriceBook;
   selectedId: string | null;
   /** A click on a node selects it; a click on the selected node clears the selection. */
   onSelect: (nodeId: string | null) => void;

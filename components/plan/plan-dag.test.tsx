@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/contract/types";
 import type { PlanEvent } from "@/lib/runs/plan-view";
 import { LIST_VIEW_ABOVE, PlanDag } from "./plan-dag";
+import { EMPTY_PRICE_BOOK } from "@/lib/pricing/price-book";
 
 function planOf(size: number): PlanEvent[] {
   const nodes = Array.from({ length: size }, (_, i) => ({ id: `n${i}`, agent: "worker", objective: `part ${i}`, dependsOn: i === 0 ? [] : [`n${i - 1}`] }));
@@ -16,7 +17,7 @@ function planOf(size: number): PlanEvent[] {
   return events as PlanEvent[];
 }
 
-const render = (size: number) => renderToStaticMarkup(createElement(PlanDag, { runId: "r", events: planOf(size), agentModels: {}, prices: {} }));
+const render = (size: number) => renderToStaticMarkup(createElement(PlanDag, { runId: "r", events: planOf(size), agentModels: {}, prices: EMPTY_PRICE_BOOK }));
 
 describe("PlanDag", () => {
   it("draws a plan of ordinary size as a graph, with the switch to a list", () => {

@@ -4,7 +4,7 @@
 // feeds it the events it tails; the approval inbox, a proposed plan alone.
 import { useMemo, useState } from "react";
 import { buildPlanView, planRounds, type PlanEvent } from "@/lib/runs/plan-view";
-import type { PriceTable } from "@/lib/runs/pricing";
+import type { PriceBook } from "@/lib/runs/pricing";
 import { PlanCanvas } from "./plan-canvas";
 import { PlanList } from "./plan-list";
 
@@ -18,7 +18,7 @@ export interface PlanDagProps {
   events: readonly PlanEvent[];
   /** The model each agent of the graph runs with, to cost a node's tokens. */
   agentModels: Readonly<Record<string, string>>;
-  prices: PriceTable;
+  prices: PriceBook;
   /** Runs waiting for a decision (the run header's): their nodes show as waiting for approval. */
   awaitingApprovalRunIds?: readonly string[];
 }

@@ -5,7 +5,7 @@
 // and finds the failed node in one filter. Rows select a node like the canvas.
 import { useMemo, useState } from "react";
 import { nodeCost, PLAN_NODE_STATUS_LABEL, type PlanNodeViewStatus, type PlanView } from "@/lib/runs/plan-view";
-import { formatCost, formatTokens, type PriceTable } from "@/lib/runs/pricing";
+import { formatCost, formatTokens, type PriceBook } from "@/lib/runs/pricing";
 import { formatDuration } from "@/components/runs/usage";
 import { PlanHeader, RunningDuration } from "./plan-header";
 import { STATUS_STYLE } from "./plan-canvas";
@@ -16,7 +16,7 @@ const PAGE = 200;
 export interface PlanListProps {
   view: PlanView;
   agentModels: Readonly<Record<string, string>>;
-  prices: PriceTable;
+  prices: PriceBook;
   selectedId: string | null;
   onSelect: (id: string | null) => void;
   /** Controls shown beside the header (the view switch). */

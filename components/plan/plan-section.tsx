@@ -5,7 +5,7 @@
 // the editor for those who can decide), not a second time here.
 import type { RunEvent } from "@/lib/contract/types";
 import type { PlanEvent } from "@/lib/runs/plan-view";
-import type { PriceTable } from "@/lib/runs/pricing";
+import type { PriceBook } from "@/lib/runs/pricing";
 import { planAwaitsApproval } from "@/lib/plans/awaiting";
 import { PlanDag } from "./plan-dag";
 import { usePlanEvents } from "./use-plan-events";
@@ -16,7 +16,7 @@ export interface PlanData {
   /** The seq up to which `events` holds every plan event (the live tail starts after it). */
   through: number;
   agentModels: Record<string, string>;
-  prices: PriceTable;
+  prices: PriceBook;
 }
 
 export function PlanSection({ runId, plan, tailEvents, awaitingApprovalRunIds }: { runId: string; plan: PlanData; tailEvents: readonly RunEvent[]; awaitingApprovalRunIds: readonly string[] }) {

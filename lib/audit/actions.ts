@@ -57,6 +57,9 @@ export const AUDIT_ACTIONS = [
   "webhook.updated",
   "webhook.secret_rotated",
   "webhook.deleted",
+  // the price table (lib/pricing: the row names the model, its rates and effective time, and the rates it replaced)
+  "price.set",
+  "price.removed",
   // the workspace policy
   "policy.updated",
   // accounts and sessions

@@ -19,6 +19,7 @@ import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorVi
 import type { ScheduleCreateInput, SchedulePatch, ScheduleView } from "../schedules/schemas";
 import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
+import type { ModelPriceEntry, ModelPriceList, SavedModelPrice, SetModelPriceInput } from "../pricing/schemas";
 import type { CompareStepsPage, RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
 import type { addApprovalsToDatasetSchema, addRunsToDatasetSchema, ApprovalsAdded, createDatasetSchema, DatasetChange, DatasetDiff, DatasetItem, DatasetItemsPage, DatasetSummary, DatasetVersionSummary, DecidedApproval, importDatasetSchema, ImportProblem, updateDatasetItemSchema } from "../datasets/schemas";
@@ -406,6 +407,21 @@ export class ZapClient {
   /** Deletes a schedule and its Temporal Schedule; its runs stay. */
   deleteSchedule(id: string, options: { signal?: AbortSignal } = {}): Promise<{ deleted: string }> {
     return this.http.call("DELETE", `/api/schedules/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Every model's token prices (US dollars per million tokens) and their history: shipped defaults, ZAP_MODEL_PRICES and admins' prices. */
+  async listModelPrices(options: { signal?: AbortSignal } = {}): Promise<ModelPriceEntry[]> {
+    return (await this.http.call<ModelPriceList>("GET", "/api/prices", options)).entries;
+  }
+
+  /** Prices a model from `effectiveFrom` (default now) on, e.g. `{ model: "openai/gpt-4o", input: 2.5, output: 10 }` (admins). */
+  setModelPrice(input: SetModelPriceInput, options: { signal?: AbortSignal } = {}): Promise<SavedModelPrice> {
+    return this.http.call("POST", "/api/prices", { body: input, signal: options.signal });
+  }
+
+  /** Removes a price an admin set (admins); the model's earlier price applies again. */
+  removeModelPrice(id: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; model: string }> {
+    return this.http.call("DELETE", `/api/prices/${encodeURIComponent(id)}`, options);
   }
 
   /** Every inbound webhook endpoint (of one graph when named); never a secret. */

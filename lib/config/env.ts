@@ -107,7 +107,7 @@ const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9.:\-]+(,[A-Za-z0-9.:\-]+)*$/, "expected comma-separated host names, e.g. api.example.com,127.0.0.1:8080")
       .optional(),
-    // Prices per million tokens, e.g. "openai/gpt-4o=2.5/10,anthropic/claude-sonnet-4=3/15" (demo models are free).
+    // Prices per million tokens, e.g. "openai/gpt-4o=2.5/10,anthropic/claude-sonnet-4=3/15", over the shipped defaults; admins price from /admin/prices (docs/pricing.md).
     ZAP_MODEL_PRICES: z
       .string()
       .default("")

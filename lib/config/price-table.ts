@@ -1,5 +1,5 @@
-// The format of ZAP_MODEL_PRICES, parsed with the rest of the environment; the
-// cost arithmetic on top of it is lib/runs/pricing.ts. Pure and browser-safe.
+// The format of ZAP_MODEL_PRICES, parsed with the rest of the environment: base
+// prices over the shipped defaults, before any admin price (lib/pricing). Pure and browser-safe.
 export interface ModelPrice {
   /** US dollars per million input tokens. */
   input: number;

@@ -6,7 +6,7 @@
 import type { LedgerBatch } from "../contract/workflow";
 import type { RunEvent } from "../contract/types";
 import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
-import type { PriceTable } from "../config/price-table";
+import { costAt, type PriceBook } from "../pricing/price-book";
 import { binOf, bucketOf, RESOLUTION_MINUTES, RESOLUTIONS } from "./histogram";
 import { STARTED_SERIES, type StartedState, type StoredSeriesName } from "./schemas";
 import { ROLLUP_SCOPES, type RollupScopeId } from "./scopes";
@@ -43,13 +43,12 @@ export interface RollupIncrement extends RollupKey {
 }
 
 /**
- * Cost in dollars of a model call: lib/runs/pricing.ts's rule (demo models free, unknown models
- * unpriced), restated because importing lib/runs here would close the cycle run-ledger → metrics →
- * runs → run-ledger; a unit test holds the two equal.
+ * Cost in dollars of a model call at the price in effect when it ran (lib/pricing/price-book.ts:
+ * demo models free unless priced, unknown models unpriced). A later price change leaves the
+ * rollups as they were derived: the run pages price from the ledger and follow it.
  */
-export function callCost(model: string, usage: { inputTokens: number; outputTokens: number }, prices: PriceTable): number | null {
-  const price = model.startsWith("demo/") ? { input: 0, output: 0 } : prices[model];
-  return price ? (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000 : null;
+export function callCost(model: string, usage: { inputTokens: number; outputTokens: number }, prices: PriceBook, atMs: number): number | null {
+  return costAt(prices, model, usage, atMs);
 }
 
 /** Where a top-level run is now, as the started_* series count it: its state, and a failed run's reason. */
@@ -76,7 +75,7 @@ export interface DeriveContext {
   versionOf: (agentVersionId: string) => number;
   /** When an approval was requested (ms), for the time to decide; undefined when unknown. */
   requestedAtOf: (approvalId: string) => number | undefined;
-  prices: PriceTable;
+  prices: PriceBook;
   /** Omitted: the started_* series are not derived (a caller with no ledger to ask). */
   started?: StartedRuns;
   /** Only the started_* series: their backfill, over events whose other series were derived already. */
@@ -149,7 +148,7 @@ function observe(event: RunEvent, batch: DerivableBatch, context: DeriveContext)
     }
     case "inference_completed": {
       const { usage, model } = event;
-      const cost = callCost(model, usage, context.prices);
+      const cost = callCost(model, usage, context.prices, atMs);
       return [
         { series: "model_latency", atMs, model, value: event.latencyMs, latency: true },
         { series: "tokens_in", atMs, model, value: usage.inputTokens },

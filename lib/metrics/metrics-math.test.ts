@@ -5,7 +5,7 @@ import { binOf, binValue, bucketOf, percentileOf, PERCENTILE_RELATIVE_ERROR } fr
 import { indexGroups, seriesData, seriesTotal, timeGrid } from "./assemble";
 import { MAX_POINTS } from "./step";
 import { callCost, deriveIncrements, type DerivableBatch } from "./derive";
-import { costOf } from "../runs/pricing";
+import { costAt, EMPTY_PRICE_BOOK, priceBookOf } from "../pricing/price-book";
 import { scopeFor } from "./scopes";
 import type { RunEvent } from "../contract/types";
 
@@ -132,7 +132,7 @@ describe("what ledger events add", () => {
     summary: { startedAt: "2026-03-01T10:00:00.000Z" },
     events,
   });
-  const context = { versionOf: () => 3, requestedAtOf: (id: string) => (id === "a1" ? Date.parse("2026-03-01T09:59:30.000Z") : undefined), prices: { "openai/gpt-x": { input: 1, output: 2 } } };
+  const context = { versionOf: () => 3, requestedAtOf: (id: string) => (id === "a1" ? Date.parse("2026-03-01T09:59:30.000Z") : undefined), prices: priceBookOf({ "openai/gpt-x": { input: 1, output: 2 } }) };
 
   it("counts a failure by reason with its latency, at three resolutions, for top-level runs only", () => {
     const failed: RunEvent = { ...base, type: "run_failed", reason: "routing_exhausted", message: "no agent" };
@@ -184,7 +184,7 @@ describe("which rows a read sums", () => {
   it("writes each observation to every scope with only that scope's dimensions", () => {
     const rows = deriveIncrements(
       [{ run: { runId: "r", parentRunId: null, graphName: "g", agentVersionId: "v", startedBy: "ann" }, summary: { startedAt: "2026-03-01T10:00:00Z" }, events: [{ seq: 1, at: "2026-03-01T10:00:01Z", type: "inference_completed", iteration: 1, model: "m", usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 5, toolCalls: 0, attempts: 1 }] }],
-      { versionOf: () => 2, requestedAtOf: () => undefined, prices: {} },
+      { versionOf: () => 2, requestedAtOf: () => undefined, prices: EMPTY_PRICE_BOOK },
     ).filter((r) => r.series === "tokens_in" && r.resolution === 60);
     expect(rows.map((r) => [r.scope, r.graph, r.version, r.model, r.starter]).sort()).toEqual(
       [[0, "", 0, "", ""], [1, "g", 2, "m", "ann"], [2, "g", 2, "", ""], [3, "", 0, "m", ""], [4, "", 0, "", ""], [5, "", 0, "", "ann"]].sort(),
@@ -193,11 +193,11 @@ describe("which rows a read sums", () => {
 });
 
 describe("the cost of a model call", () => {
-  it("is lib/runs/pricing's costOf, restated", () => {
-    const prices = { "openai/gpt-4o": { input: 2.5, output: 10 } };
+  it("is the price book's costAt at the call's time", () => {
+    const prices = priceBookOf({ "openai/gpt-4o": { input: 2.5, output: 10 } });
     for (const model of ["openai/gpt-4o", "demo/assistant", "unknown/model"]) {
       const usage = { inputTokens: 1234, outputTokens: 567 };
-      expect(callCost(model, usage, prices), model).toBe(costOf(model, usage, prices));
+      expect(callCost(model, usage, prices, 1_000), model).toBe(costAt(prices, model, usage, 1_000));
     }
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveIncrements, type DerivableBatch, type StartedCount, type StartedRuns } from "./derive";
 import type { RunEvent } from "../contract/types";
+import { EMPTY_PRICE_BOOK, priceBookOf } from "../pricing/price-book";
 
 const ROW_START = Date.parse("2026-03-01T10:00:59.900Z");
 /** Minute buckets (minutes since the epoch). */
@@ -34,7 +35,7 @@ function startedRuns(prior: Record<string, StartedCount | null> = {}, counts: (r
 
 /** The started_* counts of some increments at minute resolution, unfiltered scope, by series and label. */
 function tally(batches: DerivableBatch[], runs: StartedRuns): Record<string, number> {
-  const rows = deriveIncrements(batches, { versionOf: () => 0, requestedAtOf: () => undefined, prices: {}, started: runs }).filter(
+  const rows = deriveIncrements(batches, { versionOf: () => 0, requestedAtOf: () => undefined, prices: EMPTY_PRICE_BOOK, started: runs }).filter(
     (r) => r.scope === 0 && r.resolution === 1 && r.series.startsWith("started_"),
   );
   for (const row of rows) expect(row.bucket, `${row.series} is counted in the minute the run's row started`).toBe(minuteOf(ROW_START));
@@ -92,7 +93,7 @@ describe("unpriced model calls", () => {
   it("are counted, so a cost beside them is never read as free; a replayed call (no tokens) cost nothing", () => {
     const call = (model: string, tokens: number): RunEvent => ({ seq: 1, at: "2026-03-01T10:00:00Z", type: "inference_completed", iteration: 1, model, usage: { inputTokens: tokens, outputTokens: 0 }, latencyMs: 5, toolCalls: 0, attempts: 1 });
     const rows = (event: RunEvent) =>
-      deriveIncrements([{ run: { runId: "r", parentRunId: null, graphName: null, agentVersionId: null, startedBy: null }, summary: { startedAt: "2026-03-01T10:00:00Z" }, events: [event] }], { versionOf: () => 0, requestedAtOf: () => undefined, prices: { "openai/priced": { input: 1, output: 1 } } })
+      deriveIncrements([{ run: { runId: "r", parentRunId: null, graphName: null, agentVersionId: null, startedBy: null }, summary: { startedAt: "2026-03-01T10:00:00Z" }, events: [event] }], { versionOf: () => 0, requestedAtOf: () => undefined, prices: priceBookOf({ "openai/priced": { input: 1, output: 1 } }) })
         .filter((r) => r.scope === 0 && r.resolution === 1)
         .map((r) => r.series);
     expect(rows(call("openai/unknown", 10))).toContain("unpriced_calls");

@@ -110,3 +110,28 @@ export function buildPriceBook(base: ReadonlyArray<{ model: string; rates: Price
   for (const points of Object.values(models)) points.sort((a, b) => a.from - b.from);
   return { models };
 }
+
+/**
+ * The times at which some model's price changes (ascending, the epoch left
+ * out): between two of them every model has one price, so the database can sum
+ * tokens per period and each sum be priced once, exactly (pricePeriodSql).
+ */
+export function priceChangeTimes(book: PriceBook): number[] {
+  const times = new Set<number>();
+  for (const points of Object.values(book.models)) for (const p of points) if (p.from > 0) times.add(p.from);
+  return [...times].sort((a, b) => a - b);
+}
+
+/** A time inside period `period` of `changes` (period 0 is before the first change; period i starts at changes[i − 1]). */
+export function periodTime(changes: readonly number[], period: number): number {
+  if (period <= 0) return (changes[0] ?? Date.now() + 1) - 1;
+  return changes[period - 1] ?? Date.now();
+}
+
+/** A book of input/output prices in effect since the epoch (ZAP_MODEL_PRICES' shape), e.g. for tests and benchmarks. */
+export function priceBookOf(table: Readonly<Record<string, { input: number; output: number }>>): PriceBook {
+  return buildPriceBook(
+    Object.entries(table).map(([model, p]) => ({ model, rates: { input: p.input, output: p.output, cachedRead: null, cachedWrite: null, reasoning: null }, source: "env" as const })),
+    [],
+  );
+}

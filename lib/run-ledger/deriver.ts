@@ -15,6 +15,7 @@
 import type { Db } from "../db/prisma";
 import { writeTransaction, type DbTransaction } from "../db/transactions";
 import { writeMetricRollups } from "../metrics/server/rollups";
+import { cachedPriceBook } from "../pricing/server/read-price-book";
 import { indexForSearch } from "../search/server/index-writer";
 import type { DerivableRows } from "./derived";
 import { readStartedRuns } from "./started-runs";
@@ -50,6 +51,8 @@ export interface DerivePassHooks {
 export async function derivePass(db: Db, maxRows = ROWS_PER_PASS, hooks: DerivePassHooks = {}): Promise<number> {
   // Read committed: the claim (delete, then count) is what keeps it exactly once, not what was read; a
   // serializable pass would also fail on the ledger writer's inserts into the queue it reads.
+  // Read before the transaction (SQLite: one at a time per process); cached, so most passes read nothing.
+  const prices = await cachedPriceBook(db);
   return writeTransaction(
     db,
     async (tx) => {
@@ -60,7 +63,7 @@ export async function derivePass(db: Db, maxRows = ROWS_PER_PASS, hooks: DeriveP
       await hooks.onClaimed?.(items.length);
       const rows = await withoutSupersededAttempts(tx, items.flatMap((item) => JSON.parse(item.rows) as DerivableRows[]));
       await indexForSearch(tx, rows);
-      await writeMetricRollups(tx, rows, readStartedRuns);
+      await writeMetricRollups(tx, rows, prices, readStartedRuns);
       return items.length;
     },
     { isolation: "read-committed" },

@@ -7,9 +7,9 @@
 // It lives with the ledger (its one reader) and calls lib/metrics' derivation, as derived.ts does.
 import type { Db } from "../db/prisma";
 import { writeTransaction } from "../db/transactions";
-import { getConfig } from "../config/server/config";
 import type { RunEvent } from "../contract/types";
-import type { PriceTable } from "../config/price-table";
+import type { PriceBook } from "../pricing/price-book";
+import { cachedPriceBook } from "../pricing/server/read-price-book";
 import type { DerivableBatch } from "../metrics/derive";
 import { incrementsFor, upsertRollups } from "../metrics/server/rollups";
 import { readEventsAfter, readRunIdentities } from "./metric-reads";
@@ -19,7 +19,8 @@ export interface BackfillOptions {
   pageSize?: number;
   /** Stop after this many pages (default: until done); the next call resumes. */
   maxPages?: number;
-  prices?: PriceTable;
+  /** Default: the price book (lib/pricing); each call at the price in effect when it ran. */
+  prices?: PriceBook;
 }
 
 export interface BackfillReport {
@@ -29,7 +30,7 @@ export interface BackfillReport {
 }
 
 /** One page: derive and write it, move the cursor (done after a short page). */
-async function backfillPage(db: Db, pageSize: number, prices: PriceTable): Promise<{ events: number; more: boolean }> {
+async function backfillPage(db: Db, pageSize: number, prices: PriceBook): Promise<{ events: number; more: boolean }> {
   return writeTransaction(db, async (tx) => {
     const state = await tx.metricBackfillState.findUnique({ where: { id: 1 } });
     if (!state || state.done) return { events: 0, more: false };
@@ -62,7 +63,7 @@ async function backfillPage(db: Db, pageSize: number, prices: PriceTable): Promi
  */
 export async function backfillMetricRollups(db: Db, options: BackfillOptions = {}): Promise<BackfillReport> {
   const pageSize = options.pageSize ?? 2_000;
-  const prices = options.prices ?? getConfig().models.prices;
+  const prices = options.prices ?? (await cachedPriceBook(db));
   const report: BackfillReport = { events: 0, pages: 0, done: false };
   for (;;) {
     if (options.maxPages !== undefined && report.pages >= options.maxPages) return report;

@@ -1,5 +1,6 @@
 // Reads from the run ledger: events, spans, messages and run rows. These work
 // for any run size, live or finished, and after Temporal has forgotten the run.
+import { msSql, pricePeriodSql } from "./price-periods";
 import type { Db } from "../db/prisma";
 import { dbProvider } from "../db/transactions";
 import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureDetails, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
@@ -99,25 +100,30 @@ export interface ModelTokens {
   model: string;
   inputTokens: number;
   outputTokens: number;
+  /** The price period the calls ran in (lib/run-ledger/price-periods.ts; always 0 without price changes). */
+  period: number;
 }
 
 /**
  * The tokens of the given runs' model calls (inference spans, named after
  * their model), summed per run and model by the database: a run header or a
- * list row costs one aggregate, not a read of every model call's JSON.
+ * list row costs one aggregate, not a read of every model call's JSON. With
+ * `priceChanges` (lib/pricing/price-book.ts priceChangeTimes) the sums are per
+ * price period too, so each is priced at the price its calls ran at.
  */
-export async function readModelTokens(db: Db, runIds: readonly string[]): Promise<ModelTokens[]> {
+export async function readModelTokens(db: Db, runIds: readonly string[], priceChanges: readonly number[] = []): Promise<ModelTokens[]> {
   if (runIds.length === 0) return [];
   const postgres = dbProvider(db) === "postgresql";
+  const period = pricePeriodSql(msSql(postgres, "started_at"), priceChanges);
   const ids = runIds.map((_, i) => (postgres ? `$${i + 1}` : `?${i + 1}`)).join(", ");
   const token = (field: string) => (postgres ? `coalesce(sum((data::jsonb #>> '{tokens,${field}}')::bigint), 0)::float8` : `coalesce(sum(json_extract(data, '$.tokens.${field}')), 0)`);
   const hasTokens = postgres ? `data::jsonb ? 'tokens'` : `json_type(data, '$.tokens') IS NOT NULL`;
-  const rows = await db.$queryRawUnsafe<{ runId: string; model: string; inputTokens: number | bigint; outputTokens: number | bigint }[]>(
-    `SELECT run_id AS "runId", name AS model, ${token("inputTokens")} AS "inputTokens", ${token("outputTokens")} AS "outputTokens"
-     FROM run_spans WHERE run_id IN (${ids}) AND kind = 'inference' AND ${hasTokens} GROUP BY run_id, name`,
+  const rows = await db.$queryRawUnsafe<{ runId: string; model: string; inputTokens: number | bigint; outputTokens: number | bigint; period: number | bigint }[]>(
+    `SELECT run_id AS "runId", name AS model, ${token("inputTokens")} AS "inputTokens", ${token("outputTokens")} AS "outputTokens", ${period} AS period
+     FROM run_spans WHERE run_id IN (${ids}) AND kind = 'inference' AND ${hasTokens} GROUP BY run_id, name${priceChanges.length ? `, ${period}` : ""}`,
     ...runIds,
   );
-  return rows.map((r) => ({ runId: r.runId, model: r.model, inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens) }));
+  return rows.map((r) => ({ runId: r.runId, model: r.model, inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens), period: Number(r.period) }));
 }
 
 // Times as ms since the epoch: half the work of formatting them as text in SQLite (measured), smaller on

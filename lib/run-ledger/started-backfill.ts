@@ -7,6 +7,7 @@
 // counted once: up to the cutoff here, from it there. Each page of runs and the
 // cursor move in one transaction, so a backfill stopped anywhere resumes and
 // counts nothing twice. `npm start`'s database step runs it (scripts/db/seed-json.ts).
+import { EMPTY_PRICE_BOOK } from "../pricing/price-book";
 import type { Db } from "../db/prisma";
 import { writeTransaction } from "../db/transactions";
 import type { RunEvent } from "../contract/types";
@@ -52,7 +53,7 @@ async function backfillPage(db: Db, pageSize: number): Promise<{ runs: number; m
     const increments = deriveIncrements(batches, {
       versionOf: (id) => versions.get(id) ?? 0,
       requestedAtOf: () => undefined,
-      prices: {},
+      prices: EMPTY_PRICE_BOOK,
       // Each run from its first state event: nothing was counted of it before.
       started: { startMsOf: (id) => startMs.get(id), priorOf: () => null, counts: () => true },
       startedOnly: true,

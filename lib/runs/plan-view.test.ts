@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Plan } from "../contract/plan";
 import type { RunEvent } from "../contract/types";
 import { buildPlanView, followTail, mergePlanEvents, mergeStretch, nodeCost, nodeDurationMs, planProgressLine, planRounds, type PlanEvent } from "./plan-view";
+import { priceBookOf } from "../pricing/price-book";
 
 const tripPlan: Plan = {
   nodes: [
@@ -202,7 +203,7 @@ describe("node figures", () => {
   });
 
   it("costs a node's tokens at its agent's model price; unknown models have no price", () => {
-    const prices = { "openai/gpt-4o": { input: 2.5, output: 10 } };
+    const prices = priceBookOf({ "openai/gpt-4o": { input: 2.5, output: 10 } });
     const models = { researcher: "openai/gpt-4o", writer: "openai/unpriced" };
     expect(nodeCost({ agent: "researcher", usage: { inputTokens: 1_000_000, outputTokens: 100_000 } }, models, prices)).toBeCloseTo(3.5);
     expect(nodeCost({ agent: "writer", usage }, models, prices)).toBeNull();

@@ -5,7 +5,7 @@
 // tails (no query per node) and tests need no engine.
 import type { Plan, PlanNode, PlanNodeStatus, PlanOutcome } from "../contract/plan";
 import type { RunEvent, TokenUsage } from "../contract/types";
-import { costOf, type PriceTable } from "./pricing";
+import { costAt, type PriceBook } from "./pricing";
 
 export const PLAN_EVENT_TYPES = ["plan_proposed", "plan_node_started", "plan_node_finished", "plan_finished"] as const satisfies readonly RunEvent["type"][];
 
@@ -197,12 +197,14 @@ export function nodeDurationMs(node: Pick<PlanNodeView, "status" | "startedAt" |
 
 /**
  * What a node's tokens cost on the model its agent runs with, or null when that
- * model has no price (or is not known); no usage yet costs nothing.
+ * model has no price (or is not known); no usage yet costs nothing. The node's
+ * usage is one sum, priced at the price in effect when it ended (or started).
  */
-export function nodeCost(node: Pick<PlanNodeView, "agent" | "usage">, agentModels: Readonly<Record<string, string>>, prices: PriceTable): number | null {
+export function nodeCost(node: Pick<PlanNodeView, "agent" | "usage"> & Partial<Pick<PlanNodeView, "startedAt" | "endedAt">>, agentModels: Readonly<Record<string, string>>, prices: PriceBook): number | null {
   if (!node.usage) return 0;
   const model = agentModels[node.agent];
-  return model === undefined ? null : costOf(model, node.usage, prices);
+  const at = node.endedAt ?? node.startedAt;
+  return model === undefined ? null : costAt(prices, model, node.usage, at ? Date.parse(at) : Date.now());
 }
 
 /** "3 of 5 completed · 1 running · 1 failed" — the counts that are not zero. */

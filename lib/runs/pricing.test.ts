@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { parsePriceTable } from "../config/price-table";
-import { costOf, formatCost } from "./pricing";
+import { priceBookOf } from "../pricing/price-book";
+import { costAt, formatCost } from "./pricing";
 
 describe("price table", () => {
   it("parses model=input/output entries and prices usage per million tokens", () => {
     const parsed = parsePriceTable("openai/gpt-4o=2.5/10, anthropic/claude-sonnet-4=3/15");
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(costOf("openai/gpt-4o", { inputTokens: 1_000_000, outputTokens: 100_000 }, parsed.table)).toBeCloseTo(3.5);
-    expect(costOf("demo/triage", { inputTokens: 5000, outputTokens: 5000 }, parsed.table)).toBe(0);
-    expect(costOf("openai/unknown", { inputTokens: 1, outputTokens: 1 }, parsed.table)).toBeNull();
+    const book = priceBookOf(parsed.table);
+    const now = Date.now();
+    expect(costAt(book, "openai/gpt-4o", { inputTokens: 1_000_000, outputTokens: 100_000 }, now)).toBeCloseTo(3.5);
+    expect(costAt(book, "demo/triage", { inputTokens: 5000, outputTokens: 5000 }, now)).toBe(0);
+    expect(costAt(book, "openai/unknown", { inputTokens: 1, outputTokens: 1 }, now)).toBeNull();
   });
 
   it("names the entry it cannot read", () => {

@@ -1,10 +1,10 @@
 // Spans as the trace view holds them (TraceSpanView), and the wire format of
 // GET /api/runs/:runId/spans: a page of spans as rows rather than objects (a
 // 200,000-span trace is a third smaller without a key name per field), with
-// the price table the rows' model calls are costed from. The database writes
+// the price book the rows' model calls are costed from (each at its start). The database writes
 // the rows (lib/run-ledger/read.ts); the browser turns them into views here.
 import type { TraceSpan } from "../contract/types";
-import { costOf, type PriceTable } from "./pricing";
+import { costAt, type PriceBook } from "./pricing";
 import type { TraceSpanView } from "./schemas";
 
 type SpanExtra = Pick<TraceSpan, "tokens" | "attempts" | "attributes">;
@@ -21,11 +21,11 @@ export interface SpanRowPage {
   nextOffset: number | null;
   /** How many spans the run has: the later pages can be asked for at once. */
   total: number;
-  prices: PriceTable;
+  prices: PriceBook;
 }
 
 /** A ledger span as the trace view holds it: times in ms, its run, the cost of a model call (null when the model has no price). */
-export function toSpanView(runId: string, span: TraceSpan, prices: PriceTable): TraceSpanView {
+export function toSpanView(runId: string, span: TraceSpan, prices: PriceBook): TraceSpanView {
   const { startedAt, endedAt, ...fields } = span;
   return viewOf(runId, fields, Date.parse(startedAt), endedAt === null ? null : Date.parse(endedAt), prices);
 }
@@ -40,11 +40,11 @@ export function spansFromRows(page: SpanRowPage): TraceSpanView[] {
   return spans;
 }
 
-function viewOf(runId: string, span: Omit<TraceSpan, "startedAt" | "endedAt">, startMs: number, endMs: number | null, prices: PriceTable): TraceSpanView {
+function viewOf(runId: string, span: Omit<TraceSpan, "startedAt" | "endedAt">, startMs: number, endMs: number | null, prices: PriceBook): TraceSpanView {
   const view: TraceSpanView = { id: span.id, parentId: span.parentId, kind: span.kind, name: span.name, status: span.status, runId, startMs, endMs };
   if (span.tokens) {
     view.tokens = span.tokens;
-    if (span.kind === "inference") view.cost = costOf(span.name, span.tokens, prices);
+    if (span.kind === "inference") view.cost = costAt(prices, span.name, span.tokens, startMs);
   }
   if (span.attempts !== undefined) view.attempts = span.attempts;
   if (span.attributes) view.attributes = span.attributes;

@@ -3,11 +3,12 @@ import { axisLabels, axisRange, axisWork, breakText, GAP_WIDTH, scaleFromWork, t
 import type { TraceSpanView } from "./schemas";
 import { toSpanView } from "./span-rows";
 import { textWidthPx } from "./bar-label";
+import { EMPTY_PRICE_BOOK } from "../pricing/price-book";
 
 const t0 = Date.parse("2026-11-22T00:00:00Z");
 const at = (ms: number) => new Date(t0 + ms).toISOString();
 function span(runId: string, id: string, parentId: string | null, kind: TraceSpanView["kind"], name: string, from: number, to: number | null, attributes?: TraceSpanView["attributes"]): TraceSpanView {
-  return toSpanView(runId, { id, parentId, kind, name, status: to === null ? "running" : "ok", startedAt: at(from), endedAt: to === null ? null : at(to), ...(attributes ? { attributes } : {}) }, {});
+  return toSpanView(runId, { id, parentId, kind, name, status: to === null ? "running" : "ok", startedAt: at(from), endedAt: to === null ? null : at(to), ...(attributes ? { attributes } : {}) }, EMPTY_PRICE_BOOK);
 }
 
 /** A treasury run: a model call, a transfer whose tool call waits four minutes for an approver inside it, a last call. */

@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { indexSpans, subRunIdOf, visibleRows, type TimelineState } from "./timeline";
 import type { TraceSpanView } from "./schemas";
 import { toSpanView } from "./span-rows";
+import { EMPTY_PRICE_BOOK } from "../pricing/price-book";
 
 const t0 = Date.parse("2026-11-22T00:00:00Z");
 const at = (ms: number) => new Date(t0 + ms).toISOString();
 function span(runId: string, id: string, parentId: string | null, kind: TraceSpanView["kind"], name: string, from: number, to: number, attributes?: TraceSpanView["attributes"]): TraceSpanView {
-  return toSpanView(runId, { id, parentId, kind, name, status: "ok", startedAt: at(from), endedAt: at(to), ...(attributes ? { attributes } : {}) }, {});
+  return toSpanView(runId, { id, parentId, kind, name, status: "ok", startedAt: at(from), endedAt: at(to), ...(attributes ? { attributes } : {}) }, EMPTY_PRICE_BOOK);
 }
 const parent = [
   span("p", "s1", null, "run", "triage", 0, 1000),

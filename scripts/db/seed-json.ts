@@ -14,7 +14,7 @@ const config = parseEnv();
 const db = createDb(config.databaseUrl);
 try {
   // An upgraded install derives the metric rollups of its older events once, before the worker and web start (a no-op once done).
-  await backfillMetricRollups(db, { prices: config.models.prices });
+  await backfillMetricRollups(db);
   // Runs that started before the started_* series (the overview's tiles) existed: counted once, by their state then.
   await backfillStartedSeries(db);
   // Production mode never seeds demo accounts (their passwords are published).

@@ -12,7 +12,8 @@
 // killed worker's unit is retried elsewhere after one heartbeat timeout.
 import { ApplicationFailure, CancelledFailure, Context } from "@temporalio/activity";
 import type { Db } from "../../lib/db/prisma";
-import type { PriceTable } from "../../lib/runs/pricing";
+import type { PriceBook } from "../../lib/pricing/price-book";
+import { cachedPriceBook } from "../../lib/pricing/server/read-price-book";
 import { readRunRow, runExists } from "../../lib/run-ledger/read";
 import { createEngine, type Engine } from "../../lib/engine/client";
 import { createTape } from "../../lib/tapes/server/tape-store";
@@ -48,7 +49,8 @@ export interface ExperimentActivityDeps {
   /** Cancels an item run (a cancelled experiment leaves no run going). */
   cancelItemRun: (runId: string) => Promise<void>;
   judge: JudgeFn;
-  prices?: PriceTable;
+  /** Default: the price book (lib/pricing), read through the activity's client. */
+  prices?: PriceBook;
 }
 
 function refused(message: string): ApplicationFailure {
@@ -111,7 +113,7 @@ export function createExperimentActivities(deps: ExperimentActivityDeps) {
       }
       await waitForRun(deps, runId);
 
-      const observed = await observeRun(db, runId, deps.prices ?? {});
+      const observed = await observeRun(db, runId, deps.prices ?? (await cachedPriceBook(db)));
       const scores = await scoreRun(observed, item, parseJson<ScorerConfig[]>(experiment.scorers, []), { judge: deps.judge });
       // Written once: a unit that a crashed attempt already scored keeps its first scores.
       await db.experimentResult.updateMany({

@@ -5,7 +5,7 @@
 import type { Db } from "../../db/prisma";
 import type { RunEvent } from "../../contract/types";
 import { parseOutputData, readEventsOfTypes, readModelTokens, readRunRow, readRunTree } from "../../run-ledger/read";
-import { costOf, type PriceTable } from "../../runs/pricing";
+import { costAt, EMPTY_PRICE_BOOK, periodTime, priceChangeTimes, type PriceBook } from "../../pricing/price-book";
 import type { ObservedRun } from "../scoring/types";
 
 /** The engine's own tools end a turn; they are not part of an agent's trajectory. */
@@ -41,7 +41,7 @@ export class ObservedRunNotFound extends Error {
 }
 
 /** Observes a run and its sub-runs from the ledger; `prices` turns tokens into dollars (demo models are free). */
-export async function observeRun(db: Db, runId: string, prices: PriceTable = {}): Promise<ObservedRun> {
+export async function observeRun(db: Db, runId: string, prices: PriceBook = EMPTY_PRICE_BOOK): Promise<ObservedRun> {
   const root = await readRunRow(db, runId);
   if (!root) throw new ObservedRunNotFound(runId);
   const tree = await readRunTree(db, root.rootRunId);
@@ -86,9 +86,11 @@ export async function observeRun(db: Db, runId: string, prices: PriceTable = {})
   // A plan is valid when the executor accepted it: it started a node or finished the plan.
   if (plan) plan = { ...plan, valid: planStarted || plan.outcome !== null };
 
-  const tokens = await readModelTokens(db, runIds);
+  // Each call at its model's price when it ran.
+  const changes = priceChangeTimes(prices);
+  const tokens = await readModelTokens(db, runIds, changes);
   let cost = 0;
-  for (const t of tokens) cost += costOf(t.model, t, prices) ?? 0;
+  for (const t of tokens) cost += costAt(prices, t.model, t, periodTime(changes, t.period)) ?? 0;
   const endedAt = root.endedAt ?? root.updatedAt;
   return {
     runId: root.id,

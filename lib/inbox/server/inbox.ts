@@ -6,7 +6,7 @@ import type { Db } from "../../db/prisma";
 import { dedupePending, type Engine } from "../../engine/client";
 import { RunNotFound } from "../../engine/errors";
 import type { ApprovalRequest, ChatMessage } from "../../contract/types";
-import { getConfig } from "../../config/server/config";
+import { loadPriceBook } from "../../pricing/server/price-book";
 import { ZERO_USAGE, ownUsage, rollUp } from "../../runs/server/usage";
 import { builtinToolParameters } from "../../tools/arguments";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
@@ -94,7 +94,7 @@ export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<Inbo
   const own = await ownUsage(
     db,
     rows.map((r) => r.id),
-    getConfig().models.prices,
+    await loadPriceBook(),
   );
   const totals = rollUp(rows, own);
   return approvals.map((approval, i) => ({

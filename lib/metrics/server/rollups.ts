@@ -7,8 +7,7 @@
 import type { DbTransaction } from "../../db/transactions";
 import { Prisma } from "../../db/generated/sqlite/client";
 import type { Db } from "../../db/prisma";
-import { getConfig } from "../../config/server/config";
-import type { PriceTable } from "../../config/price-table";
+import type { PriceBook } from "../../pricing/price-book";
 import { deriveIncrements, type DerivableBatch, type RollupIncrement, type StartedRuns } from "../derive";
 
 const COLUMNS = ["scope", "resolution", "series", "bucket", "label", "graph", "version", "model", "tool", "starter", "bin", "count", "sum"] as const;
@@ -80,7 +79,7 @@ export type StartedRunsReader = (tx: Client, batches: readonly DerivableBatch[])
  * The increments of these batches, with what they need from the database read in two queries at most (and the
  * started runs' reads when `readStarted` is given; without it the started_* series are left alone).
  */
-export async function incrementsFor(tx: Client, batches: readonly DerivableBatch[], prices: PriceTable, readStarted?: StartedRunsReader): Promise<RollupIncrement[]> {
+export async function incrementsFor(tx: Client, batches: readonly DerivableBatch[], prices: PriceBook, readStarted?: StartedRunsReader): Promise<RollupIncrement[]> {
   const relevant = batches.filter((batch) => batch.events.some((event) => DERIVED_TYPES.has(event.type)));
   if (relevant.length === 0) return [];
   const versionIds = [...new Set(relevant.flatMap((b) => (b.run.agentVersionId ? [b.run.agentVersionId] : [])))];
@@ -89,7 +88,7 @@ export async function incrementsFor(tx: Client, batches: readonly DerivableBatch
 }
 
 /** Derives and writes the rollups of what ledger transactions inserted (lib/run-ledger/deriver.ts). */
-export async function writeMetricRollups(tx: DbTransaction, inserted: readonly DerivableBatch[], readStarted?: StartedRunsReader): Promise<void> {
-  const increments = await incrementsFor(tx, inserted, getConfig().models.prices, readStarted);
+export async function writeMetricRollups(tx: DbTransaction, inserted: readonly DerivableBatch[], prices: PriceBook, readStarted?: StartedRunsReader): Promise<void> {
+  const increments = await incrementsFor(tx, inserted, prices, readStarted);
   await upsertRollups(tx, increments);
 }

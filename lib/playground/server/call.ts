@@ -10,7 +10,7 @@ import { appendAudit } from "../../audit/write";
 import { AppError } from "../../errors";
 import { readStoredGraph } from "../../agents/server/store";
 import { readRunRow } from "../../run-ledger/read";
-import { costOf, type PriceTable } from "../../runs/pricing";
+import { costAt, type PriceBook } from "../../runs/pricing";
 import { supportsVision, type CatalogOptions } from "../../models/catalog";
 import type { PlaygroundCallOutput, PlaygroundFailedOutput } from "../contract";
 import { limitProblem } from "../messages";
@@ -21,7 +21,7 @@ import { executePlayground, type PlaygroundDeps } from "./temporal";
 export const PLAYGROUND_WAIT_MAX_SECONDS = 300;
 const DEFAULT_RUN_TIMEOUT_SECONDS = 3600;
 
-export type CallDeps = PlaygroundDeps & { db: Db; prices: PriceTable; catalog?: CatalogOptions };
+export type CallDeps = PlaygroundDeps & { db: Db; prices: PriceBook; catalog?: CatalogOptions };
 
 /** The run timeout of the run the call came from (a model call ends at it), capped at the playground's wait. */
 async function timeoutSecondsFor(db: Db, runId: string | undefined): Promise<number> {
@@ -76,7 +76,7 @@ export async function playgroundCall(deps: CallDeps, user: { id: string }, input
     content: output.content,
     toolCalls: output.toolCalls,
     usage: output.usage,
-    costUsd: costOf(input.model, output.usage, deps.prices),
+    costUsd: costAt(deps.prices, input.model, output.usage, new Date()),
     latencyMs: output.latencyMs,
     finishReason: output.finishReason,
     at: new Date().toISOString(),

@@ -18,7 +18,7 @@ import { NOT_DRAFT } from "../../agents/repository";
 import { systemToolsFor } from "../../contract/system-tools";
 import type { ChatMessage, RunEvent } from "../../contract/types";
 import { readEventsOfTypes, readInferenceExchange, readMessagesFrom, readRunRow, readSpan } from "../../run-ledger/read";
-import { costOf, type PriceTable } from "../../runs/pricing";
+import { costAt, type PriceBook } from "../../runs/pricing";
 import type { PlaygroundDescribeOutput } from "../contract";
 import { fitToLimit } from "../messages";
 import { PLAYGROUND_MAX_MESSAGES, type PlaygroundCall, type PlaygroundTool } from "../schemas";
@@ -31,7 +31,7 @@ const DESCRIBE_TIMEOUT_MS = 20_000;
 const READ_CAP = PLAYGROUND_MAX_MESSAGES;
 const DEFAULTS = { temperature: 0.2, maxOutputTokens: 1024, runTimeoutSeconds: 3600 };
 
-export type LoadDeps = PlaygroundDeps & { db: Db; prices: PriceTable };
+export type LoadDeps = PlaygroundDeps & { db: Db; prices: PriceBook };
 
 interface RunGraph {
   graph: AgentGraph;
@@ -122,7 +122,7 @@ export async function loadPlaygroundCall(deps: LoadDeps, user: Pick<SessionUser,
       content: exchange.output.content,
       toolCalls,
       usage,
-      costUsd: costOf(span.name, usage, deps.prices),
+      costUsd: costAt(deps.prices, span.name, usage, new Date(span.startedAt)),
       latencyMs: span.endedAt ? new Date(span.endedAt).getTime() - new Date(span.startedAt).getTime() : null,
     },
   };

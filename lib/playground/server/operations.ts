@@ -3,6 +3,7 @@ import "server-only";
 // and /api/playground are built. Opening a call reads (read); running one
 // costs money (runs:launch); saving the edit is a draft agent version (agents:edit).
 import { getConfig } from "../../config/server/config";
+import { loadPriceBook } from "../../pricing/server/price-book";
 import { getDb } from "../../db/server/db";
 import { catalogOptions } from "../../models/catalog";
 import { getTemporalClient } from "../../temporal/server/client";
@@ -13,10 +14,10 @@ import { playgroundCall } from "./call";
 import { loadPlaygroundCall } from "./load";
 import { savePlaygroundDraft } from "./save";
 
-/** The process's database, Temporal client, task queue and prices. */
-function deps() {
+/** The process's database, Temporal client, task queue and price book. */
+async function deps() {
   const config = getConfig();
-  return { db: getDb(), temporal: getTemporalClient(), taskQueue: config.temporal.taskQueue, prices: config.models.prices, catalog: catalogOptions(config) };
+  return { db: getDb(), temporal: getTemporalClient(), taskQueue: config.temporal.taskQueue, prices: await loadPriceBook(), catalog: catalogOptions(config) };
 }
 
 /**
@@ -29,7 +30,7 @@ export const loadPlaygroundOperation = operation({
   input: loadPlaygroundSchema,
   run: async ({ input, user }) => {
     await limitExpensiveRead(user, "playground.open");
-    return loadPlaygroundCall(deps(), user, input.runId, input.spanId);
+    return loadPlaygroundCall(await deps(), user, input.runId, input.spanId);
   },
 });
 
@@ -37,7 +38,7 @@ export const playgroundCallOperation = operation({
   name: "playground-call",
   permission: "runs:launch",
   input: playgroundCallSchema,
-  run: ({ input, user }) => playgroundCall(deps(), user, input),
+  run: async ({ input, user }) => playgroundCall(await deps(), user, input),
 });
 
 export const savePlaygroundDraftOperation = operation({

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../contract/types";
 import { runPaths, treeSteps, type LedgerRun } from "./build-steps";
 import { stepView } from "./wire";
+import { EMPTY_PRICE_BOOK } from "../../pricing/price-book";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
@@ -58,7 +59,7 @@ describe("treeSteps", () => {
         assistantMessages: [{ role: "assistant", content: "paying", tool_calls: [{ id: "c1", type: "function", function: { name: "transfer", arguments: '{"amount":5,"to":"b"}' } }] }],
       },
     );
-    const steps = treeSteps([root], "r", {});
+    const steps = treeSteps([root], "r", EMPTY_PRICE_BOOK);
     expect(steps.map((s) => `${s.kind}:${s.name}`)).toEqual(["task:", "model_call:", "tool_call:transfer", "final:"]);
     expect(steps[1]).toMatchObject({ spanId: "s3", replayed: true, tokens: { inputTokens: 10, outputTokens: 5 }, cost: 0, latencyMs: 40, fields: { text: "paying", toolCalls: 'transfer({"amount":5,"to":"b"})' } });
     // Arguments in canonical key order, so key order never counts as a difference.
@@ -81,7 +82,7 @@ describe("treeSteps", () => {
       ),
       { spans: [{ id: "s4", kind: "tool", status: "ok", callId: "c1", replayed: false }] },
     );
-    const steps = treeSteps([fork], "f", {});
+    const steps = treeSteps([fork], "f", EMPTY_PRICE_BOOK);
     expect(steps.map((s) => [s.kind, s.replayed, s.edited ?? null])).toEqual([
       ["task", false, null],
       ["model_call", true, null],
@@ -107,7 +108,7 @@ describe("treeSteps", () => {
     );
     const childB = run("r.b-11111111", "r", "b", 2, events([2, { type: "run_started", agentName: "b", task: "hi b", depth: 1 }], [3, { type: "run_completed", output: "from b" }]));
     const childA = run("r.a-22222222", "r", "a", 2, events([2, { type: "run_started", agentName: "a", task: "hi a", depth: 1 }], [4, { type: "run_completed", output: "from a" }]));
-    const steps = treeSteps([childB, root, childA], "r", {});
+    const steps = treeSteps([childB, root, childA], "r", EMPTY_PRICE_BOOK);
     expect(steps.map((s) => `${s.path}:${s.kind}`)).toEqual([":task", ":sub_agent_message", ":sub_agent_message", ".a#1:task", ".a#1:final", ".b#1:task", ".b#1:final", ":final"]);
   });
 
@@ -125,7 +126,7 @@ describe("treeSteps", () => {
       ),
     );
     const child = run("r.billing-11111111", "r", "billing", 2, events([2, { type: "run_started", agentName: "billing", task: "hi", depth: 1 }], [4, { type: "run_completed", output: "ok" }]));
-    expect(treeSteps([root, child], "r", {}).map((s) => `${s.path}:${s.kind}`)).toEqual([":task", ":sub_agent_message", ".billing#1:task", ".billing#1:final", ":final"]);
+    expect(treeSteps([root, child], "r", EMPTY_PRICE_BOOK).map((s) => `${s.path}:${s.kind}`)).toEqual([":task", ":sub_agent_message", ".billing#1:task", ".billing#1:final", ":final"]);
   });
 
   it("gives an unknown model's call no cost, and a failed run a final step with its reason", () => {
@@ -139,7 +140,7 @@ describe("treeSteps", () => {
         [1, { type: "run_failed", reason: "step_limit_exceeded", message: "too many" }],
       ),
     );
-    const steps = treeSteps([root], "r", {});
+    const steps = treeSteps([root], "r", EMPTY_PRICE_BOOK);
     expect(steps[0]!.cost).toBeNull();
     expect(steps[1]).toMatchObject({ kind: "final", fields: { status: "failed", reason: "step_limit_exceeded", message: "too many" } });
   });

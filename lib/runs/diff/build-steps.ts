@@ -4,7 +4,7 @@
 // step of its parent that happened before the child started. Pure, so the
 // alignment can be tested and benchmarked without a database.
 import type { ChatMessage, RunEvent, TokenUsage } from "../../contract/types";
-import { costOf, type PriceTable } from "../pricing";
+import { costAt, type PriceBook } from "../pricing";
 import { canonicalJson, type RunStep } from "./steps";
 import { normalisedFields, treeNormaliser } from "./normalise";
 
@@ -77,7 +77,7 @@ type StepExtra = Partial<Pick<RunStep, "group" | "spanId" | "tokens" | "cost" | 
 const NO_EXTRA: StepExtra = {};
 
 /** One run's own steps, in event order. */
-export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunStep[] {
+export function runSteps(run: LedgerRun, path: string, prices: PriceBook): RunStep[] {
   const steps: RunStep[] = [];
   const okInferences = run.spans.filter((s) => s.kind === "inference" && s.status === "ok");
   const toolSpans = new Map(run.spans.filter((s) => s.kind === "tool" && s.callId !== null).map((s) => [s.callId!, s]));
@@ -116,7 +116,7 @@ export function runSteps(run: LedgerRun, path: string, prices: PriceTable): RunS
         inference++;
         const usage: TokenUsage = event.usage;
         const replayed = eventReplayed(event) || span?.replayed === true;
-        push(event, "model_call", "", { model: event.model, text: message?.content ?? "", toolCalls: toolCallsText(message) }, { spanId: span?.id ?? null, tokens: usage, cost: costOf(event.model, usage, prices), latencyMs: event.latencyMs, replayed, edited: event.edited });
+        push(event, "model_call", "", { model: event.model, text: message?.content ?? "", toolCalls: toolCallsText(message) }, { spanId: span?.id ?? null, tokens: usage, cost: costAt(prices, event.model, usage, Date.parse(event.startedAt ?? event.at)), latencyMs: event.latencyMs, replayed, edited: event.edited });
         break;
       }
       case "tool_call_started":
@@ -182,7 +182,7 @@ function messageSteps(run: LedgerRun, own: readonly RunStep[]): Map<string, numb
  * The steps of a whole run tree in causal order (see the file comment), each with its fields as compared
  * (`norm`: the tree's run ids as their places, other generated ids and timestamps taken out; normalise.ts).
  */
-export function treeSteps(runs: readonly LedgerRun[], rootRunId: string, prices: PriceTable): RunStep[] {
+export function treeSteps(runs: readonly LedgerRun[], rootRunId: string, prices: PriceBook): RunStep[] {
   const paths = runPaths(runs, rootRunId);
   const normalise = treeNormaliser(paths);
   const withNorm = (steps: RunStep[]) => {

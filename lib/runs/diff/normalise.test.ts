@@ -4,6 +4,7 @@ import { treeSteps, type LedgerRun } from "./build-steps";
 import { alignSteps } from "./align";
 import { treeNormaliser } from "./normalise";
 import { stepView } from "./wire";
+import { EMPTY_PRICE_BOOK } from "../../pricing/price-book";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 type Body = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "at"> : never) : never;
@@ -71,8 +72,8 @@ describe("treeNormaliser", () => {
 
 describe("comparing two runs that differ only in generated ids and timestamps", () => {
   it("reports no difference: message_agent's child-run ids, a UUID and a timestamp in a result are not compared", () => {
-    const a = treeSteps(triageTree(ROOT_A, "1a2b3c4d"), ROOT_A, {});
-    const b = treeSteps(triageTree(ROOT_B, "9f8e7d6c"), ROOT_B, {});
+    const a = treeSteps(triageTree(ROOT_A, "1a2b3c4d"), ROOT_A, EMPTY_PRICE_BOOK);
+    const b = treeSteps(triageTree(ROOT_B, "9f8e7d6c"), ROOT_B, EMPTY_PRICE_BOOK);
     const aligned = alignSteps(a, b);
     expect(aligned.counts, "every step equal").toMatchObject({ changed: 0, onlyA: 0, onlyB: 0 });
     expect(aligned.firstDivergence).toBeNull();
@@ -83,13 +84,13 @@ describe("comparing two runs that differ only in generated ids and timestamps", 
   });
 
   it("still reports a different reply, and a reply from another sub-agent's conversation", () => {
-    const other = alignSteps(treeSteps(triageTree(ROOT_A, "1a2b3c4d"), ROOT_A, {}), treeSteps(triageTree(ROOT_B, "9f8e7d6c", "refused"), ROOT_B, {}));
+    const other = alignSteps(treeSteps(triageTree(ROOT_A, "1a2b3c4d"), ROOT_A, EMPTY_PRICE_BOOK), treeSteps(triageTree(ROOT_B, "9f8e7d6c", "refused"), ROOT_B, EMPTY_PRICE_BOOK));
     const changed = other.rows.filter((r) => r.status === "changed");
     expect(changed.map((r) => [other.a[r.a!]!.path, other.a[r.a!]!.kind, other.a[r.a!]!.name, r.changed])).toEqual([
       [".billing#1", "final", "", ["output"]],
       ["", "tool_call", "message_agent", ["result"]],
     ]);
-    const elsewhere = alignSteps(treeSteps(triageTree(ROOT_A, "1a2b3c4d"), ROOT_A, {}), treeSteps(triageTree(ROOT_B, "9f8e7d6c", "refunded", "refunds"), ROOT_B, {}));
+    const elsewhere = alignSteps(treeSteps(triageTree(ROOT_A, "1a2b3c4d"), ROOT_A, EMPTY_PRICE_BOOK), treeSteps(triageTree(ROOT_B, "9f8e7d6c", "refunded", "refunds"), ROOT_B, EMPTY_PRICE_BOOK));
     expect(elsewhere.firstDivergence, "billing's conversation is not refunds'").not.toBeNull();
   });
 });

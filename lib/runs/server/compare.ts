@@ -10,7 +10,7 @@ import type { RunEvent, RunStatus } from "../../contract/types";
 import { countTreeLedger, readCompareCandidates, readRunRow, readTreeLedger, type CompareCandidateRow, type RunRow } from "../../run-ledger/read";
 import { RunNotFound } from "../../engine/errors";
 import { readVersionNumbers, type VersionNumbers } from "../../run-ledger/version-refs";
-import type { PriceTable } from "../pricing";
+import type { PriceBook } from "../pricing";
 import { alignSteps } from "../diff/align";
 import { treeSteps, type LedgerRun } from "../diff/build-steps";
 import type { CompareCandidate, CompareCandidates, ComparedRun, CompareStepsPage, CompareStepsQuery, RunComparison, StepView } from "../diff/schemas";
@@ -85,7 +85,7 @@ interface TreeSteps {
   version: string;
 }
 
-async function readTree(db: Db, runId: string, prices: PriceTable): Promise<TreeSteps | null> {
+async function readTree(db: Db, runId: string, prices: PriceBook): Promise<TreeSteps | null> {
   const ledger = await readTreeLedger(db, runId, STEP_EVENTS);
   if (!ledger) return null;
   const runs = new Map<string, LedgerRun>(
@@ -128,7 +128,7 @@ function comparedRun(row: RunRow, graphVersion: VersionNumbers, tree: TreeSteps,
  * missing run; 422 when they are of different graphs (a diff of unrelated
  * agents would align nothing) or hold more than MAX_COMPARED_ROWS rows together.
  */
-export async function compareRuns(db: Db, a: string, b: string, prices: PriceTable): Promise<RunComparison> {
+export async function compareRuns(db: Db, a: string, b: string, prices: PriceBook): Promise<RunComparison> {
   const [rowA, rowB] = await Promise.all([readRunRow(db, a), readRunRow(db, b)]);
   if (!rowA) throw new ComparedRunNotFound("a", a);
   if (!rowB) throw new ComparedRunNotFound("b", b);
@@ -158,7 +158,7 @@ export async function compareRuns(db: Db, a: string, b: string, prices: PriceTab
 }
 
 /** Run `runId`'s steps [from, to) in the order a comparison indexes them. 404 for an unknown run; 409 when `version` is given and the run has moved on since. */
-export async function compareSteps(db: Db, query: CompareStepsQuery, prices: PriceTable): Promise<CompareStepsPage> {
+export async function compareSteps(db: Db, query: CompareStepsQuery, prices: PriceBook): Promise<CompareStepsPage> {
   await checkComparedSize(db, [{ which: "run", runId: query.run }]);
   const tree = await readTree(db, query.run, prices);
   if (!tree) throw new RunNotFound(query.run);

@@ -10,7 +10,7 @@ import type { ChatMessage, RunEvent } from "../../contract/types";
 import { countSpansStartedBefore, readEventsOfTypes, readInferenceExchange, readRunRow, readSpan, runExists } from "../../run-ledger/read";
 import { asRunSpan, isOwnRunSpan, runTimes } from "../run-time";
 import { toSpanView } from "../span-rows";
-import { getConfig } from "../../config/server/config";
+import { loadPriceBook } from "../../pricing/server/price-book";
 import type { TraceSpanView } from "../schemas";
 
 export interface SpanDetails {
@@ -65,7 +65,7 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
     if (!(await runExists(db, runId))) throw new RunNotFound(runId);
     throw new AppError("not_found", 404, `There is no span "${spanId}" in run "${runId}"`);
   }
-  const raw = toSpanView(runId, found, getConfig().models.prices);
+  const raw = toSpanView(runId, found, await loadPriceBook());
   // The run's own span lasts as long as the run worked, as the header and the trace say (lib/runs/run-time.ts).
   const run = isOwnRunSpan(raw) ? await readRunRow(db, runId) : null;
   const span = run ? asRunSpan(raw, runTimes({ startedAt: run.startedAt.toISOString(), endedAt: run.endedAt?.toISOString() ?? null })) : raw;

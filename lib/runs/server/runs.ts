@@ -3,7 +3,7 @@ import "server-only";
 // outlive Temporal's retention) joined with Temporal's visibility for the live
 // execution status, and usage rolled up from inference spans.
 import { getDb } from "../../db/server/db";
-import { getConfig } from "../../config/server/config";
+import { loadPriceBook } from "../../pricing/server/price-book";
 import { getTemporalClient } from "../../temporal/server/client";
 import {
   readAwaitingRoots,
@@ -119,14 +119,14 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   // Newest or oldest first is the database's index order; another order is sorted by the list's own figures.
   const sorted =
     filters.sort && filters.sort !== "started"
-      ? await readSortedRunPage(db, rowFilter, { sort: filters.sort, order, skip, take: filters.pageSize, prices: getConfig().models.prices })
+      ? await readSortedRunPage(db, rowFilter, { sort: filters.sort, order, skip, take: filters.pageSize, prices: await loadPriceBook() })
       : { ...(await readRunRows(db, rowFilter, { skip, take: filters.pageSize, oldestFirst: filters.sort === "started" && order === "asc" })), note: null };
   const { rows: roots, total } = sorted;
   const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
   const [versions, own, temporal, hits] = await Promise.all([
     readVersionNumbers(db, all),
-    ownUsage(db, all.map((r) => r.id), getConfig().models.prices),
+    ownUsage(db, all.map((r) => r.id), await loadPriceBook()),
     temporalStatuses(all.map((r) => r.id)),
     filters.q ? bestHits(db, filters.q, roots.map((r) => r.id)) : undefined,
   ]);
@@ -211,7 +211,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     if (r.status !== "awaiting_approval") continue;
     for (let id: string | null | undefined = r.id; id && inSubtree.has(id) && !awaitingApproval.has(id); id = parentOf.get(id)) awaitingApproval.add(id);
   }
-  const own = await ownUsage(db, [...inSubtree], getConfig().models.prices);
+  const own = await ownUsage(db, [...inSubtree], await loadPriceBook());
   const totals = rollUp(subtree.map((r) => (r.id === run.id ? { ...r, parentRunId: null } : r)), own);
   const versions = (await readVersionNumbers(db, [run])).get(run.id);
   // Only a failed run has details, and the page polls this header: other runs read no event.
@@ -255,7 +255,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
 /** Every span of a run, in start order. */
 export async function runSpans(runId: string): Promise<TraceSpanView[]> {
   await requireRun(runId);
-  const prices = getConfig().models.prices;
+  const prices = await loadPriceBook();
   return (await readSpans(getDb(), runId)).map((s) => toSpanView(runId, s, prices));
 }
 
@@ -272,7 +272,7 @@ export async function runSpanPageJson(runId: string, offset: number, limit: numb
   const nextOffset = offset + page.count < page.total ? offset + page.count : null;
   // The run's times, so its own span is drawn as long as the run worked wherever it is shown (lib/runs/run-time.ts).
   const times = { startedAt: run.startedAt.toISOString(), endedAt: run.endedAt?.toISOString() ?? null };
-  return `{"runId":${JSON.stringify(runId)},"run":${JSON.stringify(times)},"nextOffset":${nextOffset},"total":${page.total},"prices":${JSON.stringify(getConfig().models.prices)},"rows":${page.json}}`;
+  return `{"runId":${JSON.stringify(runId)},"run":${JSON.stringify(times)},"nextOffset":${nextOffset},"total":${page.total},"prices":${JSON.stringify(await loadPriceBook())},"rows":${page.json}}`;
 }
 
 /**
@@ -291,7 +291,7 @@ export async function runTail(runId: string, since: number, options: { limit?: n
   if (first) {
     const cursor = new Date(new Date(first.at).getTime() - 2000);
     spanCursor = cursor.toISOString();
-    const prices = getConfig().models.prices;
+    const prices = await loadPriceBook();
     spans = (await readSpansChangedSince(db, runId, cursor)).map((span) => toSpanView(runId, span, prices));
   }
   return { ...page, spans, spanCursor, header: await runHeader(runId) };

@@ -8,7 +8,8 @@ import "server-only";
 import type { Db } from "../../db/prisma";
 import type { RunRow, RunRowFilter } from "../../run-ledger/read";
 import { readRunRowsById, readRunTimes, readTreeModelTokens } from "../../run-ledger/list-reads";
-import { addCosts, costOf, type PriceTable } from "../pricing";
+import { addCosts, costAt, type PriceBook } from "../pricing";
+import { periodTime, priceChangeTimes } from "../../pricing/price-book";
 import { compareRuns, RUN_SORT_CANDIDATES_MAX, sortNeedsUsage, type RunSortKey } from "../run-sort";
 import type { RunSort } from "../schemas";
 
@@ -20,12 +21,13 @@ export interface SortedRunPage {
 }
 
 /** Each tree's tokens and cost, priced per model as the list's usage cells are (lib/runs/server/usage.ts). */
-async function treeUsage(db: Db, rootRunIds: string[], prices: PriceTable): Promise<Map<string, { tokens: number; cost: number | null }>> {
+async function treeUsage(db: Db, rootRunIds: string[], prices: PriceBook): Promise<Map<string, { tokens: number; cost: number | null }>> {
   const usage = new Map<string, { tokens: number; cost: number | null }>(rootRunIds.map((id) => [id, { tokens: 0, cost: 0 }]));
-  for (const row of await readTreeModelTokens(db, rootRunIds)) {
+  const changes = priceChangeTimes(prices);
+  for (const row of await readTreeModelTokens(db, rootRunIds, changes)) {
     const tokens = { inputTokens: row.inputTokens, outputTokens: row.outputTokens };
     const sum = usage.get(row.rootRunId) ?? { tokens: 0, cost: 0 };
-    usage.set(row.rootRunId, { tokens: sum.tokens + tokens.inputTokens + tokens.outputTokens, cost: addCosts(sum.cost, costOf(row.model, tokens, prices)) });
+    usage.set(row.rootRunId, { tokens: sum.tokens + tokens.inputTokens + tokens.outputTokens, cost: addCosts(sum.cost, costAt(prices, row.model, tokens, periodTime(changes, row.period))) });
   }
   return usage;
 }
@@ -34,7 +36,7 @@ async function treeUsage(db: Db, rootRunIds: string[], prices: PriceTable): Prom
 export async function readSortedRunPage(
   db: Db,
   filter: RunRowFilter,
-  options: { sort: RunSort; order: "asc" | "desc"; skip: number; take: number; prices: PriceTable; now?: number },
+  options: { sort: RunSort; order: "asc" | "desc"; skip: number; take: number; prices: PriceBook; now?: number },
 ): Promise<SortedRunPage> {
   const { rows: candidates, total } = await readRunTimes(db, filter, RUN_SORT_CANDIDATES_MAX);
   const usage = sortNeedsUsage(options.sort) ? await treeUsage(db, candidates.map((c) => c.id), options.prices) : null;

@@ -8,6 +8,7 @@ import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { readSpanRowsJson, readSpans } from "../../run-ledger/read";
 import { spansFromRows, toSpanView, type SpanRow, type SpanRowPage } from "../span-rows";
+import { EMPTY_PRICE_BOOK, priceBookOf } from "../../pricing/price-book";
 
 const providers = await testProviders();
 const START = Date.parse("2026-01-01T00:00:00Z");
@@ -54,12 +55,12 @@ for (const { provider, available, create } of providers) {
       const rows = pages.flatMap((p) => JSON.parse(p.json) as SpanRow[]);
       expect(new Set(rows.map((r) => r[0])).size, "no span lost or repeated").toBe(120);
 
-      const spans = spansFromRows({ runId: "paging-run", rows, nextOffset: null, total: 120, prices: {} });
+      const spans = spansFromRows({ runId: "paging-run", rows, nextOffset: null, total: 120, prices: EMPTY_PRICE_BOOK });
       const viaPrisma = await readSpans(db, "paging-run");
       const byId = new Map(viaPrisma.map((s) => [s.id, s]));
       for (const span of spans) {
         const prismaSpan = byId.get(span.id);
-        expect(span, `span ${span.id}`).toEqual(prismaSpan && toSpanView("paging-run", prismaSpan, {}));
+        expect(span, `span ${span.id}`).toEqual(prismaSpan && toSpanView("paging-run", prismaSpan, EMPTY_PRICE_BOOK));
         expect([span.startMs, span.endMs], "times in ms").toEqual([Date.parse(prismaSpan?.startedAt ?? ""), prismaSpan?.endedAt ? Date.parse(prismaSpan.endedAt) : null]);
         if (span.kind === "inference") expect(span.cost, "no price configured: unknown").toBeNull();
       }
@@ -70,7 +71,7 @@ for (const { provider, available, create } of providers) {
 
     it("prices model calls from the page's table and pages past the end to nothing", async () => {
       const page = await readSpanRowsJson(db, "paging-run", 0, 3);
-      const body: SpanRowPage = { runId: "paging-run", rows: JSON.parse(page.json) as SpanRow[], nextOffset: 3, total: page.total, prices: { "openai/gpt-4o": { input: 2.5, output: 10 } } };
+      const body: SpanRowPage = { runId: "paging-run", rows: JSON.parse(page.json) as SpanRow[], nextOffset: 3, total: page.total, prices: priceBookOf({ "openai/gpt-4o": { input: 2.5, output: 10 } }) };
       const inference = spansFromRows(body).find((s) => s.kind === "inference");
       const tokens = inference?.tokens ?? { inputTokens: Number.NaN, outputTokens: 0 };
       expect(inference?.cost).toBeCloseTo((tokens.inputTokens * 2.5 + tokens.outputTokens * 10) / 1e6, 12);

@@ -6,7 +6,7 @@ import "server-only";
 // Only working runs are read, so the cost is bounded by how many run at once,
 // not by the size of the ledger.
 import type { Db } from "../../db/prisma";
-import { getConfig } from "../../config/server/config";
+import { loadPriceBook } from "../../pricing/server/price-book";
 import { readRunRows, readSubRuns, type RunRow } from "../../run-ledger/read";
 import { readPendingApprovalsOfTrees } from "../../run-ledger/list-reads";
 import { treesWithRetries } from "../../search/server/query";
@@ -40,7 +40,7 @@ export async function stuckOrBurning(db: Db, filters: Pick<RunFilters, "stuckMin
   const all: RunRow[] = [...roots, ...family];
   const [retried, own, pending] = await Promise.all([
     treesWithRetries(db, rootIds),
-    ownUsage(db, all.map((r) => r.id), getConfig().models.prices),
+    ownUsage(db, all.map((r) => r.id), await loadPriceBook()),
     readPendingApprovalsOfTrees(db, rootIds),
   ]);
   const totals = rollUp(all, own);

@@ -7,9 +7,10 @@ import { applyMigrations } from "../../../scripts/db/migrate";
 import { testProviders, type TestDatabase } from "../../../scripts/test-support/databases";
 import { readModelTokens } from "../../run-ledger/read";
 import { ownUsage } from "./usage";
+import { priceBookOf } from "../../pricing/price-book";
 
 const providers = await testProviders();
-const PRICES = { "openai/gpt-4o": { input: 2.5, output: 10 } };
+const PRICES = priceBookOf({ "openai/gpt-4o": { input: 2.5, output: 10 } });
 
 async function writeSpans(db: Db, runId: string, spans: { kind: string; name: string; data: object }[]): Promise<void> {
   await db.run.create({ data: { id: runId, rootRunId: runId, agentName: "usage", task: "usage", status: "completed", startedAt: new Date() } });
@@ -47,9 +48,9 @@ for (const { provider, available, create } of providers) {
     it("sums tokens per run and model", async () => {
       const rows = await readModelTokens(db, ["priced", "unpriced", "idle"]);
       expect(rows.sort((a, b) => `${a.runId}${a.model}`.localeCompare(`${b.runId}${b.model}`))).toEqual([
-        { runId: "priced", model: "demo/triage", inputTokens: 5, outputTokens: 6 },
-        { runId: "priced", model: "openai/gpt-4o", inputTokens: 2000, outputTokens: 100 },
-        { runId: "unpriced", model: "acme/unknown", inputTokens: 10, outputTokens: 1 },
+        { runId: "priced", model: "demo/triage", inputTokens: 5, outputTokens: 6, period: 0 },
+        { runId: "priced", model: "openai/gpt-4o", inputTokens: 2000, outputTokens: 100, period: 0 },
+        { runId: "unpriced", model: "acme/unknown", inputTokens: 10, outputTokens: 1, period: 0 },
       ]);
       expect(await readModelTokens(db, [])).toEqual([]);
     });

@@ -1,10 +1,12 @@
 import "server-only";
 // Token and cost roll-up from the ledger. A run's own usage is the sum of its
-// inference spans (exact, priced per model); a run's total adds its sub-runs'
-// own usage, each counted once, so self + sub-runs = total by construction.
+// inference spans (exact, each priced at its model's price when it ran); a run's
+// total adds its sub-runs' own usage, each counted once, so self + sub-runs = total
+// by construction.
 import type { Db } from "../../db/prisma";
 import { readModelTokens } from "../../run-ledger/read";
-import { addCosts, costOf, type PriceTable } from "../pricing";
+import { addCosts, costAt, type PriceBook } from "../pricing";
+import { periodTime, priceChangeTimes } from "../../pricing/price-book";
 import type { UsageCost } from "../schemas";
 
 export const ZERO_USAGE: UsageCost = { tokens: { inputTokens: 0, outputTokens: 0 }, cost: 0 };
@@ -16,12 +18,13 @@ export function addUsage(a: UsageCost, b: UsageCost): UsageCost {
   };
 }
 
-/** Own usage of each run, from its inference spans (span name = model id), priced per model. */
-export async function ownUsage(db: Db, runIds: string[], prices: PriceTable): Promise<Map<string, UsageCost>> {
+/** Own usage of each run, from its inference spans (span name = model id), each priced at its model's price when it ran. */
+export async function ownUsage(db: Db, runIds: string[], prices: PriceBook): Promise<Map<string, UsageCost>> {
   const result = new Map<string, UsageCost>(runIds.map((id) => [id, ZERO_USAGE]));
-  for (const { runId, model, inputTokens, outputTokens } of await readModelTokens(db, runIds)) {
+  const changes = priceChangeTimes(prices);
+  for (const { runId, model, inputTokens, outputTokens, period } of await readModelTokens(db, runIds, changes)) {
     const tokens = { inputTokens, outputTokens };
-    result.set(runId, addUsage(result.get(runId) ?? ZERO_USAGE, { tokens, cost: costOf(model, tokens, prices) }));
+    result.set(runId, addUsage(result.get(runId) ?? ZERO_USAGE, { tokens, cost: costAt(prices, model, tokens, periodTime(changes, period)) }));
   }
   return result;
 }

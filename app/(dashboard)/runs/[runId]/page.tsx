@@ -5,7 +5,7 @@ import { can } from "@/lib/access/roles";
 import { RunNotFound } from "@/lib/engine/errors";
 import { runHeader, runMarkers, runTaskImages } from "@/lib/runs/server/runs";
 import { getDb } from "@/lib/db/server/db";
-import { getConfig } from "@/lib/config/server/config";
+import { loadPriceBook } from "@/lib/pricing/server/price-book";
 import { getVersion } from "@/lib/agents/server/store";
 import { readEventsOfTypes } from "@/lib/run-ledger/read";
 import { effectiveModel } from "@/lib/agents/model-inheritance";
@@ -50,7 +50,7 @@ async function planData(runId: string, header: RunHeaderData): Promise<PlanData 
   if (!proposed && isTerminal(header.status)) return null;
   const graph = await planGraphOf(header);
   if (!proposed && !graph.planMode) return null;
-  return { events, through: header.lastEventSeq, agentModels: graph.agentModels, prices: getConfig().models.prices };
+  return { events, through: header.lastEventSeq, agentModels: graph.agentModels, prices: await loadPriceBook() };
 }
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ runId: string }>; searchParams: Promise<{ poll?: string; span?: string }> }) {

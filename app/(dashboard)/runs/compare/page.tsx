@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { getDb } from "@/lib/db/server/db";
-import { getConfig } from "@/lib/config/server/config";
+import { loadPriceBook } from "@/lib/pricing/server/price-book";
 import { AppError } from "@/lib/errors";
 import { cachedCompareRuns } from "@/lib/runs/server/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
@@ -32,7 +32,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   try {
     // The page is a door to the same read as GET /api/runs/compare: counted against the same limit.
     await limitExpensiveRead(user, "runs.compare");
-    comparison = await cachedCompareRuns(getDb(), parsed.data.a, parsed.data.b, getConfig().models.prices);
+    comparison = await cachedCompareRuns(getDb(), parsed.data.a, parsed.data.b, await loadPriceBook());
   } catch (e) {
     // Refusals (unknown run, different graphs) are the user's to fix; anything else is a real failure.
     if (!(e instanceof AppError)) throw e;

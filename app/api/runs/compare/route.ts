@@ -9,7 +9,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";
-import { getConfig } from "@/lib/config/server/config";
+import { loadPriceBook } from "@/lib/pricing/server/price-book";
 import { cachedCompareRuns } from "@/lib/runs/server/cached-compare";
 import { compareQuerySchema } from "@/lib/runs/diff/schemas";
 import { limitExpensiveRead } from "@/lib/http/server/read-limits";
@@ -19,6 +19,6 @@ export const GET = apiRoute({
   handler: async ({ request, user }) => {
     const { a, b } = parseQuery(request, compareQuerySchema);
     await limitExpensiveRead(user, "runs.compare");
-    return NextResponse.json(await cachedCompareRuns(getDb(), a, b, getConfig().models.prices), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await cachedCompareRuns(getDb(), a, b, await loadPriceBook()), { headers: { "Cache-Control": "no-store" } });
   },
 });

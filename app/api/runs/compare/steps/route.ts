@@ -8,7 +8,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute, parseQuery } from "@/lib/http/server/api-route";
 import { getDb } from "@/lib/db/server/db";
-import { getConfig } from "@/lib/config/server/config";
+import { loadPriceBook } from "@/lib/pricing/server/price-book";
 import { cachedCompareSteps } from "@/lib/runs/server/cached-compare";
 import { compareStepsQuerySchema } from "@/lib/runs/diff/schemas";
 import { limitExpensiveRead } from "@/lib/http/server/read-limits";
@@ -18,6 +18,6 @@ export const GET = apiRoute({
   handler: async ({ request, user }) => {
     const query = parseQuery(request, compareStepsQuerySchema);
     await limitExpensiveRead(user, "runs.compare_steps");
-    return NextResponse.json(await cachedCompareSteps(getDb(), query, getConfig().models.prices), { headers: { "Cache-Control": "no-store" } });
+    return NextResponse.json(await cachedCompareSteps(getDb(), query, await loadPriceBook()), { headers: { "Cache-Control": "no-store" } });
   },
 });
