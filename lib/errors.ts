@@ -17,6 +17,8 @@ export type AppErrorCode =
   | "rate_limited"
   /** Images for a model without vision (lib/models/errors.ts). */
   | "vision_not_supported"
+  /** A spend limit of the run's scope is reached (lib/spend-limits/errors.ts). */
+  | "spend_limit_reached"
   | "internal";
 
 /** A field-level problem, with the path of the offending value. */

@@ -7,6 +7,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { ActiveAlerts } from "@/components/monitors/active-alerts";
+import { SpendCard } from "@/components/spend-limits/spend-card";
+import { listSpendLimits } from "@/lib/spend-limits/server/store";
+import { getDb } from "@/lib/db/server/db";
 import { SmokeCheck } from "./smoke-check-client";
 import { drawsOwnLabels, labelledSearch, readDashboardUrl } from "@/components/dashboard/dashboard-url";
 import { metricsDashboard } from "@/lib/metrics/server/dashboard";
@@ -38,7 +41,7 @@ async function initialMetrics(searchParams: SearchParams): Promise<InitialMetric
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requirePageUser();
-  const [health, initial] = await Promise.all([checkHealth(), searchParams.then(initialMetrics)]);
+  const [health, initial, limits] = await Promise.all([checkHealth(), searchParams.then(initialMetrics), listSpendLimits(getDb())]);
   const config = getConfig();
   return (
     <>
@@ -50,6 +53,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <Suspense fallback={<p className="text-sm text-zinc-500">Loading the dashboard…</p>}>
         <DashboardClient initial={initial} />
       </Suspense>
+      <h2 className="mb-3 mt-10 text-sm font-semibold uppercase tracking-wide text-zinc-500">Spend</h2>
+      <SpendCard limits={limits} />
       <h2 className="mb-3 mt-10 text-sm font-semibold uppercase tracking-wide text-zinc-500">System</h2>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>

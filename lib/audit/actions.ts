@@ -57,6 +57,9 @@ export const AUDIT_ACTIONS = [
   "webhook.updated",
   "webhook.secret_rotated",
   "webhook.deleted",
+  // spend limits (lib/spend-limits: the row names the scope, period and amount, and the amount it replaced)
+  "spend_limit.set",
+  "spend_limit.removed",
   // the price table (lib/pricing: the row names the model, its rates and effective time, and the rates it replaced)
   "price.set",
   "price.removed",

@@ -17,6 +17,7 @@ import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { RunTriggerQuery, RunTriggerSplit } from "../runs/triggers";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
 import type { ScheduleCreateInput, SchedulePatch, ScheduleView } from "../schedules/schemas";
+import type { SetSpendLimitInput, SpendLimitView } from "../spend-limits/schemas";
 import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { ModelPriceEntry, ModelPriceList, SavedModelPrice, SetModelPriceInput } from "../pricing/schemas";
@@ -364,6 +365,21 @@ export class ZapClient {
   /** Deletes one of your views. */
   deleteView(id: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; deleted: true }> {
     return this.http.call("DELETE", `/api/views/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Every spend limit with its scope's spend in the current UTC day or month (unpriced usage apart, never as $0). */
+  async listSpendLimits(options: { signal?: AbortSignal } = {}): Promise<SpendLimitView[]> {
+    return (await this.http.call<{ limits: SpendLimitView[] }>("GET", "/api/spend-limits", options)).limits;
+  }
+
+  /** Sets the limit of one scope and period, e.g. `{ scope: "graph", scopeId: "support-triage", period: "day", amountUsd: 5 }` (admins; builders graphs only). */
+  async setSpendLimit(input: SetSpendLimitInput, options: { signal?: AbortSignal } = {}): Promise<SpendLimitView> {
+    return (await this.http.call<{ limit: SpendLimitView }>("POST", "/api/spend-limits", { body: input, signal: options.signal })).limit;
+  }
+
+  /** Removes a spend limit: runs of its scope are no longer refused by it. */
+  removeSpendLimit(id: string, options: { signal?: AbortSignal } = {}): Promise<{ removed: string }> {
+    return this.http.call("DELETE", `/api/spend-limits/${encodeURIComponent(id)}`, options);
   }
 
   /** Every schedule (of one graph with `{ graph }`), with its next firings and last outcome. */

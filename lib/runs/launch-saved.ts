@@ -2,7 +2,7 @@
 // through: the run dialog and POST /api/runs (lib/runs/server/launch.ts, as the
 // signed-in user) and a schedule's firing (lib/schedules/fire.ts, in the
 // worker, as the schedule's owner). It checks the context against the
-// version's prompts, starts the run through the engine (run row, approval
+// version's prompts and the spend limits (lib/spend-limits), starts the run through the engine (run row, approval
 // gate, signed input) and writes its "run.started" audit row.
 import type { z } from "zod";
 import type { Db } from "../db/prisma";
@@ -14,6 +14,7 @@ import { AgentNotFound } from "../agents/errors";
 import { ValidationError } from "../errors";
 import { missingPlaceholders } from "./placeholders";
 import type { launchRunSchema } from "./schemas";
+import { checkSpendLimits } from "../spend-limits/server/spend";
 
 export interface LaunchStarter {
   id: string;
@@ -47,6 +48,8 @@ export async function launchSavedRun(
     const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
     if (missing.length) throw new ValidationError(missing.map((path) => ({ path, message: "the prompts use this placeholder; give it a value" })), `The context is missing ${missing.join(", ")}`);
   }
+  // Refused (402, naming the limit) when a spend limit of the workspace, the graph, the starter or the request's API key is reached.
+  await checkSpendLimits(deps.db, { graph: input.graph, userId: starter.id });
   const runId = extras.runIdFor && graph.success ? extras.runIdFor(graph.data.entryAgent) : undefined;
   const started = await deps.engine.startRun({
     graphName: input.graph,

@@ -38,6 +38,7 @@ const STATUS: Record<AppErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   vision_not_supported: 422,
+  spend_limit_reached: 402,
   internal: 500,
 };
 

@@ -1,0 +1,146 @@
+// Spend limits (issue 39 §3) on real Temporal, SQLite and PostgreSQL, driven
+// through the HTTP routes and server actions: a run's tokens, priced by the
+// price book (demo/test priced through ZAP_MODEL_PRICES), count toward its
+// graph, its starter and the API key it was started with; once a limit is
+// reached the next start of that scope is refused through every door (route and
+// action: 402, one line naming the limit) and other scopes still start;
+// removing or raising the limit lets runs start again; each change is audited.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testProviders } from "../../scripts/test-support/databases";
+import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { doors } from "../../scripts/test-support/parity-doors";
+import { actionOutcome, apiRequest, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
+import { saveAgentVersion } from "../agents/repository";
+import { withApiKey } from "../audit/context";
+import { createApiKey } from "../api-keys/server/api-keys";
+import type { SpendLimitView } from "./schemas";
+
+vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
+vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
+vi.mock("@/lib/config/server/config", async () => (await import("../../scripts/test-support/parity-doors")).configModule);
+vi.mock("@/lib/engine/server/engine", async () => (await import("../../scripts/test-support/parity-doors")).engineModule);
+vi.mock("next/cache", async () => (await import("../../scripts/test-support/parity-doors")).cacheModule);
+
+const limitsRoute = await import("@/app/api/spend-limits/route");
+const limitRoute = await import("@/app/api/spend-limits/[limitId]/route");
+const runsRoute = await import("@/app/api/runs/route");
+const { startRunAction } = await import("../actions/start-run");
+const { setSpendLimitAction } = await import("../actions/set-spend-limit");
+
+const providers = await testProviders();
+const GRAPH = "spend-capped";
+const OTHER = "spend-free";
+
+describe.each(providers)("spend limits on $provider", ({ available, create }) => {
+  let h: EngineHarness;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    if (!available) return;
+    // A dollar per token: any run's spend passes a $1 limit.
+    h = await startEngineHarness({ database: await create(), env: { ZAP_MODEL_PRICES: "demo/test=1000000/1000000" } });
+    doors.db = h.db;
+    doors.config = h.config;
+    doors.engine = h.engine;
+    for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
+    for (const name of [GRAPH, OTHER]) await saveAgentVersion(h.db, name, singleAgentGraph({ name: "main" }), { createdById: ids.builder ?? null });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (available) await h.stop();
+  });
+
+  const as = (role: string) => {
+    doors.userId = ids[role] ?? null;
+  };
+  const start = async (graph: string): Promise<Outcome> => routeOutcome(await runsRoute.POST(apiRequest("POST", "/api/runs", { graph, task: "answer: done" }), params({})));
+  const ran = async (graph: string): Promise<string> => {
+    const outcome = await start(graph);
+    expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
+    const runId = (outcome as { data: { runId: string } }).data.runId;
+    await waitForStatus(h.engine, runId, ["completed"], 60_000);
+    return runId;
+  };
+  const setLimit = async (body: Record<string, unknown>): Promise<Outcome> => routeOutcome(await limitsRoute.POST(apiRequest("POST", "/api/spend-limits", body), params({})), "limit");
+  const limits = async (): Promise<SpendLimitView[]> => {
+    const listed = await routeOutcome(await limitsRoute.GET(apiRequest("GET", "/api/spend-limits"), params({})), "limits");
+    expect(listed.ok).toBe(true);
+    return (listed as { data: SpendLimitView[] }).data;
+  };
+  const removeLimit = async (id: string) => routeOutcome(await limitRoute.DELETE(apiRequest("DELETE", `/api/spend-limits/${id}`), params({ limitId: id })));
+
+  it.skipIf(!available)("a graph's daily limit, once spent, refuses its next run through the route and the action alike; another graph still runs; removing it lets runs start", async () => {
+    as("builder");
+    await ran(GRAPH);
+    const set = await setLimit({ scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1 });
+    expect(set, JSON.stringify(set)).toMatchObject({ ok: true, data: { scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1, reached: true } });
+    const view = (set as { data: SpendLimitView }).data;
+    expect(view.spend.pricedUsd, "the run's tokens, a dollar each").toBeGreaterThanOrEqual(1);
+    expect(view.spend.unpricedTokens).toBe(0);
+
+    const refused = await start(GRAPH);
+    expect(refused).toMatchObject({ ok: false, status: 402, error: { code: "spend_limit_reached" } });
+    const message = (refused as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^Spend limit reached: \$[\d,.]+ spent of the daily spend limit of graph "spend-capped" \(\$1\.00\); new runs are refused until \d{4}-\d\d-\d\d 00:00 UTC or an admin raises the limit\.$/);
+    const viaAction = actionOutcome(await startRunAction({ graph: GRAPH, task: "answer: done" }));
+    expect(viaAction, "the dialog's action refuses the same way").toEqual(refused);
+    expect(await h.db.run.count({ where: { graphName: GRAPH } }), "no run row for a refused start").toBe(1);
+
+    await ran(OTHER);
+
+    const raised = actionOutcome(await setSpendLimitAction({ scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1_000_000 }));
+    expect(raised, "the action sets the same limit (raised)").toMatchObject({ ok: true, data: { id: view.id, amountUsd: 1_000_000, reached: false } });
+    await ran(GRAPH);
+    await setLimit({ scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1 });
+    expect(await start(GRAPH)).toMatchObject({ ok: false, status: 402 });
+    expect(await removeLimit(view.id)).toEqual({ ok: true, data: { removed: view.id } });
+    await ran(GRAPH);
+
+    const rows = await h.db.auditEvent.findMany({ where: { target: view.id }, orderBy: { seq: "asc" } });
+    expect(rows.map((row) => [row.action, row.actorId])).toEqual([
+      ["spend_limit.set", ids.builder],
+      ["spend_limit.set", ids.builder],
+      ["spend_limit.set", ids.builder],
+      ["spend_limit.removed", ids.builder],
+    ]);
+    expect(JSON.parse(rows[1]?.details ?? "{}")).toMatchObject({ scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1_000_000, previousUsd: 1 });
+  }, 240_000);
+
+  it.skipIf(!available)("a user's monthly limit (set by an admin) refuses that user's runs of any graph and no one else's", async () => {
+    as("admin");
+    const set = await setLimit({ scope: "user", scopeId: ids.builder, period: "month", amountUsd: 1 });
+    expect(set).toMatchObject({ ok: true, data: { scope: "user", scopeLabel: "builder@zap.local", reached: true } });
+    as("builder");
+    expect(await start(OTHER)).toMatchObject({ ok: false, status: 402, error: { message: expect.stringContaining("monthly spend limit of user builder@zap.local ($1.00)") } });
+    as("admin");
+    await ran(OTHER);
+    expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
+  }, 120_000);
+
+  it.skipIf(!available)("an API key's limit counts the runs started with it and refuses the next one with it; the same user without the key still starts runs", async () => {
+    as("admin");
+    const builder = { id: ids.builder ?? "", role: "builder" as const };
+    const { key } = await createApiKey(builder, { name: "ci", role: "builder" }, h.db);
+    const set = await setLimit({ scope: "api_key", scopeId: key.id, period: "day", amountUsd: 1 });
+    expect(set).toMatchObject({ ok: true, data: { scopeLabel: "ci", reached: false, spend: { pricedUsd: 0 } } });
+    as("builder");
+    const withKey = <T>(work: () => Promise<T>) => withApiKey({ apiKeyId: key.id, actorId: builder.id }, work);
+    const first = await withKey(() => start(OTHER));
+    expect(first, JSON.stringify(first)).toMatchObject({ ok: true });
+    await waitForStatus(h.engine, (first as { data: { runId: string } }).data.runId, ["completed"], 60_000);
+    const [listed] = (await limits()).filter((limit) => limit.scope === "api_key");
+    expect(listed?.spend.pricedUsd, "the key's run counts toward it").toBeGreaterThanOrEqual(1);
+    expect(listed?.reached).toBe(true);
+    expect(await withKey(() => start(OTHER))).toMatchObject({ ok: false, status: 402, error: { message: expect.stringContaining('spend limit of API key "ci"') } });
+    await ran(OTHER);
+  }, 120_000);
+
+  it.skipIf(!available)("bad input is answered 422 naming the field, a missing graph too; nothing is saved", async () => {
+    as("admin");
+    const before = await h.db.spendLimit.count();
+    expect(await setLimit({ scope: "graph", scopeId: "no-such-graph", period: "day", amountUsd: 1 })).toMatchObject({ ok: false, status: 422, error: { issues: [{ path: "scopeId" }] } });
+    expect(await setLimit({ scope: "workspace", period: "week", amountUsd: 1 })).toMatchObject({ ok: false, status: 422, error: { issues: [{ path: "period" }] } });
+    expect(await setLimit({ scope: "workspace", period: "day", amountUsd: -3 })).toMatchObject({ ok: false, status: 422, error: { issues: [{ path: "amountUsd" }] } });
+    expect(await h.db.spendLimit.count()).toBe(before);
+  }, 60_000);
+});
