@@ -1,4 +1,6 @@
-import { expect, test } from "./fixtures";
+import { randomUUID } from "node:crypto";
+import { expect, stackDb, test } from "./fixtures";
+import { writeLedgerGroup } from "../lib/run-ledger/write";
 import { signInThroughForm, storageStateFor } from "./support";
 
 test.describe("as an admin", () => {
@@ -113,6 +115,52 @@ test.describe("as an admin", () => {
     await signInThroughForm(owner, email, oneTimePassword);
     await expect(owner, "lifted: the owner signs in").toHaveURL(/\/account$/);
     await context.close();
+  });
+
+  // Issue 39 §3: a run of a model without a price shows "unpriced"; the admin prices the model from before the run
+  // and the run's cost follows. The model is this test's own, so no other spec's figures change.
+  test("prices a model and the run page's cost follows", async ({ page }) => {
+    const tag = randomUUID().slice(0, 8);
+    const model = `acme/priced-${tag}`;
+    const runId = `priced-${tag}`;
+    const started = Date.now() - 10 * 60_000;
+    const at = (ms: number) => new Date(started + ms).toISOString();
+    const span = { startedAt: at(0), endedAt: at(2_000), status: "ok" as const };
+    const db = stackDb();
+    try {
+      await writeLedgerGroup(db, [
+        {
+          run: { runId, rootRunId: runId, parentRunId: null, agentName: "main", task: `priced run ${tag}`, context: {}, startedBy: "admin@zap.local", graphName: null, agentVersionId: null },
+          summary: { status: "completed", iteration: 1, usage: { inputTokens: 1_000_000, outputTokens: 0 }, pendingApprovals: 0, lastEventSeq: 1, messageCount: 0, generation: 0, output: "done", error: null, startedAt: at(0), endedAt: at(2_000), routedTo: null },
+          events: [{ type: "run_started", agentName: "main", task: `priced run ${tag}`, depth: 0, seq: 1, at: at(0) }],
+          spans: [
+            { id: "s1", parentId: null, kind: "run", name: "main", ...span },
+            { id: "s2", parentId: "s1", kind: "inference", name: model, ...span, tokens: { inputTokens: 1_000_000, outputTokens: 0 } },
+          ],
+          messages: [],
+          approvals: [],
+        },
+      ]);
+    } finally {
+      await db.$disconnect();
+    }
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId("usage-self")).toHaveText("1,000,000 tok · unpriced");
+
+    await page.goto("/admin/prices");
+    await page.getByLabel("Model").fill(model);
+    // An hour before the run, in the browser's local time (a datetime-local field).
+    const from = new Date(started - 60 * 60_000);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    await page.getByLabel("Effective from (blank: now)").fill(`${from.getFullYear()}-${pad(from.getMonth() + 1)}-${pad(from.getDate())}T${pad(from.getHours())}:${pad(from.getMinutes())}:00`);
+    await page.getByLabel("Input", { exact: true }).fill("3");
+    await page.getByLabel("Output", { exact: true }).fill("15");
+    await page.getByRole("button", { name: "Save price" }).click();
+    await expect(page.getByTestId("alert-success")).toContainText(`${model} costs $3 / $15 per million tokens`);
+    await expect(page.locator(`[data-testid="price-row"][data-model="${model}"]`)).toHaveCount(1);
+
+    await page.goto(`/runs/${runId}`);
+    await expect(page.getByTestId("usage-self")).toHaveText("1,000,000 tok · $3.00");
   });
 
   test("users API validates input with precise errors", async ({ request }) => {

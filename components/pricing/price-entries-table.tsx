@@ -40,18 +40,17 @@ export function PriceEntriesTable({ entries, now, onRemove, pending }: { entries
           const inEffect = current.get(e.model) === e;
           return (
             <tr key={`${e.model} ${e.effectiveFrom}`} className="border-t border-zinc-100" data-testid="price-row" data-model={e.model}>
-              <td className="py-2 font-mono">{e.model}</td>
+              <td className="break-all py-2 font-mono">{e.model}</td>
               <td>{e.source === "admin" ? <DateTime value={e.effectiveFrom} /> : "always"}</td>
               <td>{rate(e.input, "")}</td>
               <td>{rate(e.output, "")}</td>
               <td>{rate(e.cachedRead, "= input")}</td>
               <td>{rate(e.cachedWrite, "= input")}</td>
               <td>{rate(e.reasoning, "= output")}</td>
-              <td className="space-x-1">
+              <td className="space-x-1" title={e.setBy ? `Set by ${e.setBy}` : undefined}>
                 <Badge tone={SOURCE[e.source].tone}>{SOURCE[e.source].label}</Badge>
                 {inEffect && <Badge tone="success">in effect</Badge>}
                 {e.effectiveFrom > now && <Badge tone="warning">scheduled</Badge>}
-                {e.setBy && <span className="text-xs text-zinc-500">by {e.setBy}</span>}
               </td>
               <td className="text-right">
                 {onRemove && e.id && (

@@ -26,7 +26,10 @@ export async function readPriceBook(db: Db | DbTransaction, envPrices: PriceTabl
   );
 }
 
-const cache = new WeakMap<object, { at: number; book: Promise<PriceBook> }>();
+// One cache per process, on globalThis: Next builds each page, route handler and server action as a
+// bundle of its own, each with its own copy of this module, and an edit must reach all of them.
+const holder = globalThis as typeof globalThis & { zapPriceBooks?: WeakMap<object, { at: number; book: Promise<PriceBook> }> };
+const cache = (holder.zapPriceBooks ??= new WeakMap());
 
 /** The book, read at most once per CACHE_MS per client. A failed read is not kept. */
 export function cachedPriceBook(db: Db, now: number = Date.now()): Promise<PriceBook> {
