@@ -4,7 +4,8 @@
 // graph, its starter and the API key it was started with; once a limit is
 // reached the next start of that scope is refused through every door (route and
 // action: 402, one line naming the limit) and other scopes still start;
-// removing or raising the limit lets runs start again; each change is audited.
+// removing or raising the limit lets runs start again; each change is audited;
+// a schedule's firing is refused and recorded like any other start.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testProviders } from "../../scripts/test-support/databases";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
@@ -13,6 +14,7 @@ import { actionOutcome, apiRequest, params, routeOutcome, type Outcome } from ".
 import { saveAgentVersion } from "../agents/repository";
 import { withApiKey } from "../audit/context";
 import { createApiKey } from "../api-keys/server/api-keys";
+import { fireSchedule } from "../schedules/fire";
 import type { SpendLimitView } from "./schemas";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
@@ -134,6 +136,21 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(await withKey(() => start(OTHER))).toMatchObject({ ok: false, status: 402, error: { message: expect.stringContaining('spend limit of API key "ci"') } });
     await ran(OTHER);
   }, 120_000);
+
+  it.skipIf(!available)("a schedule's firing past the workspace's limit starts no run: it is recorded as refused with the sentence, and audited", async () => {
+    as("admin");
+    const set = await setLimit({ scope: "workspace", period: "month", amountUsd: 0 });
+    expect(set).toMatchObject({ ok: true, data: { scope: "workspace", scopeLabel: "Workspace", reached: true } });
+    const schedule = await h.db.schedule.create({ data: { id: "sch_spendlimittest01", name: "capped nightly", graphName: OTHER, intervalSeconds: 3600, task: "answer: done", ownerId: ids.builder ?? "" } });
+    const fired = await fireSchedule({ db: h.db, engine: h.engine }, { scheduleId: schedule.id, firingId: "firing-spend-1" });
+    expect(fired).toMatchObject({ kind: "refused", reason: expect.stringContaining("the run could not start: Spend limit reached: $") });
+    expect(fired.kind === "refused" && fired.reason).toContain("monthly spend limit of the workspace ($0)");
+    const row = await h.db.schedule.findUniqueOrThrow({ where: { id: schedule.id } });
+    expect(row.lastOutcome).toBe("refused");
+    expect(await h.db.run.count({ where: { scheduleId: schedule.id } })).toBe(0);
+    expect(await h.db.auditEvent.count({ where: { action: "schedule.fire_refused", target: schedule.id } })).toBe(1);
+    expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
+  }, 60_000);
 
   it.skipIf(!available)("bad input is answered 422 naming the field, a missing graph too; nothing is saved", async () => {
     as("admin");

@@ -58,7 +58,7 @@ function limiter(db: Db, perMinute: number): RateLimiterPrisma {
   return found;
 }
 
-const CODES: Record<number, string> = { 400: "bad_request", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 409: "conflict", 413: "payload_too_large", 422: "validation_failed", 429: "rate_limited", 500: "internal", 503: "unavailable" };
+const CODES: Record<number, string> = { 400: "bad_request", 401: "unauthenticated", 402: "spend_limit_reached", 403: "forbidden", 404: "not_found", 409: "conflict", 413: "payload_too_large", 422: "validation_failed", 429: "rate_limited", 500: "internal", 503: "unavailable" };
 
 function refusal(status: number, message: string, extra: { issues?: FieldIssue[]; deliveryId?: string } = {}): DeliveryAnswer {
   return { status, body: { error: { code: CODES[status] ?? "bad_request", message, ...(extra.issues?.length ? { issues: extra.issues } : {}) }, ...(extra.deliveryId ? { deliveryId: extra.deliveryId } : {}) } };
