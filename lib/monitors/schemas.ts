@@ -11,6 +11,8 @@ import { METRIC_SERIES, METRIC_STATS, metricFiltersSchema, type MetricFilters, t
  */
 export const MONITOR_ONLY_SERIES = {
   approvals_oldest_wait: { label: "Oldest pending approval's wait", unit: "ms", kind: "gauge" },
+  /** The highest share of any spend limit spent in its current window (1 = reached; lib/spend-limits); a graph filter reads that graph's limits only. */
+  spend_limit_used: { label: "Spend against its limit (highest share of any spend limit)", unit: "ratio", kind: "gauge" },
 } as const satisfies Record<string, MetricSeriesDef>;
 
 export const MONITOR_SERIES: Record<MonitorSeriesName, MetricSeriesDef> = { ...METRIC_SERIES, ...MONITOR_ONLY_SERIES };
@@ -72,6 +74,12 @@ function checkStat(condition: ConditionLike, ctx: z.RefinementCtx): void {
   if (condition.series === "approvals_oldest_wait") {
     for (const key of ["graph", "version", "model", "startedBy"] as const) {
       if (condition.filters?.[key] !== undefined) ctx.addIssue({ code: "custom", path: ["filters", key], message: "approvals_oldest_wait is filtered by tool only" });
+    }
+  }
+  // Spend limits belong to scopes, not to runs' other facets: a graph's limits are the only narrowing.
+  if (condition.series === "spend_limit_used") {
+    for (const key of ["version", "model", "startedBy", "tool"] as const) {
+      if (condition.filters?.[key] !== undefined) ctx.addIssue({ code: "custom", path: ["filters", key], message: "spend_limit_used is filtered by graph only" });
     }
   }
 }

@@ -19,9 +19,13 @@ async function oldestApprovalWait(db: Db, filters: MetricFilters, now: Date): Pr
   return oldest ? Math.max(0, now.getTime() - oldest.requestedAt.getTime()) : 0;
 }
 
-export function monitorSeriesReader(seriesValue: MetricSeriesValue, now: () => Date = () => new Date()): SeriesReader {
+/** lib/spend-limits/server/share.ts's highestSpendShare, passed in like seriesValue: the highest share of a spend limit spent now (null: no limit). */
+export type SpendShareReader = (db: Db, graph: string | undefined, now: Date) => Promise<number | null>;
+
+export function monitorSeriesReader(seriesValue: MetricSeriesValue, now: () => Date = () => new Date(), spendShare: SpendShareReader = async () => null): SeriesReader {
   return (db, query) => {
     if (query.series === "approvals_oldest_wait") return oldestApprovalWait(db, query.filters, now());
+    if (query.series === "spend_limit_used") return spendShare(db, query.filters.graph, now());
     return seriesValue(db, { ...query, series: query.series });
   };
 }

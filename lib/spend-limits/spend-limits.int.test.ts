@@ -5,7 +5,8 @@
 // reached the next start of that scope is refused through every door (route and
 // action: 402, one line naming the limit) and other scopes still start;
 // removing or raising the limit lets runs start again; each change is audited;
-// a schedule's firing is refused and recorded like any other start.
+// a schedule's firing is refused and recorded like any other start; the
+// monitors' spend_limit_used series reads a reached limit and a monitor on it fires.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testProviders } from "../../scripts/test-support/databases";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
@@ -15,6 +16,11 @@ import { saveAgentVersion } from "../agents/repository";
 import { withApiKey } from "../audit/context";
 import { createApiKey } from "../api-keys/server/api-keys";
 import { fireSchedule } from "../schedules/fire";
+import { monitorSeriesReader } from "../monitors/series";
+import { evaluateMonitors } from "../monitors/evaluate";
+import { createMonitor } from "../monitors/server/store";
+import { seriesValue } from "../metrics/server/series-value";
+import { highestSpendShare } from "./server/share";
 import type { SpendLimitView } from "./schemas";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
@@ -89,6 +95,14 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(await h.db.run.count({ where: { graphName: GRAPH } }), "no run row for a refused start").toBe(1);
 
     await ran(OTHER);
+
+    // The monitors' spend series reads the graph's limit as reached (a share of 1 or more), and a monitor on it fires.
+    const readSeries = monitorSeriesReader(seriesValue, undefined, highestSpendShare);
+    expect(await readSeries(h.db, { series: "spend_limit_used", windowMinutes: 5, filters: { graph: GRAPH } })).toBeGreaterThanOrEqual(1);
+    expect(await readSeries(h.db, { series: "spend_limit_used", windowMinutes: 5, filters: { graph: OTHER } }), "a graph without a limit: nothing to measure").toBeNull();
+    await createMonitor(h.db, { name: `Spend of ${GRAPH}`, series: "spend_limit_used", comparator: "gte", threshold: 0.8, windowMinutes: 5, filters: { graph: GRAPH } }, { id: ids.builder ?? "" });
+    const tick = await evaluateMonitors(h.db, { readSeries, webhookConfigured: false });
+    expect(tick).toMatchObject({ fired: 1, failed: [] });
 
     const raised = actionOutcome(await setSpendLimitAction({ scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1_000_000 }));
     expect(raised, "the action sets the same limit (raised)").toMatchObject({ ok: true, data: { id: view.id, amountUsd: 1_000_000, reached: false } });

@@ -7,19 +7,20 @@ import { evaluateMonitors, type AlertDelivery, type SeriesReader, type TickResul
 import { markDelivered, owedNotification } from "../../lib/monitors/deliveries";
 import { monitorSeriesReader } from "../../lib/monitors/series";
 import { seriesValue } from "../../lib/metrics/server/series-value";
+import { highestSpendShare } from "../../lib/spend-limits/server/share";
 import { createSignedWebhookPost, type WebhookConfig } from "./signed-webhook";
 import { deriveQueued } from "../../lib/run-ledger/deriver";
 
 export interface MonitorActivityDeps {
   db: Db;
   webhook: WebhookConfig | null;
-  /** Reads a monitor's series; default: lib/monitors/series.ts over lib/metrics' seriesValue. */
+  /** Reads a monitor's series; default: lib/monitors/series.ts over lib/metrics' seriesValue and the spend limits' share. */
   readMonitorSeries?: SeriesReader;
   /** Reminds and escalates pending approvals on each tick (worker/activities/approval-reminders.ts); absent: no approval channel. */
   sweepApprovalReminders?: () => Promise<unknown>;
 }
 
-const defaultReader = monitorSeriesReader(seriesValue);
+const defaultReader = monitorSeriesReader(seriesValue, undefined, highestSpendShare);
 
 export function createMonitorActivities({ db, webhook, readMonitorSeries = defaultReader, sweepApprovalReminders }: MonitorActivityDeps) {
   const post = webhook?.secret ? createSignedWebhookPost(webhook) : null;

@@ -4,12 +4,13 @@ import "server-only";
 import { getDb } from "../../db/server/db";
 import { seriesValue } from "../../metrics/server/series-value";
 import { monitorSeriesReader } from "../series";
+import { highestSpendShare } from "../../spend-limits/server/share";
 import type { AlertListQuery, MonitorCreateInput, MonitorPatch, MonitorPreviewQuery } from "../schemas";
 import { createMonitor, deleteMonitor, getMonitor, listAlerts, listMonitors, updateMonitor } from "./store";
 
 type Actor = { id: string };
 
-const readSeries = monitorSeriesReader(seriesValue);
+const readSeries = monitorSeriesReader(seriesValue, undefined, highestSpendShare);
 
 export const monitors = {
   list: () => listMonitors(getDb()),
