@@ -16,6 +16,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/monitors", label: "Monitors" },
     { href: "/schedules", label: "Schedules" },
     { href: "/webhooks", label: "Webhooks" },
+    { href: "/spend-limits", label: "Spend limits" },
     ...(can(user.role, "users:manage") ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/api-keys", label: "API keys" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/slack", label: "Slack" }] : []),
