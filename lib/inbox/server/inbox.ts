@@ -94,7 +94,7 @@ export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<Inbo
   const own = await ownUsage(
     db,
     rows.map((r) => r.id),
-    await loadPriceBook(),
+    await loadPriceBook(db),
   );
   const totals = rollUp(rows, own);
   return approvals.map((approval, i) => ({

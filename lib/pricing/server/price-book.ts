@@ -4,12 +4,13 @@ import "server-only";
 // The worker, which may not import "server-only" modules, reads it through
 // read-price-book.ts with its own client.
 import { getDb } from "../../db/server/db";
+import type { Db } from "../../db/prisma";
 import type { PriceBook } from "../price-book";
 import { cachedPriceBook } from "./read-price-book";
 
 export type { PriceBook } from "../price-book";
 
-/** Every model's prices and their history, as of at most a few seconds ago (or the last edit in this process). */
-export function loadPriceBook(): Promise<PriceBook> {
-  return cachedPriceBook(getDb());
+/** Every model's prices and their history, as of at most a few seconds ago (or the last edit in this process); `db`: a reader's own client. */
+export function loadPriceBook(db: Db = getDb()): Promise<PriceBook> {
+  return cachedPriceBook(db);
 }

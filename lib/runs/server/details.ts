@@ -65,7 +65,7 @@ export async function spanDetails(runId: string, spanId: string): Promise<SpanDe
     if (!(await runExists(db, runId))) throw new RunNotFound(runId);
     throw new AppError("not_found", 404, `There is no span "${spanId}" in run "${runId}"`);
   }
-  const raw = toSpanView(runId, found, await loadPriceBook());
+  const raw = toSpanView(runId, found, await loadPriceBook(db));
   // The run's own span lasts as long as the run worked, as the header and the trace say (lib/runs/run-time.ts).
   const run = isOwnRunSpan(raw) ? await readRunRow(db, runId) : null;
   const span = run ? asRunSpan(raw, runTimes({ startedAt: run.startedAt.toISOString(), endedAt: run.endedAt?.toISOString() ?? null })) : raw;

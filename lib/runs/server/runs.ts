@@ -119,14 +119,14 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   // Newest or oldest first is the database's index order; another order is sorted by the list's own figures.
   const sorted =
     filters.sort && filters.sort !== "started"
-      ? await readSortedRunPage(db, rowFilter, { sort: filters.sort, order, skip, take: filters.pageSize, prices: await loadPriceBook() })
+      ? await readSortedRunPage(db, rowFilter, { sort: filters.sort, order, skip, take: filters.pageSize, prices: await loadPriceBook(db) })
       : { ...(await readRunRows(db, rowFilter, { skip, take: filters.pageSize, oldestFirst: filters.sort === "started" && order === "asc" })), note: null };
   const { rows: roots, total } = sorted;
   const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
   const [versions, own, temporal, hits] = await Promise.all([
     readVersionNumbers(db, all),
-    ownUsage(db, all.map((r) => r.id), await loadPriceBook()),
+    ownUsage(db, all.map((r) => r.id), await loadPriceBook(db)),
     temporalStatuses(all.map((r) => r.id)),
     filters.q ? bestHits(db, filters.q, roots.map((r) => r.id)) : undefined,
   ]);
@@ -211,7 +211,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     if (r.status !== "awaiting_approval") continue;
     for (let id: string | null | undefined = r.id; id && inSubtree.has(id) && !awaitingApproval.has(id); id = parentOf.get(id)) awaitingApproval.add(id);
   }
-  const own = await ownUsage(db, [...inSubtree], await loadPriceBook());
+  const own = await ownUsage(db, [...inSubtree], await loadPriceBook(db));
   const totals = rollUp(subtree.map((r) => (r.id === run.id ? { ...r, parentRunId: null } : r)), own);
   const versions = (await readVersionNumbers(db, [run])).get(run.id);
   // Only a failed run has details, and the page polls this header: other runs read no event.
@@ -291,7 +291,7 @@ export async function runTail(runId: string, since: number, options: { limit?: n
   if (first) {
     const cursor = new Date(new Date(first.at).getTime() - 2000);
     spanCursor = cursor.toISOString();
-    const prices = await loadPriceBook();
+    const prices = await loadPriceBook(db);
     spans = (await readSpansChangedSince(db, runId, cursor)).map((span) => toSpanView(runId, span, prices));
   }
   return { ...page, spans, spanCursor, header: await runHeader(runId) };

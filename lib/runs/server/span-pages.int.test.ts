@@ -101,7 +101,7 @@ describe("GET /api/runs/:runId/spans body", () => {
       while (offset !== null) {
         const page = JSON.parse(await runSpanPageJson("route-run", offset, 50)) as SpanRowPage;
         expect(page.total).toBe(120);
-        expect(page.prices).toEqual({ "openai/gpt-4o": { input: 2.5, output: 10 } });
+        expect(page.prices.models["openai/gpt-4o"], "the price book, ZAP_MODEL_PRICES over the defaults").toEqual([{ from: 0, input: 2.5, output: 10, cachedRead: null, cachedWrite: null, reasoning: null, source: "env" }]);
         seen.push(...spansFromRows(page).map((s) => s.id));
         offset = page.nextOffset;
         nextOffsets.push(offset);

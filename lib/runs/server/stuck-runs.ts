@@ -40,7 +40,7 @@ export async function stuckOrBurning(db: Db, filters: Pick<RunFilters, "stuckMin
   const all: RunRow[] = [...roots, ...family];
   const [retried, own, pending] = await Promise.all([
     treesWithRetries(db, rootIds),
-    ownUsage(db, all.map((r) => r.id), await loadPriceBook()),
+    ownUsage(db, all.map((r) => r.id), await loadPriceBook(db)),
     readPendingApprovalsOfTrees(db, rootIds),
   ]);
   const totals = rollUp(all, own);
