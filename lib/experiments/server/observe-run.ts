@@ -40,7 +40,7 @@ export class ObservedRunNotFound extends Error {
   }
 }
 
-/** Observes a run and its sub-runs from the ledger; `prices` turns tokens into dollars (demo models are free). */
+/** Observes a run and its sub-runs from the ledger; `prices` turns tokens into dollars at the price in effect when each call ran (demo models free unless priced). */
 export async function observeRun(db: Db, runId: string, prices: PriceBook = EMPTY_PRICE_BOOK): Promise<ObservedRun> {
   const root = await readRunRow(db, runId);
   if (!root) throw new ObservedRunNotFound(runId);
