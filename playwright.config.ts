@@ -9,8 +9,31 @@ const temporalUiPort = Number(process.env.E2E_TEMPORAL_UI_PORT ?? 18433);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(import.meta.dirname, ".data", "e2e");
 export const baseURL = `http://127.0.0.1:${port}`;
 
+const TRACE_MODES = ["off", "on", "retain-on-failure", "on-first-retry", "retain-on-first-failure"] as const;
+type TraceMode = (typeof TRACE_MODES)[number];
+
+/**
+ * Playwright's trace (E2E_TRACE, default retain-on-failure). Recording one costs about a quarter of Chromium's CPU
+ * (screencast frames and DOM snapshots at every action: 53.9 against 40.3 CPU-s for the same 13 tests, 2026-11-30),
+ * so `npm test` runs with it off unless E2E_TRACE asks; a failure still keeps its screenshot.
+ */
+function traceMode(value = process.env.E2E_TRACE): TraceMode {
+  if (value === undefined || value === "") return "retain-on-failure";
+  const mode = TRACE_MODES.find((m) => m === value);
+  if (!mode) throw new Error(`E2E_TRACE must be one of ${TRACE_MODES.join(", ")}, not "${value}"`);
+  return mode;
+}
+
+/** Spec files this Playwright process leaves to another (E2E_IGNORE_FILES: comma-separated paths from the project root; npm test's PostgreSQL lane). */
+const ignoredFiles = (process.env.E2E_IGNORE_FILES ?? "")
+  .split(",")
+  .map((file) => file.trim())
+  .filter(Boolean)
+  .map((file) => path.resolve(import.meta.dirname, file));
+
 export default defineConfig({
   testDir: "e2e",
+  ...(ignoredFiles.length ? { testIgnore: ignoredFiles } : {}),
   // npm test runs Playwright processes side by side: each keeps its failure artifacts in a folder of its own.
   outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   fullyParallel: false,
@@ -28,7 +51,7 @@ export default defineConfig({
     // Mutating API calls must carry the app's Origin (lib/http/server/request-guard.ts);
     // a browser sends it on every POST, Playwright's API request contexts do not.
     extraHTTPHeaders: { Origin: baseURL },
-    trace: "retain-on-failure",
+    trace: traceMode(),
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
