@@ -7,6 +7,7 @@
 // from chart to chart (and no other spec's runs to count).
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import type { MetricsDashboard } from "../lib/metrics/schemas";
+import { stepMinutesFor } from "../lib/metrics/step";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("viewer") });
@@ -130,6 +131,12 @@ test("at 24 h the overview says its real step, ends now, keeps one colour per ke
     expect.soft(Date.parse(answer.range.to), "the range ends now, not in the future").toBeLessThanOrEqual(Date.now());
     expect(Date.parse(answer.range.to)).toBeGreaterThanOrEqual(asked - 60_000);
     await expect.soft(page.getByTestId("dashboard-range"), "the header names the step the API bucketed by").toContainText(`one point per ${stepWords(answer.range.stepSeconds)}`);
+    // The step is the one chosen from the range (lib/metrics/step.ts), and whatever it is, 24 h is at most 150
+    // points (a literal here, so a step.ts that went back to 1-minute steps fails too): 1,440 one-minute points
+    // draw a day's activity as a 1-px spike.
+    expect.soft(answer.range.stepSeconds, "the API's step at 24 h is the one chosen from the range").toBe(stepMinutesFor(24 * 60) * 60);
+    const points = Math.ceil((Date.parse(answer.range.to) - Date.parse(answer.range.from)) / 1000 / answer.range.stepSeconds);
+    expect.soft(points, `24 h in steps of ${answer.range.stepSeconds} s`).toBeLessThanOrEqual(150);
 
     // Both versions are drawn on the runs and the failures charts: each keeps its colour, and only failures are red.
     const runs = page.getByTestId("panel-runs_by_state");

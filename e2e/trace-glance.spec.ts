@@ -1,10 +1,11 @@
 // The Trace tab at a glance (issue 37 §3), at 1440×900 with a span's panel open:
 // while a demo model writes its answer, the open model span's panel shows the
-// text so far with a token count that grows, and the header's count moves with
-// it (then equals the ledger's when the run ends); a run that waited for an
-// approval has the wait broken out of the time axis ("⋯ … waiting for
-// approval"), every bar's duration is whole inside the pane, no axis label
-// wraps, and the pane is as tall as its rows.
+// text so far with a token count that grows, the running row keeps that text
+// in its name cell (never drawn past its bar), and the header's live count
+// rises while the text is partial (then the ledger's count stands when the run
+// ends); a run that waited for an approval has the wait broken out of the
+// time axis ("⋯ … waiting for approval"), every bar's duration is whole inside
+// the pane, no axis label wraps, and the pane is as tall as its rows.
 import { expect, test, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
@@ -46,15 +47,46 @@ test("a streaming call grows in its span's panel and the header; an approval wai
     const count = panel.getByTestId("span-live-tokens");
     const first = Number(await count.getAttribute("data-tokens", { timeout: 5_000 }).catch(() => "0"));
     await expect.soft.poll(async () => Number(await count.getAttribute("data-tokens", { timeout: 2_000 })), { message: "the panel's token count grows with the text", timeout: 10_000 }).toBeGreaterThan(first);
-    const partial = (await output.textContent({ timeout: 2_000 }).catch(() => "")) ?? "";
+    // No fallback: a panel without the text fails here, it does not pass with nothing to check.
+    const partial = await output.textContent({ timeout: 2_000 });
+    expect.soft(partial, "the panel has the text so far").toContain("streamed1 ");
     expect.soft(partial, "the panel showed the answer before it was complete").not.toContain(words.at(-1));
-    // The header's count moves while the answer is written, not only once the call is stored.
+    // The text so far is not drawn past the bar: the running call's timeline holds what is drawn in it, and the
+    // live text stays inside its own cell (the name column, cut with an ellipsis).
+    const drawn = await open.evaluate((row) => {
+      const timeline = row.querySelectorAll('[role="gridcell"]')[1];
+      const text = row.querySelector('[data-testid="span-live-text"]');
+      const cell = text?.closest('[role="gridcell"]');
+      const box = text?.getBoundingClientRect();
+      const cellBox = cell?.getBoundingClientRect();
+      return {
+        text: text?.textContent ?? null,
+        scroll: timeline?.scrollWidth ?? Number.POSITIVE_INFINITY,
+        client: timeline?.clientWidth ?? 0,
+        inside: box && cellBox ? { left: box.left - cellBox.left, right: cellBox.right - box.right } : null,
+      };
+    }, undefined, { timeout: 2_000 });
+    expect.soft(drawn.text, "the running call's row shows the text so far").toMatch(/streamed\d+/);
+    expect.soft(drawn.text ?? "", "read while the answer streams").not.toContain(words.at(-1));
+    expect.soft(drawn.scroll, "the running call's timeline holds everything drawn in it").toBeLessThanOrEqual(drawn.client);
+    expect.soft(drawn.inside?.left ?? -1, "the live text starts inside its cell").toBeGreaterThanOrEqual(-0.5);
+    expect.soft(drawn.inside?.right ?? -1, "the live text ends inside its cell").toBeGreaterThanOrEqual(-0.5);
+    // The header's own live count ("incl. ≈ 12 being written") is there and rises while the panel's text is still
+    // partial: not the ledger's count once the call is stored. The header is read before the panel, so a
+    // partial text read after it means the header's figure was taken while the answer was being written.
+    const live = page.getByTestId("usage-live").first();
+    const liveWhilePartial = async (): Promise<number> => {
+      const shown = (await live.isVisible()) ? await live.textContent({ timeout: 1_000 }) : null;
+      // The panel's text gone (the call is stored) or whole: the answer is complete, too late to count as live.
+      const text = await output.textContent({ timeout: 2_000 }).catch(() => null);
+      if (text === null || text.includes(words.at(-1) ?? "")) return -1;
+      return shown === null ? 0 : Number(shown.replace(/\D/g, ""));
+    };
+    let firstLive = 0;
     await expect
-      .soft.poll(async () => {
-        const { tokens, status } = await headerTokens(page);
-        return status !== "completed" && tokens > 0;
-      }, { message: "the header's tokens grow before the run completes", timeout: 10_000 })
-      .toBe(true);
+      .soft.poll(async () => (firstLive = await liveWhilePartial()), { message: "the header counts the tokens being written while the answer is partial", timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await expect.soft.poll(liveWhilePartial, { message: "the header's live count rises while the answer is partial", timeout: 10_000 }).toBeGreaterThan(firstLive);
     await expect(page.getByTestId("run-status").first()).toHaveText("completed", { timeout: 20_000 });
     // Reconciled: once the call is stored, the header says the ledger's count, not the estimate.
     const run = (await (await builder.get(`/api/runs/${runId}`)).json()) as { run: { usage: { inputTokens: number; outputTokens: number } } };

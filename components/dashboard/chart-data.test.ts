@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gridEndMs, gridSeconds, isolatedPoints, nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
-import { formatAxis, formatMetric } from "./format";
+import { axisEndMs, gridEndMs, gridSeconds, isolatedPoints, nearestFilled, pickNearestLine, pickStackedLine, stackLines, type ChartLine } from "./chart-data";
+import { formatAxis, formatCompact, formatMetric } from "./format";
 
 const line = (key: string, values: (number | null)[]): ChartLine => ({ key, label: key, color: "#000", values });
 
@@ -43,6 +43,32 @@ describe("the grid's end", () => {
   });
 });
 
+describe("the time axis's end", () => {
+  it("is the range's end, not the end of the hour that holds it (7 d: two-hour slots on hourly rows)", () => {
+    // 7 d at 10:05: the grid runs to 11:00 (the hour holding now); its last slot, 09:00–11:00, is being filled.
+    const week = { from: "2026-11-23T11:00:00.000Z", to: "2026-11-30T10:05:00.000Z", stepSeconds: 7200, resolution: "hour" } as const;
+    expect(new Date(gridEndMs(week)).toISOString(), "the grid (and the drill-down links) run to the hour's end").toBe("2026-11-30T11:00:00.000Z");
+    expect(new Date(axisEndMs(week)).toISOString(), "the axis ends now").toBe(week.to);
+    // 30 d: six-hour slots counted back from 11:00, the last one 05:00–11:00.
+    const month = { from: "2026-10-31T05:00:00.000Z", to: "2026-11-30T10:05:00.000Z", stepSeconds: 21_600, resolution: "hour" } as const;
+    expect(new Date(gridEndMs(month)).toISOString()).toBe("2026-11-30T11:00:00.000Z");
+    expect(new Date(axisEndMs(month)).toISOString()).toBe(month.to);
+  });
+
+  it("keeps the slot being filled in view: a bar starting before the end, at least a quarter of a slot of it", () => {
+    const week = { from: "2026-11-23T11:00:00.000Z", to: "2026-11-30T10:05:00.000Z", stepSeconds: 7200, resolution: "hour" } as const;
+    const lastSlot = gridSeconds(week, []).at(-1) ?? Number.NaN;
+    expect(new Date(lastSlot * 1000).toISOString(), "the slot being filled is on the grid").toBe("2026-11-30T09:00:00.000Z");
+    expect(axisEndMs(week) - lastSlot * 1000, "65 of its 120 minutes in view").toBe(65 * 60_000);
+    // 1 h, a second into the minute: the axis ends 15 s after the slot's start, not a second after it.
+    const hour = { from: "2026-11-30T09:06:00.000Z", to: "2026-11-30T10:05:01.000Z", stepSeconds: 60, resolution: "minute" } as const;
+    expect(new Date(axisEndMs(hour)).toISOString()).toBe("2026-11-30T10:05:15.000Z");
+    // A custom range that ends on a slot's boundary ends there: its last slot is whole.
+    const custom = { from: "2026-11-29T10:00:00.000Z", to: "2026-11-29T11:00:00.000Z", stepSeconds: 600, resolution: "minute" } as const;
+    expect(axisEndMs(custom)).toBe(Date.parse(custom.to));
+  });
+});
+
 describe("lines", () => {
   it("mark the readings with no reading beside them, which a line alone would not draw", () => {
     expect(isolatedPoints([null, 3, null, null, 4, 5, null, 6])).toEqual([1, 7]);
@@ -74,5 +100,16 @@ describe("format", () => {
     expect(formatMetric(null, "ms")).toBe("—");
     expect(formatAxis(12_300, "count")).toBe("12.3K");
     expect(formatAxis(2500, "ms")).toBe("2.5 s");
+  });
+
+  it("shortens a count past 100,000 for a tile ('12.3M'), in full below it", () => {
+    expect(formatCompact(12_345_678)).toBe("12.3M");
+    expect(formatCompact(1_250_000)).toBe("1.3M");
+    expect(formatCompact(100_000)).toBe("100K");
+    expect(formatCompact(483_210)).toBe("483.2K");
+    expect(formatCompact(99_999), "below 100,000: every digit").toBe("99,999");
+    expect(formatCompact(12_345)).toBe("12,345");
+    expect(formatCompact(0)).toBe("0");
+    expect(formatCompact(2_000_000_000)).toBe("2B");
   });
 });

@@ -24,14 +24,27 @@ export function gridSeconds(range: MetricsDashboard["range"], lines: readonly Me
 
 /**
  * Where a response's grid ends (ms): the end of the slot that holds range.to. For a range that ends now, the
- * slot still being filled ends a moment later (within a minute; an hour for hourly rows). The time axis ends
- * here, so every bar is whole, and so do the drill-down links of the whole range: their `to` moves once a
- * slot, not at every refresh (each new link would be prefetched again), and lists what the tiles count.
+ * slot still being filled ends a moment later (within a minute; an hour for hourly rows). The drill-down links
+ * of the whole range end here: their `to` moves once a slot, not at every refresh (each new link would be
+ * prefetched again), and lists what the tiles count. The time axis does not (axisEndMs).
  */
 export function gridEndMs(range: MetricsDashboard["range"]): number {
   const from = Date.parse(range.from);
   const step = range.stepSeconds * 1000;
   return from + Math.max(1, Math.ceil((Date.parse(range.to) - from) / step)) * step;
+}
+
+/**
+ * Where a chart's time axis ends (ms): at the range's end (now, for a range that ends now), not at its grid's
+ * end, which for hourly rows is up to an hour later (7 d, 30 d). The slot being filled starts before it and is
+ * drawn cut at now; where that would leave less than a quarter of it (a 1-minute slot a second old), the axis
+ * ends a quarter-slot after that slot's start instead, so the bar being filled is never a hairline.
+ */
+export function axisEndMs(range: MetricsDashboard["range"]): number {
+  const end = Date.parse(range.to);
+  const step = range.stepSeconds * 1000;
+  const lastSlotStart = gridEndMs(range) - step;
+  return Math.max(end, lastSlotStart + step / 4);
 }
 
 /** Running sums of the lines, bottom line first: a stacked bar i is drawn from 0 to cumulative[i]. */

@@ -8,7 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Card } from "@/components/ui/card";
 import { METRIC_SERIES, type MetricBreakdown, type MetricFilters, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard, type MetricUnit } from "@/lib/metrics/schemas";
-import { gridEndMs, gridSeconds, type ChartLine } from "./chart-data";
+import { axisEndMs, gridEndMs, gridSeconds, type ChartLine } from "./chart-data";
 import { drillDownHref } from "./dashboard-url";
 import { chartCaption, formatBucket, formatMetric, legendFigure } from "./format";
 import { keyColor } from "./series-colors";
@@ -105,7 +105,7 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, empt
               testId={testId}
               xs={xs}
               from={Date.parse(data.range.from) / 1000}
-              to={gridEnd / 1000}
+              to={axisEndMs(data.range) / 1000}
               stepSeconds={step}
               lines={lines}
               style={style}

@@ -47,6 +47,15 @@ describe("the overview's tiles", () => {
     expect(tiles(answer({ cost: 0, unpriced_calls: 0 }))["stat-cost"], "free (the demo models)").toBe("$0");
   });
 
+  it("shorten millions of tokens to fit the tile ('12.3M'), the exact count in its title", () => {
+    const html = renderToStaticMarkup(createElement(OverviewTiles, { data: answer({ tokens_in: 12_000_000, tokens_out: 345_678 }) }));
+    const tile = /<p[^>]*data-testid="stat-tokens"[^>]*>([^<]*)</.exec(html);
+    expect(tile?.[1], "the tile's figure").toBe("12.3M");
+    expect(tile?.[0], "the full figure on hover").toContain('title="12,345,678 tokens"');
+    expect(tiles(answer({ tokens_in: 12_000_000, tokens_out: 345_678 }))["stat-tokens-note"]).toBe("12M in · 345.7K out");
+    expect(/data-testid="stat-tokens"[^>]*>([^<]*)</.exec(renderToStaticMarkup(createElement(OverviewTiles, { data: answer({ tokens_in: 12_000, tokens_out: 345 }) })))?.[1], "below 100,000 in full").toBe("12,345");
+  });
+
   it("say how long the oldest approval has waited, in the product's duration words", () => {
     expect(tiles(answer({}, { count: 2, oldestRequestedAt: "2026-11-29T00:40:00.000Z", oldestWaitMs: 20 * 60_000 + 12_000 }))["stat-approvals-pending-note"]).toBe("oldest waiting 20 min 12 s");
   });
