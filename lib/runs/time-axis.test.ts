@@ -153,6 +153,34 @@ describe("axisLabels", () => {
     expect(overlap(labels, 370)).toBe(false);
   });
 
+  it("says a wait near either end of the run in words on a narrow axis, that end's tick giving way (trace-glance at 381 px)", () => {
+    // A 15.2 s approval wait with 1 s of work before it and 100 ms after, or 100 ms before and 3 s after: however the
+    // sentence was placed it ran into an end's tick, so the axis said "⋯" alone, as often as the calls around the
+    // wait took those times.
+    const run = (before: number, after: number) => {
+      const wait = 15_200;
+      const cut = before + wait + 100;
+      return timeScale(
+        [
+          span("p", "run", null, "run", "treasury", 0, cut + after),
+          span("p", "it1", "run", "iteration", "iteration 1", 0, cut),
+          span("p", "m", "it1", "inference", "m", 0, before),
+          span("p", "tool", "it1", "tool", "ledger_transfer", before, cut),
+          span("p", "w", "tool", "approval_wait", "ledger_transfer", before + 50, before + 50 + wait),
+          span("p", "it2", "run", "iteration", "iteration 2", cut, cut + after),
+          span("p", "m2", "it2", "inference", "m", cut, cut + after),
+        ],
+        t0,
+        t0 + cut + after,
+      );
+    };
+    for (const [before, after] of [[1_000, 100], [100, 3_000]] as const) {
+      const labels = axisLabels(run(before, after), [0, 1], 381);
+      expect(labels.find((l) => l.kind === "break")?.text, `${before} ms before, ${after} ms after`).toBe("⋯ 15.2 s waiting for approval");
+      expect(overlap(labels, 381)).toBe(false);
+    }
+  });
+
   it("labels a zoomed window with the times it shows", () => {
     const labels = axisLabels(timeScale([span("p", "a", null, "tool", "x", 0, 10_000)], t0, t0 + 10_000), [0.5, 1], 800);
     expect(labels[0]?.text).toBe("+5.0 s");

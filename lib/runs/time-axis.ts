@@ -218,10 +218,11 @@ const LABEL_GAP_PX = 8;
 const TICK_EVERY_PX = 120;
 
 /**
- * The axis's labels for a width in px: the two ends' ticks always ("+0 ms",
- * the end of the range in view), each break in view (in full, or shortened to
+ * The axis's labels for a width in px: the two ends' ticks ("+0 ms", the end
+ * of the range in view), each break in view (in full, or shortened to
  * "⋯ 4 min", or "⋯" where it has no room; centred on the break, or beginning or
- * ending there where that fits), then as many ticks between as fit
+ * ending there where that fits; an end's tick in the way of its words gives
+ * way), then as many ticks between as fit
  * without touching another label. Ticks say elapsed time from the start, read
  * through the breaks (so they are real times, not fractions of the width).
  */
@@ -236,7 +237,9 @@ export function axisLabels(scale: TimeScale, zoom: readonly [number, number], wi
     const left = align === "start" ? x : align === "end" ? x - w : x - w / 2;
     return { left, right: left + w };
   };
-  const free = (b: { left: number; right: number }) => b.left >= 0 && b.right <= width && placed.every((p) => b.right + LABEL_GAP_PX <= p.left || b.left >= p.right + LABEL_GAP_PX);
+  const clear = (b: { left: number; right: number }, others: readonly { left: number; right: number }[]) =>
+    b.left >= 0 && b.right <= width && others.every((p) => b.right + LABEL_GAP_PX <= p.left || b.left >= p.right + LABEL_GAP_PX);
+  const free = (b: { left: number; right: number }) => clear(b, placed);
   const tickText = (f: number) => `+${formatDuration(scale.fromFraction(z0 + f * (z1 - z0)) - scale.start)}`;
   const add = (label: AxisLabel) => {
     placed.push(box(label.at, label.align, label.text));
@@ -253,8 +256,24 @@ export function axisLabels(scale: TimeScale, zoom: readonly [number, number], wi
     const at = (Math.max(0, l) + Math.min(1, r)) / 2;
     const full = breakText(gap);
     // Centred on the break, else beginning or ending there (beside the ends' ticks); in words, else shorter.
-    const tries = [full, `⋯ ${formatDuration(gap.end - gap.start)}`].flatMap((text) => (["center", "start", "end"] as const).map((align) => ({ text, align })));
-    const fit = tries.find((t) => free(box(at, t.align, t.text)));
+    const aligns = ["center", "start", "end"] as const;
+    const tries = [full, `⋯ ${formatDuration(gap.end - gap.start)}`].flatMap((text) => aligns.map((align) => ({ text, align })));
+    let fit = tries.find((t) => free(box(at, t.align, t.text)));
+    if (fit?.text !== full) {
+      // The sentence says more than an end's elapsed time (the header has the run's length): where only an end's tick
+      // is in its way — a wait near the start or the end of the run, on a narrow axis — that tick gives way.
+      const ends = labels.flatMap((label, index) => (label.kind === "tick" && (label.at === 0 || label.at === 1) ? [index] : []));
+      const others = placed.filter((_, index) => !ends.includes(index));
+      const words = aligns.map((align) => ({ text: full, align })).find((t) => clear(box(at, t.align, t.text), others));
+      if (words) {
+        const inTheWay = ends.filter((index) => !clear(box(at, words.align, words.text), [placed[index]!]));
+        for (const index of inTheWay.sort((a, b) => b - a)) {
+          placed.splice(index, 1);
+          labels.splice(index, 1);
+        }
+        fit = words;
+      }
+    }
     // With no room for words the glyph stays, its sentence in the title: a cut is never silent.
     add({ kind: "break", at, align: fit?.align ?? "center", text: fit?.text ?? "⋯", title: full });
   }
