@@ -7,12 +7,14 @@ import { cn } from "@/components/ui/cn";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
 import { approvalSubject, isBudgetApproval, requestedTokens } from "@/lib/contract/budget-approval";
 import { isPlanApproval } from "@/lib/contract/plan-approval";
+import { isSpendLimitApproval } from "@/lib/contract/spend-limit-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
 import { formatCost, formatTokens } from "@/lib/runs/pricing";
 import type { UsageCost } from "@/lib/runs/schemas";
 import { Countdown } from "./countdown";
 import { BudgetRequestSummary, GrantTokensForm } from "./budget-request";
 import { EditPlanForm, PlanRequestSummary } from "./plan-request";
+import { SpendLimitRequestSummary } from "./spend-limit-request";
 import { EditArguments } from "./edit-arguments";
 import { INBOX_QUERY_KEY } from "./use-inbox";
 import { RunIdentityLine } from "./run-identity";
@@ -71,6 +73,9 @@ export function wordingOf(item: InboxItem) {
   if (isBudgetApproval(item)) {
     return { label: `more tokens requested by ${item.agentName}`, select: `Select token request ${item.id}`, approve: `Grant ${requestedTokens(item).toLocaleString("en")} tokens`, edit: "Grant another amount", reject: "Stop the run", reason: "Reason (the run's failure says it)" };
   }
+  if (isSpendLimitApproval(item)) {
+    return { label: `spend limit reached by ${item.agentName}`, select: `Select spend limit request ${item.id}`, approve: "Go on (limit raised)", edit: "", reject: "Stop the run", reason: "Reason (the run's failure says it)" };
+  }
   if (isPlanApproval(item)) {
     return { label: `plan proposed by ${item.agentName}`, select: `Select plan ${item.id}`, approve: "Approve plan", edit: "Edit plan", reject: "Reject plan", reason: "Reason (the planner reads it and plans again)" };
   }
@@ -96,6 +101,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
   };
   const budget = isBudgetApproval(item);
   const plan = isPlanApproval(item);
+  const spend = isSpendLimitApproval(item);
   const words = wordingOf(item);
 
   return (
@@ -114,7 +120,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
         {onToggleSelect && canDecide && (
           <input type="checkbox" aria-label={words.select} checked={selected ?? false} onChange={onToggleSelect} />
         )}
-        {budget ? <h3 className="text-sm font-semibold">Token budget</h3> : plan ? <h3 className="text-sm font-semibold">Plan</h3> : <h3 className="font-mono text-sm font-semibold">{item.toolName}</h3>}
+        {budget ? <h3 className="text-sm font-semibold">Token budget</h3> : spend ? <h3 className="text-sm font-semibold">Spend limit</h3> : plan ? <h3 className="text-sm font-semibold">Plan</h3> : <h3 className="font-mono text-sm font-semibold">{item.toolName}</h3>}
         <Badge>{item.agentName}</Badge>
         {item.requiredRole && <Badge tone="warning">needs {item.requiredRole}</Badge>}
         {item.unconfirmed && (
@@ -141,6 +147,8 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
       )}
       {budget ? (
         <BudgetRequestSummary item={item} />
+      ) : spend ? (
+        <SpendLimitRequestSummary item={item} />
       ) : plan ? (
         <PlanRequestSummary item={item} decider={canDecide ? mode : null} />
       ) : (
@@ -184,9 +192,11 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
           <Button disabled={busy} onClick={() => send({ approved: true }, false)}>
             {words.approve}
           </Button>
-          <Button variant="secondary" disabled={busy} onClick={() => onModeChange("edit")}>
-            {words.edit}
-          </Button>
+          {spend ? null : (
+            <Button variant="secondary" disabled={busy} onClick={() => onModeChange("edit")}>
+              {words.edit}
+            </Button>
+          )}
           <Button variant="danger" disabled={busy} onClick={() => onModeChange("reject")}>
             {`${words.reject}…`}
           </Button>
@@ -237,7 +247,7 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
       {canDecide && mode === "edit" && plan && (
         <EditPlanForm item={item} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited, approvedLine) => decide.mutate({ approved: true, editedArguments: edited }, { onSuccess: () => onDecided?.(approvedLine) })} />
       )}
-      {canDecide && mode === "edit" && !budget && !plan && (
+      {canDecide && mode === "edit" && !budget && !plan && !spend && (
         <EditArguments schema={item.toolSchema} original={item.arguments} pending={busy} onCancel={() => onModeChange("idle")} onSubmit={(edited, byKey) => send({ approved: true, editedArguments: edited }, byKey)} />
       )}
     </article>

@@ -3,6 +3,7 @@
 // are what an approver weighs; long values are cut so a row stays one line.
 import { approvalSubject, isBudgetApproval, requestedTokens } from "@/lib/contract/budget-approval";
 import { isPlanApproval, proposedPlan } from "@/lib/contract/plan-approval";
+import { isSpendLimitApproval } from "@/lib/contract/spend-limit-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
 
 const VALUE_MAX = 40;
@@ -23,6 +24,7 @@ export function argumentSummary(args: Record<string, unknown>): string {
 /** The row's title and one-line summary for each kind of approval. */
 export function rowSummary(item: InboxItem): { title: string; summary: string } {
   if (isBudgetApproval(item)) return { title: "Token budget", summary: `${requestedTokens(item).toLocaleString("en")} more tokens` };
+  if (isSpendLimitApproval(item)) return { title: "Spend limit", summary: item.spendLimit?.message ?? "a spend limit is reached" };
   if (isPlanApproval(item)) {
     const nodes = proposedPlan(item)?.nodes.length;
     return { title: "Plan", summary: nodes === undefined ? "a plan that could not be read" : `${nodes} node${nodes === 1 ? "" : "s"}` };

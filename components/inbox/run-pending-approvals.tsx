@@ -7,6 +7,7 @@ import { getJson } from "@/lib/http/client";
 import { PendingApprovalCard } from "./pending-approval-card";
 import { DecidedResult, type RunLiveSignal } from "./decided-result";
 import { isBudgetApproval } from "@/lib/contract/budget-approval";
+import { isSpendLimitApproval } from "@/lib/contract/spend-limit-approval";
 import { isPlanApproval } from "@/lib/contract/plan-approval";
 
 /**
@@ -42,7 +43,7 @@ export function RunPendingApprovals({ runId, canDecide, live }: { runId: string;
           onDecided={(text) => {
             setStatus(text);
             // A tool call keeps a card with its result after the decision; a grant of tokens or a plan has none.
-            if (!isBudgetApproval(item) && !isPlanApproval(item)) setDecided((current) => [item, ...current.filter((d) => d.id !== item.id)]);
+            if (!isBudgetApproval(item) && !isPlanApproval(item) && !isSpendLimitApproval(item)) setDecided((current) => [item, ...current.filter((d) => d.id !== item.id)]);
           }}
         />
       ))}

@@ -17,7 +17,7 @@ import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { RunTriggerQuery, RunTriggerSplit } from "../runs/triggers";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
 import type { ScheduleCreateInput, SchedulePatch, ScheduleView } from "../schedules/schemas";
-import type { SetSpendLimitInput, SpendLimitView } from "../spend-limits/schemas";
+import type { SetSpendLimitRequest, SpendLimitView } from "../spend-limits/schemas";
 import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { ModelPriceEntry, ModelPriceList, SavedModelPrice, SetModelPriceInput } from "../pricing/schemas";
@@ -373,7 +373,7 @@ export class ZapClient {
   }
 
   /** Sets the limit of one scope and period, e.g. `{ scope: "graph", scopeId: "support-triage", period: "day", amountUsd: 5 }` (admins; builders graphs only). */
-  async setSpendLimit(input: SetSpendLimitInput, options: { signal?: AbortSignal } = {}): Promise<SpendLimitView> {
+  async setSpendLimit(input: SetSpendLimitRequest, options: { signal?: AbortSignal } = {}): Promise<SpendLimitView> {
     return (await this.http.call<{ limit: SpendLimitView }>("POST", "/api/spend-limits", { body: input, signal: options.signal })).limit;
   }
 

@@ -61,9 +61,9 @@ export const TOKEN_GRANT_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
-/** What an approval asks for, in a few words: the tool's name, or "more tokens". */
+/** What an approval asks for, in a few words: the tool's name, "more tokens", or going on past a spend limit. */
 export function approvalSubject(approval: Pick<ApprovalRequest, "kind" | "toolName">): string {
-  return isBudgetApproval(approval) ? "more tokens" : approval.toolName;
+  return isBudgetApproval(approval) ? "more tokens" : approval.kind === "spend_limit" ? "going on past a spend limit" : approval.toolName;
 }
 
 /** A budget request as a sentence, e.g. "help-desk wants more tokens: used 51,200 of 50,000". */

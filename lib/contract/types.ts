@@ -3,6 +3,7 @@
 // workflow, the worker, the server and the browser.
 
 import type { ImageRef } from "../attachments/schemas";
+import type { SpendLimitHit } from "./spend-limit-approval";
 
 /** A page of run events when the caller names no limits: up to 500 events, about 1 MB of JSON. */
 export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
@@ -32,7 +33,9 @@ export type FailureReason =
   /** Every node of the plan failed, or the synthesis did. */
   | "plan_failed"
   /** A root run whose input the web server did not sign (started straight on the task queue, or altered): it ran nothing. */
-  | "unauthenticated";
+  | "unauthenticated"
+  /** A spend limit of the run's scope was reached while it worked: the limit stops runs, or its request to go on was rejected or expired. */
+  | "spend_limit_reached";
 
 export interface ToolCall {
   id: string;
@@ -113,9 +116,14 @@ export interface ApprovalRequest {
    * tokens for a run at its budget (run limits onBudget "ask"): then
    * `arguments` is `{ tokens }`, the amount asked for, which the approver may edit.
    */
-  kind?: "tool" | "budget" | "plan";
+  kind?: "tool" | "budget" | "plan" | "spend_limit";
   /** A budget approval: the tokens the run had used and the budget in force when it asked. */
   budget?: { used: number; limit: number };
+  /**
+   * A spend limit approval (a limit with onReached "ask" reached while the run worked, lib/contract/spend-limit-approval.ts):
+   * the limit and its spend when it asked. `arguments` is `{ limitId }`; nothing may be edited.
+   */
+  spendLimit?: SpendLimitHit;
   /**
    * The run did not answer when the inbox asked (lib/engine/pending-approvals.ts): this is the ledger's
    * record, which may trail the run; deciding it still goes to the run, which has the last word.

@@ -12,6 +12,7 @@ import type { Db } from "../db/prisma";
 import type { ApprovalRequest } from "../contract/types";
 import { BUDGET_APPROVAL_TOOL } from "../contract/budget-approval";
 import { PLAN_APPROVAL_TOOL } from "../contract/plan-approval";
+import { SPEND_LIMIT_APPROVAL_TOOL } from "../contract/spend-limit-approval";
 
 /** Queries in flight at once: a hundred runs waiting must not mean a hundred queries on the workers together. */
 export const PENDING_QUERY_CONCURRENCY = 16;
@@ -86,7 +87,7 @@ export async function ledgerPendingApprovals(db: Db, runIds: string[]): Promise<
     } catch {
       // A record's arguments are JSON the workflow wrote; an unreadable one shows as none rather than hiding the approval.
     }
-    const kind: ApprovalRequest["kind"] = row.toolName === BUDGET_APPROVAL_TOOL ? "budget" : row.toolName === PLAN_APPROVAL_TOOL ? "plan" : "tool";
+    const kind: ApprovalRequest["kind"] = row.toolName === BUDGET_APPROVAL_TOOL ? "budget" : row.toolName === PLAN_APPROVAL_TOOL ? "plan" : row.toolName === SPEND_LIMIT_APPROVAL_TOOL ? "spend_limit" : "tool";
     return {
       id: row.id,
       runId: row.runId,

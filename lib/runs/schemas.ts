@@ -29,6 +29,7 @@ export const FAILURE_REASONS = [
   "cancelled",
   "invalid_config",
   "unauthenticated",
+  "spend_limit_reached",
 ] as const satisfies readonly FailureReason[];
 
 /** How a plan-and-execute run's last plan ended (the runs list filters by it). */

@@ -89,3 +89,13 @@ describe("setSpendLimitInput", () => {
     expect(setSpendLimitInput.safeParse({ scope: "graph", period: "day", amountUsd: 1 }).success).toBe(false);
   });
 });
+
+describe("onReached (what a working run does once its limit is reached)", () => {
+  it("defaults to ask, takes ask or stop, and refuses anything else", () => {
+    expect(setSpendLimitInput.parse({ scope: "workspace", period: "day", amountUsd: 1 })).toMatchObject({ onReached: "ask" });
+    expect(setSpendLimitInput.parse({ scope: "graph", scopeId: "support", period: "day", amountUsd: 1, onReached: "stop" })).toMatchObject({ onReached: "stop" });
+    const wrong = setSpendLimitInput.safeParse({ scope: "workspace", period: "day", amountUsd: 1, onReached: "pause" });
+    expect(wrong.success).toBe(false);
+    expect(wrong.error?.issues[0]?.path).toEqual(["onReached"]);
+  });
+});

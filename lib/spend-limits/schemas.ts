@@ -11,6 +11,18 @@ export type SpendScope = (typeof SPEND_SCOPES)[number];
 export const SPEND_PERIODS = ["day", "month"] as const;
 export type SpendPeriod = (typeof SPEND_PERIODS)[number];
 
+/**
+ * What a run already working does once a limit of its scope is reached: `ask` pauses it into the inbox with a
+ * "raise the limit / stop" request (as a graph's onBudget "ask"), `stop` ends it failed with spend_limit_reached.
+ */
+export const SPEND_ON_REACHED = ["ask", "stop"] as const;
+export type SpendOnReached = (typeof SPEND_ON_REACHED)[number];
+
+export const SPEND_ON_REACHED_LABELS: Record<SpendOnReached, string> = {
+  ask: "Pause running runs into the inbox",
+  stop: "Stop running runs",
+};
+
 export const SPEND_SCOPE_LABELS: Record<SpendScope, string> = {
   workspace: "Workspace",
   graph: "Graph",
@@ -35,13 +47,17 @@ const amountSchema = z
 
 const idText = z.string().trim().min(1, "name the user or API key by its id").max(100, "an id has at most 100 characters");
 
-/** Sets (creates or replaces) the limit of one scope and period. The workspace takes no `scopeId`. */
+const onReachedSchema = z.enum(SPEND_ON_REACHED, { error: 'onReached is "ask" (pause running runs into the inbox) or "stop" (stop them)' }).default("ask");
+
+/** Sets (creates or replaces) the limit of one scope and period. The workspace takes no `scopeId`. `onReached` defaults to "ask". */
 export const setSpendLimitInput = z.discriminatedUnion("scope", [
-  z.strictObject({ scope: z.literal("workspace"), period: z.enum(SPEND_PERIODS), amountUsd: amountSchema }),
-  z.strictObject({ scope: z.literal("graph"), scopeId: agentNameSchema, period: z.enum(SPEND_PERIODS), amountUsd: amountSchema }),
-  z.strictObject({ scope: z.literal("user"), scopeId: idText, period: z.enum(SPEND_PERIODS), amountUsd: amountSchema }),
-  z.strictObject({ scope: z.literal("api_key"), scopeId: idText, period: z.enum(SPEND_PERIODS), amountUsd: amountSchema }),
+  z.strictObject({ scope: z.literal("workspace"), period: z.enum(SPEND_PERIODS), amountUsd: amountSchema, onReached: onReachedSchema }),
+  z.strictObject({ scope: z.literal("graph"), scopeId: agentNameSchema, period: z.enum(SPEND_PERIODS), amountUsd: amountSchema, onReached: onReachedSchema }),
+  z.strictObject({ scope: z.literal("user"), scopeId: idText, period: z.enum(SPEND_PERIODS), amountUsd: amountSchema, onReached: onReachedSchema }),
+  z.strictObject({ scope: z.literal("api_key"), scopeId: idText, period: z.enum(SPEND_PERIODS), amountUsd: amountSchema, onReached: onReachedSchema }),
 ]);
+/** What a caller sends: `onReached` may be left out. */
+export type SetSpendLimitRequest = z.input<typeof setSpendLimitInput>;
 export type SetSpendLimitInput = z.output<typeof setSpendLimitInput>;
 
 export const spendLimitRefInput = z.strictObject({ id: spendLimitIdSchema });
@@ -65,6 +81,8 @@ export interface SpendLimitView {
   scopeLabel: string;
   period: SpendPeriod;
   amountUsd: number;
+  /** What a run already working does once the limit is reached. */
+  onReached: SpendOnReached;
   /** The current window (UTC), ISO. */
   windowStart: string;
   windowEnd: string;

@@ -22,6 +22,8 @@ import { checkAnswer, type AnswerCheck, type AnswerSchema } from "./answer-check
 import { buildHandoffContext, type HandoffContextInput } from "./handoff-context";
 import { withDependencyResults } from "./dependency-results";
 import { createTapeAccess, type TapeCall, type TapeGateAnswer, type TapeToolCall } from "./tape";
+import type { SpendLimitHit } from "../../lib/contract/spend-limit-approval";
+import { createRunSpendCheck, type RunSpendCheck } from "../../lib/spend-limits/server/running";
 
 export interface InferenceInput {
   runId: string;
@@ -48,6 +50,11 @@ export interface InferenceInput {
   eagerTools?: EagerTools;
   /** A taped run's tape and path (worker/activities/tape.ts): the recorded response at this step is used instead of the model. */
   tape?: TapeCall;
+  /**
+   * Asks the call to check the spend limits of the run tree (its root run) first: when one is reached the model is
+   * not called and the output carries `spendLimit` (the spend-limits-in-run patch; older executions never send it).
+   */
+  spendCheck?: { rootRunId: string };
 }
 
 export interface EagerTools {
@@ -79,6 +86,8 @@ export interface InferenceOutput {
   replayed?: { recordedUsage: TokenUsage; model: string };
   /** The response came from the run's tape but was written, not recorded (a fork's edited output): who and when. Never with `replayed`. */
   edited?: EditMark;
+  /** A spend limit of the run's scope is reached (asked by `spendCheck`): the model was not called, nothing was spent. */
+  spendLimit?: SpendLimitHit;
 }
 
 export interface ToolActivityInput {
@@ -170,6 +179,8 @@ export interface AgentActivityDeps {
   ledger: { write(batch: LedgerBatch): Promise<void> };
   models: ModelRegistry;
   tools: ToolExecutor;
+  /** The spend check of working runs (default: the database's, lib/spend-limits/server/running.ts). */
+  spendCheck?: RunSpendCheck;
 }
 
 const HEARTBEAT_EVERY_MS = 1000;
@@ -228,7 +239,7 @@ async function conversationOf(db: Db, cache: ConversationCache, input: Inference
   return input.conversationStart ? messages.slice(input.conversationStart) : messages;
 }
 
-export function createAgentActivities({ db, ledger, models, tools }: AgentActivityDeps) {
+export function createAgentActivities({ db, ledger, models, tools, spendCheck = createRunSpendCheck(db) }: AgentActivityDeps) {
   const failures = new AttemptFailures();
   const conversations = new ConversationCache();
   const images = new ImageCache();
@@ -291,6 +302,15 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
         throw remembered(failures, key, ApplicationFailure.create({ type: ACTIVITY_ERRORS.model, message: error.message, nonRetryable: !error.retryable }));
       }
       throw remembered(failures, key, infrastructureFailure(error, "the model call", input.runId, attempt));
+    }
+  }
+
+  /** The spend limit of the run tree that is reached, or null; a failing read is retried (the model is not called meanwhile). */
+  async function checkSpend(rootRunId: string, runId: string, key: string, written: Promise<void>): Promise<SpendLimitHit | null> {
+    try {
+      return await spendCheck(rootRunId, written);
+    } catch (error) {
+      throw remembered(failures, key, infrastructureFailure(error, "checking the spend limits", runId, Context.current().info.attempt));
     }
   }
 
@@ -386,6 +406,18 @@ export function createAgentActivities({ db, ledger, models, tools }: AgentActivi
       // The carried batch is written while the model works; the call ends only once both are done,
       // and a cancelled call still finishes its write (the workflow waits for it, see worker/workflows/inference.ts).
       const written = input.ledger ? ledger.write(input.ledger) : Promise.resolve();
+      // Checked before the model is called: a reached limit answers without calling it (the batch is still written).
+      // The check reads the spend only after the batch (the last call's usage) is written, and only when a limit applies.
+      if (input.spendCheck) {
+        const [checked] = await Promise.allSettled([checkSpend(input.spendCheck.rootRunId, input.runId, key, written)]);
+        if (checked.status === "rejected" || checked.value) {
+          const [writeDone] = await Promise.allSettled([written]);
+          if (writeDone.status === "rejected") throw remembered(failures, key, infrastructureFailure(writeDone.reason, "writing the run ledger", input.runId, attempt));
+          if (checked.status === "rejected") throw checked.reason;
+          const spendLimit = checked.value ?? undefined;
+          return { content: null, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: Date.now() - started, attempt, startedAt: new Date(started).toISOString(), spendLimit };
+        }
+      }
       const answered = (input.tape ? replayedAnswer(input, input.tape, why, started).catch((error: unknown) => { throw remembered(failures, key, infrastructureFailure(error, "reading the run's tape", input.runId, attempt)); }) : Promise.resolve(null))
         .then((replayed) => replayed ?? answer(input, key, why, started))
         .then((output) => withEagerTools(input, output));

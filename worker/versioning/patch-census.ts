@@ -29,6 +29,7 @@ export const ENGINE_PATCHES: readonly { id: string; askedBy: string }[] = [
   { id: "workspace-gate-at-start", askedBy: "runs without a gate" },
   { id: "workspace-approval-gate", askedBy: "runs without a gate, before workspace-gate-at-start, at the first gated call" },
   { id: "follow-up-policy", askedBy: "every run" },
+  { id: "spend-limits-in-run", askedBy: "every run" },
 ];
 
 /** The marker core writes for `patched()` / `deprecatePatch()`. */

@@ -268,6 +268,7 @@ export class AgentLoop implements TurnContext {
           deadline: this.deadline,
           eagerTools: () => this.toolCalls.eagerTools(),
           answerSchema,
+          rootRunId: this.input.rootRunId,
         },
         iterationSpan,
       );

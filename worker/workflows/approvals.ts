@@ -10,6 +10,7 @@ import { argumentProblems } from "../../lib/engine/argument-check";
 import { APPROVAL_ERRORS } from "../../lib/contract/definitions";
 import { applicableRules, effectiveGate, FALLBACK_POLICY, roleMeets, type GateRequirement } from "../../lib/policy/gate";
 import { BUDGET_APPROVAL_TOOL, isBudgetApproval, tokenGrantProblems } from "../../lib/contract/budget-approval";
+import { isSpendLimitApproval, SPEND_LIMIT_APPROVAL_TOOL, type SpendLimitHit } from "../../lib/contract/spend-limit-approval";
 import { isPlanApproval, PLAN_APPROVAL_TOOL, planEditProblems, planLimitsFor, type PlanApprovalRequest } from "../../lib/contract/plan-approval";
 import type { Plan } from "../../lib/contract/plan";
 import type { ApprovalRequest, ToolCall, TraceSpan } from "../../lib/contract/types";
@@ -134,7 +135,9 @@ export class Approvals {
       refuse(APPROVAL_ERRORS.invalidArguments, `a call that needs ${approval.requiredApprovals} approvals cannot be edited (every approver must see the call that runs): reject it with a reason instead`);
     }
     refuseIfIneligible(approval, decision);
-    if (decision.editedArguments && isBudgetApproval(approval)) {
+    if (decision.editedArguments && isSpendLimitApproval(approval)) {
+      refuse(APPROVAL_ERRORS.invalidArguments, "a spend limit request cannot be edited: raise the limit (Spend limits), then approve, or reject to stop the run");
+    } else if (decision.editedArguments && isBudgetApproval(approval)) {
       const problems = tokenGrantProblems(decision.editedArguments);
       if (problems.length) refuse(APPROVAL_ERRORS.invalidArguments, `the granted amount is invalid: ${problems.join("; ")}`);
     } else if (decision.editedArguments && isPlanApproval(approval)) {
@@ -265,6 +268,17 @@ export class Approvals {
     const approval: ApprovalRequest = { ...asked.approval, kind: "budget", budget: { used: ask.used, limit: ask.limit } };
     state.emit({ type: "budget_extension_requested", approvalId: approval.id, used: ask.used, limit: ask.limit, requested: ask.requested });
     return this.awaitDecision(approval, asked.waitMs, "approval for more tokens", state.runSpanId || null);
+  }
+
+  /**
+   * Asks to go on past a reached spend limit (its onReached "ask", spend-limit.ts) and waits for the decision
+   * or the expiry (a rejection on expiry). Like a request for tokens: one approval, from the workspace policy's
+   * floors, expiring within its longest expiry and before the run's own deadline. Nothing may be edited.
+   */
+  requestSpendLimit(hit: SpendLimitHit, expiresBy: number): Promise<ApprovalRequest> {
+    const asked = this.policyApproval(SPEND_LIMIT_APPROVAL_TOOL, { limitId: hit.limitId }, expiresBy);
+    const approval: ApprovalRequest = { ...asked.approval, kind: "spend_limit", spendLimit: hit };
+    return this.awaitDecision(approval, asked.waitMs, "approval to go on past a spend limit", this.state.runSpanId || null);
   }
 
   /**

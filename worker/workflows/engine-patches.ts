@@ -96,6 +96,13 @@ export interface EnginePatches {
    * while a turn works, `interrupt` cancels the turn's work. Without it, every message is queued, as before.
    */
   followUpPolicy: boolean;
+  /**
+   * A model call first checks the spend limits of the run's scope (its root run's graph, starter and API key,
+   * and the workspace) in the same activity; at a reached limit no model is called and the run stops with
+   * spend_limit_reached or pauses into the inbox, as the limit says (spend-limit.ts). Without it, a working
+   * run goes on to its end whatever it spends, as before.
+   */
+  spendLimitsInRun: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -112,6 +119,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     // Asked below, after the tape's patches, so every earlier marker keeps its place.
     stepsInHistory: false,
     followUpPolicy: false,
+    spendLimitsInRun: false,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
   // Retired (docs/deploying.md "Retiring a patch"): both landed in the same release as tape-replay (issue 27),
@@ -126,5 +134,6 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
   patches.stepsInHistory = patched("steps-in-history");
   if (!input.gate) patches.workspaceGateAtStart = patched("workspace-gate-at-start");
   patches.followUpPolicy = patched("follow-up-policy");
+  patches.spendLimitsInRun = patched("spend-limits-in-run");
   return patches;
 }

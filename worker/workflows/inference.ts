@@ -20,6 +20,7 @@ import type { LedgerBatch } from "../../lib/contract/workflow";
 import { checkTokenBudget, runTimeoutFailure } from "./budget";
 import type { RunLedger } from "./run-ledger";
 import { RunFailure } from "./run-failure";
+import { meetSpendLimit } from "./spend-limit";
 import type { RunState } from "./run-state";
 import { spanDurationMs } from "../../lib/contract/step-duration";
 
@@ -110,6 +111,8 @@ export interface ModelCall {
   eagerTools: () => EagerTools | undefined;
   /** The schema the final answer must match (an output schema, or a router's decision); the call checks the answer. */
   answerSchema?: { schema: Record<string, unknown>; strict: boolean } | null;
+  /** The run tree's root, whose scope the spend limits are checked against (spendLimitsInRun). */
+  rootRunId: string;
 }
 
 /**
@@ -141,6 +144,9 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
         ...(inference.carries && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
         // A taped run asks its tape first (worker/activities/tape.ts); other runs' inputs are unchanged.
         ...(state.patches.tape ? { tape: state.patches.tape } : {}),
+        // Only under the patch, so executions started before it send (and get) exactly what they did. Not for a
+        // taped run (a fork, an experiment): like an experiment's start, it is not held to spend limits.
+        ...(state.patches.spendLimitsInRun && !state.patches.tape ? { spendCheck: { rootRunId: call.rootRunId } } : {}),
       });
     // A carrying call writes the pending ledger batch while the model works. An older execution's regular
     // call (a real provider, a taped run) read the whole conversation from the ledger, written first.
@@ -154,6 +160,12 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
     if (isCancellation(error)) throw error;
     if (isScheduleToCloseTimeout(error)) throw runTimeoutFailure(call.limits);
     throw new RunFailure("model_error", failureMessage(error));
+  }
+  if (output.spendLimit) {
+    // No model was called: the span ends naming the limit, and once the run may go on the call is made anew.
+    state.endSpan(span, "error", { attributes: { spendLimitReached: output.spendLimit.limitId, spendLimitMessage: output.spendLimit.message } });
+    await meetSpendLimit(state, call.limits, output.spendLimit);
+    return infer(call, parent);
   }
   state.addUsage(output.usage);
   state.emit({

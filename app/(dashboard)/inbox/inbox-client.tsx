@@ -23,6 +23,7 @@ import { DecidedHere } from "@/components/inbox/decided-here";
 import { bulkDecideApprovalsAction } from "@/lib/actions/bulk-decide-approvals";
 import { decideApprovalAction } from "@/lib/actions/decide-approval";
 import { isBudgetApproval } from "@/lib/contract/budget-approval";
+import { isSpendLimitApproval } from "@/lib/contract/spend-limit-approval";
 import { isPlanApproval } from "@/lib/contract/plan-approval";
 import { isMine } from "@/lib/inbox/identity";
 import type { BulkOutcome, InboxItem } from "@/lib/inbox/schemas";
@@ -99,7 +100,7 @@ export function InboxClient({ canDecide, me }: { canDecide: boolean; me: string 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: INBOX_QUERY_KEY });
   // Tool calls only: they have a result to show after the decision (a grant of tokens or a plan has none).
   const remember = (done: InboxItem[]) => {
-    const calls = done.filter((d) => !isBudgetApproval(d) && !isPlanApproval(d));
+    const calls = done.filter((d) => !isBudgetApproval(d) && !isPlanApproval(d) && !isSpendLimitApproval(d));
     setDecided((current) => [...calls, ...current.filter((d) => !calls.some((x) => x.id === d.id))].slice(0, DECIDED_KEPT));
   };
 

@@ -4,7 +4,19 @@
 // per limit the reader may change. Viewers see the list without controls.
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import { SPEND_PERIODS, SPEND_SCOPE_LABELS, SPEND_SCOPES, type SetSpendLimitInput, type SpendLimitView, type SpendPeriod, type SpendScope, type SpendTargets } from "@/lib/spend-limits/schemas";
+import {
+  SPEND_ON_REACHED,
+  SPEND_ON_REACHED_LABELS,
+  SPEND_PERIODS,
+  SPEND_SCOPE_LABELS,
+  SPEND_SCOPES,
+  type SetSpendLimitInput,
+  type SpendLimitView,
+  type SpendOnReached,
+  type SpendPeriod,
+  type SpendScope,
+  type SpendTargets,
+} from "@/lib/spend-limits/schemas";
 import { setSpendLimitAction } from "@/lib/actions/set-spend-limit";
 import { removeSpendLimitAction } from "@/lib/actions/remove-spend-limit";
 import type { ErrorBody } from "@/lib/errors";
@@ -21,12 +33,19 @@ function describeError(error: ErrorBody): string {
   return error.issues?.length ? `${error.message}: ${error.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` : error.message;
 }
 
-function inputOf(scope: SpendScope, scopeId: string, period: SpendPeriod, amount: string): SetSpendLimitInput | { error: string } {
+function inputOf(scope: SpendScope, scopeId: string, period: SpendPeriod, amount: string, onReached: SpendOnReached): SetSpendLimitInput | { error: string } {
   const amountUsd = Number(amount);
   if (amount.trim() === "" || !Number.isFinite(amountUsd)) return { error: "Give the limit in US dollars" };
-  if (scope === "workspace") return { scope, period, amountUsd };
+  if (scope === "workspace") return { scope, period, amountUsd, onReached };
   if (!scopeId) return { error: `Choose the ${SPEND_SCOPE_LABELS[scope].toLowerCase()} to limit` };
-  return { scope, scopeId, period, amountUsd };
+  return { scope, scopeId, period, amountUsd, onReached };
+}
+
+/** The same limit with another `onReached` (setting a scope's limit for a period replaces it). */
+function withOnReached(limit: SpendLimitView, onReached: SpendOnReached): SetSpendLimitInput {
+  const { period, amountUsd } = limit;
+  if (limit.scope === "workspace") return { scope: "workspace", period, amountUsd, onReached };
+  return { scope: limit.scope, scopeId: limit.scopeId, period, amountUsd, onReached };
 }
 
 export function SpendLimitsPage({ limits, targets, canManage, isAdmin }: { limits: SpendLimitView[]; targets: SpendTargets; canManage: boolean; isAdmin: boolean }) {
@@ -36,6 +55,7 @@ export function SpendLimitsPage({ limits, targets, canManage, isAdmin }: { limit
   const [scopeId, setScopeId] = useState("");
   const [period, setPeriod] = useState<SpendPeriod>("day");
   const [amount, setAmount] = useState("");
+  const [onReached, setOnReached] = useState<SpendOnReached>("ask");
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
 
@@ -52,7 +72,7 @@ export function SpendLimitsPage({ limits, targets, canManage, isAdmin }: { limit
   }
 
   function save() {
-    const input = inputOf(scope, scopeId, period, amount);
+    const input = inputOf(scope, scopeId, period, amount, onReached);
     if ("error" in input) {
       setMessage({ tone: "error", text: input.error });
       return;
@@ -125,6 +145,16 @@ export function SpendLimitsPage({ limits, targets, canManage, isAdmin }: { limit
                 Limit (US$)
                 <Input aria-label="Limit in US dollars" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="25" />
               </label>
+              <label className="flex flex-col text-xs text-zinc-600">
+                Running runs, once reached
+                <Select aria-label="Running runs, once reached" value={onReached} onChange={(e) => setOnReached(e.target.value as SpendOnReached)}>
+                  {SPEND_ON_REACHED.map((o) => (
+                    <option key={o} value={o}>
+                      {SPEND_ON_REACHED_LABELS[o]}
+                    </option>
+                  ))}
+                </Select>
+              </label>
               <Button type="submit" disabled={pending}>
                 Save limit
               </Button>
@@ -144,6 +174,27 @@ export function SpendLimitsPage({ limits, targets, canManage, isAdmin }: { limit
                   <div className="min-w-0 flex-1">
                     <SpendBar limit={limit} />
                   </div>
+                  {isAdmin || (canManage && limit.scope === "graph") ? (
+                    <Select
+                      aria-label={`Running runs once the ${limit.period === "day" ? "daily" : "monthly"} limit of ${limit.scopeLabel} is reached`}
+                      value={limit.onReached}
+                      disabled={pending}
+                      onChange={(e) => {
+                        const next = e.target.value as SpendOnReached;
+                        act(() => setSpendLimitAction(withOnReached(limit, next)), () => `Running runs of ${limit.scope === "workspace" ? "the workspace" : limit.scopeLabel}: ${SPEND_ON_REACHED_LABELS[next].toLowerCase()} once the limit is reached.`);
+                      }}
+                    >
+                      {SPEND_ON_REACHED.map((o) => (
+                        <option key={o} value={o}>
+                          {SPEND_ON_REACHED_LABELS[o]}
+                        </option>
+                      ))}
+                    </Select>
+                  ) : (
+                    <span className="text-xs text-zinc-600" data-testid="spend-limit-on-reached">
+                      {SPEND_ON_REACHED_LABELS[limit.onReached]}
+                    </span>
+                  )}
                   {isAdmin || (canManage && limit.scope === "graph") ? (
                     <Button type="button" variant="ghost" disabled={pending} aria-label={`Remove the ${limit.period === "day" ? "daily" : "monthly"} limit of ${limit.scopeLabel}`} onClick={() => act(() => removeSpendLimitAction({ id: limit.id }), () => "The limit is removed.")}>
                       Remove

@@ -12,6 +12,7 @@ import { builtinToolParameters } from "../../tools/arguments";
 import type { InboxItem, InboxSnapshot, RunLink } from "../schemas";
 import { readLatestAssistantMessages, readRunTreesOf } from "../../run-ledger/read";
 import { isBudgetApproval, TOKEN_GRANT_SCHEMA } from "../../contract/budget-approval";
+import { isSpendLimitApproval } from "../../contract/spend-limit-approval";
 import { isPlanApproval, planApprovalSchema, planLimitsOf } from "../../contract/plan-approval";
 import { readIdentities } from "./identity";
 
@@ -62,7 +63,7 @@ export function precedingText(messages: { data: string }[], toolCallId: string):
 
 async function precedingMessage(db: Db, approval: ApprovalRequest): Promise<string | null> {
   // A request for tokens or for a plan's approval follows no assistant message of its own.
-  if (isBudgetApproval(approval) || isPlanApproval(approval)) return null;
+  if (isBudgetApproval(approval) || isPlanApproval(approval) || isSpendLimitApproval(approval)) return null;
   const cached = precedingCache.get(approval.id);
   if (cached !== undefined) return cached;
   const messages = await readLatestAssistantMessages(db, approval.runId, 10);
@@ -109,9 +110,11 @@ export async function enrich(db: Db, approvals: ApprovalRequest[]): Promise<Inbo
   }));
 }
 
-/** What the approver may edit, as a JSON schema: tokens, a plan within its graph's cards and size, or a tool's arguments. */
+/** What the approver may edit, as a JSON schema: tokens, a plan within its graph's cards and size, a tool's arguments, or nothing (a spend limit). */
 function editableSchema(approval: ApprovalRequest): Pick<InboxItem, "toolSchema" | "planLimits"> {
   if (isBudgetApproval(approval)) return { toolSchema: TOKEN_GRANT_SCHEMA };
+  // Nothing to edit: the limit is raised on its own page, then the request approved.
+  if (isSpendLimitApproval(approval)) return { toolSchema: { type: "object", properties: {}, additionalProperties: false } };
   const planLimits = isPlanApproval(approval) ? planLimitsOf(approval) : null;
   if (planLimits) return { toolSchema: planApprovalSchema(planLimits), planLimits };
   return { toolSchema: toolSchema(approval.toolName) };

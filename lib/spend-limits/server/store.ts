@@ -9,7 +9,7 @@ import { appendAuditInTransaction } from "../../audit/write";
 import { can, type Role } from "../../access/roles";
 import { AppError, ConflictError, ForbiddenError, ValidationError } from "../../errors";
 import { limitReached, windowOf, type PriceAt } from "../rules";
-import { SPEND_LIMITS, setSpendLimitInput, type SetSpendLimitInput, type SpendLimitView, type SpendPeriod, type SpendScope } from "../schemas";
+import { SPEND_LIMITS, setSpendLimitInput, type SetSpendLimitInput, type SetSpendLimitRequest, type SpendLimitView, type SpendPeriod, type SpendScope } from "../schemas";
 import { currentPricing, scopeLabel, spendOf } from "./spend";
 
 interface Actor {
@@ -61,6 +61,8 @@ async function view(db: Db, row: LimitRow, now: Date, price: PriceAt): Promise<S
     scopeLabel: scope === "workspace" ? "Workspace" : label,
     period,
     amountUsd: row.amountUsd,
+    // A row is written only through setSpendLimitInput; anything else reads as the default.
+    onReached: row.onReached === "stop" ? "stop" : "ask",
     windowStart: window.start.toISOString(),
     windowEnd: window.end.toISOString(),
     spend,
@@ -87,7 +89,7 @@ export async function getSpendLimit(db: Db, id: string, now = new Date()): Promi
 }
 
 /** Creates or replaces the limit of one scope and period (audited with the amount it replaced). */
-export async function setSpendLimit(db: Db, raw: SetSpendLimitInput, actor: Actor): Promise<SpendLimitView> {
+export async function setSpendLimit(db: Db, raw: SetSpendLimitRequest, actor: Actor): Promise<SpendLimitView> {
   const input = setSpendLimitInput.parse(raw);
   requireMayChange(actor, input.scope);
   await requireTarget(db, input);
@@ -97,9 +99,14 @@ export async function setSpendLimit(db: Db, raw: SetSpendLimitInput, actor: Acto
     const current = await tx.spendLimit.findUnique({ where: { scope_scopeId_period: key } });
     if (!current && (await tx.spendLimit.count()) >= SPEND_LIMITS.perWorkspace) throw new ConflictError(`The workspace already keeps ${SPEND_LIMITS.perWorkspace} spend limits, the most it may; remove one first`);
     const saved = current
-      ? await tx.spendLimit.update({ where: { id: current.id }, data: { amountUsd: input.amountUsd, updatedBy: actor.id } })
-      : await tx.spendLimit.create({ data: { id: limitId(), ...key, amountUsd: input.amountUsd, createdBy: actor.id, updatedBy: actor.id } });
-    await appendAuditInTransaction(tx, { actorId: actor.id, action: "spend_limit.set", target: saved.id, details: { ...key, amountUsd: input.amountUsd, previousUsd: current?.amountUsd ?? null } });
+      ? await tx.spendLimit.update({ where: { id: current.id }, data: { amountUsd: input.amountUsd, onReached: input.onReached, updatedBy: actor.id } })
+      : await tx.spendLimit.create({ data: { id: limitId(), ...key, amountUsd: input.amountUsd, onReached: input.onReached, createdBy: actor.id, updatedBy: actor.id } });
+    await appendAuditInTransaction(tx, {
+      actorId: actor.id,
+      action: "spend_limit.set",
+      target: saved.id,
+      details: { ...key, amountUsd: input.amountUsd, onReached: input.onReached, previousUsd: current?.amountUsd ?? null, previousOnReached: current?.onReached ?? null },
+    });
     return saved;
   });
   return view(db, row, new Date(), await currentPricing(db));
