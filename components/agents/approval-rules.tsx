@@ -37,6 +37,7 @@ function useWorkspacePolicy(given: WorkspacePolicy | undefined): WorkspacePolicy
   return given ?? loaded ?? DEFAULT_WORKSPACE_POLICY;
 }
 import { Field, INPUT, NumberInput } from "./fields";
+import { ApprovalReminderFields } from "./approval-reminder-fields";
 
 function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return "—";
@@ -123,6 +124,7 @@ export function ApprovalRules(props: {
                 </select>
               </Field>
             </div>
+            <ApprovalReminderFields rule={rule} r={r} base={base} issues={issues} readOnly={readOnly} set={(next, field) => set(r, next, field)} />
             <label className="flex items-center gap-2 text-xs text-zinc-700">
               <input type="checkbox" checked={rule.allowSelfApproval} disabled={readOnly} onChange={(e) => set(r, { ...rule, allowSelfApproval: e.target.checked }, "self")} />
               Who started the run or wrote this version may approve (only if the workspace policy allows it)

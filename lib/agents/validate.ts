@@ -5,6 +5,7 @@ import { INHERIT_MODEL } from "./model-inheritance";
 import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "../tools/catalog";
 import { matchesGlob } from "./glob";
 import { formatPath } from "../errors";
+import { approvalRuleTimingIssues } from "./approval-timing";
 
 export interface GraphIssue {
   path: string;
@@ -28,7 +29,8 @@ export interface GraphIssue {
     | "handoff_loop"
     | "invalid_output_schema"
     | "schema_too_large"
-    | "invalid_plan_settings";
+    | "invalid_plan_settings"
+    | "invalid_reminder";
   /** The agents the problem concerns beyond its path (a cycle names every agent on it), so the designer marks each. */
   agents?: string[];
 }
@@ -199,6 +201,9 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
           code: "pattern_matches_nothing",
         });
       }
+      const timing = approvalRuleTimingIssues(rule);
+      for (const e of timing.errors) errors.push({ path: `agents[${i}].approvalRules[${r}].${e.field}`, message: e.message, code: "invalid_reminder" });
+      for (const w of timing.warnings) warnings.push({ path: `agents[${i}].approvalRules[${r}].${w.field}`, message: w.message, code: "invalid_reminder" });
     });
   });
 
