@@ -8,6 +8,11 @@ describe("filter words", () => {
     expect(filterWords(new URLSearchParams("view=stuck&stuckMinutes=30&awaitingApproval=1"))).toEqual(["stuck or burning", "quiet for (min) 30", "awaiting approval"]);
   });
 
+  it("says what started the runs as the overview's split does, and the schedule and webhook by id", () => {
+    expect(filterWords(new URLSearchParams("trigger=webhook&webhook=whk_abcdefgh1&scheduleId=sch_abcdefgh1"))).toEqual(["started by a webhook", "webhook whk_abcdefgh1", "schedule sch_abcdefgh1"]);
+    expect(filterWords(new URLSearchParams("trigger=manual"))).toEqual(["started by a person (browser, API, CLI)"]);
+  });
+
   it("tells a filtered list from an empty workspace", () => {
     expect(hasFilters(new URLSearchParams("page=2&sort=cost&order=asc"))).toBe(false);
     expect(hasFilters(new URLSearchParams("q=refund"))).toBe(true);

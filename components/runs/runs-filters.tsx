@@ -1,5 +1,5 @@
 "use client";
-// The runs list's filters, each in the URL. Graph, model and tool suggest the
+// The runs list's filters, each in the URL. Graph, model, tool and webhook suggest the
 // values that exist (GET /api/runs/suggestions), so a misspelt name, which
 // matches nothing, is not the only way to find out how it is spelt. Every field
 // is keyed by its URL value, so opening a saved view shows that view's filters.
@@ -10,8 +10,9 @@ import { useInBrowser } from "@/components/ui/date-time";
 import { getJson } from "@/lib/http/client";
 import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, type RunFilterSuggestions } from "@/lib/runs/schemas";
 import { isoToLocalInput, localInputToIso } from "@/lib/runs/time-range";
+import { RUN_TRIGGER_LABELS, RUN_TRIGGERS } from "@/lib/runs/triggers";
 
-export type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback" | "experiments" | "scheduleId";
+export type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback" | "experiments" | "scheduleId" | "webhook" | "trigger";
 
 /** Enter applies a field as leaving it does (a suggestion picked with the keyboard ends with Enter). */
 const commitOnEnter = (apply: (value: string) => void) => (e: KeyboardEvent<HTMLInputElement>) => {
@@ -137,6 +138,22 @@ export function RunsFilters({ params, set }: { params: URLSearchParams; set: (ke
           {/* The schedules page links here with its id: the runs one schedule started. */}
           <Input key={`schedule-${params.get("scheduleId") ?? ""}`} aria-label="Schedule" defaultValue={params.get("scheduleId") ?? ""} onBlur={(e) => set("scheduleId", e.target.value.trim())} onKeyDown={commitOnEnter((v) => set("scheduleId", v))} placeholder="sch_…" className="w-44" />
         </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Started how</span>
+          {/* The overview's "How runs started" links here with its trigger: the runs its bar counts. */}
+          <Select aria-label="Trigger" value={params.get("trigger") ?? ""} onChange={(e) => set("trigger", e.target.value)}>
+            <option value="">any</option>
+            {RUN_TRIGGERS.map((t) => (
+              <option key={t} value={t}>
+                {RUN_TRIGGER_LABELS[t]}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Webhook</span>
+          <Input key={`webhook-${params.get("webhook") ?? ""}`} aria-label="Webhook" list="runs-webhook-values" defaultValue={params.get("webhook") ?? ""} onBlur={(e) => set("webhook", e.target.value.trim())} onKeyDown={commitOnEnter((v) => set("webhook", v))} placeholder="whk_…" className="w-44" />
+        </label>
         <label className="flex items-center gap-2 pb-2">
           <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />
           <span>Awaiting approval</span>
@@ -149,6 +166,12 @@ export function RunsFilters({ params, set }: { params: URLSearchParams; set: (ke
       <Suggestions id="runs-graph-values" values={suggestions?.graphs} />
       <Suggestions id="runs-model-values" values={suggestions?.models} />
       <Suggestions id="runs-tool-values" values={suggestions?.tools} />
+      {/* The filter takes an endpoint's id; its name is the option's label. */}
+      <datalist id="runs-webhook-values" data-testid="runs-webhook-values">
+        {suggestions?.webhooks.map((w) => (
+          <option key={w.id} value={w.id} label={w.name} />
+        ))}
+      </datalist>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import type { Db } from "../db/prisma";
 import { dbProvider } from "../db/transactions";
 import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureDetails, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
+import { runTriggerWhere, type RunTrigger } from "../runs/triggers";
 
 export interface EventPage {
   events: RunEvent[];
@@ -278,6 +279,10 @@ export interface RunRowFilter {
   hideExperimentRuns?: boolean;
   /** Only the runs this schedule started. */
   scheduleId?: string;
+  /** Only the runs this inbound webhook endpoint started. */
+  webhookId?: string;
+  /** Only the runs this trigger started, as lib/runs/triggers.ts names a run's trigger (the overview's split counts by it). */
+  trigger?: RunTrigger;
 }
 
 const ENDED = ["completed", "failed", "cancelled"];
@@ -288,6 +293,9 @@ export function runWhere(filter: RunRowFilter) {
     ...(filter.topLevel ? { parentRunId: null } : {}),
     ...(filter.hideExperimentRuns ? { experimentId: null } : {}),
     ...(filter.scheduleId ? { scheduleId: filter.scheduleId } : {}),
+    ...(filter.webhookId ? { webhookId: filter.webhookId } : {}),
+    // Under AND: the trigger's conditions on the links sit beside the schedule, webhook and experiment filters above, never replacing them.
+    ...(filter.trigger ? { AND: [runTriggerWhere(filter.trigger)] } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),
     ...(filter.excludeRunIds?.length ? { NOT: { id: { in: filter.excludeRunIds } } } : {}),
     ...(filter.status ? { status: filter.status } : filter.working ? { status: { notIn: ENDED } } : {}),

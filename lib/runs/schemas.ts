@@ -10,6 +10,8 @@ import type { PlanOutcome } from "../contract/plan";
 import type { DeriveLag } from "../db/derive-lag";
 import { searchQuerySchema, type SearchHit } from "../search/schemas";
 import { FEEDBACK_FILTERS } from "../feedback/schemas";
+import { webhookIdSchema } from "../webhooks/schemas";
+import { RUN_TRIGGERS } from "./triggers";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
@@ -92,6 +94,10 @@ export const runFiltersSchema = z.object({
   experiments: z.enum(["1", "true"]).optional(),
   /** Only the runs this schedule started (sch_…). */
   scheduleId: z.string().regex(/^sch_[A-Za-z0-9]{8,64}$/, "expected a schedule id (sch_…)").optional(),
+  /** Only the runs this inbound webhook endpoint started (whk_…). */
+  webhook: webhookIdSchema.optional(),
+  /** Only the runs this trigger started (lib/runs/triggers.ts; the overview's "How runs started" links here). Experiment runs then show without `experiments`. */
+  trigger: z.enum(RUN_TRIGGERS).optional(),
   /** A built-in view: "stuck" is "stuck or burning" (thresholds below, defaults in STUCK_DEFAULTS). */
   view: z.enum(["stuck"]).optional(),
   /** Stuck: no event in the run's tree for this many minutes. */
@@ -112,6 +118,8 @@ export interface RunFilterSuggestions {
   graphs: string[];
   models: string[];
   tools: string[];
+  /** The inbound webhook endpoints, by id, with their names (the webhook filter takes the id). */
+  webhooks: { id: string; name: string }[];
 }
 
 /** The "stuck or burning" view's thresholds when the URL or a saved view does not set them. */

@@ -1,6 +1,6 @@
 // What started a run, from its row's links, and the split's query (the overview's "How runs started").
 import { describe, expect, it } from "vitest";
-import { countByTrigger, runTriggerOf, runTriggerQuerySchema } from "./triggers";
+import { countByTrigger, RUN_TRIGGERS, runTriggerOf, runTriggerQuerySchema, runTriggerWhere, type RunTriggerLinks, type RunTriggerWhere } from "./triggers";
 
 const none = { scheduleId: null, webhookId: null, experimentId: null };
 
@@ -34,5 +34,28 @@ describe("run triggers", () => {
     expect(tooLong.error?.issues.map((issue) => issue.path.join("."))).toEqual(["from"]);
     const unknown = runTriggerQuerySchema.safeParse({ from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z", model: "demo" });
     expect(unknown.success, "model is not a run filter").toBe(false);
+  });
+});
+
+/** Whether a row's links meet a trigger's condition, as the database reads it (null: empty; { not: null }: set). */
+function meets(run: RunTriggerLinks, where: RunTriggerWhere): boolean {
+  return (Object.keys(where) as (keyof RunTriggerLinks)[]).every((link) => (where[link] === null ? run[link] === null : run[link] !== null));
+}
+
+describe("runTriggerWhere", () => {
+  // Every combination of the three links, the ones no writer makes today (a schedule's run in an experiment) too.
+  const combinations: RunTriggerLinks[] = [];
+  for (const scheduleId of [null, "sch_1"]) for (const webhookId of [null, "whk_1"]) for (const experimentId of [null, "exp_1"]) combinations.push({ scheduleId, webhookId, experimentId });
+
+  it("selects a row under exactly the trigger runTriggerOf names for it", () => {
+    for (const run of combinations) {
+      const selectedBy = RUN_TRIGGERS.filter((trigger) => meets(run, runTriggerWhere(trigger)));
+      expect(selectedBy, JSON.stringify(run)).toEqual([runTriggerOf(run)]);
+    }
+  });
+
+  it("a person's runs have no link; a webhook's, no schedule", () => {
+    expect(runTriggerWhere("manual")).toEqual({ scheduleId: null, webhookId: null, experimentId: null });
+    expect(runTriggerWhere("webhook")).toEqual({ scheduleId: null, webhookId: { not: null } });
   });
 });

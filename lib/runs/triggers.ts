@@ -22,12 +22,35 @@ export interface RunTriggerLinks {
   experimentId: string | null;
 }
 
+/** The links in the order they decide: the first one set names the trigger; none set, a person. */
+const TRIGGER_LINKS = [
+  ["schedule", "scheduleId"],
+  ["webhook", "webhookId"],
+  ["experiment", "experimentId"],
+] as const satisfies readonly (readonly [RunTrigger, keyof RunTriggerLinks])[];
+
 /** What started a run: its schedule, else its webhook, else its experiment, else a person. */
 export function runTriggerOf(run: RunTriggerLinks): RunTrigger {
-  if (run.scheduleId) return "schedule";
-  if (run.webhookId) return "webhook";
-  if (run.experimentId) return "experiment";
+  for (const [trigger, link] of TRIGGER_LINKS) if (run[link]) return trigger;
   return "manual";
+}
+
+/** A condition on the runs table's links: empty, or set. */
+export type RunTriggerWhere = Partial<Record<keyof RunTriggerLinks, null | { not: null }>>;
+
+/**
+ * The runs table's condition for the runs runTriggerOf names `trigger`, read
+ * from the same ordered links, so the runs list's trigger filter lists exactly
+ * the runs the split counts: the links before the trigger's own empty and its
+ * own set; a person's runs have none set.
+ */
+export function runTriggerWhere(trigger: RunTrigger): RunTriggerWhere {
+  const where: RunTriggerWhere = {};
+  for (const [candidate, link] of TRIGGER_LINKS) {
+    if (candidate === trigger) return { ...where, [link]: { not: null } };
+    where[link] = null;
+  }
+  return where;
 }
 
 export type RunTriggerCounts = Record<RunTrigger, number>;

@@ -109,8 +109,11 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     startedBy: filters.startedBy,
     runIds: intersect([narrowed.ids, awaitingRoots]),
     excludeRunIds: narrowed.exclude,
-    hideExperimentRuns: !filters.experiments,
+    // Asking for the runs experiments started shows them without the checkbox.
+    hideExperimentRuns: !filters.experiments && filters.trigger !== "experiment",
     scheduleId: filters.scheduleId,
+    webhookId: filters.webhook,
+    trigger: filters.trigger,
     startedFrom: filters.from ? new Date(filters.from) : undefined,
     startedTo: filters.to ? new Date(filters.to) : undefined,
   };

@@ -1,4 +1,5 @@
 // GET /api/runs/list?status=&reason=&routedTo=&planOutcome=&graph=&version=&startedBy=&awaitingApproval=1&from=&to=&page=&pageSize=
+//   &scheduleId=sch_…&webhook=whk_…&trigger=manual|schedule|webhook|experiment (what started the run, lib/runs/triggers.ts)
 //   &q=&tool=&model=&view=stuck&stuckMinutes=&burnPerMinute=&sort=started|duration|tokens|cost&order=desc|asc
 // – top-level runs from the ledger joined with Temporal's visibility, sub-runs grouped, usage rolled up.
 //   q: full-text search (each row then has `match`, its snippet and span); tool/model: trees that used it;
