@@ -47,7 +47,7 @@ function approvalEmailOf(config: AppConfig) {
 /** The Slack channel of approvals, when a Slack app is configured (the signing secret stays with the web server). */
 function approvalSlackOf(config: AppConfig) {
   const { slack, linkBase } = config.approvalChannels;
-  return slack ? { botToken: slack.botToken, channel: slack.channel, apiUrl: slack.apiUrl, linkBase } : null;
+  return slack ? { botToken: slack.botToken, channel: slack.channel, apiUrl: slack.apiUrl, allowHosts: slack.allowHosts, linkBase } : null;
 }
 
 export function connectWorker(config: AppConfig): Promise<NativeConnection> {

@@ -40,6 +40,8 @@ beforeAll(async () => {
       ZAP_SLACK_BOT_TOKEN: "xoxb-test-token",
       ZAP_SLACK_CHANNEL: SLACK_TEST_CHANNEL,
       ZAP_SLACK_API_URL: slack.apiUrl,
+      // The receiver is on loopback: the egress guard refuses it unless the operator lists it.
+      ZAP_EGRESS_ALLOW_HOSTS: slack.host,
       ZAP_SMTP_URL: smtp.url,
       ZAP_SMTP_FROM: "zap@zap.test",
       AUTH_URL: "http://zap.test",

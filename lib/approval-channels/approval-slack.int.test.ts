@@ -30,7 +30,7 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   slack = await startSlackReceiver();
   h = await startEngineHarness({
-    env: { ZAP_SLACK_SIGNING_SECRET: SIGNING_SECRET, ZAP_SLACK_BOT_TOKEN: BOT_TOKEN, ZAP_SLACK_CHANNEL: SLACK_TEST_CHANNEL, ZAP_SLACK_API_URL: slack.apiUrl, AUTH_URL: "http://zap.test" },
+    env: { ZAP_SLACK_SIGNING_SECRET: SIGNING_SECRET, ZAP_SLACK_BOT_TOKEN: BOT_TOKEN, ZAP_SLACK_CHANNEL: SLACK_TEST_CHANNEL, ZAP_SLACK_API_URL: slack.apiUrl, ZAP_EGRESS_ALLOW_HOSTS: slack.host, AUTH_URL: "http://zap.test" },
   });
   doors.db = h.db;
   doors.engine = h.engine;

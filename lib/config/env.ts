@@ -303,7 +303,8 @@ export interface AppConfig {
   approvalChannels: {
     linkBase: string;
     email: { smtpUrl: string; from: string; to: string[] | null } | null;
-    slack: { signingSecret: string; botToken: string; channel: string; apiUrl: string } | null;
+    /** allowHosts: ZAP_EGRESS_ALLOW_HOSTS, so ZAP_SLACK_API_URL may point at a private host only when the operator allows it. */
+    slack: { signingSecret: string; botToken: string; channel: string; apiUrl: string; allowHosts: string[] } | null;
   };
   /** Print stack traces after failures (ZAP_DEBUG). */
   debug: boolean;
@@ -415,7 +416,7 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       email: env.ZAP_SMTP_URL && env.ZAP_SMTP_FROM ? { smtpUrl: env.ZAP_SMTP_URL, from: env.ZAP_SMTP_FROM, to: env.ZAP_APPROVAL_EMAIL_TO ?? null } : null,
       slack:
         env.ZAP_SLACK_SIGNING_SECRET && env.ZAP_SLACK_BOT_TOKEN && env.ZAP_SLACK_CHANNEL
-          ? { signingSecret: env.ZAP_SLACK_SIGNING_SECRET, botToken: env.ZAP_SLACK_BOT_TOKEN, channel: env.ZAP_SLACK_CHANNEL, apiUrl: env.ZAP_SLACK_API_URL }
+          ? { signingSecret: env.ZAP_SLACK_SIGNING_SECRET, botToken: env.ZAP_SLACK_BOT_TOKEN, channel: env.ZAP_SLACK_CHANNEL, apiUrl: env.ZAP_SLACK_API_URL, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) }
           : null,
     },
     webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,

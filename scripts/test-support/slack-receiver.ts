@@ -13,6 +13,8 @@ export interface SlackCall {
 export interface SlackReceiver {
   /** The base URL to configure as ZAP_SLACK_API_URL. */
   apiUrl: string;
+  /** `127.0.0.1:<port>`: a private address, so ZAP_EGRESS_ALLOW_HOSTS must list it (lib/approval-channels/slack-api.ts). */
+  host: string;
   calls: SlackCall[];
   close(): Promise<void>;
 }
@@ -40,8 +42,10 @@ export async function startSlackReceiver(): Promise<SlackReceiver> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    apiUrl: `http://${host}/api`,
+    host,
     calls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -14,6 +14,8 @@ export interface SlackChannelConfig {
   channel: string;
   /** The Web API's base URL (https://slack.com/api; tests point it at a local receiver). */
   apiUrl: string;
+  /** ZAP_EGRESS_ALLOW_HOSTS: apiUrl on a private host is refused unless listed (lib/approval-channels/slack-api.ts). */
+  allowHosts: string[];
   linkBase: string;
 }
 

@@ -30,6 +30,8 @@ beforeAll(async () => {
       ZAP_SLACK_BOT_TOKEN: "xoxb-test-token",
       ZAP_SLACK_CHANNEL: SLACK_TEST_CHANNEL,
       ZAP_SLACK_API_URL: slack.apiUrl,
+      // The receiver is on loopback: the egress guard refuses it unless the operator lists it.
+      ZAP_EGRESS_ALLOW_HOSTS: slack.host,
       AUTH_URL: "http://zap.test",
     },
   });
@@ -63,7 +65,7 @@ async function pendingApproval() {
 const config = () => {
   const { email, slack: s, linkBase } = h.config.approvalChannels;
   if (!email || !s) throw new Error("both channels are configured");
-  return { email: { ...email, linkBase }, slack: { botToken: s.botToken, channel: s.channel, apiUrl: s.apiUrl, linkBase } };
+  return { email: { ...email, linkBase }, slack: { botToken: s.botToken, channel: s.channel, apiUrl: s.apiUrl, allowHosts: s.allowHosts, linkBase } };
 };
 const sweepAt = (approval: { requestedAt: string }, minutes: number) => createReminderSweep(h.db, config(), () => new Date(Date.parse(approval.requestedAt) + minutes * 60_000 + 1000));
 

@@ -25,6 +25,8 @@ export interface SlackConfig {
   signingSecret: string;
   botToken: string;
   apiUrl: string;
+  /** ZAP_EGRESS_ALLOW_HOSTS, for the egress guard of the ephemeral answers. */
+  allowHosts: string[];
 }
 
 export interface SlackInteractionDeps {
