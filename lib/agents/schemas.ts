@@ -52,6 +52,30 @@ export const mcpServerSchema = z.object({
   transport: legacyMcpTransportSchema.optional(),
 });
 
+/**
+ * When a pending approval is reminded and escalated (worker/activities/approval-reminders.ts): a tool call's
+ * approval rule, a graph's budget asks (limits.budgetReminders) and its plan approval (plan.approvalReminders).
+ */
+const approvalReminderShape = {
+  /** Reminds the approval's channels (email, Slack) once after this many minutes without a decision. */
+  remindAfterMinutes: z.number().int().min(1).max(30 * 24 * 60).optional(),
+  /** Escalates once after this many minutes without a decision, to `escalateTo`. */
+  escalateAfterMinutes: z.number().int().min(1).max(30 * 24 * 60).optional(),
+  /** Who hears of the escalation: every active user with this role (by email), or a Slack channel (`slack:C0123ABCD`). */
+  escalateTo: z.union([z.enum(ROLES), z.string().regex(/^slack:[#A-Za-z0-9_.-]{1,80}$/, "expected a role or slack:<channel id>")]).optional(),
+};
+
+/** Reminders and escalation of an approval the graph asks for without a rule (a budget ask, a plan). */
+export const approvalRemindersSchema = z.object(approvalReminderShape).superRefine((value, ctx) => {
+  // A rule's cross-field checks live in the validator; this setting has no rule, so its own schema checks them.
+  if ((value.escalateAfterMinutes === undefined) !== (value.escalateTo === undefined)) {
+    ctx.addIssue({ code: "custom", path: [value.escalateTo === undefined ? "escalateTo" : "escalateAfterMinutes"], message: "escalateAfterMinutes and escalateTo are set together" });
+  }
+  if (value.remindAfterMinutes !== undefined && value.escalateAfterMinutes !== undefined && value.escalateAfterMinutes <= value.remindAfterMinutes) {
+    ctx.addIssue({ code: "custom", path: ["escalateAfterMinutes"], message: `escalate must come after the reminder: more than ${value.remindAfterMinutes} min` });
+  }
+});
+
 export const approvalRuleSchema = z.object({
   pattern: z.string().regex(/^[A-Za-z0-9_*?.-]{1,100}$/, "use a tool name or glob (letters, digits, _ - . * ?)"),
   requiredRole: z.enum(ROLES).optional(),
@@ -62,12 +86,7 @@ export const approvalRuleSchema = z.object({
   requiredApprovals: z.number().int().min(1).max(5).default(1),
   /** False: who started the run or wrote its agent version may not approve its calls (they may still reject); the workspace policy must allow it too. */
   allowSelfApproval: z.boolean().default(false),
-  /** Reminds the approval's channels (email, Slack) once after this many minutes without a decision (worker/activities/approval-reminders.ts). */
-  remindAfterMinutes: z.number().int().min(1).max(30 * 24 * 60).optional(),
-  /** Escalates once after this many minutes without a decision, to `escalateTo`. */
-  escalateAfterMinutes: z.number().int().min(1).max(30 * 24 * 60).optional(),
-  /** Who hears of the escalation: every active user with this role (by email), or a Slack channel (`slack:C0123ABCD`). */
-  escalateTo: z.union([z.enum(ROLES), z.string().regex(/^slack:[#A-Za-z0-9_.-]{1,80}$/, "expected a role or slack:<channel id>")]).optional(),
+  ...approvalReminderShape,
 });
 
 /** An output schema may be this large (its JSON text, in UTF-16 code units as the browser counts them). */
@@ -151,6 +170,8 @@ export const runLimitsSchema = z.object({
   maxHandoffs: z.number().int().min(0).max(50).default(5),
   /** At the token budget: `fail` ends the run; `ask` waits in the approval inbox for an approver to grant more tokens or stop it. */
   onBudget: z.enum(["fail", "ask"]).default("fail"),
+  /** With onBudget "ask": when the budget request is reminded and escalated, as an approval rule's fields do. */
+  budgetReminders: approvalRemindersSchema.optional(),
   /**
    * A message that arrives while the run works on a turn (docs/engine.md "Messages that arrive mid-run"):
    * `enqueue` answers it after the turn, in order; `reject` refuses it (409); `interrupt` cancels the turn's
@@ -186,6 +207,8 @@ export const planSettingsSchema = z.object({
   synthesisAgent: agentNameSchema.optional(),
   /** The plan waits in the approval inbox before it runs. */
   approval: z.boolean().default(false),
+  /** With approval: when the plan's approval is reminded and escalated, as an approval rule's fields do. */
+  approvalReminders: approvalRemindersSchema.optional(),
   /** Extra attempts of a node that failed. */
   nodeRetries: z.number().int().min(0).max(5).default(1),
 });

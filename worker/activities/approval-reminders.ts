@@ -6,11 +6,15 @@
 // escalateAfterMinutes tells escalateTo (a role's users by email, or a Slack
 // channel). Each is claimed first in approval_messages (unique per approval,
 // channel and kind), so however many ticks or workers run, it goes out once;
-// a send that fails releases its claim for the next tick.
+// a send that fails releases its claim for the next tick. Budget asks and plan
+// approvals have no rule: their timing is the graph's (limits.budgetReminders,
+// plan.approvalReminders), and agents' rules never apply to them.
 import type { Db } from "../../lib/db/prisma";
 import { matchesGlob } from "../../lib/agents/glob";
 import { readRunRow } from "../../lib/run-ledger/read";
-import { approvalRuleSchema } from "../../lib/agents/schemas";
+import { approvalRemindersSchema, approvalRuleSchema } from "../../lib/agents/schemas";
+import { BUDGET_APPROVAL_TOOL } from "../../lib/contract/budget-approval";
+import { PLAN_APPROVAL_TOOL } from "../../lib/contract/plan-approval";
 import { roleMeets } from "../../lib/policy/gate";
 import { approvalLink, nudgeMessage, type PendingFacts } from "../../lib/approval-channels/message";
 import { escapeSlackText } from "../../lib/text/slack";
@@ -20,7 +24,8 @@ import type { SlackChannelConfig } from "./approval-slack";
 import nodemailer from "nodemailer";
 import { z } from "zod";
 
-type Rule = z.infer<typeof approvalRuleSchema>;
+/** The timing fields of an approval rule, or of a graph's budget or plan reminders. */
+type Reminders = z.infer<typeof approvalRemindersSchema>;
 type Kind = "reminder" | "escalation";
 
 export interface ReminderChannels {
@@ -31,10 +36,25 @@ export interface ReminderChannels {
 /** Approvals looked at per sweep (the oldest first). */
 const SWEEP_LIMIT = 200;
 
-const graphRules = z.object({ agents: z.array(z.object({ name: z.string(), approvalRules: z.array(z.unknown()).optional() }).loose()) }).loose();
+const graphRules = z
+  .object({
+    agents: z.array(z.object({ name: z.string(), approvalRules: z.array(z.unknown()).optional() }).loose()),
+    limits: z.object({ budgetReminders: z.unknown().optional() }).loose().optional(),
+    plan: z.object({ approvalReminders: z.unknown().optional() }).loose().optional(),
+  })
+  .loose();
 
-/** The rule of the saved graph the run executes that gated this call, or null (an inline graph, a policy-only gate). */
-async function ruleOf(db: Db, record: { rootRunId: string; agentName: string; toolName: string }, graphs: Map<string, unknown>): Promise<Rule | null> {
+/** A graph-level setting, or null when absent or invalid (the save refuses invalid ones). */
+function remindersOrNull(raw: unknown): Reminders | null {
+  const parsed = approvalRemindersSchema.safeParse(raw);
+  return raw !== undefined && parsed.success ? parsed.data : null;
+}
+
+/**
+ * The timing of this approval in the saved graph the run executes: a budget ask's or a plan's from the graph's
+ * settings, a call's from the rule that gated it; null for an inline graph or a policy-only gate.
+ */
+async function remindersOf(db: Db, record: { rootRunId: string; agentName: string; toolName: string }, graphs: Map<string, unknown>): Promise<Reminders | null> {
   const run = await readRunRow(db, record.rootRunId);
   if (!run?.agentVersionId) return null;
   if (!graphs.has(run.agentVersionId)) {
@@ -42,6 +62,9 @@ async function ruleOf(db: Db, record: { rootRunId: string; agentName: string; to
     graphs.set(run.agentVersionId, version ? (JSON.parse(version.graph) as unknown) : null);
   }
   const graph = graphRules.safeParse(graphs.get(run.agentVersionId));
+  // No tool has these names (lib/contract/budget-approval.ts, plan-approval.ts), so a record with one is the run's own ask.
+  if (record.toolName === BUDGET_APPROVAL_TOOL) return graph.success ? remindersOrNull(graph.data.limits?.budgetReminders) : null;
+  if (record.toolName === PLAN_APPROVAL_TOOL) return graph.success ? remindersOrNull(graph.data.plan?.approvalReminders) : null;
   const agent = graph.success ? graph.data.agents.find((a) => a.name === record.agentName) : undefined;
   for (const raw of agent?.approvalRules ?? []) {
     const rule = approvalRuleSchema.safeParse(raw);
@@ -98,7 +121,7 @@ export function createReminderSweep(db: Db, channels: ReminderChannels, now: () 
     let reminded = 0;
     let escalated = 0;
     for (const record of pending) {
-      const rule = await ruleOf(db, record, graphs);
+      const rule = await remindersOf(db, record, graphs);
       if (!rule) continue;
       const waited = Math.floor((at.getTime() - record.requestedAt.getTime()) / 60_000);
       const facts: PendingFacts = { ...record, requestedAt: record.requestedAt.toISOString(), expiresAt: record.expiresAt.toISOString() };
