@@ -24,8 +24,11 @@ test.describe("spend limits", () => {
     await form.getByLabel("Graph").selectOption(graph);
     await form.getByLabel("Period").selectOption("day");
     await form.getByLabel("Limit in US dollars").fill("0");
+    await form.getByLabel("Running runs, once reached").selectOption("stop");
     await form.getByRole("button", { name: "Save limit" }).click();
     await expect(page.getByTestId("alert-success")).toContainText(`The daily limit of ${graph} is saved.`);
+    // What running runs do once it is reached is kept with the limit, and shown (editable) beside it.
+    await expect(page.getByLabel(`Running runs once the daily limit of ${graph} is reached`)).toHaveValue("stop");
     const limit = page.getByTestId("spend-limit").filter({ hasText: graph });
     await expect(limit).toContainText("limit reached: new runs refused");
 
