@@ -6,6 +6,8 @@ import { z } from "zod";
 import { agentNameSchema } from "../agents/schemas";
 import { EVENT_PAGE_DEFAULTS } from "./types";
 
+/** An inbound webhook endpoint's id (lib/webhooks); here so the runs list can filter by one without importing lib/webhooks. */
+export const webhookIdSchema = z.string().regex(/^whk_[A-Za-z0-9]{8,64}$/, "expected a webhook endpoint id (whk_…)");
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,300}$/, "not a run id");
 
 /** `?since=N&limit=&maxBytes=`: events after sequence number N, paged by count and by bytes. */

@@ -3,7 +3,6 @@
 // workflow, the worker, the server and the browser.
 
 import type { ImageRef } from "../attachments/schemas";
-import type { SpendLimitHit } from "./spend-limit-approval";
 
 /** A page of run events when the caller names no limits: up to 500 events, about 1 MB of JSON. */
 export const EVENT_PAGE_DEFAULTS = { limit: 500, maxBytes: 1_000_000 } as const;
@@ -303,4 +302,21 @@ export interface RunSummary {
   generation: number;
   startedAt: string;
   endedAt: string | null;
+}
+
+/** A spend limit reached by a working run, as the model-call activity found it (no model was called). */
+export interface SpendLimitHit {
+  limitId: string;
+  scope: "workspace" | "graph" | "user" | "api_key";
+  /** The graph's name, the user's email, the key's name; "Workspace" for the workspace. */
+  scopeLabel: string;
+  period: "day" | "month";
+  amountUsd: number;
+  /** The priced spend of the limit's current window when it was read. */
+  spentUsd: number;
+  onReached: "ask" | "stop";
+  /** The end of the limit's current window (ISO): the limit allows runs again then. */
+  windowEnd: string;
+  /** One line naming the limit, e.g. `$5.20 spent of the daily spend limit of graph "support" ($5.00)`. */
+  message: string;
 }

@@ -5,7 +5,7 @@ import type { Db } from "../db/prisma";
 import { dbProvider } from "../db/transactions";
 import { EVENT_PAGE_DEFAULTS, type ChatMessage, type FailureDetails, type FailureReason, type RunEvent, type RunStatus, type RunSummary, type TraceNode, type TraceSpan } from "../contract/types";
 import type { PlanOutcome } from "../contract/plan";
-import { runTriggerWhere, type RunTrigger } from "../runs/triggers";
+import { runTriggerWhere, type RunTrigger } from "./triggers";
 
 export interface EventPage {
   events: RunEvent[];

@@ -53,3 +53,8 @@ export async function readHourlyModelTokens(db: Db, filter: SpendFilter, sinceMs
   );
   return rows.map((row) => ({ model: row.model, hourMs: Number(row.hour) * HOUR_MS, firstMs: Number(row.firstMs), inputTokens: Number(row.inputTokens), outputTokens: Number(row.outputTokens) }));
 }
+
+/** A run's graph and starter (an email), or null before its row is written: whom a run tree's spend counts toward. */
+export async function readRunStarter(db: Db, runId: string): Promise<{ graphName: string | null; startedBy: string | null } | null> {
+  return db.run.findUnique({ where: { id: runId }, select: { graphName: true, startedBy: true } });
+}

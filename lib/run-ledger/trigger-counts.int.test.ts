@@ -11,7 +11,7 @@ import { testProviders, type TestDatabase } from "../../scripts/test-support/dat
 import { createRunRow } from "./write";
 import { readRunRows, type RunRowFilter } from "./read";
 import { readRunLinkGroups } from "./trigger-counts";
-import { countByTrigger } from "../runs/triggers";
+import { countByTrigger } from "./triggers";
 
 const providers = await testProviders();
 const FROM = new Date("2026-03-01T10:00:00.000Z");

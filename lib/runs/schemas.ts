@@ -2,7 +2,7 @@
 // the shapes the run pages render. Server code lives in ./server.
 import { z } from "zod";
 import { agentNameSchema, modelIdSchema } from "../agents/schemas";
-import { runIdSchema } from "../contract/schemas";
+import { runIdSchema, webhookIdSchema } from "../contract/schemas";
 import { imageInputsSchema } from "../attachments/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES } from "../http/limits";
 import type { FailureDetails, FailureReason, RunEvent, RunStatus, TokenUsage, TraceSpan } from "../contract/types";
@@ -10,7 +10,6 @@ import type { PlanOutcome } from "../contract/plan";
 import type { DeriveLag } from "../db/derive-lag";
 import { searchQuerySchema, type SearchHit } from "../search/schemas";
 import { FEEDBACK_FILTERS } from "../feedback/schemas";
-import { webhookIdSchema } from "../webhooks/schemas";
 import { RUN_TRIGGERS } from "./triggers";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];

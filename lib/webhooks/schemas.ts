@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { agentNameSchema } from "../agents/schemas";
 import { boundedJsonObject, boundedText, CONTEXT_MAX_BYTES, KIB } from "../http/limits";
+import { webhookIdSchema } from "../contract/schemas";
 
 export const WEBHOOK_LIMITS = {
   /** A delivery's raw body, in bytes (larger: 413 before it is read further). */
@@ -25,7 +26,7 @@ export const WEBHOOK_LIMITS = {
 export const DELIVERY_OUTCOMES = ["pending", "started", "duplicate", "refused"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
-export const webhookIdSchema = z.string().regex(/^whk_[A-Za-z0-9]{8,64}$/, "expected a webhook endpoint id (whk_…)");
+export { webhookIdSchema };
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -14,6 +14,7 @@ import type { SpendLimitHit } from "../../contract/spend-limit-approval";
 import { limitName, limitReached, scopesOf, windowOf, type LaunchScope, type PriceAt } from "../rules";
 import type { SpendPeriod, SpendScope } from "../schemas";
 import { currentPricing, scopeLabel, spendOf } from "./spend";
+import { readRunStarter } from "../../run-ledger/spend-reads";
 
 type LimitRow = Awaited<ReturnType<Db["spendLimit"]["findMany"]>>[number];
 
@@ -55,7 +56,7 @@ export function createRunSpendCheck(db: Db, options: RunSpendCheckOptions = {}):
     const known = scopes.get(rootRunId);
     // A tree with a key is known once its "run.started" row is written, just after the start: asked again a while.
     if (known && (known.scope?.apiKeyId || Date.now() - known.at < 30_000)) return known.scope;
-    const root = await db.run.findUnique({ where: { id: rootRunId }, select: { graphName: true, startedBy: true } });
+    const root = await readRunStarter(db, rootRunId);
     let scope: LaunchScope | null = null;
     if (root) {
       const [user, started] = await Promise.all([
