@@ -1,11 +1,13 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { agentGraphSchema, type AgentGraph, type ApprovalRule } from "@/lib/agents/schemas";
+import { agentGraphSchema, type AgentGraph, type ApprovalReminders, type ApprovalRule } from "@/lib/agents/schemas";
 import { importGraphValue } from "@/lib/agents/graph-json";
 import { validateAgentGraph } from "@/lib/agents/validate";
 import { ApprovalReminderFields, escalationChoice, withEscalationChoice, withMinutes, withSlackChannel } from "./approval-reminder-fields";
 import { ApprovalRules } from "./approval-rules";
+import { BudgetReminderSettings, withBudgetReminders, withOnBudget } from "./budget-reminders";
+import { PlanSettingsGroup, withPlanApproval, withPlanMode, withPlanReminders } from "./plan-settings";
 import { validateDraft } from "./use-designer";
 import { DEFAULT_WORKSPACE_POLICY } from "@/lib/policy/schemas";
 
@@ -111,8 +113,108 @@ describe("an approval rule's reminder and escalation fields", () => {
   });
 
   it("are read-only for a viewer", () => {
-    const html = renderToStaticMarkup(createElement(ApprovalReminderFields, { rule: rule0(graph), r: 0, base, issues: validateAgentGraph(graph), readOnly: true, set: ignore }));
+    const html = renderToStaticMarkup(createElement(ApprovalReminderFields, { rule: rule0(graph), idPrefix: "rule-0", subject: "rule 1", base, issues: validateAgentGraph(graph), readOnly: true, set: ignore }));
     expect(html).toMatch(/<input id="rule-0-remind"[^>]*disabled=""/);
     expect(html).toMatch(/<select id="rule-0-escalate-to"[^>]*disabled=""/);
+  });
+});
+
+describe("a budget request's reminder and escalation (limits.budgetReminders)", () => {
+  const failing: AgentGraph = agentGraphSchema.parse({ entryAgent: "main", agents: [{ name: "main" }] });
+  const asking: AgentGraph = { ...failing, limits: withOnBudget(failing.limits, "ask") };
+  const renderBudget = (g: AgentGraph) =>
+    renderToStaticMarkup(createElement(BudgetReminderSettings, { graph: g, issues: validateDraft(g), readOnly: false, edit: ignore })).replace(/<!-- -->/g, "");
+  const withBudget = (g: AgentGraph, change: (r: ApprovalReminders) => ApprovalReminders): AgentGraph => ({
+    ...g,
+    limits: withBudgetReminders(g.limits, change(g.limits.budgetReminders ?? {})),
+  });
+
+  it("show the approval rule's fields, off, only while the run asks at its budget", () => {
+    expect(renderBudget(failing), "a run that fails at its budget asks nobody").toBe("");
+    const html = renderBudget(asking);
+    expect(html).toContain('role="group" aria-label="Reminder and escalation of the budget request"');
+    expect(html).toMatch(/<label for="budget-remind"[^>]*>Remind after \(min\)<\/label>/);
+    expect(html).toMatch(/<input id="budget-remind" type="number"[^>]*placeholder="off"[^>]*value=""/);
+    expect(html).toMatch(/<label for="budget-escalate-to"[^>]*>Escalate to<\/label>/);
+    expect(html).toContain('<option value="admin">every admin (email)</option>');
+  });
+
+  it("set the values in the graph, which validates, renders them and round-trips; cleared, the key goes", () => {
+    const edited = withBudget(asking, (r) => withEscalationChoice(withMinutes(withMinutes(r, "remindAfterMinutes", "15"), "escalateAfterMinutes", "45"), "admin"));
+    expect(edited.limits.budgetReminders).toEqual({ remindAfterMinutes: 15, escalateAfterMinutes: 45, escalateTo: "admin" });
+    expect(validateDraft(edited)).toMatchObject({ errors: [], warnings: [] });
+    expect(JSON.parse(roundTrip(edited)), "the saved graph reads back equal (key order aside)").toEqual(edited);
+    const html = renderBudget(edited);
+    expect(html).toMatch(/<input id="budget-remind"[^>]*value="15"/);
+    expect(html).toMatch(/<input id="budget-escalate"[^>]*value="45"/);
+    expect(html).toContain('<option value="admin" selected="">every admin (email)</option>');
+
+    const cleared = withBudget(edited, (r) => withEscalationChoice(withMinutes(withMinutes(r, "remindAfterMinutes", ""), "escalateAfterMinutes", ""), ""));
+    expect(cleared.limits).not.toHaveProperty("budgetReminders");
+    expect(JSON.stringify(cleared)).toBe(JSON.stringify(asking));
+  });
+
+  it("go with the ask: failing at the budget drops them, and asking again starts without", () => {
+    const edited = withBudget(asking, (r) => withMinutes(r, "remindAfterMinutes", "15"));
+    const failed = { ...edited, limits: withOnBudget(edited.limits, "fail") };
+    expect(failed.limits).not.toHaveProperty("budgetReminders");
+    expect(failed.limits.onBudget).toBe("fail");
+    expect(withOnBudget(edited.limits, "ask").budgetReminders, "choosing ask again keeps what is set").toEqual({ remindAfterMinutes: 15 });
+  });
+
+  it("show an escalation not after the reminder, or without anyone to tell, beside the field as it is typed, and block saving", () => {
+    const early = withBudget(asking, (r) => withEscalationChoice(withMinutes(withMinutes(r, "remindAfterMinutes", "30"), "escalateAfterMinutes", "20"), "approver"));
+    expect(validateDraft(early).errors).toEqual([expect.objectContaining({ path: "limits.budgetReminders.escalateAfterMinutes", message: "escalate must come after the reminder: more than 30 min" })]);
+    const html = renderBudget(early);
+    expect(html).toContain('data-testid="field-issues-limits.budgetReminders.escalateAfterMinutes"');
+    expect(html).toContain("escalate must come after the reminder: more than 30 min");
+
+    const noOne = withBudget(asking, (r) => withMinutes(r, "escalateAfterMinutes", "60"));
+    expect(validateDraft(noOne).errors.map((e) => e.path)).toEqual(["limits.budgetReminders.escalateTo"]);
+    expect(renderBudget(noOne)).toContain("choose who hears of the escalation");
+    const partial = withBudget(asking, (r) => withMinutes(r, "remindAfterMinutes", "1.5"));
+    expect(validateDraft(partial).errors.map((e) => e.path)).toEqual(["limits.budgetReminders.remindAfterMinutes"]);
+  });
+
+  it("say so of a setting left with a run that fails at its budget (an imported graph), though the fields are hidden", () => {
+    const leftover: AgentGraph = { ...failing, limits: { ...failing.limits, budgetReminders: { remindAfterMinutes: 10 } } };
+    expect(renderBudget(leftover)).toContain("never sent: at the token budget the run fails and asks nobody");
+  });
+});
+
+describe("a plan approval's reminder and escalation (plan.approvalReminders)", () => {
+  const planned = withPlanMode(agentGraphSchema.parse({ entryAgent: "lead", agents: [{ name: "lead" }, { name: "researcher" }] }), true);
+  const approved: AgentGraph = { ...planned, plan: withPlanApproval(planned.plan!, true) };
+  const renderPlan = (g: AgentGraph) =>
+    renderToStaticMarkup(createElement(PlanSettingsGroup, { graph: g, issues: validateDraft(g), readOnly: false, edit: ignore })).replace(/<!-- -->/g, "");
+  const withPlan = (g: AgentGraph, change: (r: ApprovalReminders) => ApprovalReminders): AgentGraph => ({
+    ...g,
+    plan: withPlanReminders(g.plan!, change(g.plan?.approvalReminders ?? {})),
+  });
+
+  it("show the fields only while the plan waits for approval", () => {
+    expect(renderPlan(planned)).not.toContain("Reminder and escalation of the plan approval");
+    const html = renderPlan(approved);
+    expect(html).toContain('aria-label="Reminder and escalation of the plan approval"');
+    expect(html).toMatch(/<label for="plan-approval-remind"[^>]*>Remind after \(min\)<\/label>/);
+  });
+
+  it("set a Slack escalation that validates and round-trips; turning the approval off drops it", () => {
+    const edited = withPlan(approved, (r) => withSlackChannel(withEscalationChoice(withMinutes(withMinutes(r, "remindAfterMinutes", "10"), "escalateAfterMinutes", "30"), "slack"), "C0123ABCD"));
+    expect(edited.plan?.approvalReminders).toEqual({ remindAfterMinutes: 10, escalateAfterMinutes: 30, escalateTo: "slack:C0123ABCD" });
+    expect(validateDraft(edited)).toMatchObject({ errors: [], warnings: [] });
+    expect(JSON.parse(roundTrip(edited)), "the saved graph reads back equal (key order aside)").toEqual(edited);
+    expect(renderPlan(edited)).toMatch(/<input id="plan-approval-slack-channel"[^>]*value="C0123ABCD"/);
+    const off = withPlanApproval(edited.plan!, false);
+    expect(off).not.toHaveProperty("approvalReminders");
+    expect(JSON.stringify(withPlan(edited, () => ({})))).toBe(JSON.stringify(approved));
+  });
+
+  it("are checked live with the rest of the plan's settings (the designer's draft validation includes the plan)", () => {
+    const early = withPlan(approved, (r) => withEscalationChoice(withMinutes(withMinutes(r, "remindAfterMinutes", "60"), "escalateAfterMinutes", "45"), "admin"));
+    expect(validateDraft(early).errors).toEqual([expect.objectContaining({ path: "plan.approvalReminders.escalateAfterMinutes", message: "escalate must come after the reminder: more than 60 min" })]);
+    expect(renderPlan(early)).toContain('data-testid="field-issues-plan.approvalReminders.escalateAfterMinutes"');
+    const synthesisIsPlanner: AgentGraph = { ...approved, plan: { ...approved.plan!, synthesisAgent: "lead" } };
+    expect(validateDraft(synthesisIsPlanner).errors.map((e) => e.path)).toEqual(["plan.synthesisAgent"]);
   });
 });

@@ -124,7 +124,7 @@ export function ApprovalRules(props: {
                 </select>
               </Field>
             </div>
-            <ApprovalReminderFields rule={rule} r={r} base={base} issues={issues} readOnly={readOnly} set={(next, field) => set(r, next, field)} />
+            <ApprovalReminderFields rule={rule} idPrefix={`rule-${r}`} subject={`rule ${r + 1}`} base={base} issues={issues} readOnly={readOnly} set={(next, field) => set(r, next, field)} />
             <label className="flex items-center gap-2 text-xs text-zinc-700">
               <input type="checkbox" checked={rule.allowSelfApproval} disabled={readOnly} onChange={(e) => set(r, { ...rule, allowSelfApproval: e.target.checked }, "self")} />
               Who started the run or wrote this version may approve (only if the workspace policy allows it)

@@ -16,6 +16,7 @@ import { ModelPicker, type ProviderOption } from "./model-picker";
 import { HandoffSettings, KindSettings, LINK_MEANING, LinkInspector } from "./orchestration-settings";
 import { OutputSchemaEditor } from "./output-schema-editor";
 import { PlanSettingsGroup } from "./plan-settings";
+import { BudgetReminderSettings, withOnBudget } from "./budget-reminders";
 
 type Issues = { errors: readonly GraphIssue[]; warnings: readonly GraphIssue[] };
 type Edit = (change: (graph: AgentGraph) => AgentGraph, key: string) => void;
@@ -178,7 +179,7 @@ function GraphInspector({ graph, props }: { graph: AgentGraph; props: InspectorP
           </select>
         </Field>
         <Field id="limit-onBudget" label="At the token budget" path="limits.onBudget" issues={issues}>
-          <select id="limit-onBudget" className={INPUT} value={graph.limits.onBudget} disabled={readOnly} onChange={(e) => setLimit({ onBudget: e.target.value as RunLimits["onBudget"] }, "onBudget")}>
+          <select id="limit-onBudget" className={INPUT} value={graph.limits.onBudget} disabled={readOnly} onChange={(e) => edit((g) => ({ ...g, limits: withOnBudget(g.limits, e.target.value as RunLimits["onBudget"]) }), "limits:onBudget")}>
             <option value="fail">fail the run</option>
             <option value="ask">ask an approver for more</option>
           </select>
@@ -191,6 +192,7 @@ function GraphInspector({ graph, props }: { graph: AgentGraph; props: InspectorP
           </select>
         </Field>
       </div>
+      <BudgetReminderSettings graph={graph} issues={issues} readOnly={readOnly} edit={edit} />
       <p className="text-[11px] text-zinc-500">Max steps counts iterations across every agent of a run (handoffs and repairs included); each agent also keeps its own max iterations.</p>
       <PlanSettingsGroup graph={graph} issues={issues} readOnly={readOnly} edit={edit} />
     </div>

@@ -50,17 +50,18 @@ export interface Validation {
   ms: number;
 }
 
-/** One pass of the engine's validator, timed (the layout is left out: the engine ignores it). */
-export function validateDraft(graph: Pick<AgentGraph, "entryAgent" | "agents" | "limits">): Validation {
+/** One pass of the engine's validator, timed (the layout is left out: the engine ignores it; the plan-and-execute settings are in). */
+export function validateDraft(graph: Pick<AgentGraph, "entryAgent" | "agents" | "limits"> & Partial<Pick<AgentGraph, "mode" | "plan">>): Validation {
   const started = performance.now();
-  const result = validateAgentGraph({ entryAgent: graph.entryAgent, agents: graph.agents, limits: graph.limits });
+  const { entryAgent, agents, limits, mode, plan } = graph;
+  const result = validateAgentGraph({ entryAgent, agents, limits, ...(mode === undefined ? {} : { mode }), ...(plan === undefined ? {} : { plan }) });
   return { errors: result.errors, warnings: result.warnings, ms: performance.now() - started };
 }
 
 /** Validates on every change; moving nodes alone does not re-run it. */
 export function useValidation(graph: AgentGraph): Validation {
-  const { entryAgent, agents, limits } = graph;
-  return useMemo(() => validateDraft({ entryAgent, agents, limits }), [entryAgent, agents, limits]);
+  const { entryAgent, agents, limits, mode, plan } = graph;
+  return useMemo(() => validateDraft({ entryAgent, agents, limits, mode, plan }), [entryAgent, agents, limits, mode, plan]);
 }
 
 export function useDesignerDocument(agent: string, saved: { version: number; graph: AgentGraph }, initial: { graph: AgentGraph; baseVersion: number }) {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ROLES } from "../access/roles";
 import { INHERIT_MODEL } from "./model-inheritance";
+import { approvalTimingErrors } from "./approval-timing";
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -67,13 +68,8 @@ const approvalReminderShape = {
 
 /** Reminders and escalation of an approval the graph asks for without a rule (a budget ask, a plan). */
 export const approvalRemindersSchema = z.object(approvalReminderShape).superRefine((value, ctx) => {
-  // A rule's cross-field checks live in the validator; this setting has no rule, so its own schema checks them.
-  if ((value.escalateAfterMinutes === undefined) !== (value.escalateTo === undefined)) {
-    ctx.addIssue({ code: "custom", path: [value.escalateTo === undefined ? "escalateTo" : "escalateAfterMinutes"], message: "escalateAfterMinutes and escalateTo are set together" });
-  }
-  if (value.remindAfterMinutes !== undefined && value.escalateAfterMinutes !== undefined && value.escalateAfterMinutes <= value.remindAfterMinutes) {
-    ctx.addIssue({ code: "custom", path: ["escalateAfterMinutes"], message: `escalate must come after the reminder: more than ${value.remindAfterMinutes} min` });
-  }
+  // A rule's cross-field checks live in the validator; this setting has no rule, so its own schema checks them (in the same words).
+  for (const issue of approvalTimingErrors(value)) ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
 });
 
 export const approvalRuleSchema = z.object({
@@ -228,6 +224,8 @@ export type RouterSettings = z.infer<typeof routerSettingsSchema>;
 export type PlanSettings = z.infer<typeof planSettingsSchema>;
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
+/** A budget ask's or a plan approval's reminder and escalation (an approval rule has the same three fields). */
+export type ApprovalReminders = z.infer<typeof approvalRemindersSchema>;
 export type AgentConfig = z.infer<typeof agentSchema>;
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 export type AgentGraph = z.infer<typeof agentGraphSchema>;

@@ -148,3 +148,46 @@ describe("MCP servers are references to the registry", () => {
     expect(loadableLegacyGraph(result)).toBeNull();
   });
 });
+
+describe("a budget ask's and a plan approval's reminders (limits.budgetReminders, plan.approvalReminders)", () => {
+  const planGraph = (plan: Record<string, unknown>, limits: Record<string, unknown> = {}) =>
+    ({ ...graph([agent("main"), agent("worker")]), mode: "plan-and-execute", plan, limits }) as AgentGraphInput;
+  const budgetGraph = (limits: Record<string, unknown>) => ({ ...graph([agent("main")]), limits }) as AgentGraphInput;
+  const issues = (list: { path: string; message: string }[]) => list.map(({ path, message }) => ({ path, message }));
+
+  it("accepts a consistent setting with no warning", () => {
+    expect(validateAgentGraph(budgetGraph({ onBudget: "ask", budgetReminders: { remindAfterMinutes: 15, escalateAfterMinutes: 45, escalateTo: "admin" } }))).toMatchObject({ ok: true, warnings: [] });
+    expect(validateAgentGraph(planGraph({ approval: true, approvalReminders: { remindAfterMinutes: 30, escalateAfterMinutes: 120, escalateTo: "slack:C0123ABCD" } }, { runTimeoutSeconds: 4 * 3600 }))).toMatchObject({ ok: true, warnings: [] });
+  });
+
+  it("refuses a half-set escalation and one not after the reminder, at the field, in an approval rule's words", () => {
+    expect(issues(validateAgentGraph(budgetGraph({ onBudget: "ask", budgetReminders: { escalateAfterMinutes: 60 } })).errors)).toEqual([
+      { path: "limits.budgetReminders.escalateTo", message: "choose who hears of the escalation (a role or a Slack channel), or clear “Escalate after”" },
+    ]);
+    expect(issues(validateAgentGraph(budgetGraph({ onBudget: "ask", budgetReminders: { escalateTo: "approver" } })).errors)).toEqual([
+      { path: "limits.budgetReminders.escalateAfterMinutes", message: "set after how many minutes to escalate, or choose no escalation" },
+    ]);
+    expect(issues(validateAgentGraph(planGraph({ approval: true, approvalReminders: { remindAfterMinutes: 60, escalateAfterMinutes: 60, escalateTo: "admin" } })).errors)).toEqual([
+      { path: "plan.approvalReminders.escalateAfterMinutes", message: "escalate must come after the reminder: more than 60 min" },
+    ]);
+  });
+
+  it("warns, without refusing, of a reminder or escalation due at or after the run timeout (the request expires before it)", () => {
+    const late = validateAgentGraph(budgetGraph({ onBudget: "ask", runTimeoutSeconds: 1800, budgetReminders: { remindAfterMinutes: 10, escalateAfterMinutes: 30, escalateTo: "admin" } }));
+    expect(late.ok).toBe(true);
+    expect(issues(late.warnings)).toEqual([{ path: "limits.budgetReminders.escalateAfterMinutes", message: "the escalation is never sent: the request expires before the run timeout (1800 s, 30 min)" }]);
+    const plan = validateAgentGraph(planGraph({ approval: true, approvalReminders: { remindAfterMinutes: 5 } }, { runTimeoutSeconds: 299 }));
+    expect(plan.ok).toBe(true);
+    expect(plan.warnings.map((w) => [w.path, w.code])).toEqual([["plan.approvalReminders.remindAfterMinutes", "invalid_reminder"]]);
+    expect(validateAgentGraph(planGraph({ approval: true, approvalReminders: { remindAfterMinutes: 4 } }, { runTimeoutSeconds: 300 })).warnings, "due a minute before the timeout: sent").toEqual([]);
+  });
+
+  it("warns of a setting no request will ever use: a run that fails at its budget, a plan that waits for nobody", () => {
+    const fail = validateAgentGraph(budgetGraph({ onBudget: "fail", budgetReminders: { remindAfterMinutes: 10 } }));
+    expect(fail.ok).toBe(true);
+    expect(issues(fail.warnings)).toEqual([{ path: "limits.budgetReminders", message: 'never sent: at the token budget the run fails and asks nobody (set onBudget to "ask")' }]);
+    const noApproval = validateAgentGraph(planGraph({ approval: false, approvalReminders: { remindAfterMinutes: 10 } }));
+    expect(noApproval.ok).toBe(true);
+    expect(issues(noApproval.warnings)).toEqual([{ path: "plan.approvalReminders", message: "never sent: the plan does not wait for approval (turn plan approval on)" }]);
+  });
+});

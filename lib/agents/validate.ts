@@ -5,7 +5,7 @@ import { INHERIT_MODEL } from "./model-inheritance";
 import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "../tools/catalog";
 import { matchesGlob } from "./glob";
 import { formatPath } from "../errors";
-import { approvalRuleTimingIssues } from "./approval-timing";
+import { approvalRuleTimingIssues, runApprovalTimingWarnings } from "./approval-timing";
 
 export interface GraphIssue {
   path: string;
@@ -209,6 +209,7 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
 
   graph.agents.forEach((agent, i) => checkOrchestration(graph, agent, i, firstIndex, errors));
   checkPlanSettings(graph, firstIndex, errors);
+  checkRunApprovalReminders(graph, warnings);
   for (const loop of findHandoffLoops(graph)) {
     const index = firstIndex.get(loop[0] ?? "") ?? 0;
     warnings.push({
@@ -295,6 +296,26 @@ function checkPlanSettings(graph: AgentGraph, firstIndex: ReadonlyMap<string, nu
   const synthesis = graph.plan?.synthesisAgent;
   if (synthesis !== undefined && (!firstIndex.has(synthesis) || synthesis === graph.entryAgent)) {
     errors.push({ path: "plan.synthesisAgent", message: synthesis === graph.entryAgent ? "the planner cannot also write the synthesis: choose another agent" : `no agent is named "${synthesis}"`, code: "invalid_plan_settings" });
+  }
+}
+
+/**
+ * A budget ask's and a plan approval's reminders (their cross-field errors are
+ * the schema's): set where no such request is ever made, or due only after the
+ * request expires, they are never sent.
+ */
+function checkRunApprovalReminders(graph: AgentGraph, warnings: GraphIssue[]): void {
+  const { budgetReminders, onBudget, runTimeoutSeconds } = graph.limits;
+  if (budgetReminders && onBudget !== "ask") {
+    warnings.push({ path: "limits.budgetReminders", message: 'never sent: at the token budget the run fails and asks nobody (set onBudget to "ask")', code: "invalid_reminder" });
+  } else if (budgetReminders) {
+    for (const w of runApprovalTimingWarnings(budgetReminders, runTimeoutSeconds)) warnings.push({ path: `limits.budgetReminders.${w.field}`, message: w.message, code: "invalid_reminder" });
+  }
+  const planReminders = graph.mode === "plan-and-execute" ? graph.plan?.approvalReminders : undefined;
+  if (planReminders && !graph.plan?.approval) {
+    warnings.push({ path: "plan.approvalReminders", message: "never sent: the plan does not wait for approval (turn plan approval on)", code: "invalid_reminder" });
+  } else if (planReminders) {
+    for (const w of runApprovalTimingWarnings(planReminders, runTimeoutSeconds)) warnings.push({ path: `plan.approvalReminders.${w.field}`, message: w.message, code: "invalid_reminder" });
   }
 }
 
