@@ -3,7 +3,8 @@
 // price book (demo/test priced through ZAP_MODEL_PRICES), count toward its
 // graph, its starter and the API key it was started with; once a limit is
 // reached the next start of that scope is refused through every door (route and
-// action: 402, one line naming the limit) and other scopes still start;
+// action: 402, one line naming the limit; an experiment, a playground call and a
+// fork alike, nothing written) and other scopes still start;
 // removing or raising the limit lets runs start again; each change is audited;
 // a schedule's firing is refused and recorded like any other start; the
 // monitors' spend_limit_used series reads a reached limit and a monitor on it fires.
@@ -22,16 +23,24 @@ import { createMonitor } from "../monitors/server/store";
 import { seriesValue } from "../metrics/server/series-value";
 import { highestSpendShare } from "./server/share";
 import type { SpendLimitView } from "./schemas";
+import { applyChange } from "../datasets/server/store";
+import { readSpans } from "../run-ledger/read";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
 vi.mock("@/lib/config/server/config", async () => (await import("../../scripts/test-support/parity-doors")).configModule);
 vi.mock("@/lib/engine/server/engine", async () => (await import("../../scripts/test-support/parity-doors")).engineModule);
 vi.mock("next/cache", async () => (await import("../../scripts/test-support/parity-doors")).cacheModule);
+// The experiment and playground doors name the web server's Temporal client; a refused start never uses it.
+const temporal = vi.hoisted(() => ({ client: null as unknown }));
+vi.mock("@/lib/temporal/server/client", () => ({ getTemporalClient: () => temporal.client }));
 
 const limitsRoute = await import("@/app/api/spend-limits/route");
 const limitRoute = await import("@/app/api/spend-limits/[limitId]/route");
 const runsRoute = await import("@/app/api/runs/route");
+const experimentsRoute = await import("@/app/api/experiments/route");
+const playgroundRoute = await import("@/app/api/playground/call/route");
+const forkRoute = await import("@/app/api/runs/[runId]/fork/route");
 const { startRunAction } = await import("../actions/start-run");
 const { setSpendLimitAction } = await import("../actions/set-spend-limit");
 
@@ -50,6 +59,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     doors.db = h.db;
     doors.config = h.config;
     doors.engine = h.engine;
+    temporal.client = h.client;
     for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
     for (const name of [GRAPH, OTHER]) await saveAgentVersion(h.db, name, singleAgentGraph({ name: "main" }), { createdById: ids.builder ?? null });
   }, 120_000);
@@ -165,6 +175,33 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(await h.db.auditEvent.count({ where: { action: "schedule.fire_refused", target: schedule.id } })).toBe(1);
     expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
   }, 60_000);
+
+  it.skipIf(!available)("a user over their limit starts no experiment, playground call or fork either: the same 402 line as a run start, nothing written", async () => {
+    as("builder");
+    const origin = await ran(OTHER);
+    const spanId = (await readSpans(h.db, origin)).find((span) => span.kind === "inference")?.id ?? "";
+    const builder = { id: ids.builder ?? "", email: "builder@zap.local" };
+    const datasetName = `ds-spend-${Date.now()}`;
+    await applyChange(builder, { newDataset: { name: datasetName } }, { add: [{ input: { task: "answer: done", context: {} }, expected: {}, tape: [], tags: [], source: {} }], note: "one item", action: "dataset.items_added" }, h.db);
+    as("admin");
+    const set = await setLimit({ scope: "user", scopeId: ids.builder, period: "month", amountUsd: 1 });
+    expect(set).toMatchObject({ ok: true, data: { reached: true } });
+    as("builder");
+    const runStart = await start(OTHER);
+    expect(runStart).toMatchObject({ ok: false, status: 402, error: { code: "spend_limit_reached" } });
+    const before = { experiments: await h.db.experiment.count(), runs: await h.db.run.count(), audit: await h.db.auditEvent.count() };
+
+    const experiment = await routeOutcome(await experimentsRoute.POST(apiRequest("POST", "/api/experiments", { dataset: datasetName, targets: [{ graph: OTHER, version: 1 }], scorers: [{ kind: "exact" }] }), params({})));
+    const playground = await routeOutcome(await playgroundRoute.POST(apiRequest("POST", "/api/playground/call", { runId: origin, spanId, model: "demo/test", temperature: 0, maxOutputTokens: 100, messages: [{ role: "user", content: "answer: done" }] }), params({})));
+    const fork = await routeOutcome(await forkRoute.POST(apiRequest("POST", `/api/runs/${origin}/fork`, { spanId }), params({ runId: origin })));
+    for (const [door, refused] of Object.entries({ experiment, playground, fork })) expect(refused, `${door}: the run start's refusal, word for word`).toEqual(runStart);
+    expect(await h.db.experiment.count(), "no experiment row").toBe(before.experiments);
+    expect(await h.db.run.count(), "no run row (the fork's)").toBe(before.runs);
+    expect(await h.db.auditEvent.count(), "no audit row: nothing was started or called").toBe(before.audit);
+    expect(await h.db.runTape.count({ where: { purpose: "fork" } }), "no fork tape").toBe(0);
+    as("admin");
+    expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
+  }, 120_000);
 
   it.skipIf(!available)("bad input is answered 422 naming the field, a missing graph too; nothing is saved", async () => {
     as("admin");

@@ -11,6 +11,7 @@ import { zapPayloadCodecs } from "../../lib/temporal/payload-codecs";
 import { temporalConnectionOptions } from "../../lib/temporal/connection-options";
 import { configuredKey } from "../../lib/crypto/keys";
 import { AppError } from "../../lib/errors";
+import { checkSpendLimits } from "../../lib/spend-limits/server/spend";
 import { ensureAuthSecret } from "./auth-secret";
 import { describeEvent } from "./describe-event";
 
@@ -35,6 +36,8 @@ export async function runLocal({ graphName, task, contextText, images }: LocalRu
   const engine = createEngine({ temporal, db, taskQueue: config.temporal.taskQueue, catalog: catalogOptions(config), egressAllowHosts: config.egress.allowHosts, decisionKey });
   try {
     const context = JSON.parse(contextText) as Record<string, unknown>;
+    // Refused like every run start when a spend limit of the workspace or the graph is reached (no starter, no key).
+    await checkSpendLimits(db, { graph: graphName, userId: "" });
     const { runId } = await engine.startRun({ graphName, task, context, ...(images.length ? { images } : {}) });
     console.log(`run ${runId}  (Temporal UI: ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows/${runId})`);
     for await (const event of engine.streamRun(runId)) {

@@ -1,8 +1,8 @@
 // Starting an experiment, whichever door it came through: every refusal before
 // anything is stored (unknown dataset or version, no items, a target version
 // that fails validation, a live tool with side effects, unknown custom scorers,
-// thresholds naming no scorer), then the experiment row with one pending result
-// row per unit, the durable workflow, and the audit row.
+// thresholds naming no scorer, a reached spend limit), then the experiment row
+// with one pending result row per unit, the durable workflow, and the audit row.
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { Client } from "@temporalio/client";
@@ -19,6 +19,7 @@ import { scorerName } from "../scoring/types";
 import { DEFAULT_EXPERIMENT_CONCURRENCY, MAX_EXPERIMENT_UNITS, targetLabel, type ExperimentTarget, type startExperimentSchema } from "../schemas";
 import { EXPERIMENT_WORKFLOW_TYPE, experimentWorkflowId, type ExperimentWorkflowInput } from "../workflow-contract";
 import { resolveDatasetItems } from "./dataset-source";
+import { checkSpendLimits } from "../../spend-limits/server/spend";
 import { experimentSettingsOf, type ExperimentSettings } from "./settings";
 
 type StartInput = z.output<typeof startExperimentSchema>;
@@ -108,6 +109,9 @@ export async function startExperiment({ db, temporal, taskQueue, unitsPerExecuti
   if (total > MAX_EXPERIMENT_UNITS) {
     throw new ValidationError([{ path: "targets", message: `${items.length} items × ${targets.length} targets = ${total} runs; at most ${MAX_EXPERIMENT_UNITS}` }]);
   }
+  // Its units are runs of the targets' graphs started by this user: refused (402, naming the limit) like any run start
+  // when a spend limit of the workspace, a target's graph, the user or the request's API key is reached.
+  for (const graph of new Set(targets.map((t) => t.graphName))) await checkSpendLimits(db, { graph, userId: user.id });
   const settings: ExperimentSettings = experimentSettingsOf(input);
   const concurrency = input.concurrency ?? DEFAULT_EXPERIMENT_CONCURRENCY;
   const experimentId = newExperimentId();

@@ -23,6 +23,7 @@ import { readForkSource } from "../../run-ledger/forks";
 import { startTapedRunWith, type TapedRunDeps } from "../../tapes/server/start-taped-run";
 import type { TapeEntry } from "../../tapes/schemas";
 import { buildForkTape, forkSpanOf } from "../build-tape";
+import { checkSpendLimits } from "../../spend-limits/server/spend";
 import { forkRunSchema, type ForkEdit, type ForkRunInput, type ForkRunResult } from "../schemas";
 
 /** The saved version a fork runs, with the checks that make a fork of it impossible. */
@@ -82,6 +83,8 @@ export async function forkRunWith(deps: TapedRunDeps, input: ForkRunInput, user:
   } catch {
     // A context the ledger cannot parse starts the fork without one.
   }
+  // A fork is a new run of the graph by this user: refused (402, naming the limit) like any run start; nothing written.
+  await checkSpendLimits(db, { graph: root.graphName, userId: user.id });
   const { runId, tapeId } = await startTapedRunWith(deps, {
     graphName: root.graphName,
     version,

@@ -16,6 +16,7 @@ import type { PlaygroundCallOutput, PlaygroundFailedOutput } from "../contract";
 import { limitProblem } from "../messages";
 import type { playgroundCallSchema, PlaygroundResult } from "../schemas";
 import { executePlayground, type PlaygroundDeps } from "./temporal";
+import { checkSpendLimits } from "../../spend-limits/server/spend";
 
 /** A web request waits at most this long, whatever the run timeout (a model call rarely takes a minute). */
 export const PLAYGROUND_WAIT_MAX_SECONDS = 300;
@@ -24,9 +25,8 @@ const DEFAULT_RUN_TIMEOUT_SECONDS = 3600;
 export type CallDeps = PlaygroundDeps & { db: Db; prices: PriceBook; catalog?: CatalogOptions };
 
 /** The run timeout of the run the call came from (a model call ends at it), capped at the playground's wait. */
-async function timeoutSecondsFor(db: Db, runId: string | undefined): Promise<number> {
+async function timeoutSecondsFor(db: Db, run: { agentVersionId: string | null } | null): Promise<number> {
   let seconds = DEFAULT_RUN_TIMEOUT_SECONDS;
-  const run = runId ? await readRunRow(db, runId) : null;
   if (run?.agentVersionId) {
     const version = await db.agentVersion.findUnique({ where: { id: run.agentVersionId }, select: { graph: true } });
     if (version) seconds = readStoredGraph(version.graph, run.agentVersionId).limits.runTimeoutSeconds;
@@ -42,7 +42,11 @@ export async function playgroundCall(deps: CallDeps, user: { id: string }, input
   if (images > 0 && !supportsVision(input.model, deps.catalog)) {
     throw new AppError("vision_not_supported", 422, `${input.model} does not read images, and this conversation has ${images}: choose a model that does, or remove the images`);
   }
-  const timeoutSeconds = await timeoutSecondsFor(deps.db, input.runId);
+  // A call costs money like a run's: refused (402, naming the limit) as a run start of the call's graph by this user
+  // is, when a spend limit of the workspace, that graph, the user or the request's API key is reached. Nothing is written.
+  const run = input.runId ? await readRunRow(deps.db, input.runId) : null;
+  await checkSpendLimits(deps.db, { graph: run?.graphName ?? "", userId: user.id });
+  const timeoutSeconds = await timeoutSecondsFor(deps.db, run);
   const output = await executePlayground<PlaygroundCallOutput | PlaygroundFailedOutput>(
     deps,
     {

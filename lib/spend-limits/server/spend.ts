@@ -1,7 +1,9 @@
-// What a scope spent in a window, and the check every run start makes
-// (lib/runs/launch-saved.ts: the run dialog, POST /api/runs and so the client and
-// CLI, a schedule's firing, a webhook's delivery). No "server-only": a schedule's
-// firing starts its run in the worker.
+// What a scope spent in a window, and the check every start that costs money
+// makes (lib/runs/launch-saved.ts: the run dialog, POST /api/runs and so the
+// client and CLI, a schedule's firing, a webhook's delivery; an experiment's
+// start, a playground call, a fork, the CLI on the server host). No
+// "server-only": a schedule's firing starts its run in the worker, and the CLI
+// is plain Node.
 import type { Db } from "../../db/prisma";
 import { costAt } from "../../pricing/price-book";
 import { cachedPriceBook } from "../../pricing/server/read-price-book";
@@ -40,7 +42,9 @@ export async function scopeLabel(db: Db, scope: SpendScope, scopeId: string): Pr
 /**
  * Refuses a run start (402, one line naming the limit) when a limit of its
  * workspace, graph, starter or API key is reached in its current window. The
- * API key is the request's (withApiKey) when it acts as the starter.
+ * API key is the request's (withApiKey) when it acts as the starter. Called
+ * before the start writes anything. An empty graph or user id names no limit
+ * (a playground call from scratch, the CLI on the server host).
  */
 export async function checkSpendLimits(db: Db, launch: Omit<LaunchScope, "apiKeyId">, options: { now?: Date; price?: PriceAt } = {}): Promise<void> {
   const key = currentApiKey();
