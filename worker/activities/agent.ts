@@ -52,7 +52,8 @@ export interface InferenceInput {
   tape?: TapeCall;
   /**
    * Asks the call to check the spend limits of the run tree (its root run) first: when one is reached the model is
-   * not called and the output carries `spendLimit` (the spend-limits-in-run patch; older executions never send it).
+   * not called and the output carries `spendLimit` (the spend-limits-in-run patch; older executions never send it;
+   * a taped run sends it under spend-limits-every-call, and only a step its tape does not answer is checked).
    */
   spendCheck?: { rootRunId: string };
 }
@@ -406,9 +407,18 @@ export function createAgentActivities({ db, ledger, models, tools, spendCheck = 
       // The carried batch is written while the model works; the call ends only once both are done,
       // and a cancelled call still finishes its write (the workflow waits for it, see worker/workflows/inference.ts).
       const written = input.ledger ? ledger.write(input.ledger) : Promise.resolve();
+      // Its outcome is read below; handled now so that a write failing while the tape or the limits are read is not unhandled.
+      void written.catch(() => undefined);
+      // A taped run asks its tape first: a recorded (or edited) step calls no model.
+      const taped = input.tape
+        ? replayedAnswer(input, input.tape, why, started).catch((error: unknown) => {
+            throw remembered(failures, key, infrastructureFailure(error, "reading the run's tape", input.runId, attempt));
+          })
+        : Promise.resolve(null);
       // Checked before the model is called: a reached limit answers without calling it (the batch is still written).
       // The check reads the spend only after the batch (the last call's usage) is written, and only when a limit applies.
-      if (input.spendCheck) {
+      // A step the tape answers costs nothing and is not checked (nor held up by a limit).
+      if (input.spendCheck && (await taped.then((replayed) => replayed === null, () => false))) {
         const [checked] = await Promise.allSettled([checkSpend(input.spendCheck.rootRunId, input.runId, key, written)]);
         if (checked.status === "rejected" || checked.value) {
           const [writeDone] = await Promise.allSettled([written]);
@@ -418,7 +428,7 @@ export function createAgentActivities({ db, ledger, models, tools, spendCheck = 
           return { content: null, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: Date.now() - started, attempt, startedAt: new Date(started).toISOString(), spendLimit };
         }
       }
-      const answered = (input.tape ? replayedAnswer(input, input.tape, why, started).catch((error: unknown) => { throw remembered(failures, key, infrastructureFailure(error, "reading the run's tape", input.runId, attempt)); }) : Promise.resolve(null))
+      const answered = taped
         .then((replayed) => replayed ?? answer(input, key, why, started))
         .then((output) => withEagerTools(input, output));
       const [writeResult, answerResult] = await Promise.allSettled([written, answered]);

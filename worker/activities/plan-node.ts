@@ -35,6 +35,8 @@ import { ModelCallError } from "../models/types";
 import { RunState } from "../workflows/run-state";
 import { withDependencyResults } from "./dependency-results";
 import { spanDurationMs } from "../../lib/contract/step-duration";
+import { spendLimitStopMessage, type SpendLimitHit } from "../../lib/contract/spend-limit-approval";
+import { createRunSpendCheck, type RunSpendCheck } from "../../lib/spend-limits/server/running";
 
 export interface PlanNodeInput {
   identity: LedgerRunIdentity;
@@ -49,9 +51,18 @@ export interface PlanNodeInput {
   tokenBudget: number;
   /** The run tree's step cap (limits.maxSteps), when it has one. */
   maxSteps?: number;
+  /**
+   * Each model call first checks the spend limits of the run tree (identity.rootRunId), as the model-call activity
+   * does (the spend-limits-every-call patch; older executions never send it). At a reached limit no model is called:
+   * the node's run ends failed with spend_limit_reached and the output carries the limit, for the plan's run to stop
+   * or ask (worker/workflows/plan-scheduler.ts).
+   */
+  spendCheck?: true;
 }
 
-export type PlanNodeOutput = { ok: true; text: string; usage: TokenUsage } | { ok: false; failure: string; reason: string; usage: TokenUsage };
+export type PlanNodeOutput =
+  | { ok: true; text: string; usage: TokenUsage }
+  | { ok: false; failure: string; reason: string; usage: TokenUsage; spendLimit?: SpendLimitHit };
 
 /** Model calls of one node: a retryable provider error is tried again, as the inference activity's retry policy would. */
 const MODEL_ATTEMPTS = 5;
@@ -98,7 +109,15 @@ interface NodeAttempt {
   cancelAsked(): boolean;
 }
 
-export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledger: { write(batch: FencedLedgerBatch): Promise<void> }; models: ModelRegistry }) {
+export interface PlanNodeActivityDeps {
+  db: Db;
+  ledger: { write(batch: FencedLedgerBatch): Promise<void> };
+  models: ModelRegistry;
+  /** The spend check of working runs (default: the database's, lib/spend-limits/server/running.ts). */
+  spendCheck?: RunSpendCheck;
+}
+
+export function createPlanNodeActivities({ db, ledger, models, spendCheck = createRunSpendCheck(db) }: PlanNodeActivityDeps) {
   return {
     async runPlanNode(input: PlanNodeInput): Promise<PlanNodeOutput> {
       const context = Context.current();
@@ -170,13 +189,13 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
     // later writes are refused rather than landing beside this one's.
     if (attempt.number > 1) await write();
 
-    const fail = async (failure: "model_error" | "budget_exceeded" | "step_limit_exceeded", reason: string): Promise<PlanNodeOutput> => {
+    const fail = async (failure: "model_error" | "budget_exceeded" | "step_limit_exceeded" | "spend_limit_reached", reason: string, spendLimit?: SpendLimitHit): Promise<PlanNodeOutput> => {
       endedAt = new Date().toISOString();
       state.terminal = { status: "failed", reason: failure, message: reason };
       state.emit({ type: "run_failed", reason: failure, message: reason });
       state.endSpan(runSpan, "error", { attributes: { outcome: failure } });
       await write();
-      return { ok: false, failure, reason: `${failure}: ${reason}`, usage: state.usage };
+      return { ok: false, failure, reason: `${failure}: ${reason}`, usage: state.usage, ...(spendLimit ? { spendLimit } : {}) };
     };
 
     try {
@@ -190,6 +209,15 @@ export function createPlanNodeActivities({ db, ledger, models }: { db: Db; ledge
         state.emit({ type: "iteration_started", iteration: state.iteration });
         const inferenceSpan = state.startSpan("inference", agent.model, iterationSpan.id);
         state.emit({ type: "inference_started", iteration: state.iteration, model: agent.model });
+        // A reached spend limit of the run tree: no model is called, the node's run ends naming the limit, and the
+        // plan's run stops or asks to go on (then the node gets another attempt, a run of its own).
+        const hit = input.spendCheck ? await spendCheck(identity.rootRunId) : null;
+        if (hit) {
+          state.endSpan(inferenceSpan, "error", { attributes: { spendLimitReached: hit.limitId, spendLimitMessage: hit.message } });
+          state.endSpan(iterationSpan, "error");
+          const why = hit.onReached === "stop" ? "the limit stops running runs" : "the plan's run asks to go on";
+          return await fail("spend_limit_reached", spendLimitStopMessage(hit, why), hit);
+        }
         // A model that takes a while: the node's run shows as running (run row, spans, first message) while it
         // works. A quick answer is written once, with its ending: a fast plan's node costs one write, not two.
         let written: Promise<unknown> = Promise.resolve(null);

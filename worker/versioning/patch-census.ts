@@ -30,6 +30,7 @@ export const ENGINE_PATCHES: readonly { id: string; askedBy: string }[] = [
   { id: "workspace-approval-gate", askedBy: "runs without a gate, before workspace-gate-at-start, at the first gated call" },
   { id: "follow-up-policy", askedBy: "every run" },
   { id: "spend-limits-in-run", askedBy: "every run" },
+  { id: "spend-limits-every-call", askedBy: "every run" },
 ];
 
 /** The marker core writes for `patched()` / `deprecatePatch()`. */

@@ -6,7 +6,7 @@
 // cancellation is not.
 import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, isCancellation, startChild, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
-import type { ResultRef, TokenUsage } from "../../lib/contract/types";
+import type { ResultRef, SpendLimitHit, TokenUsage } from "../../lib/contract/types";
 import type { AgentRunInput, RunOutcome } from "../../lib/contract/workflow";
 import { AGENT_WORKFLOW_TASK_TIMEOUT, AGENT_WORKFLOW_TYPE } from "../../lib/contract/definitions";
 import { SA_AGENT_NAME, SA_PARENT_RUN_ID } from "../../lib/temporal/search-attribute-keys";
@@ -18,10 +18,12 @@ import type { RunState } from "./run-state";
  * How a child run ended, for every caller (router, plan, synthesis). A failure
  * names the child's failure type (`model_error`, `agent_failed`, …: the
  * caller decides what to retry) and says whether it was a cancellation.
+ * `spendLimit`: an inline plan node stopped at a reached spend limit before
+ * calling its model (inline-node.ts); the plan's run stops or asks.
  */
 export type ChildTaskResult =
   | { ok: true; runId: string; text: string; data?: unknown; usage: TokenUsage }
-  | { ok: false; runId: string; reason: string; failure: string; cancelled: boolean; usage?: TokenUsage };
+  | { ok: false; runId: string; reason: string; failure: string; cancelled: boolean; usage?: TokenUsage; spendLimit?: SpendLimitHit };
 
 /** The tokens a failed child spent, from its failure's details (absent for children of older workers and for lost ones). */
 function usageOfFailure(cause: unknown): TokenUsage | undefined {

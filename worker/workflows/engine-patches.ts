@@ -103,6 +103,14 @@ export interface EnginePatches {
    * run goes on to its end whatever it spends, as before.
    */
   spendLimitsInRun: boolean;
+  /**
+   * The model calls spendLimitsInRun left unchecked check too: a taped run's live calls (a fork past its fork
+   * point, an experiment unit's calls the tape does not answer; a recorded step costs nothing and is never
+   * checked) and an inline plan node's calls (plan-node.ts; its run ends failed with spend_limit_reached and the
+   * plan's run stops or asks, then gives the node another attempt: plan-scheduler.ts). Without it, those calls go
+   * on whatever the run tree spends, as before.
+   */
+  spendLimitsEveryCall: boolean;
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -120,6 +128,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     stepsInHistory: false,
     followUpPolicy: false,
     spendLimitsInRun: false,
+    spendLimitsEveryCall: false,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
   // Retired (docs/deploying.md "Retiring a patch"): both landed in the same release as tape-replay (issue 27),
@@ -135,5 +144,6 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
   if (!input.gate) patches.workspaceGateAtStart = patched("workspace-gate-at-start");
   patches.followUpPolicy = patched("follow-up-policy");
   patches.spendLimitsInRun = patched("spend-limits-in-run");
+  patches.spendLimitsEveryCall = patched("spend-limits-every-call");
   return patches;
 }

@@ -86,6 +86,12 @@ function inferencePath(model: string, deadline: number, patches: { stepsInHistor
   return { local: false, carries: false, run: regular() };
 }
 
+/** Whether a model call checks the spend limits of its run tree (engine-patches.ts spendLimitsInRun, spendLimitsEveryCall). */
+function spendChecked(patches: RunState["patches"]): boolean {
+  if (!patches.spendLimitsInRun) return false;
+  return !patches.tape || patches.spendLimitsEveryCall;
+}
+
 /** A local activity that ran out of its schedule-to-close time fails with the TimeoutFailure itself (a regular one wraps it). */
 function isScheduleToCloseTimeout(error: unknown): boolean {
   const timeout = error instanceof ActivityFailure ? error.cause : error;
@@ -144,9 +150,10 @@ export async function infer(call: ModelCall, parent: TraceSpan): Promise<Inferen
         ...(inference.carries && ledger.carrying ? { eagerTools: call.eagerTools() } : {}),
         // A taped run asks its tape first (worker/activities/tape.ts); other runs' inputs are unchanged.
         ...(state.patches.tape ? { tape: state.patches.tape } : {}),
-        // Only under the patch, so executions started before it send (and get) exactly what they did. Not for a
-        // taped run (a fork, an experiment): like an experiment's start, it is not held to spend limits.
-        ...(state.patches.spendLimitsInRun && !state.patches.tape ? { spendCheck: { rootRunId: call.rootRunId } } : {}),
+        // Only under the patch, so executions started before it send (and get) exactly what they did. A taped run
+        // (a fork, an experiment unit) checks under spend-limits-every-call, and only its live calls (the activity
+        // asks the tape first: a recorded step costs nothing).
+        ...(spendChecked(state.patches) ? { spendCheck: { rootRunId: call.rootRunId } } : {}),
       });
     // A carrying call writes the pending ledger batch while the model works. An older execution's regular
     // call (a real provider, a taped run) read the whole conversation from the ledger, written first.

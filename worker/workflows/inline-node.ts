@@ -77,6 +77,8 @@ export async function runNodeInline(run: { state: RunState; input: AgentRunInput
       startedAt: new Date(Date.now()).toISOString(),
       tokenBudget: limits.tokenBudget,
       ...(limits.maxSteps !== undefined ? { maxSteps: limits.maxSteps } : {}),
+      // Only under the patch, so executions started before it send exactly what they did.
+      ...(state.patches.spendLimitsEveryCall ? { spendCheck: true as const } : {}),
     });
     state.addUsage(output.usage);
     if (output.ok) {
@@ -84,7 +86,7 @@ export async function runNodeInline(run: { state: RunState; input: AgentRunInput
       return { ok: true, runId: task.workflowId, text: output.text, usage: output.usage };
     }
     state.endSpan(span, "error", { tokens: output.usage, attributes: { outcome: "failed", reason: output.reason.slice(0, 300) } });
-    return { ok: false, runId: task.workflowId, reason: output.reason.slice(0, 500), failure: output.failure, cancelled: false, usage: output.usage };
+    return { ok: false, runId: task.workflowId, reason: output.reason.slice(0, 500), failure: output.failure, cancelled: false, usage: output.usage, ...(output.spendLimit ? { spendLimit: output.spendLimit } : {}) };
   } catch (error) {
     if (isCancellation(error)) {
       state.endSpan(span, "error", { attributes: { outcome: "cancelled" } });

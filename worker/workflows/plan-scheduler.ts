@@ -24,6 +24,7 @@ import type { TurnResult } from "./final-answer";
 import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
 import { RunFailure } from "./run-failure";
 import type { RunState } from "./run-state";
+import { meetSpendLimit } from "./spend-limit";
 
 /**
  * The child failures a node retries: they may pass on another attempt. A soft
@@ -210,6 +211,13 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
         });
       usage = addUsage(usage, last.usage);
       if (last.ok || last.cancelled) break;
+      if (last.spendLimit) {
+        // An inline node met a reached spend limit before calling its model (spend-limits-every-call): the plan's
+        // run stops (the limit's "stop", a rejection, an expiry: thrown, so the plan stops) or asks once for every
+        // node waiting; approved, the node gets another attempt, which checks again. Not a retry of a failure.
+        await meetSpendLimit(state, input.graph.limits, last.spendLimit);
+        continue;
+      }
       if (last.failure === "budget_exceeded" && input.graph.limits.onBudget === "ask") {
         // The node spent its share and the tree is out of tokens: the root asks an approver (once for every node
         // waiting), and a grant gives the node another attempt with a share of the new budget.
