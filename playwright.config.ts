@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { e2eChromium } from "./scripts/test-support/chromium";
 
 // `npm test` picks free ports and a fresh data folder and passes them in;
 // these defaults serve a direct `npx playwright test`.
@@ -54,7 +55,8 @@ export default defineConfig({
     trace: traceMode(),
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // Debian's headless shell when installed, else its chromium (CHROMIUM_PATH overrides): scripts/test-support/chromium.ts.
+      executablePath: e2eChromium(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },

@@ -14,6 +14,7 @@ import { bin, PROJECT_ROOT, run } from "./lib/run";
 import { provisionTemporalCli } from "./lib/temporal-cli";
 import { generatePrismaClients } from "./db/generate";
 import { freePort } from "./test-support/ports";
+import { e2eChromium, FULL_CHROMIUM, HEADLESS_SHELL } from "./test-support/chromium";
 import { e2eShuffleSeed, shuffleArgs } from "./test-support/e2e-order";
 import { provisionPostgres, type ProvisionedPostgres } from "./test-support/embedded-postgres";
 import { provisionLocalModel, zapCacheDir } from "./lib/local-model";
@@ -77,7 +78,7 @@ function record(result: SuiteResult): void {
 
 
 const reportDir = mkdtempSync(path.join(os.tmpdir(), "zap-test-reports-"));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
 
 /**
  * Runs a command with its output streamed, resolving to its exit code. With `held`, the output is kept and
@@ -349,8 +350,9 @@ async function postgresE2eSuite(pg: boolean): Promise<void> {
 async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
   banner(`e2e (Playwright + Chromium: two shards on SQLite, then the write paths on PostgreSQL; files in a shuffled order, seed ${E2E_SHUFFLE_SEED}: E2E_SHUFFLE_SEED=${E2E_SHUFFLE_SEED} npm test repeats it)`);
   const started = performance.now();
-  if (!existsSync(CHROMIUM)) {
-    record({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds: 0, note: `Chromium not found at ${CHROMIUM}` });
+  const chromium = e2eChromium();
+  if (!existsSync(chromium)) {
+    record({ name: "e2e", passed: 0, failed: 1, skipped: 0, seconds: 0, note: `Chromium not found at ${chromium}` });
     await beside;
     return;
   }
@@ -365,17 +367,26 @@ async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
   await Promise.all([sqlite, postgres, beside]);
 }
 
-/** Installs Debian's chromium when it is missing and we may (root); otherwise explains. */
-async function ensureChromium(): Promise<void> {
-  if (existsSync(CHROMIUM)) return;
+/**
+ * Installs Debian's chromium-headless-shell when neither CHROMIUM_PATH nor the shell is there and we may (root):
+ * e2e drives it for 40 % of the full browser's CPU (scripts/test-support/chromium.ts). Debian's chromium is the
+ * fallback when the package cannot be installed (no network to the mirror); with neither, e2e fails naming the path.
+ */
+async function ensureChromium(): Promise<string | null> {
+  if (process.env.CHROMIUM_PATH || existsSync(HEADLESS_SHELL)) return null;
   if (process.getuid?.() !== 0) {
-    console.error(`Chromium is missing at ${CHROMIUM}: install it (e.g. \`sudo apt-get install chromium\`) or set CHROMIUM_PATH. e2e will fail.`);
-    return;
+    return existsSync(FULL_CHROMIUM) ? null : `✗ Chromium is missing at ${FULL_CHROMIUM}: install it (e.g. \`sudo apt-get install chromium-headless-shell\`) or set CHROMIUM_PATH. e2e will fail.`;
   }
-  console.log("▸ installing Debian's chromium (apt-get)…");
-  await run("apt-get", ["update", "-qq"]);
-  const result = await run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-  console.log(result.code === 0 ? "✓ chromium installed" : `✗ apt-get install chromium failed:\n${result.stderr.slice(-2000)}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const install = () => run("apt-get", ["install", "-y", "--no-install-recommends", "chromium-headless-shell"], { env });
+  // The package lists may be current already (an image with chromium installed): only a failed install updates them.
+  let result = await install();
+  if (result.code !== 0) {
+    await run("apt-get", ["update", "-qq"], { env });
+    result = await install();
+  }
+  if (result.code === 0) return "✓ Debian's chromium-headless-shell installed (apt-get)";
+  return `✗ apt-get install chromium-headless-shell failed${existsSync(FULL_CHROMIUM) ? `; e2e drives ${FULL_CHROMIUM}` : ""}:\n${result.stderr.slice(-2000)}`;
 }
 
 /**
@@ -467,7 +478,8 @@ async function main(): Promise<void> {
   ]);
   await generatePrismaClients();
   console.log("✓ Prisma clients generated");
-  await ensureChromium();
+  // In the background: an install downloads and unpacks ~100 MB beside typecheck; e2e waits for it.
+  const chromiumReady = ensureChromium();
   // The server at TEST_DATABASE_URL (or the default) when it answers, else an embedded one on a free port. One that
   // cannot be had fails the run where PostgreSQL is required (CI, or TEST_DATABASE_URL set), else its tests are skipped.
   const required = postgresRequired();
@@ -517,6 +529,8 @@ async function main(): Promise<void> {
     vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: typesChecked ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
   // The two `next start` servers of scale-out serve the build made beside integration.
   const scaleOut = () => vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });
+  const chromiumLine = await chromiumReady;
+  if (chromiumLine) console.log(chromiumLine);
   if (built.startsWith("✓")) {
     // Beside e2e's two shards: first run (a fresh clone's `npm start`, its own build, data folder and ports). Then
     // scale-out alone: beside the shards its 200-run burst starved their stacks, and two tests that waited 15–20 s for
