@@ -1,7 +1,9 @@
 // Orchestration in the designer, as a builder would do it: turn an agent into a
 // router over two specialists and a fallback, draw a handoff between two
-// agents, give one an output schema (field list and JSON), save, run a task the
-// router is unsure about, and find in the trace that the fallback took it.
+// agents, give one an output schema (field list and JSON), have the graph ask
+// at its token budget with that request's reminder and escalation (checked as
+// typed, read back after the save), save, run a task the router is unsure
+// about, and find in the trace that the fallback took it.
 import { expect, test, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
@@ -138,6 +140,16 @@ test.describe("orchestration in the designer", () => {
     const limits = page.getByRole("group", { name: "Run limits" });
     await limits.getByLabel("Max handoffs").fill("3");
     await limits.getByLabel("At the token budget").selectOption("ask");
+    // Asking at the budget brings that request's reminder and escalation, checked as they are typed.
+    const budgetReminders = page.getByRole("group", { name: "Reminder and escalation of the budget request" });
+    await budgetReminders.getByLabel("Remind after (min)").fill("15");
+    await budgetReminders.getByLabel("Escalate to").selectOption("admin");
+    await budgetReminders.getByLabel("Escalate after (min)").fill("10");
+    const early = "escalate must come after the reminder: more than 15 min";
+    await expect(budgetReminders.getByTestId("field-issues-limits.budgetReminders.escalateAfterMinutes")).toHaveText(early);
+    await expect(page.getByRole("region", { name: "Problems" }).getByTestId("problem").filter({ hasText: early })).toHaveCount(1);
+    await budgetReminders.getByLabel("Escalate after (min)").fill("45");
+    await expect(budgetReminders.getByTestId("field-issues-limits.budgetReminders.escalateAfterMinutes")).toHaveCount(0);
 
     await page.getByLabel("Version message").fill("router with a fallback");
     await page.getByRole("button", { name: "Save" }).click();
@@ -147,6 +159,16 @@ test.describe("orchestration in the designer", () => {
     await page.reload();
     await expect(edge(page, "handoff:billing>tech")).toContainText("handoff");
     await expect(node(page, "agent:main").getByTestId("router-marker")).toBeVisible();
+    // The budget request's reminders read back, in the inspector and in the saved version's JSON.
+    const savedReminders = page.getByRole("group", { name: "Reminder and escalation of the budget request" });
+    await expect(savedReminders.getByLabel("Remind after (min)")).toHaveValue("15");
+    await expect(savedReminders.getByLabel("Escalate after (min)")).toHaveValue("45");
+    await expect(savedReminders.getByLabel("Escalate to")).toHaveValue("admin");
+    const exported = await page.request.get(`/api/agents/${name}/versions/2`);
+    expect(exported.status(), await exported.text()).toBe(200);
+    const file = (await exported.json()) as { version: number; graph: { limits: Record<string, unknown> } };
+    expect(file.version).toBe(2);
+    expect(file.graph.limits).toMatchObject({ onBudget: "ask", budgetReminders: { remindAfterMinutes: 15, escalateAfterMinutes: 45, escalateTo: "admin" } });
 
     // A task the router routes to billing with confidence 0.3, under its threshold: the default agent takes it.
     await page.getByRole("button", { name: "Run", exact: true }).click();
