@@ -9,6 +9,7 @@ import { zapPayloadCodecs } from "../lib/temporal/payload-codecs";
 import { configuredKey } from "../lib/crypto/keys";
 import { temporalConnectionOptions } from "../lib/temporal/connection-options";
 import { createActivities } from "./activities";
+import { effectiveApprovalChannels } from "../lib/approval-channels/server/effective";
 import { createDeriver, type Deriver } from "../lib/run-ledger/deriver";
 import { createModelRegistry, type ModelRegistry } from "./models/registry";
 import { createMcpConnections, type McpConnections } from "./tools/mcp";
@@ -37,19 +38,22 @@ export interface ZapWorkerDeps {
   runExporter?: RunExporter | null;
 }
 
+/**
+ * The approval channels in effect, read at each delivery and reminder sweep: the environment's variables over the
+ * admin's settings, cached a few seconds (lib/approval-channels/server/effective.ts), so a change needs no restart.
+ * The Slack signing secret stays with the web server.
+ */
+function approvalChannelsOf(db: Db, config: AppConfig) {
+  return async () => {
+    const { email, slack, linkBase } = await effectiveApprovalChannels(db, config);
+    return {
+      email: email ? { ...email, linkBase } : null,
+      slack: slack ? { botToken: slack.botToken, channel: slack.channel, apiUrl: slack.apiUrl, allowHosts: slack.allowHosts, linkBase } : null,
+    };
+  };
+}
+
 /** Connects to the configured Temporal with the worker's native client. */
-/** The email channel of approvals, when SMTP is configured (lib/config/env.ts approvalChannels). */
-function approvalEmailOf(config: AppConfig) {
-  const { email, linkBase } = config.approvalChannels;
-  return email ? { ...email, linkBase } : null;
-}
-
-/** The Slack channel of approvals, when a Slack app is configured (the signing secret stays with the web server). */
-function approvalSlackOf(config: AppConfig) {
-  const { slack, linkBase } = config.approvalChannels;
-  return slack ? { botToken: slack.botToken, channel: slack.channel, apiUrl: slack.apiUrl, allowHosts: slack.allowHosts, linkBase } : null;
-}
-
 export function connectWorker(config: AppConfig): Promise<NativeConnection> {
   return NativeConnection.connect(temporalConnectionOptions(config));
 }
@@ -96,7 +100,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
     ...(role === "workflows"
       ? {}
-      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalEmail: approvalEmailOf(config), approvalSlack: approvalSlackOf(config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
+      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalChannels: approvalChannelsOf(db, config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

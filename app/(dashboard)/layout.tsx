@@ -20,6 +20,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     ...(can(user.role, "users:manage") ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/api-keys", label: "API keys" }] : []),
     ...(can(user.role, "users:manage") ? [{ href: "/admin/slack", label: "Slack" }] : []),
+    ...(can(user.role, "users:manage") ? [{ href: "/admin/approval-channels", label: "Approval channels" }] : []),
     ...(can(user.role, "policy:manage") ? [{ href: "/admin/policy", label: "Approval policy" }] : []),
     ...(can(user.role, "policy:manage") ? [{ href: "/admin/prices", label: "Model prices" }] : []),
     ...(can(user.role, "mcp:manage") ? [{ href: "/admin/mcp", label: "MCP servers" }] : []),

@@ -83,6 +83,10 @@ export const AUDIT_ACTIONS = [
   // Slack user links (which Zap user a Slack member decides approvals as; lib/approval-channels)
   "slack.user_linked",
   "slack.user_unlinked",
+  // approval channels set on /admin/approval-channels (the row names the fields changed, never a value of a secret),
+  // and a test message sent through one (the channel and whether it went out)
+  "approval_channels.updated",
+  "approval_channels.tested",
   // saved views of the runs list (the row holds the view's name and filters)
   "view.created",
   "view.updated",

@@ -21,6 +21,7 @@ import type { SetSpendLimitRequest, SpendLimitView } from "../spend-limits/schem
 import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { ModelPriceEntry, ModelPriceList, SavedModelPrice, SetModelPriceInput } from "../pricing/schemas";
+import type { ApprovalChannelField, ApprovalChannelsView, ApprovalChannelTestResult, SendApprovalChannelTestInput, UpdateApprovalChannelsInput } from "../approval-channels/schemas";
 import type { CompareStepsPage, RunComparison } from "../runs/diff/schemas";
 import type { SessionUser } from "../auth/server/session";
 import type { addApprovalsToDatasetSchema, addRunsToDatasetSchema, ApprovalsAdded, createDatasetSchema, DatasetChange, DatasetDiff, DatasetItem, DatasetItemsPage, DatasetSummary, DatasetVersionSummary, DecidedApproval, importDatasetSchema, ImportProblem, updateDatasetItemSchema } from "../datasets/schemas";
@@ -438,6 +439,21 @@ export class ZapClient {
   /** Removes a price an admin set (admins); the model's earlier price applies again. */
   removeModelPrice(id: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; model: string }> {
     return this.http.call("DELETE", `/api/prices/${encodeURIComponent(id)}`, options);
+  }
+
+  /** The approval channels' SMTP and Slack settings, each field with its source (admins); a secret only as set. */
+  getApprovalChannels(options: { signal?: AbortSignal } = {}): Promise<ApprovalChannelsView> {
+    return this.http.call("GET", "/api/approval-channels", options);
+  }
+
+  /** Changes the approval channels' settings (admins): an absent field is kept, null clears it, e.g. `{ slackChannel: "C0123ABCD" }`. */
+  updateApprovalChannels(input: UpdateApprovalChannelsInput, options: { signal?: AbortSignal } = {}): Promise<{ changed: ApprovalChannelField[]; settings: ApprovalChannelsView }> {
+    return this.http.call("PATCH", "/api/approval-channels", { body: input, signal: options.signal });
+  }
+
+  /** Sends a test email (`{ channel: "email", to }`) or Slack message (`{ channel: "slack" }`) with the settings in effect (admins). */
+  sendApprovalChannelTest(input: SendApprovalChannelTestInput, options: { signal?: AbortSignal } = {}): Promise<ApprovalChannelTestResult> {
+    return this.http.call("POST", "/api/approval-channels/test", { body: input, signal: options.signal });
   }
 
   /** Every inbound webhook endpoint (of one graph when named); never a secret. */

@@ -40,6 +40,20 @@ const SECRET_VARIABLES = new Set([
   "ZAP_SLACK_BOT_TOKEN",
 ]);
 
+/** Slack's Web API, when neither ZAP_SLACK_API_URL nor the admin's setting names another base URL. */
+export const DEFAULT_SLACK_API_URL = "https://slack.com/api";
+
+/** The approval channels' variables as set in the environment (null: unset); see AppConfig.approvalChannels.fromEnv. */
+export interface ApprovalChannelEnv {
+  smtpUrl: string | null;
+  smtpFrom: string | null;
+  emailTo: string[] | null;
+  slackSigningSecret: string | null;
+  slackBotToken: string | null;
+  slackChannel: string | null;
+  slackApiUrl: string | null;
+}
+
 const commaList = z.string().transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean));
 
 const envSchema = z
@@ -163,7 +177,8 @@ const envSchema = z
     ZAP_SLACK_SIGNING_SECRET: secret(16).optional(),
     ZAP_SLACK_BOT_TOKEN: secret(8).optional(),
     ZAP_SLACK_CHANNEL: z.string().regex(/^[#A-Za-z0-9_.-]{1,80}$/, "expected a Slack channel id or name").optional(),
-    ZAP_SLACK_API_URL: httpUrl.default("https://slack.com/api"),
+    // Unset: the admin's setting on /admin/approval-channels, else https://slack.com/api.
+    ZAP_SLACK_API_URL: httpUrl.optional(),
     ZAP_DEMO_LATENCY_MS: z.coerce.number({ error: "expected milliseconds" }).int().min(0).max(60_000).default(0),
     // How often the worker's Temporal Schedule evaluates monitors (docs/observe.md#monitors-and-alerts); tests shorten it.
     ZAP_MONITOR_INTERVAL_SECONDS: z.coerce.number({ error: "expected seconds" }).int().min(1).max(3_600).default(60),
@@ -305,6 +320,12 @@ export interface AppConfig {
     email: { smtpUrl: string; from: string; to: string[] | null } | null;
     /** allowHosts: ZAP_EGRESS_ALLOW_HOSTS, so ZAP_SLACK_API_URL may point at a private host only when the operator allows it. */
     slack: { signingSecret: string; botToken: string; channel: string; apiUrl: string; allowHosts: string[] } | null;
+    /**
+     * Each channel variable as set (null: unset). A set variable wins over the admin's setting of the same field on
+     * /admin/approval-channels; email and slack above are what the environment alone configures. Readers take the
+     * effective channels from lib/approval-channels/server/effective.ts.
+     */
+    fromEnv: ApprovalChannelEnv;
   };
   /** Print stack traces after failures (ZAP_DEBUG). */
   debug: boolean;
@@ -416,8 +437,17 @@ export function parseEnv(rawEnv: RawEnv = process.env, projectRoot: string = PRO
       email: env.ZAP_SMTP_URL && env.ZAP_SMTP_FROM ? { smtpUrl: env.ZAP_SMTP_URL, from: env.ZAP_SMTP_FROM, to: env.ZAP_APPROVAL_EMAIL_TO ?? null } : null,
       slack:
         env.ZAP_SLACK_SIGNING_SECRET && env.ZAP_SLACK_BOT_TOKEN && env.ZAP_SLACK_CHANNEL
-          ? { signingSecret: env.ZAP_SLACK_SIGNING_SECRET, botToken: env.ZAP_SLACK_BOT_TOKEN, channel: env.ZAP_SLACK_CHANNEL, apiUrl: env.ZAP_SLACK_API_URL, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) }
+          ? { signingSecret: env.ZAP_SLACK_SIGNING_SECRET, botToken: env.ZAP_SLACK_BOT_TOKEN, channel: env.ZAP_SLACK_CHANNEL, apiUrl: env.ZAP_SLACK_API_URL ?? DEFAULT_SLACK_API_URL, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) }
           : null,
+      fromEnv: {
+        smtpUrl: env.ZAP_SMTP_URL ?? null,
+        smtpFrom: env.ZAP_SMTP_FROM ?? null,
+        emailTo: env.ZAP_APPROVAL_EMAIL_TO ?? null,
+        slackSigningSecret: env.ZAP_SLACK_SIGNING_SECRET ?? null,
+        slackBotToken: env.ZAP_SLACK_BOT_TOKEN ?? null,
+        slackChannel: env.ZAP_SLACK_CHANNEL ?? null,
+        slackApiUrl: env.ZAP_SLACK_API_URL ?? null,
+      },
     },
     webhook: env.ZAP_WEBHOOK_URL ? { url: env.ZAP_WEBHOOK_URL, secret: env.ZAP_WEBHOOK_SECRET ?? null, allowHosts: (env.ZAP_EGRESS_ALLOW_HOSTS ?? []).map((h) => h.toLowerCase()) } : null,
     models: {

@@ -18,7 +18,7 @@ import type { EncryptionKey } from "../config/encryption-keys";
 
 export type { EncryptionKey };
 
-export type KeyPurpose = "mcp-secrets" | "approval-decisions" | "temporal-payloads" | "api-keys" | "webhook-secrets";
+export type KeyPurpose = "mcp-secrets" | "approval-decisions" | "temporal-payloads" | "api-keys" | "webhook-secrets" | "approval-channel-secrets";
 
 /** A purpose's keys: `current` makes new ciphertext (null: none configured); `byId` opens it; `legacy` opens id-less ciphertext. */
 export interface KeyRing {

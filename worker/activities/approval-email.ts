@@ -22,6 +22,14 @@ export interface EmailChannelConfig {
 /** One channel's delivery of a notification; throws to be retried. */
 export type ApprovalChannel = (notification: ApprovalNotification) => Promise<void>;
 
+/** A channel's settings: fixed, or read at each delivery (the settings in effect, which an admin may change; null: off). */
+export type ChannelSettings<C> = C | (() => Promise<C | null>);
+
+/** The settings in effect for this delivery. */
+export async function settingsNow<C extends object>(settings: ChannelSettings<C>): Promise<C | null> {
+  return typeof settings === "function" ? settings() : settings;
+}
+
 const CHANNEL = "email";
 
 /** The people who may decide: active users whose role meets the approval's (approver when none), minus those refused as "self". */
@@ -37,12 +45,23 @@ function kindOf(event: ApprovalNotification["event"]): "request" | "decision" | 
   return "decision";
 }
 
-/** The email channel: sends each approval's request and its outcome once. */
-export function createEmailChannel(db: Db, config: EmailChannelConfig): ApprovalChannel {
-  const transport = nodemailer.createTransport(config.smtpUrl);
+/** The email channel: sends each approval's request and its outcome once; off while its settings are absent. */
+export function createEmailChannel(db: Db, settings: ChannelSettings<EmailChannelConfig>): ApprovalChannel {
+  // One transport per SMTP URL: a changed setting gets a new one.
+  let current: { smtpUrl: string; transport: ReturnType<typeof nodemailer.createTransport> } | null = null;
+  const transportFor = (smtpUrl: string) => {
+    if (current?.smtpUrl !== smtpUrl) {
+      current?.transport.close();
+      current = { smtpUrl, transport: nodemailer.createTransport(smtpUrl) };
+    }
+    return current.transport;
+  };
   return async (notification) => {
     const kind = kindOf(notification.event);
     if (!kind) return;
+    const config = await settingsNow(settings);
+    if (!config) return;
+    const transport = transportFor(config.smtpUrl);
     const approvalId = notification.approval.id;
     const sent = await db.approvalMessage.findMany({ where: { approvalId, channel: CHANNEL } });
     if (sent.some((m) => m.kind === kind)) return;

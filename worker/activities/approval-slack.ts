@@ -6,7 +6,7 @@
 import type { Db } from "../../lib/db/prisma";
 import { slackDecidedMessage, slackRequestMessage } from "../../lib/approval-channels/slack-message";
 import { slackApi } from "../../lib/approval-channels/slack-api";
-import type { ApprovalChannel } from "./approval-email";
+import { settingsNow, type ApprovalChannel, type ChannelSettings } from "./approval-email";
 
 export interface SlackChannelConfig {
   botToken: string;
@@ -21,10 +21,12 @@ export interface SlackChannelConfig {
 
 const CHANNEL = "slack";
 
-/** The Slack channel: posts each request once and updates that message once the approval is decided or expired. */
-export function createSlackChannel(db: Db, config: SlackChannelConfig): ApprovalChannel {
+/** The Slack channel: posts each request once and updates that message once the approval is decided or expired; off while its settings are absent. */
+export function createSlackChannel(db: Db, settings: ChannelSettings<SlackChannelConfig>): ApprovalChannel {
   return async (notification) => {
     if (notification.event === "approval.endorsed") return;
+    const config = await settingsNow(settings);
+    if (!config) return;
     const approvalId = notification.approval.id;
     const sent = await db.approvalMessage.findMany({ where: { approvalId, channel: CHANNEL } });
     if (notification.event === "approval.requested") {

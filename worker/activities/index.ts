@@ -11,7 +11,7 @@ import { createDeriver, type Deriver } from "../../lib/run-ledger/deriver";
 import { createNotificationActivities, type WebhookConfig } from "./notifications";
 import { createEmailChannel, type ApprovalChannel, type EmailChannelConfig } from "./approval-email";
 import { createSlackChannel, type SlackChannelConfig } from "./approval-slack";
-import { createReminderSweep } from "./approval-reminders";
+import { createReminderSweep, type ReminderChannels } from "./approval-reminders";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
 import type { RunExporter } from "../../lib/telemetry/exporter";
@@ -31,6 +31,8 @@ export interface ActivityDeps {
   approvalEmail?: EmailChannelConfig | null;
   /** Approvals posted to (and updated in) a Slack channel (null: none). */
   approvalSlack?: SlackChannelConfig | null;
+  /** The channels in effect, read at each delivery and sweep (lib/approval-channels/server/effective.ts); over approvalEmail and approvalSlack when given. */
+  approvalChannels?: () => Promise<ReminderChannels>;
   /** Key that checks the web server's signature on approval decisions (null refuses every decision). */
   decisionKey?: Buffer | null;
   /** How the worker reaches registered MCP servers (discovery); null answers that it cannot. */
@@ -43,16 +45,26 @@ export interface ActivityDeps {
   deriver?: Deriver;
 }
 
-/** Where approvals go besides the webhook: email and Slack, as configured. */
+/** Where approvals go besides the webhook: email and Slack, as configured (read at each delivery when they may change). */
 function approvalChannels(deps: ActivityDeps): ApprovalChannel[] {
+  const settings = deps.approvalChannels;
+  if (settings) return [createEmailChannel(deps.db, async () => (await settings()).email), createSlackChannel(deps.db, async () => (await settings()).slack)];
   const channels: ApprovalChannel[] = [];
   if (deps.approvalEmail) channels.push(createEmailChannel(deps.db, deps.approvalEmail));
   if (deps.approvalSlack) channels.push(createSlackChannel(deps.db, deps.approvalSlack));
   return channels;
 }
 
-/** The monitor tick's reminder and escalation sweep, when an approval channel is configured. */
+/** The monitor tick's reminder and escalation sweep, when an approval channel is (or may become) configured. */
 function reminderSweep(deps: ActivityDeps): (() => Promise<unknown>) | undefined {
+  const settings = deps.approvalChannels;
+  if (settings) {
+    return async () => {
+      const channels = await settings();
+      if (!channels.email && !channels.slack) return { reminded: 0, escalated: 0 };
+      return createReminderSweep(deps.db, channels)();
+    };
+  }
   if (!deps.approvalEmail && !deps.approvalSlack) return undefined;
   return createReminderSweep(deps.db, { email: deps.approvalEmail ?? null, slack: deps.approvalSlack ?? null });
 }

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { getConfig } from "@/lib/config/server/config";
 import { listSlackLinks } from "@/lib/approval-channels/server/slack-links";
+import { effectiveApprovalChannels } from "@/lib/approval-channels/server/effective";
+import { getDb } from "@/lib/db/server/db";
 import { PageHeader } from "@/components/ui/page-header";
 import { SlackLinksClient } from "./slack-client";
 
@@ -10,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export default async function AdminSlackPage() {
   await requirePageUser("users:manage");
-  const slack = getConfig().approvalChannels.slack;
+  const { slack } = await effectiveApprovalChannels(getDb(), getConfig());
   return (
     <>
       <PageHeader

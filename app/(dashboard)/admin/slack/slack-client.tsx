@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useState, useTransition, type FormEvent } from "react";
 import { linkSlackUserAction } from "@/lib/actions/link-slack-user";
 import { unlinkSlackUserAction } from "@/lib/actions/unlink-slack-user";
@@ -35,7 +36,9 @@ export function SlackLinksClient({ links, configured, channel }: { links: SlackL
   return (
     <div className="space-y-6">
       {!configured && (
-        <Alert tone="info">Slack approvals are off: set ZAP_SLACK_SIGNING_SECRET, ZAP_SLACK_BOT_TOKEN and ZAP_SLACK_CHANNEL (docs/approvals-channels.md). Links made now apply once they are set.</Alert>
+        <Alert tone="info">
+          Slack approvals are off: set the signing secret, bot token and channel on <Link href="/admin/approval-channels" className="underline">Approval channels</Link> (or ZAP_SLACK_SIGNING_SECRET, ZAP_SLACK_BOT_TOKEN and ZAP_SLACK_CHANNEL). Links made now apply once they are set.
+        </Alert>
       )}
       {configured && channel && <p className="text-sm text-zinc-700">Approvals are posted to Slack channel {channel}.</p>}
       {message && <Alert tone={message.tone}>{message.text}</Alert>}

@@ -7,10 +7,13 @@ import { getDb } from "@/lib/db/server/db";
 import { getEngine } from "@/lib/engine/server/engine";
 import { getConfig } from "@/lib/config/server/config";
 import { handleSlackInteraction } from "@/lib/approval-channels/server/slack-interaction";
+import { effectiveApprovalChannels } from "@/lib/approval-channels/server/effective";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    const answer = await handleSlackInteraction({ db: getDb(), engine: getEngine(), slack: getConfig().approvalChannels.slack }, request);
+    // The Slack app in effect: the environment's variables over the admin's settings (/admin/approval-channels).
+    const { slack } = await effectiveApprovalChannels(getDb(), getConfig());
+    const answer = await handleSlackInteraction({ db: getDb(), engine: getEngine(), slack }, request);
     return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // An unexpected failure: the generic message, logged with its context (never a stack or a secret).
