@@ -25,7 +25,7 @@ import { DEFAULT_RESTART_POLICY, ProcessGroup, type FatalExit } from "./lib/proc
 import { generatePrismaClients } from "./db/generate";
 import { applyMigrations } from "./db/migrate";
 import { checkProductionAccounts } from "./lib/production-mode";
-import { WORKFLOW_BUNDLE_INPUTS, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
+import { currentWorkflowBundle, stampWorkflowBundle, workflowBundleFingerprint, WORKFLOW_BUNDLE_PATH } from "./lib/workflow-bundle";
 import { buildIfStale } from "./lib/next-build";
 import { localModelServerArgs, localModelServerEnv, provisionLocalModel } from "./lib/local-model";
 
@@ -168,12 +168,11 @@ async function prepareDatabase(config: AppConfig): Promise<string> {
 const seedReportSchema = z.object({ seeded: z.boolean(), users: z.number(), agents: z.number() });
 
 async function workflowBundleIfStale(): Promise<string> {
-  const stamp = `${WORKFLOW_BUNDLE_PATH}.fingerprint`;
-  const print = fingerprint(PROJECT_ROOT, WORKFLOW_BUNDLE_INPUTS);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === print && existsSync(WORKFLOW_BUNDLE_PATH)) return "up to date";
+  const print = workflowBundleFingerprint();
+  if (currentWorkflowBundle(print)) return "up to date";
   // In a child process: the orchestrator stays small (it only supervises afterwards).
   await runOrThrow(bin("tsx"), [path.join(PROJECT_ROOT, "scripts/build-workflows.ts")]);
-  writeFileSync(stamp, print);
+  stampWorkflowBundle(print);
   return "bundled";
 }
 

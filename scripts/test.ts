@@ -12,6 +12,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { bin, PROJECT_ROOT, run } from "./lib/run";
 import { provisionTemporalCli } from "./lib/temporal-cli";
+import { adoptWorkflowBundle, currentWorkflowBundle, workflowBundleFingerprint } from "./lib/workflow-bundle";
 import { generatePrismaClients } from "./db/generate";
 import { freePort } from "./test-support/ports";
 import { e2eChromium, FULL_CHROMIUM, HEADLESS_SHELL } from "./test-support/chromium";
@@ -516,19 +517,32 @@ async function main(): Promise<void> {
   // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
   for (const line of await realComponents) console.log(line);
   const prebuild = prebuildDashboard();
+  // Integration's global setup hands over the workflow bundle it makes (scripts/test-support/temporal-global-setup.ts);
+  // the fingerprint of the inputs is taken before it is made.
+  const workflowPrint = workflowBundleFingerprint();
+  const handedBundle = path.join(reportDir, "workflow-bundle.js");
   await vitestSuite("integration", ["integration-serial", "integration", "integration-isolated", "security"], {
+    env: { ZAP_TEST_WORKFLOW_BUNDLE_OUT: handedBundle },
     databases: both,
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
   });
   const built = await prebuild;
   console.log(built);
+  // Where e2e's `npm start` looks for it (after the build, which clears `.next`): its first stack starts without a
+  // webpack run (~15 CPU-s) while the second waits for it, and scale-out's set-up reuses it.
+  if (built.startsWith("✓") && existsSync(handedBundle) && !currentWorkflowBundle(workflowPrint)) adoptWorkflowBundle(handedBundle, workflowPrint);
   // The clone is of HEAD: when the checkout has no change beside it and this run's typecheck passed, the clone's
   // `next build` skips its second check of the same files (~80 CPU-s beside e2e), as the prebuild does.
   const typesChecked = results.find((r) => r.name === "typecheck")?.failed === 0 && (await run("git", ["status", "--porcelain"])).stdout.trim() === "" && !process.env.FIRST_RUN_REF;
   const firstRun = (beside?: string) =>
     vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: typesChecked ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
   // The two `next start` servers of scale-out serve the build made beside integration.
-  const scaleOut = () => vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL" });
+  const scaleOut = () => {
+    // The bundle `npm start` made from this checkout's workflow code, when current: scale-out's set-up (alone on the
+    // critical path) skips its own webpack run.
+    const bundle = currentWorkflowBundle(workflowPrint);
+    return vitestSuite("scale-out", ["scale-out"], { config: "scripts/scale-out/vitest.config.ts", databases: "PostgreSQL", env: bundle ? { ZAP_TEST_WORKFLOW_BUNDLE: bundle } : {} });
+  };
   const chromiumLine = await chromiumReady;
   if (chromiumLine) console.log(chromiumLine);
   if (built.startsWith("✓")) {

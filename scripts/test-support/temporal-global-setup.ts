@@ -5,7 +5,7 @@
 // vitest process; they share all three.
 import os from "node:os";
 import path from "node:path";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { bundleWorkflowCode } from "@temporalio/worker";
 import type { TestProject } from "vitest/node";
 import { provisionTemporalCli } from "../lib/temporal-cli";
@@ -89,13 +89,16 @@ async function startShared(): Promise<SharedSetup> {
     rmSync(dir, { recursive: true, force: true });
   };
   const quiet = { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} };
+  // npm test hands scale-out the bundle `npm start` made from this checkout's workflow code (its fingerprint
+  // checked: scripts/lib/workflow-bundle.ts), sparing a webpack run on the path where it runs alone.
+  const given = process.env.ZAP_TEST_WORKFLOW_BUNDLE;
+  const bundle = given ? Promise.resolve({ code: readFileSync(given, "utf8") }) : bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
   try {
-    const [bundle] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet }),
-      waitForTemporal({ address }, child, 60_000),
-      buildSqliteTemplate(templatePath),
-    ]);
-    writeFileSync(bundlePath, bundle.code);
+    const [{ code }] = await Promise.all([bundle, waitForTemporal({ address }, child, 60_000), buildSqliteTemplate(templatePath)]);
+    writeFileSync(bundlePath, code);
+    // And integration hands its bundle to npm test, which puts it where e2e's `npm start` looks (same call, same inputs).
+    const handOver = process.env.ZAP_TEST_WORKFLOW_BUNDLE_OUT;
+    if (handOver && !given) writeFileSync(handOver, code);
   } catch (error) {
     await stop();
     throw error;
