@@ -163,6 +163,36 @@ test.describe("as an admin", () => {
     await expect(page.getByTestId("usage-self")).toHaveText("1,000,000 tok · $3.00");
   });
 
+  // Issue 39 §2: approval channels set on their page. Only the SMTP URL and password: with no sender, email stays
+  // off, so no other spec's approval is mailed; the settings are cleared before (a rerun on the same data) and after.
+  test("saves the approval channels' SMTP settings: the password shows only as set, a bad URL is refused naming the field", async ({ page }) => {
+    const password = `e2e-password-${randomUUID()}`;
+    const clear = async () => expect((await page.request.patch("/api/approval-channels", { data: { smtpUrl: null, smtpPassword: null } })).status()).toBe(200);
+    await clear();
+    await page.goto("/admin/approval-channels");
+    await expect(page.getByRole("heading", { name: "Approval channels", level: 1 })).toBeVisible();
+    const form = page.getByRole("form", { name: "Email settings" });
+    await form.getByLabel("SMTP URL").fill("mail.example.com:587");
+    await form.getByRole("button", { name: "Save email settings" }).click();
+    await expect(page.getByTestId("alert-error")).toHaveText("SMTP URL: expected an smtp:// or smtps:// URL, e.g. smtp://user@mail.example.com:587");
+    await expect(page.getByTestId("field-status-smtpUrl")).toHaveText("not set");
+
+    await form.getByLabel("SMTP URL").fill("smtp://approvals@mail.example.com:587");
+    await form.getByLabel("SMTP password", { exact: true }).fill(password);
+    await form.getByRole("button", { name: "Save email settings" }).click();
+    await expect(page.getByTestId("alert-success")).toContainText("Email settings saved: SMTP URL, SMTP password changed.");
+    await expect(page.getByTestId("field-status-smtpPassword")).toHaveText("set");
+    await expect(form.getByLabel("SMTP password", { exact: true }), "a secret is never put back in the page").toHaveValue("");
+
+    await page.reload();
+    await expect(page.getByLabel("SMTP URL")).toHaveValue("smtp://approvals@mail.example.com:587");
+    await expect(page.getByTestId("field-status-smtpPassword")).toHaveText("set");
+    await expect(page.getByText("off: needs Sender (From)")).toBeVisible();
+    expect(await page.content(), "the password is nowhere in the page").not.toContain(password);
+
+    await clear();
+  });
+
   test("users API validates input with precise errors", async ({ request }) => {
     const list = await request.get("/api/users");
     expect(list.status()).toBe(200);
