@@ -129,8 +129,9 @@ export function createReminderSweep(db: Db, channels: ReminderChannels, now: () 
       if (rule.remindAfterMinutes !== undefined && waited >= rule.remindAfterMinutes) {
         const email = sent.find((m) => m.channel === "email");
         const slack = sent.find((m) => m.channel === "slack");
-        if (email && (await once(record.id, "email", "reminder", email.target, () => emailTo(email.target.split(","), "reminder", facts, waited)))) reminded++;
-        if (slack?.externalRef && (await once(record.id, "slack", "reminder", slack.target, () => slackPost(slack.target, slack.externalRef, "reminder", facts, waited)))) reminded++;
+        // A channel removed since the request went out sends nothing, so nothing is recorded as sent.
+        if (email && transport && (await once(record.id, "email", "reminder", email.target, () => emailTo(email.target.split(","), "reminder", facts, waited)))) reminded++;
+        if (slack?.externalRef && channels.slack && (await once(record.id, "slack", "reminder", slack.target, () => slackPost(slack.target, slack.externalRef, "reminder", facts, waited)))) reminded++;
       }
       if (rule.escalateAfterMinutes !== undefined && rule.escalateTo && waited >= rule.escalateAfterMinutes) {
         const to = rule.escalateTo;
