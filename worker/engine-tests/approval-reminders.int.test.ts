@@ -91,6 +91,18 @@ describe("approval reminders and escalation", () => {
     expect(escalations[0]?.text).toMatch(/has waited 31 minutes for a decision/);
   });
 
+  it("records no reminder through a channel removed since the request went out, and sends it once the channel is back", async () => {
+    const { runId, approval } = await pendingApproval();
+    const removed = createReminderSweep(h.db, { email: null, slack: null }, () => new Date(Date.parse(approval.requestedAt) + 11 * 60_000));
+    expect(await removed(), "no channel, nothing sent").toMatchObject({ reminded: 0, escalated: 0 });
+    expect(await h.db.approvalMessage.count({ where: { approvalId: approval.id, kind: "reminder" } }), "nothing recorded as sent").toBe(0);
+    expect(await sweepAt(approval, 12)(), "the channels are back: the reminder goes out").toMatchObject({ reminded: 2 });
+    expect(mailsOf(approval.id, "approval.reminder")).toHaveLength(1);
+    // Decided, so the next test's sweeps (which see every pending approval) leave it alone.
+    await h.engine.decideApproval(runId, { approvalId: approval.id, approved: false, decidedBy: { id: "someone", email: "admin@zap.local", role: "admin" } });
+    await eventually(async () => (await h.db.approvalRecord.findUniqueOrThrow({ where: { id: approval.id } })).status, (s) => s === "rejected", 20_000, "the recorded decision");
+  });
+
   it("sends nothing for an approval already decided", async () => {
     const { runId, approval } = await pendingApproval();
     await h.engine.decideApproval(runId, { approvalId: approval.id, approved: false, decidedBy: { id: "someone", email: "admin@zap.local", role: "admin" } });
