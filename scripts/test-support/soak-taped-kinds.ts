@@ -42,7 +42,9 @@ async function forkOfFinishedRun(ctx: SoakContext, rng: Rng, n: number): Promise
   const { runId: origin } = await ctx.h.engine.startRun({ graphName: ctx.savedGraph, task, startedBy });
   const originRun: Started = { kind: "plain", model: "demo", workflowId: origin, runId: origin, plan: { cancelAfterMs: null, followUp: null, decision: "approve" } };
   // The origin is waited for with the summary query every 100 ms (as a client's waitForRun does): reads of their own.
-  const summary = await waitForStatus(ctx.h.engine, origin, ["completed", "failed", "cancelled"], 60_000);
+  // A hang detector: a worker SIGKILLed while the origin's step is in flight costs a heartbeat timeout and a worker's
+  // restart, and a 2-core machine running the soak at half speed cut 60 s once (a fresh-clone run, 2026-11-30).
+  const summary = await waitForStatus(ctx.h.engine, origin, ["completed", "failed", "cancelled"], 180_000);
   if (summary.status !== "completed") return [originRun];
   const steps = (await readSpans(ctx.h.db, origin)).filter((s) => s.kind === "inference" || s.kind === "tool");
   const span = rng.pick(steps);
