@@ -82,14 +82,16 @@ test.describe("schedules", () => {
     await row.getByRole("button", { name: "Resume" }).click();
     await expect(page.getByTestId("alert-success")).toContainText(`${name} is resumed.`);
 
-    // The range in the browser's own time: from three hours ago to a minute ago (three hourly firings).
+    // The range in the browser's own time, around the last three hour marks (an hourly interval fires on the hour):
+    // three firings whatever the minute the test runs at.
     const [from, to] = await page.evaluate(() => {
       const local = (ms: number) => {
         const d = new Date(ms);
         const pad = (n: number) => String(n).padStart(2, "0");
         return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
       };
-      return [local(Date.now() - 3 * 3_600_000), local(Date.now() - 60_000)];
+      const lastMark = Math.floor((Date.now() - 300_000) / 3_600_000) * 3_600_000;
+      return [local(lastMark - 2 * 3_600_000 - 60_000), local(lastMark + 60_000)];
     });
     const startedBefore = await runCount(page, scheduleId);
     await row.getByRole("button", { name: "Backfill" }).click();

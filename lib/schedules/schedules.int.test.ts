@@ -125,8 +125,11 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect(triggered).toEqual({ ok: true, data: { triggered: schedule.id } });
     await eventually(() => linkedRuns(schedule.id), (runs) => runs.length === 1, 30_000, "the triggered run");
 
+    // An hourly interval fires on the hour: a range around the last three hours' marks holds exactly three firings
+    // whatever the minute (a range of "the last three hours less a minute" held two at hh:59 and hh:00).
     const now = Date.now();
-    const range = { from: new Date(now - 3 * 3_600_000 + 60_000).toISOString(), to: new Date(now - 60_000).toISOString() };
+    const lastMark = Math.floor((now - 300_000) / 3_600_000) * 3_600_000;
+    const range = { from: new Date(lastMark - 2 * 3_600_000 - 60_000).toISOString(), to: new Date(lastMark + 60_000).toISOString() };
     const backfilled = await routeOutcome(await backfillRoute.POST(apiRequest("POST", `/api/schedules/${schedule.id}/backfill`, range), byId(schedule.id)));
     expect(backfilled).toEqual({ ok: true, data: { backfilled: schedule.id, firings: 3 } });
     const runs = await eventually(() => linkedRuns(schedule.id), (all) => all.length === 4, 30_000, "the three backfilled runs");
