@@ -5,7 +5,7 @@
 // an alert's webhook column says when no webhook is configured; every moment
 // is written one way. Each test makes the graph and runs it reads.
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { hydrated, storageStateFor } from "./support";
+import { clickAndExpectUrl, hydrated, storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("viewer"), viewport: { width: 1440, height: 1000 } });
 
@@ -119,8 +119,7 @@ test("the overview's run tiles add up, say the success rate's denominator, and e
     await page.goto(`/?graph=${graph}&range=1h`);
     await expect(tile(name)).not.toHaveText("0");
     await hydrated(tile(name));
-    await tile(name).click();
-    await expect(page).toHaveURL(/\/runs\?/);
+    await clickAndExpectUrl(page, tile(name), /\/runs\?/);
     const query = Object.fromEntries(new URL(page.url()).searchParams);
     expect(query, `${name}: the list's filters`).toMatchObject({ graph, experiments: "1", ...(status ? { status } : {}) });
     if (!status) expect(query).not.toHaveProperty("status");

@@ -43,3 +43,47 @@ export async function hydrated(element: Locator): Promise<void> {
     .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps$"))), { message: "the element is hydrated by React" })
     .toBe(true);
 }
+
+interface ClickSeen {
+  target: string;
+  linkHref: string | null;
+  defaultPrevented: boolean;
+  atMs: number;
+}
+
+/**
+ * Clicks a link and waits for the URL it opens. When the URL never comes, the error says where the click went (the
+ * element the browser dispatched it to, the link around it, whether a handler took it) and which requests followed:
+ * a dropped navigation in CI has nothing else to read (traces are off there).
+ */
+export async function clickAndExpectUrl(page: Page, link: Locator, url: RegExp): Promise<void> {
+  await page.evaluate(() => {
+    const seen: ClickSeen[] = [];
+    (window as unknown as { __zapClicks: ClickSeen[] }).__zapClicks = seen;
+    // Bubbling on window runs after React's listener on the document: defaultPrevented says whether Link took it.
+    window.addEventListener("click", (event) => {
+      const target = event.target instanceof Element ? event.target : null;
+      const describe = (el: Element | null) => (el ? `${el.tagName.toLowerCase()}${el.getAttribute("data-testid") ? `[data-testid=${el.getAttribute("data-testid")}]` : ""}` : "none");
+      seen.push({ target: describe(target), linkHref: target?.closest("a")?.getAttribute("href") ?? null, defaultPrevented: event.defaultPrevented, atMs: Math.round(performance.now()) });
+    });
+  });
+  const requests: string[] = [];
+  const onRequest = (request: { url(): string; method(): string }) => requests.push(`${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search.slice(0, 80)}`);
+  page.on("request", onRequest);
+  const clickedAt = Date.now();
+  await link.click();
+  try {
+    // Longer than an assertion's 15 s: the URL changes only once the server has rendered the next page, and in npm
+    // test that render shares two cores with the other shard's stack and the first-run suite's production build.
+    await expect(page).toHaveURL(url, { timeout: 30_000 });
+  } catch (error) {
+    const clicks = await page.evaluate(() => (window as unknown as { __zapClicks?: ClickSeen[] }).__zapClicks ?? []).catch(() => []);
+    const detail = [
+      `clicks the page saw: ${clicks.length ? JSON.stringify(clicks) : "none"}`,
+      `requests since the click (${((Date.now() - clickedAt) / 1000).toFixed(1)} s): ${requests.length ? requests.slice(0, 20).join(", ") : "none"}`,
+    ].join("\n");
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${detail}`);
+  } finally {
+    page.off("request", onRequest);
+  }
+}

@@ -219,11 +219,11 @@ describe("the layering of lib/", () => {
 /** Runtime imports only (`import type` is erased and costs nothing at run time). */
 const RUNTIME_IMPORT = /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^"'`;]*?\sfrom\s*)?["']([^"'\n]+)["']/g;
 
-/** Every project file workflow code loads at run time, and the packages it loads (with the first file that does). */
-function workflowRuntimeImports(): { files: Set<string>; packages: Map<string, string> } {
+/** Every project file `entry` loads at run time (workflow code by default), and the packages it loads (with the first file that does). */
+function workflowRuntimeImports(entry = "worker/workflows/index.ts"): { files: Set<string>; packages: Map<string, string> } {
   const files = new Set<string>();
   const packages = new Map<string, string>();
-  const queue = ["worker/workflows/index.ts"];
+  const queue = [entry];
   while (queue.length > 0) {
     const file = queue.pop()!;
     if (files.has(file) || !fs.existsSync(path.join(ROOT, file))) continue;
@@ -251,5 +251,22 @@ describe("workflow code", () => {
     expect(seen.size, "the walk reached the workflow modules").toBeGreaterThan(5);
     const heavy = [...packages].filter(([name]) => name === "zod" || name.startsWith("zod/")).map(([name, file]) => `${file} -> ${name}`);
     expect(heavy, "keep zod schemas out of modules workflow code imports (see lib/tools/catalog.ts)").toEqual([]);
+  });
+});
+
+describe("the worker process", () => {
+  it("never loads a server-only module: it is plain Node, where `server-only` throws on import (a run start shared with the web server once did, and every worker process died at start)", () => {
+    const { files, packages } = workflowRuntimeImports("worker/main.ts");
+    expect(files.size, "the walk reached the worker's modules").toBeGreaterThan(50);
+    expect(packages.has("server-only") ? `${packages.get("server-only")} -> server-only` : null, "move the shared piece out of lib/<domain>/server (no `import \"server-only\"`)").toBeNull();
+  });
+});
+
+describe("the dashboard's links", () => {
+  it("go through components/ui/link.tsx, which prefetches nothing unless asked: every page is dynamic, and prefetching each link on screen rendered the layout some forty times per overview load", () => {
+    const direct = [...sourcesUnder("app"), ...sourcesUnder("components")].filter(
+      (file) => file !== "components/ui/link.tsx" && /from\s+["']next\/link["']/.test(fs.readFileSync(path.join(ROOT, file), "utf8")),
+    );
+    expect(direct, 'import Link from "@/components/ui/link" instead of next/link').toEqual([]);
   });
 });

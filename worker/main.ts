@@ -9,6 +9,7 @@ import { payloadCodecStartRefusal } from "../lib/temporal/payload-codecs";
 import { runExporterFromEnv } from "./telemetry/run-exporter";
 import { startMonitorSchedule } from "./monitor-schedule";
 import { resyncSchedules } from "./schedule-resync";
+import { startOnlineEvaluators } from "./online-evaluators";
 import { serveSdkMetrics } from "./telemetry/sdk-metrics";
 
 /** How often the worker also looks for queued derived rows it was not woken for. */
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     }
     await startMonitorSchedule(connection, config);
     await resyncSchedules(connection, config, db);
+    await startOnlineEvaluators(connection, config, db);
     await running;
     stopSweep();
     // The pass under way ends; what is still queued is derived by the next worker to sweep.

@@ -5,7 +5,7 @@
 // reason, routing by target…) are drawn by it unless the view splits by
 // something else. While the answer says ledger writes are not counted yet, the
 // page says so and reads again every second.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
@@ -16,6 +16,8 @@ import { drawsOwnLabels, labelledSearch, nextDashboardSearch, readDashboardUrl, 
 import { LABELLED_SERIES, SECTIONS } from "@/components/dashboard/panels";
 import { OverviewTiles } from "@/components/dashboard/overview-tiles";
 import { TriggerSplit } from "@/components/dashboard/trigger-split";
+import { LabelSplits } from "@/components/dashboard/label-splits";
+import { EvaluationScoresCard } from "@/components/evaluators/score-series-card";
 import { RUN_TRIGGERS } from "@/lib/runs/triggers";
 import { assignColors } from "@/components/dashboard/series-colors";
 import { DateTime, DateTimeRange } from "@/components/ui/date-time";
@@ -97,16 +99,22 @@ export function DashboardClient({ initial }: { initial: InitialMetrics }) {
       {labelled.error && !main.error ? <Alert tone="error">{labelled.error.message}</Alert> : null}
       {data ? (
         <>
-          <p className="text-xs text-zinc-500" data-testid="dashboard-range">
-            <DateTimeRange from={data.range.from} to={Date.parse(data.range.to) - 1} /> · one point per {describeStep(data.range.stepSeconds)} · refreshed <DateTime value={data.generatedAt} />
-          </p>
-          <DerivedLagNote lag={data.derived} />
+          {/* The catch-up note sits beside the range, not above the tiles: appearing and going each second while the
+              rollups catch up, on a line of its own it moved the tiles under the reader's pointer. */}
+          <div className="flex flex-wrap items-baseline gap-x-3">
+            <p className="text-xs text-zinc-500" data-testid="dashboard-range">
+              <DateTimeRange from={data.range.from} to={Date.parse(data.range.to) - 1} /> · one point per {describeStep(data.range.stepSeconds)} · refreshed <DateTime value={data.generatedAt} />
+            </p>
+            <DerivedLagNote lag={data.derived} />
+          </div>
           <p className="text-xs text-zinc-600" data-testid="runs-counted">
             The run tiles count the top-level runs started in this range, each once, where it is now, with the runs experiments started; each opens exactly those runs.
             {data.filters.model || data.filters.tool ? " Runs are not split by model or tool: those filters narrow the model and tool figures only." : ""}
           </p>
           <OverviewTiles data={data} />
           <TriggerSplit range={data.range} filters={data.filters} colors={colors} />
+          <LabelSplits range={data.range} filters={data.filters} />
+          <EvaluationScoresCard range={data.range} filters={data.filters} />
           {SECTIONS.map((section) => (
             <section key={section.title} aria-labelledby={`section-${section.title}`}>
               <h2 id={`section-${section.title}`} className="text-sm font-semibold uppercase tracking-wide text-zinc-500">

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { can } from "@/lib/access/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
@@ -14,6 +14,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/runs", label: "Runs" },
     { href: "/inbox", label: "Inbox" },
     { href: "/monitors", label: "Monitors" },
+    { href: "/evaluators", label: "Evaluators" },
     { href: "/schedules", label: "Schedules" },
     { href: "/webhooks", label: "Webhooks" },
     { href: "/spend-limits", label: "Spend limits" },

@@ -7,6 +7,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { ActiveAlerts } from "@/components/monitors/active-alerts";
+import { monitors } from "@/lib/monitors/server/web";
+import type { AlertView } from "@/lib/monitors/schemas";
 import { SpendCard } from "@/components/spend-limits/spend-card";
 import { listSpendLimits } from "@/lib/spend-limits/server/store";
 import { getDb } from "@/lib/db/server/db";
@@ -39,15 +41,26 @@ async function initialMetrics(searchParams: SearchParams): Promise<InitialMetric
   return initial;
 }
 
+/** The alerts firing now, for the first HTML: the banner is there from the first paint, not pushed in after it. */
+async function firingAlerts(): Promise<{ alerts: AlertView[]; readAt: number }> {
+  const alerts = await monitors.alerts({ state: "firing" });
+  return { alerts, readAt: Date.now() };
+}
+
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requirePageUser();
-  const [health, initial, limits] = await Promise.all([checkHealth(), searchParams.then(initialMetrics), listSpendLimits(getDb())]);
+  const [health, initial, limits, firing] = await Promise.all([
+    checkHealth(),
+    searchParams.then(initialMetrics),
+    listSpendLimits(getDb()),
+    firingAlerts(),
+  ]);
   const config = getConfig();
   return (
     <>
       <PageHeader title="Overview" description={`How your agents are doing, ${user.name.split(" ")[0]}: runs, latency, cost, approvals and the orchestration modes' health. Click a bar for the runs behind it.`} />
       <div className="mb-6">
-        <ActiveAlerts />
+        <ActiveAlerts initial={firing} />
       </div>
       {/* useSearchParams (the view lives in the URL) needs a Suspense boundary for the server render. */}
       <Suspense fallback={<p className="text-sm text-zinc-500">Loading the dashboard…</p>}>

@@ -4,7 +4,7 @@
 // in the history panel, beside the versions' exports), and "unsaved
 // changes" has a slot of its own, so appearing never moves or wraps anything.
 import type { ReactNode } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { HelpPopover } from "@/components/agents/help-popover";
 
 const TOOL = "shrink-0 whitespace-nowrap rounded px-2 py-1 text-xs ring-1 ring-zinc-300 disabled:opacity-40";

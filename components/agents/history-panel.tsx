@@ -2,13 +2,15 @@
 // Versions: who saved what and when, how many runs each had, which is the
 // default and which are drafts (saved from the playground, not the default
 // until promoted); compare any two (or a version and the draft), promote a
-// draft, restore one as the newest, export, import.
+// draft, restore one as the newest, export, import; the version labels and their
+// splits (version-labels.tsx).
 import { useState } from "react";
 import type { VersionSummary } from "@/lib/agents/designer-schemas";
 import type { FieldChange } from "@/lib/agents/graph-diff";
 import type { GraphIssue } from "@/lib/agents/validate";
 import { plural } from "@/lib/text/plural";
 import { DateTime } from "@/components/ui/date-time";
+import { useVersionLabels, VersionLabelChips, VersionLabelsSection } from "./version-labels";
 
 export type DiffSide = number | "draft";
 
@@ -46,6 +48,7 @@ export function HistoryPanel(props: {
 }) {
   const { agent, versions, baseVersion, canEdit, busy, onCompare, onRestore, onPromote, onImport, onExportDraft, importErrors } = props;
   const current = versions.find((v) => !v.draft)?.version ?? 0;
+  const labels = useVersionLabels(agent);
   const [from, setFrom] = useState<string>(String(versions[1]?.version ?? versions[0]?.version ?? 1));
   const [to, setTo] = useState<string>("draft");
   const [text, setText] = useState("");
@@ -79,6 +82,7 @@ export function HistoryPanel(props: {
                   ) : null}
                   {v.promotedAt ? <span className="ml-1 font-normal text-zinc-500">promoted <DateTime value={v.promotedAt} /></span> : null}
                   {v.version === baseVersion ? <span className="ml-1 font-normal text-indigo-700">(editing)</span> : null}
+                  <VersionLabelChips labels={labels} version={v.version} />
                 </span>
                 <span className="text-zinc-500">{plural(v.runs, "run")}</span>
               </div>
@@ -105,6 +109,7 @@ export function HistoryPanel(props: {
           ))}
         </ol>
       </section>
+      <VersionLabelsSection agent={agent} labels={labels} versions={versions.map((v) => v.version)} canEdit={canEdit} />
       <section className="space-y-1">
         <h2 className="text-sm font-semibold text-zinc-900">Compare</h2>
         <div className="flex items-center gap-1">

@@ -17,6 +17,7 @@ import { HandoffSettings, KindSettings, LINK_MEANING, LinkInspector } from "./or
 import { OutputSchemaEditor } from "./output-schema-editor";
 import { PlanSettingsGroup } from "./plan-settings";
 import { BudgetReminderSettings, withOnBudget } from "./budget-reminders";
+import { GuardrailsSection } from "./guardrails";
 
 type Issues = { errors: readonly GraphIssue[]; warnings: readonly GraphIssue[] };
 type Edit = (change: (graph: AgentGraph) => AgentGraph, key: string) => void;
@@ -136,6 +137,7 @@ function AgentInspector({ graph, index, props }: { graph: AgentGraph; index: num
         <h3 className="mb-1 text-xs font-medium text-zinc-700">Approval rules</h3>
         <ApprovalRules agent={agent} index={index} toolNames={toolNames} issues={issues} readOnly={readOnly} onChange={(rules, key) => set({ approvalRules: rules }, key)} />
       </section>
+      <GuardrailsSection agent={agent} index={index} toolNames={toolNames} issues={issues} readOnly={readOnly} onChange={(guardrails, key) => set({ guardrails }, key)} />
     </div>
   );
 }

@@ -4,7 +4,7 @@
 // legacy inline server shows why it no longer runs and, to an admin, a link
 // that registers it.
 import { useEffect, useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { McpServerConfig } from "@/lib/agents/schemas";
 import type { GraphIssue } from "@/lib/agents/validate";
 import type { DiscoveredTool } from "@/lib/agents/designer-schemas";

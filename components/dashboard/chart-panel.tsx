@@ -3,8 +3,7 @@
 // a legend whose entries link to the runs behind each line, and a table view of
 // the buckets that have data (the keyboard's and screen reader's way in, and a
 // link per bar).
-import dynamic from "next/dynamic";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { Card } from "@/components/ui/card";
 import { METRIC_SERIES, type MetricBreakdown, type MetricFilters, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard, type MetricUnit } from "@/lib/metrics/schemas";
@@ -12,11 +11,10 @@ import { axisEndMs, gridEndMs, gridSeconds, type ChartLine } from "./chart-data"
 import { drillDownHref } from "./dashboard-url";
 import { chartCaption, formatBucket, formatMetric, legendFigure } from "./format";
 import { keyColor } from "./series-colors";
-
-const TimeChart = dynamic(() => import("./time-chart").then((m) => m.TimeChart), {
-  ssr: false,
-  loading: () => <div className="h-[200px] animate-pulse rounded bg-zinc-50" />,
-});
+// Imported, not loaded lazily: a lazy chart chunk that arrived after hydration mounted while the user could already
+// click, and a click on a tile in that moment was dropped (the drill-down never opened; e2e/figures-agree.spec.ts).
+// uPlot is safe to import on the server (it draws only in an effect, after mount).
+import { TimeChart } from "./time-chart";
 
 /** The table view lists at most this many buckets (the newest with data). */
 const TABLE_ROWS = 48;

@@ -5,7 +5,7 @@
 // of models without a price) and the approvals waiting. Each run tile links to
 // the runs list showing exactly the runs it counts: the same start range and
 // filters, experiment runs included (as counted), which the page says.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Card } from "@/components/ui/card";
 import { formatCost, formatCount, formatDuration } from "@/lib/format/figures";
 import type { MetricsDashboard, StartedState } from "@/lib/metrics/schemas";

@@ -68,6 +68,7 @@ export const SECTIONS: SectionDef[] = [
       { name: "plan_outcomes", style: "bars", empty: "Plan outcomes (completed, partially failed, failed) appear once a plan-and-execute run ends (e.g. trip-planner)." },
       { name: "plan_node_failures", style: "bars", empty: "Failed plan nodes appear here." },
       { name: "budget_asks", style: "bars", empty: "Budget requests, granted or refused, appear when a run with onBudget “ask” reaches its budget." },
+      { name: "guardrail_trips", style: "bars", empty: "Guardrails that tripped, by guardrail, appear once an agent with guardrails runs." },
     ],
   },
 ];

@@ -1,7 +1,8 @@
 "use client";
 // One canvas chart (uPlot): bars (stacked when a series is split) or lines over
-// the dashboard's time grid. Loaded with SSR off (it draws on a canvas); the
-// chart panel around it holds the title, legend and the table view.
+// the dashboard's time grid. The server renders its empty box; the canvas is
+// drawn in an effect after mount. The chart panel around it holds the title,
+// legend and the table view.
 import { useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";

@@ -5,7 +5,7 @@
 // from GET /api/runs/triggers beside the dashboard's own answer and refreshed
 // with it. One bar, one colour per trigger from the page's colour map; each
 // trigger opens the runs list filtered to exactly the runs it counts.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
 import { getJson } from "@/lib/http/client";

@@ -6,7 +6,7 @@
 // they last changed); otherwise nothing is, so one click never puts runs into a
 // dataset somebody else was filling (issue 37 §2).
 import { useState, type FormEvent } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
 import { addRunsToDatasetAction } from "@/lib/actions/add-runs-to-dataset";

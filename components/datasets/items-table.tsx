@@ -3,7 +3,7 @@
 // an item (task, context, expected answer as JSON, tags) or removes it; either
 // makes the next version.
 import { useState, type FormEvent } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";

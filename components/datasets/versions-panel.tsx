@@ -2,7 +2,7 @@
 // A dataset's versions (note, item count, when) with links to read each, and
 // the diff of two versions: items added, removed and changed.
 import { useState } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
 import { DateTime } from "@/components/ui/date-time";

@@ -3,7 +3,7 @@
 // forked from) first, then recent runs of the same graph, or any run id typed
 // in; each leads to /runs/compare?a=<this run>&b=<the other>.
 import { useState, type FormEvent } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";

@@ -2,7 +2,7 @@
 // One side of an aligned row: the step's kind, place and fields; the fields
 // that differ from the other side highlighted, their text diffed word by word.
 import { memo } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { EditedBadge } from "@/components/runs/edited-badge";

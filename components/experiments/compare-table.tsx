@@ -2,7 +2,7 @@
 // One row per item, one column per target: each cell the item's score on that
 // target (linked to its run), marked when it regressed or improved against the
 // first target; each row links to the diff view of the two runs.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ExperimentTarget } from "@/lib/experiments/schemas";
 import { cn } from "@/components/ui/cn";
 import { diffPair, type CompareCell, type CompareRow } from "./compare-model";

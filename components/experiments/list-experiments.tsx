@@ -1,7 +1,7 @@
 "use client";
 // The experiments table: name (to the experiment's page), dataset version,
 // targets, status and progress (done of total units, failed ones named).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ExperimentSummary } from "@/lib/experiments/schemas";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";

@@ -1,7 +1,7 @@
 "use client";
 // The run header's fork links: "Fork of <run> at <step>" with "Compare with
 // origin", and the list of this run's own forks.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { getForkLinksAction } from "@/lib/actions/get-fork-links";
 import { DateTime } from "@/components/ui/date-time";

@@ -20,6 +20,8 @@ export interface AgentNodeData extends Record<string, unknown> {
   router: boolean;
   /** The agent's answer must match a JSON Schema. */
   typed: boolean;
+  /** Its guardrails as "name: action" (lib/guardrails), in their order; the node's shield counts them. */
+  guardrails: string[];
   entry: boolean;
   errors: number;
   warnings: number;
@@ -84,6 +86,7 @@ function describe({ graph, issues, marks, discovered }: FlowInputs): { nodes: De
         mcpServers: agent.mcpServers.length,
         router: agent.kind === "router",
         typed: agent.outputSchema !== undefined,
+        guardrails: agent.guardrails.map((g) => `${g.name}: ${g.action}`),
         entry: graph.entryAgent === agent.name,
         errors: found?.errors.length ?? 0,
         warnings: found?.warnings.length ?? 0,

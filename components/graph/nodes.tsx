@@ -22,6 +22,11 @@ function frame(selected: boolean, mark: DiffMark | null, errors: number) {
   return selected ? "border-2 border-indigo-600 bg-white" : "border border-zinc-300 bg-white";
 }
 
+/** The shield's hover text: how many guardrails and each one's name and action, e.g. "2 guardrails: no-cards: block, big-transfers: inbox". */
+export function guardrailTitle(guardrails: readonly string[]): string {
+  return `${plural(guardrails.length, "guardrail")}: ${guardrails.join(", ")}`;
+}
+
 export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<AgentFlowNode>) {
   const badge = data.errors > 0 ? "error" : data.warnings > 0 ? "warning" : "ok";
   return (
@@ -47,6 +52,17 @@ export const AgentNode = memo(function AgentNode({ data, selected }: NodeProps<A
           {data.typed ? (
             <span className="rounded bg-zinc-200 px-1.5 text-[10px] font-semibold text-zinc-700" title="Its answer must match an output schema" data-testid="typed-marker">
               schema
+            </span>
+          ) : null}
+          {data.guardrails.length > 0 ? (
+            <span
+              className="rounded bg-amber-100 px-1.5 text-[10px] font-semibold text-amber-900"
+              title={guardrailTitle(data.guardrails)}
+              aria-label={guardrailTitle(data.guardrails)}
+              data-testid="guardrail-marker"
+            >
+              <span aria-hidden>🛡 </span>
+              {data.guardrails.length}
             </span>
           ) : null}
           {data.entry ? (

@@ -2,7 +2,7 @@
 // The calls decided from this page a moment ago, each with what was done
 // after the decision (the tool's result): a card that vanishes on approve
 // must not leave the approver guessing whether anything moved.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { describeRun } from "@/lib/inbox/identity";
 import type { InboxItem } from "@/lib/inbox/schemas";
 import { DecidedResult } from "./decided-result";

@@ -15,6 +15,7 @@ import { Countdown } from "./countdown";
 import { BudgetRequestSummary, GrantTokensForm } from "./budget-request";
 import { EditPlanForm, PlanRequestSummary } from "./plan-request";
 import { SpendLimitRequestSummary } from "./spend-limit-request";
+import { GuardrailHoldNote } from "./guardrail-hold";
 import { EditArguments } from "./edit-arguments";
 import { INBOX_QUERY_KEY } from "./use-inbox";
 import { RunIdentityLine } from "./run-identity";
@@ -139,6 +140,8 @@ export function ApprovalCard({ item, canDecide, mode, onModeChange, focused, sel
       </header>
 
       <RunIdentityLine item={item} />
+
+      <GuardrailHoldNote item={item} />
 
       {item.precedingMessage && (
         <blockquote className="border-l-2 border-zinc-300 pl-3 text-sm whitespace-pre-wrap text-zinc-700" data-testid="approval-preceding-message">

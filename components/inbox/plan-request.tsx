@@ -3,7 +3,7 @@
 // read-only, with its nodes as text; and the editor an approver changes it in
 // on its DAG (or as JSON), checked live as the workflow checks it, with the
 // diff shown before "Approve with edits" sends it.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";

@@ -29,5 +29,7 @@ export function rowSummary(item: InboxItem): { title: string; summary: string } 
     const nodes = proposedPlan(item)?.nodes.length;
     return { title: "Plan", summary: nodes === undefined ? "a plan that could not be read" : `${nodes} node${nodes === 1 ? "" : "s"}` };
   }
-  return { title: approvalSubject(item), summary: argumentSummary(item.arguments) };
+  // A call a guardrail held says so first: the approver weighs the rule that stopped it with the amounts.
+  const held = item.guardrail ? `guardrail ${item.guardrail} · ` : "";
+  return { title: approvalSubject(item), summary: `${held}${argumentSummary(item.arguments)}` };
 }

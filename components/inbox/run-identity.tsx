@@ -5,7 +5,7 @@
 // A fork's call carries its origin's task: the card says what it is a fork of
 // and which steps someone wrote instead of recorded, so it never reads as an
 // ordinary run of the saved version.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { forkEditsLabel, forkLabel, graphLabel, shortRunId, starterLabel } from "@/lib/inbox/identity";
 import type { InboxItem } from "@/lib/inbox/schemas";
 

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { spendLimitRequestSentence } from "@/lib/contract/spend-limit-approval";
 import type { InboxItem } from "@/lib/inbox/schemas";
 

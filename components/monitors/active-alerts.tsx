@@ -5,9 +5,11 @@
 import { AlertLinks, AlertValue } from "./alert-line";
 import { useFiringAlerts } from "./use-alerts";
 import { DateTime } from "@/components/ui/date-time";
+import type { AlertView } from "@/lib/monitors/schemas";
 
-export function ActiveAlerts() {
-  const { data: alerts } = useFiringAlerts();
+/** `initial`: the firing alerts the server read for the first HTML, so the banner is there from the first paint. */
+export function ActiveAlerts({ initial }: { initial?: { alerts: AlertView[]; readAt: number } }) {
+  const { data: alerts } = useFiringAlerts(initial);
   if (!alerts?.length) return null;
   return (
     <section aria-label="Firing alerts" className="mb-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3" data-testid="active-alerts">

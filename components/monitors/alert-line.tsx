@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { COMPARATOR_SYMBOLS, MONITOR_SERIES, type AlertView } from "@/lib/monitors/schemas";
 import { formatSeriesValue } from "@/lib/monitors/episode";
 

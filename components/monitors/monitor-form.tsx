@@ -24,6 +24,8 @@ import { Input, Label, Select } from "@/components/ui/input";
 /** How a threshold is typed for each unit: a ratio in percent, the approvals' wait in minutes. */
 function inputUnit(series: MonitorSeriesName): { suffix: string; factor: number } {
   if (series === "approvals_oldest_wait") return { suffix: "min", factor: 60_000 };
+  // A score is written as the pages write it, 0 to 1 (0.8), not as a percentage.
+  if (series === "evaluator_score") return { suffix: "score 0–1", factor: 1 };
   switch (MONITOR_SERIES[series].unit) {
     case "ratio":
       return { suffix: "%", factor: 0.01 };
@@ -151,7 +153,7 @@ export function MonitorForm({ draft, pending, onChange, onSave, onCancel }: { dr
         ) : null}
         {definition.labelMeaning ? (
           <div>
-            <Label htmlFor="monitor-label">Only this label</Label>
+            <Label htmlFor="monitor-label">{draft.series === "evaluator_score" ? "Evaluator" : "Only this label"}</Label>
             <Input id="monitor-label" value={draft.label} onChange={(e) => onChange({ label: e.target.value })} placeholder={definition.labelMeaning} />
           </div>
         ) : null}
@@ -179,16 +181,20 @@ export function MonitorForm({ draft, pending, onChange, onSave, onCancel }: { dr
               <Label htmlFor="monitor-graph">Graph (optional)</Label>
               <Input id="monitor-graph" value={draft.graph} onChange={(e) => onChange({ graph: e.target.value })} />
             </div>
-            <div>
-              <Label htmlFor="monitor-started-by">Started by (optional)</Label>
-              <Input id="monitor-started-by" value={draft.startedBy} onChange={(e) => onChange({ startedBy: e.target.value })} />
-            </div>
+            {draft.series !== "evaluator_score" ? (
+              <div>
+                <Label htmlFor="monitor-started-by">Started by (optional)</Label>
+                <Input id="monitor-started-by" value={draft.startedBy} onChange={(e) => onChange({ startedBy: e.target.value })} />
+              </div>
+            ) : null}
           </>
         ) : null}
-        <div>
-          <Label htmlFor="monitor-tool">Tool (optional)</Label>
-          <Input id="monitor-tool" value={draft.tool} onChange={(e) => onChange({ tool: e.target.value })} />
-        </div>
+        {draft.series !== "evaluator_score" ? (
+          <div>
+            <Label htmlFor="monitor-tool">Tool (optional)</Label>
+            <Input id="monitor-tool" value={draft.tool} onChange={(e) => onChange({ tool: e.target.value })} />
+          </div>
+        ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" disabled={pending}>

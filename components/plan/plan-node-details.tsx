@@ -1,7 +1,7 @@
 "use client";
 // A selected plan node under the DAG: its objective, dependencies, why it failed
 // or was skipped, a link to its run, and its child run's trace inline.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PLAN_NODE_STATUS_LABEL, type PlanNodeView } from "@/lib/runs/plan-view";
 import { PlanNodeTrace } from "./plan-node-trace";
 

@@ -7,7 +7,7 @@
 // default: runs, the run dialog and the experiment form keep taking the
 // default until someone promotes the draft (here, or in the designer's history).
 import { useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { PlaygroundCall, PlaygroundDraftSaved } from "@/lib/playground/schemas";
 import { draftChanges, nothingToSaveMessage, type DraftEdit } from "@/lib/playground/draft";
 import { savePlaygroundDraftAction } from "@/lib/actions/save-playground-draft";

@@ -15,7 +15,7 @@
 // said or returned by anything that ran; one a taped run reused from the
 // recording reads "replayed" (never both).
 import { useMemo, useRef, useState } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ChatMessage, TokenUsage } from "@/lib/contract/types";
 import { getJson } from "@/lib/http/client";

@@ -20,6 +20,10 @@ const LABELS: Record<string, string> = {
   feedback: "feedback",
   scheduleId: "schedule",
   webhook: "webhook",
+  label: "label",
+  evaluator: "evaluator",
+  scoreBelow: "score below",
+  scoreAtLeast: "score at least",
   stuckMinutes: "quiet for (min)",
   burnPerMinute: "spending over ($/min)",
 };

@@ -13,6 +13,13 @@ describe("run columns", () => {
     expect(visibleColumns({}, { anyRouted: false, filters: new Set(["startedBy"]) })).toContain("startedBy");
   });
 
+  it("shows Score when a run on the page was scored or the list is filtered by a score, last", () => {
+    expect(visibleColumns({}, { anyRouted: false, anyScored: true, filters: new Set() })).toEqual(["status", "version", "started", "duration", "usage", "score"]);
+    expect(visibleColumns({}, { anyRouted: false, filters: new Set(["evaluator"]) })).toContain("score");
+    expect(visibleColumns({}, { anyRouted: false, filters: new Set(["scoreBelow"]) })).toContain("score");
+    expect(visibleColumns({ score: false }, { anyRouted: false, anyScored: true, filters: new Set() })).not.toContain("score");
+  });
+
   it("follows the user's choice over the default, in the table's order", () => {
     expect(visibleColumns({ startedBy: true, version: false, usage: false }, none)).toEqual(["status", "startedBy", "started", "duration"]);
     expect(visibleColumns({ routedTo: false }, { anyRouted: true, filters: new Set() })).not.toContain("routedTo");

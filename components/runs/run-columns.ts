@@ -12,6 +12,7 @@ export const RUN_COLUMNS = [
   { id: "started", label: "Started" },
   { id: "duration", label: "Duration" },
   { id: "usage", label: "Tokens · cost" },
+  { id: "score", label: "Score" },
 ] as const;
 export type RunColumn = (typeof RUN_COLUMNS)[number]["id"];
 
@@ -38,12 +39,15 @@ export function parseColumnChoices(stored: string | null): ColumnChoices {
 /** What the default depends on: whether a run on the page was routed, and the list's filters. */
 export interface ColumnContext {
   anyRouted: boolean;
+  /** Whether a run on the page has an online evaluation score (absent: none). */
+  anyScored?: boolean;
   filters: ReadonlySet<string>;
 }
 
 function shownByDefault(column: RunColumn, context: ColumnContext): boolean {
   if (column === "routedTo") return context.anyRouted || context.filters.has("routedTo") || context.filters.has("reason");
   if (column === "startedBy") return context.filters.has("startedBy");
+  if (column === "score") return Boolean(context.anyScored) || ["evaluator", "scoreBelow", "scoreAtLeast"].some((key) => context.filters.has(key));
   return true;
 }
 

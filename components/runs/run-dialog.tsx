@@ -49,6 +49,8 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
   const ids = { agent: useId(), version: useId(), task: useId(), model: useId(), title: useId() };
   const [agent, setAgent] = useState(fixedAgent ?? agents[0] ?? "");
   const [version, setVersion] = useState<number | "">(initial?.version ?? "");
+  // A version label (lib/labels): the run takes the label's version, or its split's for the split's share.
+  const [label, setLabel] = useState("");
   const [task, setTask] = useState(initial?.task ?? "");
   const [contextText, setContextText] = useState(initial?.context ? JSON.stringify(initial.context, null, 2) : "{}");
   const [model, setModel] = useState("");
@@ -67,7 +69,8 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
     },
   });
   // No number chosen: the graph's default version (the newest that is not a draft), as the server resolves it.
-  const chosen = options.data?.versions.find((v) => v.version === (version === "" ? options.data?.defaultVersion : version));
+  const labelled = options.data?.labels.find((l) => l.name === label);
+  const chosen = options.data?.versions.find((v) => v.version === (labelled ? labelled.version : version === "" ? options.data?.defaultVersion : version));
   const parsed = useMemo(() => parseJsonObject(contextText), [contextText]);
   const missing = parsed.ok && chosen ? missingPlaceholders(parsed.value, chosen.placeholders) : [];
 
@@ -76,7 +79,7 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
     if (!parsed.ok || waitingFor) return;
     setStarting(true);
     setError(null);
-    const result = await startRunAction({ graph: agent, ...(version !== "" ? { version } : {}), task, context: parsed.value, model, ...(images.inputs.length ? { images: images.inputs } : {}) });
+    const result = await startRunAction({ graph: agent, ...(label ? { label } : version !== "" ? { version } : {}), task, context: parsed.value, model, ...(images.inputs.length ? { images: images.inputs } : {}) });
     if (!result.ok) {
       setStarting(false);
       setError(result.error);
@@ -120,10 +123,24 @@ function DialogBody({ agents, fixedAgent, initial, note, onClose }: { agents: st
             <label htmlFor={ids.version} className="mb-1 block text-sm font-medium text-zinc-700">
               Version
             </label>
-            <Select id={ids.version} value={version === "" ? "" : String(version)} onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : "")}>
+            <Select
+              id={ids.version}
+              value={label ? `label:${label}` : version === "" ? "" : String(version)}
+              onChange={(e) => {
+                const value = e.target.value;
+                setLabel(value.startsWith("label:") ? value.slice("label:".length) : "");
+                setVersion(value && !value.startsWith("label:") ? Number(value) : "");
+              }}
+            >
               <option value="">default{options.data?.defaultVersion ? ` (v${options.data.defaultVersion})` : ""}</option>
               {/* A version asked for (Re-run, the designer's choice) shows as chosen while the list loads. */}
               {version !== "" && !options.data?.versions.some((v) => v.version === version) ? <option value={version}>v{version}</option> : null}
+              {options.data?.labels.map((l) => (
+                <option key={`label:${l.name}`} value={`label:${l.name}`}>
+                  label {l.name} (v{l.version}
+                  {l.splitVersion !== null && l.splitPercent > 0 ? `, ${l.splitPercent} % to v${l.splitVersion}` : ""})
+                </option>
+              ))}
               {options.data?.versions.map((v) => (
                 <option key={v.version} value={v.version}>
                   v{v.version}

@@ -12,7 +12,7 @@ import { FAILURE_REASONS, PLAN_OUTCOMES, RUN_STATUSES, type RunFilterSuggestions
 import { isoToLocalInput, localInputToIso } from "@/lib/runs/time-range";
 import { RUN_TRIGGER_LABELS, RUN_TRIGGERS } from "@/lib/runs/triggers";
 
-export type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback" | "experiments" | "scheduleId" | "webhook" | "trigger";
+export type Filter = "status" | "reason" | "routedTo" | "planOutcome" | "graph" | "version" | "startedBy" | "awaitingApproval" | "from" | "to" | "page" | "q" | "tool" | "model" | "feedback" | "experiments" | "scheduleId" | "webhook" | "trigger" | "label" | "evaluator" | "scoreBelow" | "scoreAtLeast";
 
 /** Enter applies a field as leaving it does (a suggestion picked with the keyboard ends with Enter). */
 const commitOnEnter = (apply: (value: string) => void) => (e: KeyboardEvent<HTMLInputElement>) => {
@@ -85,6 +85,14 @@ export function RunsFilters({ params, set }: { params: URLSearchParams; set: (ke
           </Select>
         </label>
         <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Evaluator</span>
+          <Input key={`evaluator-${params.get("evaluator") ?? ""}`} aria-label="Evaluator" defaultValue={params.get("evaluator") ?? ""} onBlur={(e) => set("evaluator", e.target.value.trim())} onKeyDown={commitOnEnter((v) => set("evaluator", v))} placeholder="online evaluator" className="w-36" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Score below</span>
+          <Input key={`below-${params.get("scoreBelow") ?? ""}`} aria-label="Score below" type="number" min={0} max={1} step={0.05} defaultValue={params.get("scoreBelow") ?? ""} onBlur={(e) => set("scoreBelow", e.target.value)} onKeyDown={commitOnEnter((v) => set("scoreBelow", v))} placeholder="0–1" className="w-20" />
+        </label>
+        <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">Failure</span>
           <Select aria-label="Failure" value={params.get("reason") ?? ""} onChange={(e) => set("reason", e.target.value)}>
             <option value="">any</option>
@@ -153,6 +161,10 @@ export function RunsFilters({ params, set }: { params: URLSearchParams; set: (ke
         <label className="flex flex-col gap-1">
           <span className="text-xs text-zinc-600">Webhook</span>
           <Input key={`webhook-${params.get("webhook") ?? ""}`} aria-label="Webhook" list="runs-webhook-values" defaultValue={params.get("webhook") ?? ""} onBlur={(e) => set("webhook", e.target.value.trim())} onKeyDown={commitOnEnter((v) => set("webhook", v))} placeholder="whk_…" className="w-44" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs text-zinc-600">Label</span>
+          <Input key={`label-${params.get("label") ?? ""}`} aria-label="Label" defaultValue={params.get("label") ?? ""} onBlur={(e) => set("label", e.target.value.trim())} onKeyDown={commitOnEnter((v) => set("label", v))} placeholder="production" className="w-32" />
         </label>
         <label className="flex items-center gap-2 pb-2">
           <input type="checkbox" checked={params.has("awaitingApproval")} onChange={(e) => set("awaitingApproval", e.target.checked ? "1" : "")} />

@@ -4,14 +4,14 @@
 // Tokens and Cost sort on the server. Only the table's own box scrolls sideways,
 // and only when more columns are shown than the screen holds.
 import { Fragment, useState, type ReactNode } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { PlanOutcomeBadge } from "@/components/runs/plan-outcome";
 import { UsageText, tokenCount } from "@/components/runs/usage";
 import { SearchSnippet } from "@/components/runs/search-snippet";
 import { useNow } from "@/components/runs/use-now";
 import { DateTime } from "@/components/ui/date-time";
-import { formatDuration } from "@/lib/format/figures";
+import { formatDuration, formatScore } from "@/lib/format/figures";
 import { runDurationMs, runTimes } from "@/lib/runs/run-time";
 import { routedToText } from "@/lib/runs/routing-label";
 import { versionCell } from "@/lib/runs/version-label";
@@ -19,6 +19,7 @@ import { inboxHref } from "@/lib/runs/stuck-words";
 import { plural } from "@/lib/text/plural";
 import { isTerminal, type RunListRow, type RunSort } from "@/lib/runs/schemas";
 import type { RunColumn } from "./run-columns";
+import { scoreTitle } from "@/lib/runs/run-scores";
 
 export interface SortState {
   sort?: RunSort;
@@ -110,6 +111,12 @@ function cells(row: RunListRow, depth: number, now: number): Record<RunColumn, R
     version: (
       <span className="block max-w-[9rem] text-xs text-zinc-600" data-testid="run-version">
         {versionCell(row)}
+        {row.label ? (
+          <span data-testid="run-label" className="ml-1 rounded bg-sky-100 px-1 text-sky-900" title={row.label.variant === "split" ? `Started by label ${row.label.name}: drew its split's version` : `Started by label ${row.label.name}`}>
+            {row.label.name}
+            {row.label.variant === "split" ? " · split" : ""}
+          </span>
+        ) : null}
       </span>
     ),
     startedBy: (
@@ -126,6 +133,16 @@ function cells(row: RunListRow, depth: number, now: number): Record<RunColumn, R
     duration: (
       <span className="whitespace-nowrap text-xs text-zinc-600" data-testid="run-row-duration">
         {row.endedAt || now ? formatDuration(runDurationMs(runTimes(row), now)) : "—"}
+      </span>
+    ),
+    // The mean of the run's online evaluations, each evaluator's in the title (lib/runs/run-scores.ts).
+    score: row.score ? (
+      <span className="whitespace-nowrap text-xs tabular-nums text-zinc-700" data-testid="run-row-score" title={scoreTitle(row.score)}>
+        {formatScore(row.score.mean)}
+      </span>
+    ) : (
+      <span className="text-xs text-zinc-400" data-testid="run-row-score">
+        —
       </span>
     ),
     usage: (
@@ -205,6 +222,7 @@ export function RunsTable({
     routedTo: "Routed to",
     version: "Version",
     startedBy: "Started by",
+    score: <span title="The mean of the run's online evaluation scores (0–1); each evaluator's in the cell's title">Score</span>,
     started: <SortButton column="started" label="Started" state={sort} onSort={onSort} />,
     duration: <SortButton column="duration" label="Duration" state={sort} onSort={onSort} />,
     usage: (

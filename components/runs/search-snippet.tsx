@@ -2,7 +2,7 @@
 // the snippet with the matched words marked, and a link to the span. The parts
 // are rendered as text, so a run's own words never become markup.
 import { Fragment } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { hitHref, SEARCH_SOURCE_LABELS, type SearchHit } from "@/lib/search/schemas";
 
 export function SearchSnippet({ hit }: { hit: SearchHit }) {

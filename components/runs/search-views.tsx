@@ -3,7 +3,7 @@
 // thresholds said in words and editable) and the user's own, each a link to the
 // list with its filters; "Save view" names the list's current filters.
 import { useState, useTransition, type FormEvent } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";

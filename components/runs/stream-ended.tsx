@@ -4,7 +4,7 @@
 // session signed out or expired). The page has stopped updating and does not
 // try again: a refused stream would only be refused again, so the person is
 // told why and where to go instead.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Alert } from "@/components/ui/alert";
 import type { AccessEnd } from "@/lib/runs/stream-end";
 

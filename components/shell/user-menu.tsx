@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { signOutAction } from "@/lib/actions/sign-out";
 import { Badge } from "@/components/ui/badge";
 import type { SessionUser } from "@/lib/auth/server/session";

@@ -1,6 +1,6 @@
 // The overview's spend card: each limit's spend in its current window against
 // its amount (the page reads them: lib/spend-limits/server/store.ts).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { SpendLimitView } from "@/lib/spend-limits/schemas";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { SpendBar } from "./spend-bar";

@@ -15,6 +15,7 @@ export const KIND_COLORS: Record<SpanKind, string> = {
   routing: "bg-fuchsia-500",
   handoff: "bg-orange-400",
   plan: "bg-emerald-500",
+  guardrail: "bg-rose-400",
 };
 
 export const KIND_LABELS: Record<SpanKind, string> = {
@@ -28,6 +29,7 @@ export const KIND_LABELS: Record<SpanKind, string> = {
   routing: "routing decision",
   handoff: "handoff",
   plan: "plan",
+  guardrail: "guardrail check",
 };
 
 export function barClass(kind: SpanKind, status: string): string {

@@ -4,7 +4,7 @@
 // tool arguments and result, a sub-agent turn, an approval decision, a routing
 // decision, a handoff, an answer its schema rejected.
 import { ForkFromHere } from "@/components/forks/fork-from-here";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import type { ChatMessage, RunEvent } from "@/lib/contract/types";
 import type { TraceSpanView } from "@/lib/runs/schemas";

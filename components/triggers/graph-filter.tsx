@@ -2,7 +2,7 @@
 // tab links there): the list of one graph, the graph a new trigger starts with,
 // and `&new=1` to open the form at once. A name that is not a graph name is
 // ignored (the whole list), never an error page.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AGENT_NAME_PATTERN } from "@/lib/agents/schemas";
 
 export interface TriggersPreset {

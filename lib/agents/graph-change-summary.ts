@@ -25,6 +25,7 @@ const SETTING_WORDS: Record<keyof AgentConfig, string> = {
   handoffs: "handoffs",
   handoffContext: "handoff context",
   handoffRecentMessages: "handoff messages",
+  guardrails: "guardrails",
 };
 
 /** More changed settings than this on one agent read as a count, not a list. */

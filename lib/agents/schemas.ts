@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ROLES } from "../access/roles";
 import { INHERIT_MODEL } from "./model-inheritance";
 import { approvalTimingErrors } from "./approval-timing";
+import { guardrailSchema } from "../guardrails/schemas";
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -108,6 +109,9 @@ export const routerSettingsSchema = z.object({
   maxAttempts: z.number().int().min(1).max(10).default(3),
 });
 
+/** Guardrails one agent may have. */
+export const MAX_GUARDRAILS = 20;
+
 /** What the receiving agent of a handoff sees of the conversation so far. */
 export const HANDOFF_CONTEXTS = ["summary", "recent", "full"] as const;
 
@@ -135,6 +139,8 @@ export const agentSchema = z.object({
   /** What the receiving agent of this agent's handoffs sees: a summary, the last `handoffRecentMessages` messages, or the full transcript. */
   handoffContext: z.enum(HANDOFF_CONTEXTS).default("summary"),
   handoffRecentMessages: z.number().int().min(1).max(100).default(6),
+  /** Checks on what comes in, what goes out and each tool call (lib/guardrails); absent in graphs saved before them. */
+  guardrails: z.array(guardrailSchema).max(MAX_GUARDRAILS).default([]),
 });
 
 /** What a run does with a message that arrives while it works on a turn. */

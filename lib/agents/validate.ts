@@ -6,6 +6,7 @@ import { BUILTIN_TOOL_IDS, MCP_TOOL_SEPARATOR, RESERVED_TOOL_NAMES } from "../to
 import { matchesGlob } from "./glob";
 import { formatPath } from "../errors";
 import { approvalRuleTimingIssues, runApprovalTimingWarnings } from "./approval-timing";
+import { checkGuardrails, guardrailSchemas } from "./guardrail-validation";
 
 export interface GraphIssue {
   path: string;
@@ -30,7 +31,9 @@ export interface GraphIssue {
     | "invalid_output_schema"
     | "schema_too_large"
     | "invalid_plan_settings"
-    | "invalid_reminder";
+    | "invalid_reminder"
+    | "invalid_guardrail"
+    | "duplicate_guardrail";
   /** The agents the problem concerns beyond its path (a cycle names every agent on it), so the designer marks each. */
   agents?: string[];
 }
@@ -114,6 +117,12 @@ export function validateAgentGraph(input: unknown, server?: ServerChecks): Graph
       if (!agent.outputSchema || errors.some((e) => e.path === `agents[${i}].outputSchema.schema`)) return;
       for (const problem of server.jsonSchemaProblems(agent.outputSchema.schema)) {
         errors.push({ path: `agents[${i}].outputSchema.schema`, message: `not a valid JSON Schema: ${problem}`, code: "invalid_output_schema" });
+      }
+    });
+    parsed.data.agents.forEach((agent, i) => {
+      for (const { path, schema } of guardrailSchemas(agent, i)) {
+        if (errors.some((e) => e.path === path)) continue;
+        for (const problem of server.jsonSchemaProblems(schema)) errors.push({ path, message: `not a valid JSON Schema: ${problem}`, code: "invalid_guardrail" });
       }
     });
   }
@@ -205,6 +214,9 @@ export function checkAgentGraph(graph: AgentGraph): { errors: GraphIssue[]; warn
       for (const e of timing.errors) errors.push({ path: `agents[${i}].approvalRules[${r}].${e.field}`, message: e.message, code: "invalid_reminder" });
       for (const w of timing.warnings) warnings.push({ path: `agents[${i}].approvalRules[${r}].${w.field}`, message: w.message, code: "invalid_reminder" });
     });
+    const guardrailIssues = checkGuardrails(agent, i, names);
+    errors.push(...guardrailIssues.errors);
+    warnings.push(...guardrailIssues.warnings);
   });
 
   graph.agents.forEach((agent, i) => checkOrchestration(graph, agent, i, firstIndex, errors));

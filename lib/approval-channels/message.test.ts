@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../contract/types";
 import { ARGUMENTS_SHOWN_MAX_CHARS, approvalLink, decisionEmail, requestEmail, ruleWords, shownArguments } from "./message";
+import { slackRequestMessage } from "./slack-message";
 
 const approval: ApprovalRequest = {
   id: "ap-1",
@@ -36,6 +37,20 @@ describe("requestEmail", () => {
     expect(mail.text).toContain("Agent: payer");
     expect(mail.text).toContain("Started by: builder@zap.local");
     expect(mail.text).toContain("Rule: needs one person with the approver role; not the run's own starter, author or sender; at 2026-11-29 11:00:00 UTC it is rejected by default");
+  });
+
+  it("says which guardrail held a call and why, and nothing of the kind for a call a rule gated", () => {
+    const held = requestEmail({ ...approval, guardrail: "large-transfers", guardrailVerdict: { check: "json_schema", reason: "The text does not match the schema (1 problem; the first: /amount must be <= 100)." } }, "https://zap.example");
+    expect(held.text).toContain("Guardrail: held by guardrail large-transfers (json_schema): The text does not match the schema (1 problem; the first: /amount must be <= 100).");
+    expect(held.html).toContain("held by guardrail large-transfers (json_schema): The text does not match the schema (1 problem; the first: /amount must be &lt;= 100).");
+    expect(mail.text).not.toContain("Guardrail:");
+  });
+
+  it("says in Slack too which guardrail held a call, escaped, and nothing of the kind for a call a rule gated", () => {
+    const held = slackRequestMessage({ ...approval, guardrail: "large-transfers", guardrailVerdict: { check: "json_schema", reason: "The text does not match the schema (/amount must be <= 100)." } }, "https://zap.example");
+    const texts = JSON.stringify(held.blocks);
+    expect(texts).toContain("*Guardrail*\\nheld by guardrail large-transfers (json_schema): The text does not match the schema (/amount must be &lt;= 100).");
+    expect(JSON.stringify(slackRequestMessage(approval, "https://zap.example").blocks)).not.toContain("Guardrail");
   });
 
   it("links to the confirmation page, which decides nothing by itself", () => {

@@ -7,6 +7,7 @@
 // person with the right role confirms (app/(dashboard)/approvals/[approvalId]).
 import type { ApprovalNotification } from "../contract/workflow";
 import type { ApprovalRequest } from "../contract/types";
+import { guardrailHoldSentence } from "../contract/guardrail-approval";
 
 /** The arguments shown in a message, at most this many characters (the page shows them all). */
 export const ARGUMENTS_SHOWN_MAX_CHARS = 2000;
@@ -57,7 +58,9 @@ export function escapeHtml(text: string): string {
 }
 
 function facts(a: ApprovalRequest): [string, string][] {
-  return [
+  // A call a guardrail held says why, as the inbox's card does (the verdict quotes nothing it found).
+  const held = guardrailHoldSentence(a);
+  const rows: [string, string][] = [
     ["Run", a.rootRunId === a.runId ? a.runId : `${a.runId} (in run ${a.rootRunId})`],
     ["Agent", a.agentName],
     ["Tool", a.toolName],
@@ -65,6 +68,8 @@ function facts(a: ApprovalRequest): [string, string][] {
     ["Requested", utcMoment(a.requestedAt)],
     ["Rule", ruleWords(a)],
   ];
+  if (held) rows.push(["Guardrail", held]);
+  return rows;
 }
 
 function htmlPage(title: string, rows: [string, string][], pre: string | null, footer: string): string {

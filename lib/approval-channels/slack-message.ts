@@ -6,6 +6,7 @@
 // escaped the way Slack documents (& < >), so it cannot ping or hide a link.
 import type { ApprovalNotification } from "../contract/workflow";
 import type { ApprovalRequest } from "../contract/types";
+import { guardrailHoldSentence } from "../contract/guardrail-approval";
 import { escapeSlackText } from "../text/slack";
 import { approvalLink, outcomeSentence, ruleWords, shownArguments, utcMoment } from "./message";
 
@@ -30,6 +31,7 @@ const plain = (text: string) => ({ type: "plain_text", text: text.slice(0, 75) }
 function factBlocks(a: ApprovalRequest): Record<string, unknown>[] {
   // Inside a code block only ``` would end it early; & < > are escaped as everywhere else.
   const args = escapeSlackText(shownArguments(a.arguments)).replaceAll("```", "`\u200b``");
+  const held = guardrailHoldSentence(a);
   return [
     {
       type: "section",
@@ -41,6 +43,8 @@ function factBlocks(a: ApprovalRequest): Record<string, unknown>[] {
       ],
     },
     { type: "section", text: mrkdwn(`*Arguments*\n\`\`\`${args}\`\`\``) },
+    // A call a guardrail held says why, as the inbox's card and the email do (the verdict quotes nothing it found).
+    ...(held ? [{ type: "section", text: mrkdwn(`*Guardrail*\n${escapeSlackText(held)}`) }] : []),
     { type: "context", elements: [mrkdwn(`Rule: ${escapeSlackText(ruleWords(a))} · requested ${utcMoment(a.requestedAt)}`)] },
   ];
 }

@@ -27,6 +27,15 @@ export const AUDIT_ACTIONS = [
   "agent.duplicated",
   "agent.archived",
   "agent.unarchived",
+  // version labels (lib/labels: the row names the graph, the label, the version and split it moved from and to,
+  // and the request that carried a protected label's change); requests to change a protected label and their decisions
+  "label.set",
+  "label.removed",
+  "label.protection_set",
+  "label.move_requested",
+  "label.request_approved",
+  "label.request_rejected",
+  "label.request_cancelled",
   // the MCP registry and tool discovery
   "mcp_server.created",
   "mcp_server.updated",
@@ -38,6 +47,11 @@ export const AUDIT_ACTIONS = [
   "monitor.deleted",
   "alert.fired",
   "alert.resolved",
+  // online evaluators (lib/online-eval: the row holds the evaluator's name, graph and what changed) and their backfills
+  "evaluator.created",
+  "evaluator.updated",
+  "evaluator.deleted",
+  "evaluator.backfill_started",
   // schedules that start runs (lib/schedules); firings are written by the worker: no actor
   "schedule.created",
   "schedule.updated",

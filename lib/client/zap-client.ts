@@ -16,8 +16,10 @@ import type { createViewSchema, SavedView, updateViewSchema } from "../views/sch
 import type { MetricsDashboard, MetricsQueryInput } from "../metrics/schemas";
 import type { RunTriggerQuery, RunTriggerSplit } from "../runs/triggers";
 import type { AlertState, AlertView, MonitorCreateInput, MonitorPatch, MonitorView } from "../monitors/schemas";
+import type { BackfillView, CreateEvaluatorInput, EvaluationView, EvaluatorView, UpdateEvaluatorInput } from "../online-eval/schemas";
 import type { ScheduleCreateInput, SchedulePatch, ScheduleView } from "../schedules/schemas";
 import type { SetSpendLimitRequest, SpendLimitView } from "../spend-limits/schemas";
+import type { LabelChangeResult, LabelComparison, LabelList, LabelRequestStatus, LabelRequestView, Split } from "../labels/schemas";
 import type { WebhookCreateInput, WebhookDeliveryView, WebhookPatch, WebhookView, WebhookWithSecret } from "../webhooks/schemas";
 import type { EventPage, RunSummaryWithPlan } from "../run-ledger/read";
 import type { ModelPriceEntry, ModelPriceList, SavedModelPrice, SetModelPriceInput } from "../pricing/schemas";
@@ -383,6 +385,49 @@ export class ZapClient {
     return this.http.call("DELETE", `/api/spend-limits/${encodeURIComponent(id)}`, options);
   }
 
+  /** A graph's version labels (version, split, protected, pending request) and the label names protected on it. */
+  listLabels(graph: string, options: { signal?: AbortSignal } = {}): Promise<LabelList> {
+    return this.http.call("GET", `/api/agents/${encodeURIComponent(graph)}/labels`, options);
+  }
+
+  /**
+   * Points a label at a version, with a traffic split (`{ version, percent, sticky: "conversation" | "context", contextKey? }`)
+   * or `split: null`; a protected label answers `{ status: "requested", request }`: an approver decides it in the inbox.
+   */
+  setLabel(graph: string, label: string, input: { version: number; split?: { version: number; percent: number; sticky?: Split["sticky"]; contextKey?: string } | null; note?: string }, options: { signal?: AbortSignal } = {}): Promise<LabelChangeResult> {
+    return this.http.call("POST", `/api/agents/${encodeURIComponent(graph)}/labels/${encodeURIComponent(label)}`, { body: input, signal: options.signal });
+  }
+
+  /** Removes a label (a protected one: requests its removal). */
+  removeLabel(graph: string, label: string, options: { signal?: AbortSignal } = {}): Promise<LabelChangeResult> {
+    return this.http.call("DELETE", `/api/agents/${encodeURIComponent(graph)}/labels/${encodeURIComponent(label)}`, options);
+  }
+
+  /** Admins: whether a label is protected on a graph, or (`graph: "*"`) across the workspace. */
+  protectLabel(graph: string, label: string, isProtected: boolean, options: { signal?: AbortSignal } = {}): Promise<{ graph: string; label: string; protected: boolean }> {
+    return this.http.call("POST", `/api/agents/${encodeURIComponent(graph)}/labels/${encodeURIComponent(label)}/protection`, { body: { protected: isProtected }, signal: options.signal });
+  }
+
+  /** Requests to change protected labels (pending unless `status` says otherwise), each with its version diff. */
+  async listLabelRequests(options: { graph?: string; status?: LabelRequestStatus; signal?: AbortSignal } = {}): Promise<LabelRequestView[]> {
+    return (await this.http.call<{ requests: LabelRequestView[] }>("GET", "/api/label-requests", { query: { graph: options.graph, status: options.status }, signal: options.signal })).requests;
+  }
+
+  /** Approvers and admins: approve (the label moves) or reject a label request; never your own (403). */
+  decideLabelRequest(requestId: string, decision: "approve" | "reject", note?: string, options: { signal?: AbortSignal } = {}): Promise<LabelRequestView> {
+    return this.http.call("POST", `/api/label-requests/${encodeURIComponent(requestId)}/decision`, { body: { decision, ...(note ? { note } : {}) }, signal: options.signal });
+  }
+
+  /** Withdraws your own pending label request. */
+  cancelLabelRequest(requestId: string, options: { signal?: AbortSignal } = {}): Promise<LabelRequestView> {
+    return this.http.call("POST", `/api/label-requests/${encodeURIComponent(requestId)}/cancel`, options);
+  }
+
+  /** Every label with a traffic split (of one graph with `graph`), its two sides compared over a start range. */
+  async compareLabelSplits(options: { graph?: string; from?: string; to?: string; signal?: AbortSignal } = {}): Promise<LabelComparison[]> {
+    return (await this.http.call<{ comparisons: LabelComparison[] }>("GET", "/api/label-splits", { query: { graph: options.graph, from: options.from, to: options.to }, signal: options.signal })).comparisons;
+  }
+
   /** Every schedule (of one graph with `{ graph }`), with its next firings and last outcome. */
   async listSchedules(options: { graph?: string; signal?: AbortSignal } = {}): Promise<ScheduleView[]> {
     const query = options.graph ? `?graph=${encodeURIComponent(options.graph)}` : "";
@@ -514,6 +559,44 @@ export class ZapClient {
   /** Alerts newest first: `state: "firing"` for what fires now, `monitorId` for one monitor's history. */
   async listAlerts(query: { state?: AlertState; monitorId?: string; limit?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<AlertView[]> {
     return (await this.http.call<{ alerts: AlertView[] }>("GET", "/api/monitors/alerts", { query: { ...query }, signal: options.signal })).alerts;
+  }
+
+  /** Every online evaluator with its last day's figures (issue 40 §2; docs/online-evaluation.md). */
+  async listEvaluators(options: { signal?: AbortSignal } = {}): Promise<EvaluatorView[]> {
+    return (await this.http.call<{ evaluators: EvaluatorView[] }>("GET", "/api/evaluators", options)).evaluators;
+  }
+
+  async getEvaluator(id: string, options: { signal?: AbortSignal } = {}): Promise<EvaluatorView> {
+    return (await this.http.call<{ evaluator: EvaluatorView }>("GET", `/api/evaluators/${encodeURIComponent(id)}`, options)).evaluator;
+  }
+
+  /** Creates an evaluator (builders and admins) scoring a graph's runs that end from now on, e.g. `{ name, graph, checks: [{ source: "scorer", scorer: { kind: "contains", text: "refund" } }] }`. */
+  async createEvaluator(input: CreateEvaluatorInput, options: { signal?: AbortSignal } = {}): Promise<EvaluatorView> {
+    return (await this.http.call<{ evaluator: EvaluatorView }>("POST", "/api/evaluators", { body: input, signal: options.signal })).evaluator;
+  }
+
+  /** Changes an evaluator; `{ enabled: false }` stops it scoring (what it scored stays). */
+  async updateEvaluator(id: string, patch: Omit<UpdateEvaluatorInput, "id">, options: { signal?: AbortSignal } = {}): Promise<EvaluatorView> {
+    return (await this.http.call<{ evaluator: EvaluatorView }>("PATCH", `/api/evaluators/${encodeURIComponent(id)}`, { body: patch, signal: options.signal })).evaluator;
+  }
+
+  /** Deletes an evaluator with its evaluations. */
+  deleteEvaluator(id: string, options: { signal?: AbortSignal } = {}): Promise<{ deleted: true }> {
+    return this.http.call("DELETE", `/api/evaluators/${encodeURIComponent(id)}`, options);
+  }
+
+  /** Scores the evaluator's runs that ended in [from, to) (ISO times, the past, at most 31 days); runs already evaluated are left as they are. */
+  async startBackfill(id: string, range: { from: string; to: string }, options: { signal?: AbortSignal } = {}): Promise<BackfillView> {
+    return (await this.http.call<{ backfill: BackfillView }>("POST", `/api/evaluators/${encodeURIComponent(id)}/backfill`, { body: range, signal: options.signal })).backfill;
+  }
+
+  async listBackfills(id: string, options: { signal?: AbortSignal } = {}): Promise<BackfillView[]> {
+    return (await this.http.call<{ backfills: BackfillView[] }>("GET", `/api/evaluators/${encodeURIComponent(id)}/backfill`, options)).backfills;
+  }
+
+  /** Every evaluator's decision on a run (its root run's), with the scores. */
+  async evaluationsOfRun(runId: string, options: { signal?: AbortSignal } = {}): Promise<EvaluationView[]> {
+    return (await this.http.call<{ evaluations: EvaluationView[] }>("GET", `/api/runs/${encodeURIComponent(runId)}/evaluations`, options)).evaluations;
   }
 
   /** Opens a recorded model call (a run's inference span), ready to edit and run again: messages, tools (described now, audited), model, parameters, original output. */

@@ -18,6 +18,14 @@ export const MAX_REPAIRS = 2;
 /** Opens the message that asks the model to repair its answer (the demo model recognises it). */
 export const REPAIR_PROMPT_PREFIX = "Your output failed validation:";
 
+/** Opens the message that asks the agent to rewrite an answer a `rewrite` output guardrail refused (the demo model recognises it). */
+export const GUARDRAIL_REWRITE_PREFIX = "Your answer was refused by a guardrail:";
+
+/** What the agent is told when an output guardrail with the action `rewrite` refuses its answer (the reason never quotes what was found). */
+export function guardrailRewritePrompt(guardrail: string, reason: string): string {
+  return `${GUARDRAIL_REWRITE_PREFIX} ${guardrail} (${reason})\nRewrite your final answer so that it passes, and give only the rewritten answer.`;
+}
+
 /** Opens the message a receiving agent gets at a handoff (the demo model recognises it). */
 export const HANDOFF_PROMPT_PREFIX = "You are taking over this conversation from";
 

@@ -34,7 +34,9 @@ export type FailureReason =
   /** A root run whose input the web server did not sign (started straight on the task queue, or altered): it ran nothing. */
   | "unauthenticated"
   /** A spend limit of the run's scope was reached while it worked: the limit stops runs, or its request to go on was rejected or expired. */
-  | "spend_limit_reached";
+  | "spend_limit_reached"
+  /** A guardrail of the agent (lib/guardrails) tripped with the action `block`, or a `rewrite` guardrail still tripped after its last rewrite. */
+  | "guardrail_tripped";
 
 export interface ToolCall {
   id: string;
@@ -123,6 +125,13 @@ export interface ApprovalRequest {
    * the limit and its spend when it asked. `arguments` is `{ limitId }`; nothing may be edited.
    */
   spendLimit?: SpendLimitHit;
+  /** A tool call a guardrail (action `inbox`) sent to the inbox: the guardrail's name, the rule the approver reads. */
+  guardrail?: string;
+  /**
+   * With `guardrail`: its check's type and the verdict's sentence ("The text contains a card number."), which
+   * never quotes what was found. Absent on approvals asked before the inbox showed why (lib/contract/guardrail-approval.ts).
+   */
+  guardrailVerdict?: { check: string; reason: string };
   /**
    * The run did not answer when the inbox asked (lib/engine/pending-approvals.ts): this is the ledger's
    * record, which may trail the run; deciding it still goes to the run, which has the last word.
@@ -226,6 +235,26 @@ type EventBody =
       /** Why the plan stopped (outcome cancelled). */
       reason?: string;
     }
+  | {
+      /** One guardrail check (worker/workflows/guardrails.ts): its verdict and what the engine did. Never holds the text it found. */
+      type: "guardrail_checked";
+      guardrail: string;
+      guardrailKind: "input" | "output" | "tool_call" | "tool_result";
+      check: string;
+      action: "block" | "mask" | "rewrite" | "inbox" | "log";
+      tripped: boolean;
+      reason: string;
+      /** What found something (PII detectors, "regex", "deny_list"), never the found text. */
+      detectors: string[];
+      spanId: string;
+      /** Tool kinds: the call checked. */
+      tool?: string;
+      callId?: string;
+      /** Judge checks: the judge's score (0–1), and its model call (tokens and cost count like any model call's). */
+      score?: number;
+      model?: string;
+      usage?: TokenUsage;
+    }
   | { type: "run_completed"; output: string; /** The typed answer, when the agent has an output schema. */ data?: unknown }
   | { type: "run_failed"; reason: FailureReason; message: string; details?: FailureDetails }
   | { type: "run_cancelled"; message: string };
@@ -251,13 +280,15 @@ export interface FailureDetails {
   rawOutput?: string;
   /** routing_exhausted: the agents tried, in order, and how each ended. */
   attempts?: { agentName: string; reason: string }[];
+  /** guardrail_tripped: the guardrail that stopped the run (never what it found). */
+  guardrail?: { name: string; kind: string; check: string };
 }
 
 /** One event; `seq` grows by one per event and events are never rewritten, so pollers ask "since N". */
 export type RunEvent = EventBody & { seq: number; at: string };
 
 /** `timer`: a durable wait on a workflow timer (follow-up window, sub-agent idle wait), with its deadline and how it ended. */
-export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait" | "timer" | "routing" | "handoff" | "plan";
+export type SpanKind = "run" | "iteration" | "inference" | "tool" | "sub_agent" | "approval_wait" | "timer" | "routing" | "handoff" | "plan" | "guardrail";
 
 export interface TraceSpan {
   id: string;

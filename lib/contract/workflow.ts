@@ -253,6 +253,8 @@ export interface LedgerRunSummary {
   /** JSON text of the typed answer (absent in batches of runs started before typed answers). */
   outputData?: string | null;
   routedTo?: string | null;
+  /** The run's task as a `mask` input guardrail redacted it (absent unless one did): the run row's task is rewritten with it. */
+  task?: string;
   error: { reason: string; message: string } | null;
   startedAt: string;
   endedAt: string | null;

@@ -1,9 +1,9 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
 import { providerOf } from "../config/database";
 import { createSqliteAdapter } from "./sqlite-driver";
+import { ReleasingPrismaPg } from "./pg-adapter";
 import { registerDbProvider, TRANSACTION_LIMITS } from "./transactions";
 import { omitSecrets, type Db } from "./db-type";
 
@@ -32,7 +32,9 @@ export function createDb(databaseUrl: string): Db {
     });
     pool.on("error", (error) => console.warn(`database: an idle PostgreSQL connection ended (${error.message})`));
     const client = new PostgresPrismaClient({
-      adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+      // Not PrismaPg itself: a transaction whose COMMIT fails (a serialization failure at commit) would keep its
+      // connection, and $disconnect would wait for it for ever (lib/db/pg-adapter.ts).
+      adapter: new ReleasingPrismaPg(pool, { disposeExternalPool: true }),
       omit: omitSecrets,
       transactionOptions: TRANSACTION_LIMITS,
     });

@@ -63,4 +63,22 @@ describe("SQLite driver under a held write lock", () => {
     await db.$disconnect();
     expect(await auditCounts(database.url), "the rows survive the client closing").toEqual(expected);
   });
+
+  it("sets WAL, the busy timeout and synchronous NORMAL on every connection, also the one opened after a transaction", async () => {
+    database = await freshSqlite();
+    await applyMigrations(database.url);
+    db = createDb(database.url);
+    const pragmas = async (): Promise<{ journal: unknown; synchronous: unknown; busy: unknown }> => {
+      const [journal] = await db!.$queryRawUnsafe<{ journal_mode: unknown }[]>("PRAGMA journal_mode");
+      const [synchronous] = await db!.$queryRawUnsafe<{ synchronous: unknown }[]>("PRAGMA synchronous");
+      const [busy] = await db!.$queryRawUnsafe<{ timeout: unknown }[]>("PRAGMA busy_timeout");
+      return { journal: journal?.journal_mode, synchronous: Number(synchronous?.synchronous), busy: Number(busy?.timeout) };
+    };
+    // synchronous: 1 is NORMAL (2, FULL, is SQLite's default): commits sync at checkpoints, not each one.
+    const expected = { journal: "wal", synchronous: 1, busy: 10 };
+    expect(await pragmas()).toEqual(expected);
+    // A transaction takes the client's connection; the next call opens a fresh one, which must be set up the same way.
+    await writeTransaction(db, (tx) => tx.auditEvent.create({ data: { action: "in-transaction" } }));
+    expect(await pragmas()).toEqual(expected);
+  });
 });

@@ -41,8 +41,8 @@ export interface StartRunInput {
    * (`agentVersionId` null), so lists, metrics and the inbox do not show it as that version.
    */
   unsavedVariant?: boolean;
-  /** Where the run comes from, on its ledger row: a fork's origin run and span (and its edit, JSON text), its experiment, its schedule or its webhook endpoint. */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; experimentId?: string; scheduleId?: string; webhookId?: string };
+  /** Where the run comes from, on its ledger row: a fork's origin run and span (and its edit, JSON text), its experiment, its schedule or its webhook endpoint, and the version label it was started by (with the side of the label's split it drew: lib/labels). */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; experimentId?: string; scheduleId?: string; webhookId?: string; label?: string; labelVariant?: string };
   /** The run id to use instead of a new one (an experiment's idempotent start); it must be `<entry agent>-<something>`. */
   runId?: string;
 }

@@ -92,3 +92,8 @@ export function formatCount(value: number): string {
 export function formatTokens(usage: { inputTokens: number; outputTokens: number }): string {
   return `${formatCount(usage.inputTokens + usage.outputTokens)} tok`;
 }
+
+/** A score 0..1 (an online evaluation's, a judge's) with two decimals, 0.83; "—" for none. */
+export function formatScore(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(2);
+}

@@ -185,6 +185,16 @@ function observe(event: RunEvent, batch: DerivableBatch, context: DeriveContext)
       return [{ series: "plan_outcomes", atMs, label: event.outcome }];
     case "plan_node_finished":
       return event.status === "failed" ? [{ series: "plan_node_failures", atMs }] : [];
+    case "guardrail_checked": {
+      const observations: Observation[] = event.tripped ? [{ series: "guardrail_trips", atMs, label: event.guardrail, ...(event.tool ? { tool: event.tool } : {}) }] : [];
+      // A judge's model call: its tokens and cost count like any model call's.
+      if (event.model && event.usage) {
+        const cost = callCost(event.model, event.usage, context.prices, atMs);
+        observations.push({ series: "tokens_in", atMs, model: event.model, value: event.usage.inputTokens }, { series: "tokens_out", atMs, model: event.model, value: event.usage.outputTokens });
+        if (cost !== null) observations.push({ series: "cost", atMs, model: event.model, value: cost });
+      }
+      return observations;
+    }
     default:
       return [];
   }

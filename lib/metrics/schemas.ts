@@ -89,6 +89,8 @@ export const METRIC_SERIES = {
   plan_outcomes: { label: "Plan outcomes", unit: "count", kind: "counter", labelMeaning: "outcome (completed, partially_failed, failed, cancelled)", drillDown: "planOutcome" },
   plan_node_failures: { label: "Plan node failures", unit: "count", kind: "counter" },
   budget_asks: { label: "Budget asks", unit: "count", kind: "counter", labelMeaning: "decision (requested, granted, refused)" },
+  /** Guardrail checks that tripped (whatever their action: block, mask, rewrite, inbox or log), by guardrail. */
+  guardrail_trips: { label: "Guardrail trips", unit: "count", kind: "counter", labelMeaning: "guardrail", dimensions: ["tool"] },
 } as const satisfies Record<string, MetricSeriesDef>;
 
 export type MetricSeriesName = keyof typeof METRIC_SERIES;

@@ -1,7 +1,7 @@
 // What one evaluation of a monitor means (pure, browser-safe): whether the value
 // breaches the threshold, and what that does to the monitor's alert episode.
 import { METRIC_SERIES } from "../metrics/schemas";
-import { formatCost, formatDuration } from "../format/figures";
+import { formatCost, formatDuration, formatScore } from "../format/figures";
 import { COMPARATOR_SYMBOLS, seriesUnit, type AlertCondition, type MonitorComparator, type MonitorSeriesName } from "./schemas";
 
 /**
@@ -38,6 +38,8 @@ export function episodeStep(open: boolean, breaching: boolean): EpisodeStep {
 /** A value in its series' unit for people: 12.5 %, 1.2 s, $0.0312, 42 (durations and money as every page writes them). */
 export function formatSeriesValue(series: MonitorSeriesName, value: number | null): string {
   if (value === null) return "no data";
+  // A score reads as every page writes it (0.83), not as a percentage.
+  if (series === "evaluator_score") return formatScore(value);
   switch (seriesUnit(series)) {
     case "ratio":
       return `${trim(value * 100)} %`;
@@ -77,6 +79,11 @@ export function alertRunsHref(condition: AlertCondition, firedAt: Date, resolved
   if (condition.series === "approvals_pending" || condition.series === "approvals_oldest_wait") {
     params.set("awaitingApproval", "1");
     return `/runs?${params.toString()}`;
+  }
+  // An evaluator's mean: the runs it scored (below the threshold when the monitor watches for a low mean).
+  if (condition.series === "evaluator_score" && condition.label) {
+    params.set("evaluator", condition.label);
+    if ((condition.comparator === "lt" || condition.comparator === "lte") && condition.threshold > 0 && condition.threshold <= 1) params.set("scoreBelow", String(condition.threshold));
   }
   const drill = condition.series in METRIC_SERIES ? (METRIC_SERIES[condition.series as keyof typeof METRIC_SERIES] as { drillDown?: string }).drillDown : undefined;
   if (condition.series === "validation_errors") params.set("reason", "validation_error");

@@ -13,6 +13,8 @@ export const MONITOR_ONLY_SERIES = {
   approvals_oldest_wait: { label: "Oldest pending approval's wait", unit: "ms", kind: "gauge" },
   /** The highest share of any spend limit spent in its current window (1 = reached; lib/spend-limits); a graph filter reads that graph's limits only. */
   spend_limit_used: { label: "Spend against its limit (highest share of any spend limit)", unit: "ratio", kind: "gauge" },
+  /** The mean score an online evaluator (named by the monitor's label) gave in the window (lib/online-eval); null when it scored none. */
+  evaluator_score: { label: "Mean score of an online evaluator", unit: "ratio", kind: "gauge", labelMeaning: "evaluator" },
 } as const satisfies Record<string, MetricSeriesDef>;
 
 export const MONITOR_SERIES: Record<MonitorSeriesName, MetricSeriesDef> = { ...METRIC_SERIES, ...MONITOR_ONLY_SERIES };
@@ -74,6 +76,13 @@ function checkStat(condition: ConditionLike, ctx: z.RefinementCtx): void {
   if (condition.series === "approvals_oldest_wait") {
     for (const key of ["graph", "version", "model", "startedBy"] as const) {
       if (condition.filters?.[key] !== undefined) ctx.addIssue({ code: "custom", path: ["filters", key], message: "approvals_oldest_wait is filtered by tool only" });
+    }
+  }
+  // An evaluation knows its run's graph and version only; the evaluator is the series' label, and without one there is no score to read.
+  if (condition.series === "evaluator_score") {
+    if (condition.label == null) ctx.addIssue({ code: "custom", path: ["label"], message: "name the evaluator whose mean score to watch" });
+    for (const key of ["model", "startedBy", "tool"] as const) {
+      if (condition.filters?.[key] !== undefined) ctx.addIssue({ code: "custom", path: ["filters", key], message: "evaluator_score is filtered by graph and version only" });
     }
   }
   // Spend limits belong to scopes, not to runs' other facets: a graph's limits are the only narrowing.

@@ -5,6 +5,7 @@ import type { Db } from "../db/prisma";
 import type { MetricFilters } from "../metrics/schemas";
 import type { SeriesReader } from "./evaluate";
 import { MONITOR_ONLY_SERIES } from "./schemas";
+import { meanEvaluatorScore } from "../online-eval/score-series";
 
 /** lib/metrics/server/series-value.ts's signature, passed in so this module loads in the worker and the web alike. */
 export type MetricSeriesValue = (db: Db, query: Parameters<SeriesReader>[1] & { series: Exclude<Parameters<SeriesReader>[1]["series"], keyof typeof MONITOR_ONLY_SERIES> }) => Promise<number | null>;
@@ -26,6 +27,7 @@ export function monitorSeriesReader(seriesValue: MetricSeriesValue, now: () => D
   return (db, query) => {
     if (query.series === "approvals_oldest_wait") return oldestApprovalWait(db, query.filters, now());
     if (query.series === "spend_limit_used") return spendShare(db, query.filters.graph, now());
+    if (query.series === "evaluator_score") return query.label ? meanEvaluatorScore(db, { evaluator: query.label, windowMinutes: query.windowMinutes, filters: query.filters, now: now() }) : Promise.resolve(null);
     return seriesValue(db, { ...query, series: query.series });
   };
 }

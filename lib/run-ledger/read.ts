@@ -281,6 +281,8 @@ export interface RunRowFilter {
   scheduleId?: string;
   /** Only the runs this inbound webhook endpoint started. */
   webhookId?: string;
+  /** Only the runs started by this version label (lib/labels). */
+  label?: string;
   /** Only the runs this trigger started, as lib/runs/triggers.ts names a run's trigger (the overview's split counts by it). */
   trigger?: RunTrigger;
 }
@@ -294,6 +296,7 @@ export function runWhere(filter: RunRowFilter) {
     ...(filter.hideExperimentRuns ? { experimentId: null } : {}),
     ...(filter.scheduleId ? { scheduleId: filter.scheduleId } : {}),
     ...(filter.webhookId ? { webhookId: filter.webhookId } : {}),
+    ...(filter.label ? { label: filter.label } : {}),
     // Under AND: the trigger's conditions on the links sit beside the schedule, webhook and experiment filters above, never replacing them.
     ...(filter.trigger ? { AND: [runTriggerWhere(filter.trigger)] } : {}),
     ...(filter.runIds ? { id: { in: filter.runIds } } : {}),

@@ -97,6 +97,8 @@ function runFields(summary: LedgerBatch["summary"]) {
     // Absent from batches of runs that predate typed answers: leave the column alone.
     ...(summary.outputData !== undefined ? { outputData: summary.outputData } : {}),
     ...(summary.routedTo !== undefined ? { routedTo: summary.routedTo } : {}),
+    // A `mask` input guardrail redacted the task: the row shows what the run worked on, never the original.
+    ...(summary.task !== undefined ? { task: summary.task } : {}),
     errorReason: summary.error?.reason ?? null,
     errorMessage: summary.error?.message ?? null,
     endedAt: summary.endedAt ? new Date(summary.endedAt) : null,
@@ -393,8 +395,8 @@ export async function recordApprovalOutcome(db: Db, record: ApprovalOutcomeRecor
 export async function createRunRow(
   db: Db,
   run: { id: string; agentName: string; graphName: string | null; agentVersionId: string | null; startedBy: string | null; task: string; context: Record<string, unknown> },
-  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, the experiment (lib/tapes), schedule (lib/schedules) or webhook endpoint (lib/webhooks) that started the run. */
-  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string; scheduleId?: string; webhookId?: string },
+  /** A fork's origin (the run and span it was forked at, its edit), an unsaved variant's saved version, the experiment (lib/tapes), schedule (lib/schedules) or webhook endpoint (lib/webhooks) that started the run, and the version label it was started by with its split's side (lib/labels). */
+  origin?: { forkOfRunId?: string; forkSpanId?: string; forkEdit?: string; variantOfVersionId?: string; experimentId?: string; scheduleId?: string; webhookId?: string; label?: string; labelVariant?: string },
 ): Promise<void> {
   await db.run.create({ data: { ...run, rootRunId: run.id, context: JSON.stringify(run.context), ...(origin ?? {}) } });
 }

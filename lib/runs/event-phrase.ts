@@ -81,6 +81,8 @@ export function eventPhrase(event: RunEvent): string {
       return `Plan step ${event.nodeId} ${event.status}${event.reason ? `: ${event.reason}` : ""}`;
     case "plan_finished":
       return `Plan ${event.outcome.replace("_", " ")}: ${event.completed} completed, ${event.failed} failed, ${event.skipped} skipped`;
+    case "guardrail_checked":
+      return `Guardrail ${event.guardrail} (${event.guardrailKind}${event.tool ? `, ${event.tool}` : ""}) ${event.tripped ? `tripped (${event.action})` : "passed"}: ${event.reason}`;
     case "run_completed":
       return "Run completed";
     case "run_failed":

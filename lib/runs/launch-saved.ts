@@ -3,7 +3,10 @@
 // signed-in user) and a schedule's firing (lib/schedules/fire.ts, in the
 // worker, as the schedule's owner). It checks the context against the
 // version's prompts and the spend limits (lib/spend-limits), starts the run through the engine (run row, approval
-// gate, signed input) and writes its "run.started" audit row.
+// gate, signed input) and writes its "run.started" audit row. A run started by
+// version label takes the label's version (or its split's, for the split's share:
+// lib/labels), resolved here once; its row records the label and the side drawn.
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../db/prisma";
 import type { Engine } from "../engine/client";
@@ -15,6 +18,7 @@ import { ValidationError } from "../errors";
 import { missingPlaceholders } from "./placeholders";
 import type { launchRunSchema } from "./schemas";
 import { checkSpendLimits } from "../spend-limits/server/spend";
+import { resolveLabel, type LabelResolution } from "../labels/resolve";
 
 export interface LaunchStarter {
   id: string;
@@ -37,12 +41,16 @@ export async function launchSavedRun(
   starter: LaunchStarter,
   extras: LaunchExtras = {},
 ): Promise<{ runId: string }> {
+  // The run's own draw key for a conversation-sticky split: the random part of its id, when this start chooses the id.
+  const runKey = randomUUID();
+  const labelled: LabelResolution | null = input.label ? await resolveLabel(deps.db, input.graph, input.label, input.context, runKey) : null;
+  const version = labelled?.version ?? input.version;
   const row = await deps.db.agentVersion.findFirst({
-    where: { agent: { name: input.graph }, ...(input.version ? { version: input.version } : NOT_DRAFT) },
+    where: { agent: { name: input.graph }, ...(version ? { version } : NOT_DRAFT) },
     orderBy: { version: "desc" },
   });
   // The engine's error, so a script starting the same run through the client reads the same sentence.
-  if (!row) throw new AgentNotFound(input.graph, input.version);
+  if (!row) throw new AgentNotFound(input.graph, version);
   const graph = agentGraphSchema.safeParse(JSON.parse(row.graph));
   if (graph.success) {
     const missing = missingPlaceholders(graph.data.agents.map((a) => a.systemPrompt), input.context);
@@ -50,7 +58,12 @@ export async function launchSavedRun(
   }
   // Refused (402, naming the limit) when a spend limit of the workspace, the graph, the starter or the request's API key is reached.
   await checkSpendLimits(deps.db, { graph: input.graph, userId: starter.id });
-  const runId = extras.runIdFor && graph.success ? extras.runIdFor(graph.data.entryAgent) : undefined;
+  const runId = extras.runIdFor && graph.success ? extras.runIdFor(graph.data.entryAgent) : labelled && graph.success ? `${graph.data.entryAgent}-${runKey}` : undefined;
+  const origin = {
+    ...(extras.scheduleId ? { scheduleId: extras.scheduleId } : {}),
+    ...(extras.webhookId ? { webhookId: extras.webhookId } : {}),
+    ...(labelled ? { label: labelled.label, labelVariant: labelled.variant } : {}),
+  };
   const started = await deps.engine.startRun({
     graphName: input.graph,
     version: row.version,
@@ -59,7 +72,7 @@ export async function launchSavedRun(
     ...(input.images?.length ? { images: input.images } : {}),
     context: input.context,
     startedBy: { id: starter.id, email: starter.email },
-    ...(extras.scheduleId || extras.webhookId ? { origin: { ...(extras.scheduleId ? { scheduleId: extras.scheduleId } : {}), ...(extras.webhookId ? { webhookId: extras.webhookId } : {}) } } : {}),
+    ...(Object.keys(origin).length ? { origin } : {}),
     ...(runId ? { runId } : {}),
   });
   await appendAudit(deps.db, {
@@ -74,6 +87,7 @@ export async function launchSavedRun(
       ...(input.images?.length ? { images: input.images.length } : {}),
       ...(extras.scheduleId ? { scheduleId: extras.scheduleId } : {}),
       ...(extras.webhookId ? { webhookId: extras.webhookId } : {}),
+      ...(labelled ? { label: labelled.label, labelVariant: labelled.variant } : {}),
     },
   });
   return started;

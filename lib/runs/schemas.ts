@@ -11,6 +11,7 @@ import type { DeriveLag } from "../db/derive-lag";
 import { searchQuerySchema, type SearchHit } from "../search/schemas";
 import { FEEDBACK_FILTERS } from "../feedback/schemas";
 import { RUN_TRIGGERS } from "./triggers";
+import { labelNameSchema } from "../labels/schemas";
 
 export const RUN_STATUSES = ["pending", "thinking", "awaiting_tool", "awaiting_approval", "completed", "failed", "cancelled"] as const satisfies readonly RunStatus[];
 
@@ -31,6 +32,7 @@ export const FAILURE_REASONS = [
   "invalid_config",
   "unauthenticated",
   "spend_limit_reached",
+  "guardrail_tripped",
 ] as const satisfies readonly FailureReason[];
 
 /** How a plan-and-execute run's last plan ended (the runs list filters by it). */
@@ -48,6 +50,10 @@ export const launchRunSchema = z.strictObject({
   context: boundedJsonObject("context", CONTEXT_MAX_BYTES).default({}),
   /** Overrides the entry agent's model for this run; "" keeps the graph's. */
   model: z.union([modelIdSchema, z.literal("")]).optional(),
+  /** A version label (e.g. production): resolved to its version at the start, or its split's version for the split's share (lib/labels). */
+  label: labelNameSchema.optional(),
+}).superRefine((input, ctx) => {
+  if (input.label !== undefined && input.version !== undefined) ctx.addIssue({ code: "custom", path: ["label"], message: "name a version or a label, not both" });
 });
 
 /** What the run dialog asks before it launches (`getLaunchOptionsAction`): the saved graph's versions. */
@@ -95,8 +101,17 @@ export const runFiltersSchema = z.object({
   scheduleId: z.string().regex(/^sch_[A-Za-z0-9]{8,64}$/, "expected a schedule id (sch_…)").optional(),
   /** Only the runs this inbound webhook endpoint started (whk_…). */
   webhook: webhookIdSchema.optional(),
+  /** Only the runs started by this version label (lib/labels), e.g. production. */
+  label: labelNameSchema.optional(),
   /** Only the runs this trigger started (lib/runs/triggers.ts; the overview's "How runs started" links here). Experiment runs then show without `experiments`. */
   trigger: z.enum(RUN_TRIGGERS).optional(),
+  /** Runs this online evaluator scored (lib/online-eval); with scoreBelow / scoreAtLeast, only those its mean score is below / at least. */
+  // An evaluator's name as lib/online-eval/schemas.ts spells it (that module builds on this one, so it is not imported).
+  evaluator: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "expected an evaluator's name").optional(),
+  /** Runs an evaluator (`evaluator`, or any) scored below this mean, 0..1. */
+  scoreBelow: z.coerce.number().min(0).max(1).optional(),
+  /** Runs an evaluator (`evaluator`, or any) scored at least this mean, 0..1. */
+  scoreAtLeast: z.coerce.number().min(0).max(1).optional(),
   /** A built-in view: "stuck" is "stuck or burning" (thresholds below, defaults in STUCK_DEFAULTS). */
   view: z.enum(["stuck"]).optional(),
   /** Stuck: no event in the run's tree for this many minutes. */
@@ -151,17 +166,27 @@ export interface RunListRow {
   routedTo: string | null;
   /** How the run's last finished plan ended; null for runs that never finished a plan. */
   planOutcome: PlanOutcome | null;
+  /** The version label the run was started by and the side of its split it drew (lib/labels); absent or null otherwise. */
+  label?: RunLabelRef | null;
   startedAt: string;
   endedAt: string | null;
   self: UsageCost;
   total: UsageCost;
   subRuns: RunListRow[];
+  /** Top-level runs an online evaluator scored: the mean of their evaluations' means, and each evaluator's (lib/online-eval); absent otherwise. */
+  score?: RunScore | null;
   /** With a search: the tree's newest matching text (task, message, tool arguments or result, error). */
   match?: SearchHit | null;
   /** In the "stuck or burning" view: why the run is in it. */
   stuck?: string[];
   /** In that view, a tree that waits for an approver: the oldest waiting call, for its inbox link (lib/runs/stuck-words.ts). */
   waitingApproval?: WaitingApproval | null;
+}
+
+/** A run's online-evaluation score: the mean of its scored evaluations' means, with each evaluator's figure. */
+export interface RunScore {
+  mean: number;
+  byEvaluator: { evaluator: string; meanScore: number }[];
 }
 
 /** A call a run tree waits on for a human decision. */
@@ -242,6 +267,14 @@ export interface RunHeaderData {
   schedule?: { id: string; name: string | null };
   /** The inbound webhook endpoint whose delivery started the run (its name null once deleted); absent for runs started otherwise. */
   webhook?: { id: string; name: string | null };
+  /** The version label the run was started by, and the side of the label's split it drew; absent for runs started otherwise. */
+  label?: RunLabelRef;
+}
+
+/** A run's version label: its name and the side of a split it drew ("base": the label's version, "split": the split's). */
+export interface RunLabelRef {
+  name: string;
+  variant: "base" | "split" | null;
 }
 
 /**

@@ -45,6 +45,8 @@ function viewOf(runId: string, span: Omit<TraceSpan, "startedAt" | "endedAt">, s
   if (span.tokens) {
     view.tokens = span.tokens;
     if (span.kind === "inference") view.cost = costAt(prices, span.name, span.tokens, startMs);
+    // A judge guardrail's model call: priced at its model (the span is named after the guardrail).
+    else if (span.kind === "guardrail" && typeof span.attributes?.model === "string") view.cost = costAt(prices, span.attributes.model, span.tokens, startMs);
   }
   if (span.attempts !== undefined) view.attempts = span.attempts;
   if (span.attributes) view.attributes = span.attributes;

@@ -31,6 +31,7 @@ export const RUN_EVENT_TYPES = [
   "plan_node_started",
   "plan_node_finished",
   "plan_finished",
+  "guardrail_checked",
   "run_completed",
   "run_failed",
   "run_cancelled",

@@ -69,6 +69,7 @@ const OPENINFERENCE_KIND: Record<TraceSpan["kind"], string> = {
   routing: "CHAIN",
   handoff: "CHAIN",
   plan: "CHAIN",
+  guardrail: "GUARDRAIL",
 };
 
 function genAiAttributes(run: LedgerRun, span: TraceSpan): { name: string; kind: SpanKind; attributes: Record<string, AttributeValue> } {

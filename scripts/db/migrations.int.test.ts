@@ -13,7 +13,7 @@ import { DEMO_USERS } from "../../lib/auth/demo-users";
 import { DEMO_AGENT_GRAPHS } from "../../lib/agents/demo";
 import { verifyPassword } from "../../lib/auth/passwords";
 
-const providers = await testProviders();
+const providers = await testProviders({ empty: true });
 
 // Every describe side by side (describe.concurrent): most of the time is Prisma CLI processes, one core each. A
 // provider's tests run in order (sequential): each goes on from the database the one before left.

@@ -10,7 +10,7 @@ export const WORKFLOW_BUNDLE_PATH = path.join(PROJECT_ROOT, ".next", "workflow-b
 const WORKFLOW_BUNDLE_STAMP = `${WORKFLOW_BUNDLE_PATH}.fingerprint`;
 
 /** Files whose change makes the bundle stale: every folder workflow code loads (scripts/architecture.test.ts checks it). */
-export const WORKFLOW_BUNDLE_INPUTS = ["worker/workflows", "lib/agents", "lib/engine", "lib/contract", "lib/policy", "lib/temporal", "lib/tools", "lib/tapes", "package-lock.json"];
+export const WORKFLOW_BUNDLE_INPUTS = ["worker/workflows", "lib/agents", "lib/engine", "lib/contract", "lib/policy", "lib/temporal", "lib/tools", "lib/tapes", "lib/guardrails", "lib/json-schema", "package-lock.json"];
 
 /** The fingerprint of the workflow code as it is now in the checkout. */
 export function workflowBundleFingerprint(): string {

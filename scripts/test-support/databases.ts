@@ -10,6 +10,11 @@ export interface TestDatabase {
   provider: "sqlite" | "postgresql";
   url: string;
   drop: () => Promise<void>;
+  /**
+   * A PostgreSQL database copied from the integration run's migrated template (scripts/test-support/postgres-templates.ts)
+   * and not yet connected to: the engine harness makes it a copy of the seeded template instead of seeding it.
+   */
+  fromMigratedTemplate?: string;
 }
 
 /** The local PostgreSQL server tried when TEST_DATABASE_URL is unset. */
@@ -78,12 +83,13 @@ export async function freshSqlite(): Promise<TestDatabase> {
   };
 }
 
-export async function freshPostgres(): Promise<TestDatabase> {
+/** A new PostgreSQL database: empty, or a copy of `template` (a database nobody is connected to). */
+export async function freshPostgres(options: { template?: string } = {}): Promise<TestDatabase> {
   const name = `zap_test_${randomBytes(6).toString("hex")}`;
   const adminUrl = postgresAdminUrl();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${options.template ? ` template ${options.template}` : ""}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -119,11 +125,31 @@ export interface ProviderUnderTest {
   create: () => Promise<TestDatabase>;
 }
 
-/** The providers database tests run against: SQLite always, PostgreSQL when reachable. */
-export async function testProviders(): Promise<ProviderUnderTest[]> {
+/**
+ * The providers database tests run against: SQLite always, PostgreSQL when reachable. Inside the integration run
+ * a PostgreSQL database starts as a copy of the migrated template the global setup built (`applyMigrations` on it
+ * then finds nothing to do); `{ empty: true }` gives empty ones, for the tests of migrating itself.
+ */
+export async function testProviders(options: { empty?: boolean } = {}): Promise<ProviderUnderTest[]> {
   const pgUp = await postgresReachable();
+  const template = options.empty ? undefined : await providedMigratedTemplate();
   return [
     { provider: "sqlite", available: true, create: freshSqlite },
-    { provider: "postgresql", available: pgUp, create: freshPostgres },
+    {
+      provider: "postgresql",
+      available: pgUp,
+      create: async () => (template ? { ...(await freshPostgres({ template })), fromMigratedTemplate: template } : freshPostgres()),
+    },
   ];
+}
+
+/** The migrated template's name, when this runs in a vitest worker whose global setup built one. */
+async function providedMigratedTemplate(): Promise<string | undefined> {
+  // Imported here, not at the top: benches and npm test import this file outside vitest.
+  const { inject } = await import("vitest");
+  try {
+    return inject("postgresTemplates")?.migrated;
+  } catch {
+    return undefined;
+  }
 }

@@ -26,6 +26,7 @@ import type { ModelRegistry } from "../../worker/models/registry";
 import { sqliteFilePath } from "../../lib/config/database";
 import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
+import { reseedFromTemplate } from "./postgres-templates";
 
 export { TEST_AUTH_SECRET };
 
@@ -85,8 +86,12 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
   // A new SQLite file starts as a copy of the global setup's migrated, seeded
   // template: the same result without a Prisma CLI run and four bcrypt hashes per file.
   // (scripts/db/migrations.int.test.ts tests migrating and seeding themselves.)
-  const fromTemplate = database.provider === "sqlite" && !existsSync(sqliteFilePath(database.url));
-  if (fromTemplate) await copyFile(inject("sqliteTemplatePath"), sqliteFilePath(database.url));
+  // A PostgreSQL database copied from the run's migrated template becomes a copy of its seeded one, likewise
+  // (scripts/test-support/postgres-templates.ts).
+  const seededPostgres = database.provider === "postgresql" && database.fromMigratedTemplate === inject("postgresTemplates")?.migrated ? inject("postgresTemplates")?.seeded : undefined;
+  const fromTemplate = (database.provider === "sqlite" && !existsSync(sqliteFilePath(database.url))) || seededPostgres !== undefined;
+  if (seededPostgres) await reseedFromTemplate(database, seededPostgres);
+  else if (fromTemplate) await copyFile(inject("sqliteTemplatePath"), sqliteFilePath(database.url));
   else await applyMigrations(database.url);
   const db = createDb(database.url);
   if (!fromTemplate) await seedDatabase(db, { demo: true });
@@ -149,16 +154,34 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
     database,
     startWorker,
     async stop() {
-      for (const stop of stops.reverse()) await stop();
-      await clientConnection.close();
-      await db.$disconnect();
+      for (const stop of stops.reverse()) await bounded("a worker's shutdown", stop());
+      await bounded("the client's connection close", clientConnection.close());
+      await bounded("the database client's disconnect", db.$disconnect());
       await database.drop();
     },
   };
 }
 
-/** Polls `read` until `accept` holds (or fails with the last value after `timeoutMs`). */
-export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000, what = "condition"): Promise<T> {
+/**
+ * A step of the harness's stop that may not hold a test file hostage: on PostgreSQL the online-evaluation file's stop
+ * outlasted vitest's 300 s hook limit (stop 52, reproduced alone): the database client's disconnect never finished —
+ * the pg pool waits for a connection that was never released (a leak, not root-caused yet; the note of stop 52). After
+ * 30 s it says which step it was and goes on: the database is dropped with force after it, which ends any session left.
+ */
+async function bounded(step: string, work: Promise<unknown>, ms = 30_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  const outcome = await Promise.race([work.then(() => "done" as const, () => "done" as const), late]);
+  clearTimeout(timer);
+  if (outcome === "late") console.warn(`engine harness: ${step} did not finish in ${ms / 1000} s; going on (the test database is dropped with force next)`);
+}
+
+/**
+ * Polls `read` every `intervalMs` until `accept` holds (or fails with the last value after `timeoutMs`). The reads run
+ * on the event loop of the test's in-process worker: many pollers at once slow its workflow tasks (see
+ * plan-cancel-replay.int.test.ts), so a test with many of them polls less often.
+ */
+export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000, what = "condition", intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   let lastError: unknown;
@@ -169,7 +192,7 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
     } catch (error) {
       lastError = error;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)}${lastError ? `; last error: ${String(lastError)}` : ""}`);
 }

@@ -119,15 +119,23 @@ export async function replaySoak(h: EngineHarness, executions: readonly SoakExec
     if (live.length) failures.push(`${e.workflowId}/${e.runId}: live worker: ${live.length} workflow task(s) failed for nondeterminism, the first at ${live[0]} [${labelOf(e)}]`);
   });
   const dataConverter = { payloadCodecs: [createClaimCheckCodec({ db: h.db, thresholdBytes: h.config.temporal.payloadOffloadBytes })] };
-  const inputs = executions.map((e, i) => ({ workflowId: e.workflowId, history: histories[i] as History }));
-  // One replay worker for all of them: runReplayHistories replays one history at a time and answers in order.
-  let i = 0;
-  const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: sharedWorkflowBundle(), dataConverter }, inputs)) {
-    results.push(result);
-    const e = executions[i] as SoakExecution;
-    if (result.error) failures.push(`${e.workflowId}/${e.runId}: replay: ${firstMismatch(result.error.message, histories[i] as History)} [${labelOf(e)}]`);
-    i++;
+  // Two replay workers, each with its own workflow thread, over alternate executions: replaying is CPU in the
+  // workflow thread, one history at a time per worker, and the soak's file runs alone, so one worker left a core
+  // idle for the ~40 s the replay takes. Each worker answers in the order it was given.
+  const lanes = [0, 1].map((lane) => executions.flatMap((_, i) => (i % 2 === lane ? [i] : [])));
+  const answered = await Promise.all(
+    lanes.map(async (indexes) => {
+      const results: { index: number; result: ReplayResult }[] = [];
+      let k = 0;
+      const inputs = indexes.map((i) => ({ workflowId: (executions[i] as SoakExecution).workflowId, history: histories[i] as History }));
+      for await (const result of Worker.runReplayHistories({ workflowBundle: sharedWorkflowBundle(), dataConverter }, inputs)) results.push({ index: indexes[k++] as number, result });
+      return results;
+    }),
+  );
+  const results = answered.flat().sort((a, b) => a.index - b.index);
+  for (const { index, result } of results) {
+    const e = executions[index] as SoakExecution;
+    if (result.error) failures.push(`${e.workflowId}/${e.runId}: replay: ${firstMismatch(result.error.message, histories[index] as History)} [${labelOf(e)}]`);
   }
   if (results.length !== executions.length) failures.push(`the replayer answered for ${results.length} of ${executions.length} executions`);
   return { replayed: results.length, open: executions.filter((e) => e.status === "RUNNING").length, failures, timedOutTasks, events };

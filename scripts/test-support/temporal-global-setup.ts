@@ -14,6 +14,8 @@ import { freePort } from "./ports";
 import { applyMigrations } from "../db/migrate";
 import { createDb } from "../../lib/db/prisma";
 import { seedDatabase } from "../../lib/seed/seed";
+import { buildPostgresTemplates, type PostgresTemplates } from "./postgres-templates";
+import { withMinimalSourceMap } from "./minimal-source-map";
 
 // worker/worker.ts's WORKFLOWS_PATH, without loading the worker (Prisma, activities) into the vitest process.
 const WORKFLOWS_PATH = path.resolve(import.meta.dirname, "../../worker/workflows/index.ts");
@@ -29,6 +31,8 @@ declare module "vitest" {
     workflowBundlePath: string;
     /** A SQLite file with every migration applied and the demo seed: the engine harness copies it. */
     sqliteTemplatePath: string;
+    /** PostgreSQL databases to copy (scripts/test-support/postgres-templates.ts); null when no PostgreSQL answers. */
+    postgresTemplates: { migrated: string; seeded: string } | null;
   }
 }
 
@@ -37,6 +41,7 @@ interface SharedSetup {
   cli: string;
   bundlePath: string;
   templatePath: string;
+  postgresTemplates: PostgresTemplates | null;
   users: number;
   stop: () => Promise<void>;
 }
@@ -93,17 +98,25 @@ async function startShared(): Promise<SharedSetup> {
   // checked: scripts/lib/workflow-bundle.ts), sparing a webpack run on the path where it runs alone.
   const given = process.env.ZAP_TEST_WORKFLOW_BUNDLE;
   const bundle = given ? Promise.resolve({ code: readFileSync(given, "utf8") }) : bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+  // Built beside the bundle and the server's start; dropped with them (stop, below).
+  const postgresTemplates = buildPostgresTemplates();
   try {
-    const [{ code }] = await Promise.all([bundle, waitForTemporal({ address }, child, 60_000), buildSqliteTemplate(templatePath)]);
-    writeFileSync(bundlePath, code);
+    const [{ code }] = await Promise.all([bundle, waitForTemporal({ address }, child, 60_000), buildSqliteTemplate(templatePath), postgresTemplates]);
+    writeFileSync(bundlePath, withMinimalSourceMap(code));
     // And integration hands its bundle to npm test, which puts it where e2e's `npm start` looks (same call, same inputs).
     const handOver = process.env.ZAP_TEST_WORKFLOW_BUNDLE_OUT;
     if (handOver && !given) writeFileSync(handOver, code);
   } catch (error) {
     await stop();
+    await (await postgresTemplates.catch(() => null))?.drop();
     throw error;
   }
-  return { address, cli, bundlePath, templatePath, users: 0, stop };
+  const templates = await postgresTemplates;
+  const stopAll = async () => {
+    await stop();
+    await templates?.drop();
+  };
+  return { address, cli, bundlePath, templatePath, postgresTemplates: templates, users: 0, stop: stopAll };
 }
 
 export default async function setup(project: TestProject) {
@@ -115,6 +128,7 @@ export default async function setup(project: TestProject) {
   project.provide("temporalCli", shared.cli);
   project.provide("workflowBundlePath", shared.bundlePath);
   project.provide("sqliteTemplatePath", shared.templatePath);
+  project.provide("postgresTemplates", shared.postgresTemplates && { migrated: shared.postgresTemplates.migrated, seeded: shared.postgresTemplates.seeded });
   return async () => {
     shared.users -= 1;
     if (shared.users > 0) return;

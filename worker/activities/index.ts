@@ -20,6 +20,8 @@ import { createMonitorActivities } from "./monitors";
 import { createPlaygroundActivities } from "./playground";
 import { createExperimentActivities, engineItemRuns, registryJudge } from "./experiment";
 import { createScheduleActivities } from "./schedules";
+import { createGuardrailActivities } from "./guardrails";
+import { createOnlineEvalActivities } from "./online-eval";
 import type { SeriesReader } from "../../lib/monitors/evaluate";
 
 export interface ActivityDeps {
@@ -43,6 +45,8 @@ export interface ActivityDeps {
   readMonitorSeries?: SeriesReader;
   /** Derives what the ledger writer queued (default: one of its own, woken by each write). */
   deriver?: Deriver;
+  /** Tests only: runs before an online evaluator scores each check (a crash test kills the worker there). */
+  beforeOnlineCheck?: (evaluationId: string) => Promise<void>;
 }
 
 /** Where approvals go besides the webhook: email and Slack, as configured (read at each delivery when they may change). */
@@ -88,6 +92,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createPlaygroundActivities(deps),
     ...createScheduleActivities({ db: deps.db, decisionKey: deps.decisionKey ?? null, webhook: deps.webhook ?? null }),
     ...createExperimentActivities({ db: deps.db, ...engineItemRuns({ db: deps.db, decisionKey: deps.decisionKey ?? null }), judge: registryJudge(deps.models) }),
+    ...createGuardrailActivities({ models: deps.models }),
+    ...createOnlineEvalActivities({ db: deps.db, models: deps.models, beforeCheck: deps.beforeOnlineCheck }),
   };
 }
 

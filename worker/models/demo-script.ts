@@ -27,6 +27,8 @@
 //                    type); counted by the repair prompts since the task, then it answers validly
 //   handoff billing: the customer wants a refund
 //                    a `handoff` call {agent, reason} (ignored by the agent it names)
+//   rewritten: A new answer.
+//                    the answer once a guardrail asked for a rewrite (its rewrite prompt since the task)
 //   fail: no such invoice
 //                    a `fail` call {reason}: the agent gives up (unlike `fail model`, a model error)
 //
@@ -53,6 +55,8 @@ export interface DemoRoute {
 export interface DemoScript {
   steps: DemoAction[][];
   answer: string | null;
+  /** The answer after an output guardrail asked for a rewrite (`rewritten:`), null to answer as before. */
+  rewrittenAnswer: string | null;
   thinkMs: number;
   outputTokens: number | null;
   /** Pause between streamed pieces of the answer (`stream <ms>`), null for the default pace. */
@@ -77,7 +81,7 @@ export interface DemoScript {
 
 /** A script with nothing in it. */
 export function emptyScript(): DemoScript {
-  return { steps: [], answer: null, thinkMs: 0, outputTokens: null, streamPaceMs: null, failModel: false, failModelOnce: false, flakyAttempts: 0, routes: [], returnArguments: null, invalidAnswers: 0, handoff: null, failReason: null, hasDirectives: false, prose: "" };
+  return { steps: [], answer: null, rewrittenAnswer: null, thinkMs: 0, outputTokens: null, streamPaceMs: null, failModel: false, failModelOnce: false, flakyAttempts: 0, routes: [], returnArguments: null, invalidAnswers: 0, handoff: null, failReason: null, hasDirectives: false, prose: "" };
 }
 
 const NAME = "[A-Za-z0-9_-]+";
@@ -101,6 +105,7 @@ const SCOPED_LINE = new RegExp(`^@(${NAME})\\s*:\\s*(.*)$`, "s");
 function readDirective(line: string, script: DemoScript, agentName: string | undefined): boolean {
   let match: RegExpExecArray | null;
   if ((match = /^answer\s*:\s*(.*)$/is.exec(line))) script.answer = match[1] ?? "";
+  else if ((match = /^rewritten\s*:\s*(.*)$/is.exec(line))) script.rewrittenAnswer = match[1] ?? "";
   else if ((match = /^think\s+(\d+)$/i.exec(line))) script.thinkMs = Number(match[1]);
   else if ((match = /^tokens\s+(\d+)$/i.exec(line))) script.outputTokens = Number(match[1]);
   else if ((match = /^stream\s+(\d+)$/i.exec(line))) script.streamPaceMs = Number(match[1]);

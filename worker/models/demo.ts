@@ -7,6 +7,7 @@
 import { planNodeWork } from "./demo-node-work";
 import {
   FAIL_TOOL,
+  GUARDRAIL_REWRITE_PREFIX,
   HANDOFF_PROMPT_PREFIX,
   HANDOFF_TOOL,
   REPAIR_PROMPT_PREFIX,
@@ -90,11 +91,13 @@ interface Conversation {
   stepsDone: number;
   /** Repair prompts since the task: answers that failed the schema so far. */
   repairs: number;
+  /** Rewrite prompts since the task: answers an output guardrail refused so far. */
+  rewrites: number;
   /** The agents a reroute prompt leaves to choose from, when the chosen one failed. */
   remaining: string[] | null;
 }
 
-const isEnginePrompt = (text: string): boolean => text.startsWith(REPAIR_PROMPT_PREFIX) || text.startsWith(REROUTE_PROMPT_PREFIX);
+const isEnginePrompt = (text: string): boolean => text.startsWith(REPAIR_PROMPT_PREFIX) || text.startsWith(REROUTE_PROMPT_PREFIX) || text.startsWith(GUARDRAIL_REWRITE_PREFIX);
 
 function readConversation(messages: ChatMessage[]): Conversation {
   let taskIndex = -1;
@@ -121,12 +124,14 @@ function readConversation(messages: ChatMessage[]): Conversation {
     results: since.filter((m): m is ToolResult => m.role === "tool" && !SYSTEM_TOOLS.has(m.name)),
     stepsDone: since.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0 && !m.tool_calls?.some((c) => SYSTEM_TOOLS.has(c.function.name))).length,
     repairs: since.filter((m) => m.role === "user" && m.content.startsWith(REPAIR_PROMPT_PREFIX)).length,
+    rewrites: since.filter((m) => m.role === "user" && m.content.startsWith(GUARDRAIL_REWRITE_PREFIX)).length,
     remaining,
   };
 }
 
 /** The answer in words: the script's, a summary of the tool results, a plan node's work, or an echo of the task. */
 function answerInWords(script: DemoScript, planned: boolean, convo: Conversation, agentName: string): string {
+  if (convo.rewrites > 0 && script.rewrittenAnswer !== null) return script.rewrittenAnswer;
   if (script.answer !== null) return script.answer;
   if (planned) return summarise(convo.results);
   if (script.hasDirectives) {

@@ -31,6 +31,7 @@ export const ENGINE_PATCHES: readonly { id: string; askedBy: string }[] = [
   { id: "follow-up-policy", askedBy: "every run" },
   { id: "spend-limits-in-run", askedBy: "every run" },
   { id: "spend-limits-every-call", askedBy: "every run" },
+  { id: "guardrails", askedBy: "runs whose graph has a guardrail" },
 ];
 
 /** The marker core writes for `patched()` / `deprecatePatch()`. */

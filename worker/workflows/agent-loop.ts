@@ -7,9 +7,12 @@
 import { CancellationScope, allHandlersFinished, condition, continueAsNew, isCancellation, sleep, workflowInfo } from "@temporalio/workflow";
 import type { AgentConfig, RunLimits } from "../../lib/agents/schemas";
 import { effectiveModel, INHERIT_MODEL } from "../../lib/agents/model-inheritance";
-import { answerSchemaOf, isPlanner, RETURN_TOOL, routingDecisionSchema } from "../../lib/contract/system-tools";
+import { answerSchemaOf, guardrailRewritePrompt, isPlanner, RETURN_TOOL, routingDecisionSchema } from "../../lib/contract/system-tools";
 import type { AgentGraph } from "../../lib/agents/schemas";
-import type { ToolCall } from "../../lib/contract/types";
+import type { ToolCall, TraceSpan } from "../../lib/contract/types";
+import type { Guardrail } from "../../lib/guardrails/schemas";
+import { guardrailFailure } from "./guardrails";
+import { besideCheck, maskTypedResponse, screenAnswer, screenCalls, type GuardrailHold } from "./guardrail-hooks";
 import type { AgentRunInput, SubAgentReplySignal } from "../../lib/contract/workflow";
 import { Approvals } from "./approvals";
 import { checkTokenBudget, HistoryBudget, runTimeoutFailure } from "./budget";
@@ -146,6 +149,22 @@ export class AgentLoop implements TurnContext {
     return true;
   }
 
+  /** A `parallel` input guardrail's check running beside the turn's first model call (guardrail-hooks.ts), until that call takes it. */
+  private inputCheck: Promise<unknown> | null = null;
+
+  checkBesideFirstCall(check: Promise<unknown>): void {
+    // Observed at once: a trip before anyone awaits it is not an unhandled rejection.
+    void check.catch(() => undefined);
+    this.inputCheck = check;
+  }
+
+  /** The parallel input check not yet taken, for the turn's first model call (or its answer) to wait for. */
+  private takeInputCheck(): Promise<unknown> | null {
+    const check = this.inputCheck;
+    this.inputCheck = null;
+    return check;
+  }
+
   /** Runs iterations until the model answers; bounded by the run timeout. Throws TurnInterrupted when a new message cancelled it. */
   async respond(): Promise<TurnAnswer> {
     this.openCalls = [];
@@ -158,6 +177,8 @@ export class AgentLoop implements TurnContext {
     } finally {
       this.work = null;
       this.interrupting = false;
+      // An interrupted turn's check goes with it: the next turn's first call never waits for another turn's text.
+      this.inputCheck = null;
     }
   }
 
@@ -214,6 +235,9 @@ export class AgentLoop implements TurnContext {
   private async answerTurn(): Promise<TurnAnswer> {
     for (;;) {
       const result = await TURN_MODES[modeOf(this.agent, this.input.graph)](this);
+      // A turn that answered without a model call of its own (a router's, a planner's) still waits for its parallel input check.
+      const pending = this.takeInputCheck();
+      if (pending) await pending;
       if (result.kind === "answer") return result.data === undefined ? { text: result.text } : { text: result.text, data: result.data };
       // Handed off: the receiver answers the turn, with its own iteration cap.
       this.state.iterationsThisTurn = 0;
@@ -226,6 +250,27 @@ export class AgentLoop implements TurnContext {
 
   parentSpan(): string {
     return this.lastIterationSpan ?? this.state.runSpanId;
+  }
+
+  /** Runs a guardrail step of the iteration; a run it stops ends the iteration's span with it. */
+  private async guarded<T>(iterationSpan: TraceSpan, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof RunFailure) throw this.endWith(iterationSpan, error);
+      throw error;
+    }
+  }
+
+  private endWith(iterationSpan: TraceSpan, failure: RunFailure): RunFailure {
+    this.state.endSpan(iterationSpan, "error", { attributes: { outcome: failure.reason } });
+    return failure;
+  }
+
+  /** An output guardrail refused the answer: the model is asked to rewrite it (the refused answer is already in the conversation). */
+  private askRewrite(iterationSpan: TraceSpan, prompt: string): void {
+    this.state.pushMessage({ role: "user", content: prompt });
+    this.state.endSpan(iterationSpan, "error", { attributes: { outcome: "guardrail_rewrite" } });
   }
 
   /** The loop: model call, then the response's tool calls in parallel, until an answer (accepted or repaired), a handoff or a limit. */
@@ -258,25 +303,45 @@ export class AgentLoop implements TurnContext {
       const offer = offeredChildren(state, agent);
       const answerSchema = offer ? { schema: routingDecisionSchema(offer), strict: true } : answerSchemaOf(agent, this.input.graph);
       const tools = offer ? this.toolCalls.tools.map((t) => (t.name === RETURN_TOOL ? { ...t, parameters: routingDecisionSchema(offer) } : t)) : this.toolCalls.tools;
-      const response = await infer(
-        {
-          state,
-          agent,
-          limits: this.limits,
-          ledger: this.ledger,
-          tools,
-          deadline: this.deadline,
-          eagerTools: () => this.toolCalls.eagerTools(),
-          answerSchema,
-          rootRunId: this.input.rootRunId,
-        },
-        iterationSpan,
-      );
+      const beside = this.takeInputCheck();
+      const modelCall = () =>
+        infer(
+          {
+            state,
+            agent,
+            limits: this.limits,
+            ledger: this.ledger,
+            tools,
+            deadline: this.deadline,
+            eagerTools: () => this.toolCalls.eagerTools(),
+            answerSchema,
+            rootRunId: this.input.rootRunId,
+          },
+          iterationSpan,
+        );
+      let response = beside ? await this.guarded(iterationSpan, () => besideCheck(beside, modelCall)) : await modelCall();
       this.toolCalls.useEagerOutcomes(response.toolOutcomes);
       if (answerSchema && response.answer) {
+        // A valid typed answer meets the output guardrails before it is accepted (a router's decision and a plan do not).
+        const answer = response.answer;
+        if (state.patches.guardrails && answer.ok && !offer && !isPlanner(agent, this.input.graph)) {
+          const screened = await this.guarded(iterationSpan, () => screenAnswer(state, this.input, agent, JSON.stringify(answer.data, null, 2), iterationSpan.id));
+          if (screened?.outcome === "rewrite") {
+            const prompt = guardrailRewritePrompt(screened.guardrail.name, screened.reason);
+            if (response.toolCalls.length) closeCalls(state, response, (call) => (call.id === answer.callId ? `Not accepted: ${prompt}` : "Not run: the answer was refused in the same response."));
+            else state.pushMessage({ role: "assistant", content: response.content });
+            this.askRewrite(iterationSpan, prompt);
+            continue;
+          }
+          if (screened?.masks.length) {
+            const masked = maskTypedResponse(response, screened.masks);
+            if (!masked) throw this.endWith(iterationSpan, guardrailFailure(screened.masks[0] as Guardrail, "the masked answer no longer matches JSON"));
+            response = masked;
+          }
+        }
         let judged: TurnResult | null;
         try {
-          judged = judgeAnswer(state, response, response.answer, answerSchema.schema, planCheck(agent, this.input.graph));
+          judged = judgeAnswer(state, response, response.answer ?? answer, answerSchema.schema, planCheck(agent, this.input.graph));
         } catch (error) {
           // Out of repairs (validation_error, plan_invalid): the iteration ends with the run, not left running in the trace.
           state.endSpan(iterationSpan, "error", { attributes: { outcome: error instanceof RunFailure ? error.reason : "error" } });
@@ -287,7 +352,17 @@ export class AgentLoop implements TurnContext {
         continue;
       }
       if (response.toolCalls.length === 0) {
-        const content = response.content ?? "";
+        let content = response.content ?? "";
+        if (state.patches.guardrails) {
+          const raw = content;
+          const screened = await this.guarded(iterationSpan, () => screenAnswer(state, this.input, agent, raw, iterationSpan.id));
+          if (screened?.outcome === "rewrite") {
+            state.pushMessage({ role: "assistant", content });
+            this.askRewrite(iterationSpan, guardrailRewritePrompt(screened.guardrail.name, screened.reason));
+            continue;
+          }
+          if (screened) content = screened.text;
+        }
         state.pushMessage({ role: "assistant", content });
         state.endSpan(iterationSpan, "ok");
         return { kind: "answer", text: content };
@@ -306,10 +381,18 @@ export class AgentLoop implements TurnContext {
         this.agentConfig = target;
         return { kind: "handoff", to: handoff.to, reason: handoff.reason };
       }
-      const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+      let calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+      // Tool_call guardrails see each call before the response is recorded: masked arguments are all that is stored.
+      let inbox: ReadonlyMap<string, GuardrailHold> | undefined;
+      if (state.patches.guardrails) {
+        const proposed = calls;
+        const screened = await this.guarded(iterationSpan, () => screenCalls(state, this.input, agent, proposed, iterationSpan.id));
+        calls = screened.calls;
+        inbox = screened.inbox;
+      }
       state.pushMessage({ role: "assistant", content: response.content, tool_calls: calls });
       this.openCalls = calls.map((c) => ({ id: c.id, name: c.function.name }));
-      const outcomes = await this.toolCalls.runAll(calls, iterationSpan);
+      const outcomes = await this.toolCalls.runAll(calls, iterationSpan, inbox);
       this.openCalls = [];
       calls.forEach((call, i) => state.pushMessage({ role: "tool", tool_call_id: call.id, name: call.function.name, content: outcomes[i]?.content ?? "" }));
       const failed = outcomes.filter((o) => !o.ok && o.errorKind !== "rejected");

@@ -30,6 +30,7 @@ import { RunLedger } from "./run-ledger";
 import { ledgerSummary, registerHandlers } from "./run-handlers";
 import { notifyParent } from "./sub-agents";
 import { requireSignedStart } from "./run-start-check";
+import { screenMessage, screenTask } from "./guardrail-hooks";
 
 const nowIso = () => new Date(Date.now()).toISOString();
 
@@ -63,21 +64,18 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
   const state = input.carried ? RunState.restore(input.carried) : new RunState();
   // After a handoff the receiving agent speaks (and keeps speaking across continue-as-new).
   const agent = input.graph.agents.find((a) => a.name === (state.currentAgent ?? input.agentName));
-  const ledger = new RunLedger(
-    state,
-    {
-      runId: workflowInfo().workflowId,
-      rootRunId: input.rootRunId,
-      parentRunId: input.parentRunId,
-      agentName: input.agentName,
-      task: input.message,
-      context: input.context,
-      startedBy: input.startedBy,
-      graphName: input.graphName ?? null,
-      agentVersionId: input.agentVersionId ?? null,
-    },
-    () => ledgerSummary(state),
-  );
+  const identity = {
+    runId: workflowInfo().workflowId,
+    rootRunId: input.rootRunId,
+    parentRunId: input.parentRunId,
+    agentName: input.agentName,
+    task: input.message,
+    context: input.context,
+    startedBy: input.startedBy,
+    graphName: input.graphName ?? null,
+    agentVersionId: input.agentVersionId ?? null,
+  };
+  const ledger = new RunLedger(state, identity, () => ledgerSummary(state));
   ledger.start();
   state.patches = decidePatches(input);
   const loop = new AgentLoop(state, input, agent, ledger);
@@ -112,12 +110,15 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
       const prompt = renderPrompt(agent.systemPrompt, input.context);
       const instructions = isPlanner(agent, input.graph) ? plannerInstructions(input.graph) : agent.kind === "router" ? routerInstructions(agent, input.graph) : "";
       state.pushMessage({ role: "system", content: prompt.text + instructions });
-      state.emit({ type: "run_started", agentName: input.agentName, task: input.message, depth: input.depth });
+      // The task passes the agent's input guardrails before anything records it (a masked task is what every view shows).
+      // Only under the patch: an await, even of nothing, moves what the run schedules next (a replay must meet it where it was).
+      const task = state.patches.guardrails ? await screenTask(state, loop, input, runSpan.id, identity) : input.message;
+      state.emit({ type: "run_started", agentName: input.agentName, task, depth: input.depth });
       if (prompt.missing.length) state.emit({ type: "error", kind: "template", message: `system prompt placeholders without a value: ${prompt.missing.join(", ")}` });
       // First, ahead of a follow-up that was sent before this task ran (its handler may have queued it already).
       // The task's images travel as references (the inference activity loads their bytes); only runs with images carry the key.
       // A plan node's dependencies' results travel as references too (the model call reads them from the ledger).
-      state.inbox.unshift({ content: input.message, ...(input.images?.length ? { images: input.images } : {}), ...(input.results?.length ? { results: input.results } : {}), turn: 1, initial: true });
+      state.inbox.unshift({ content: task, ...(input.images?.length ? { images: input.images } : {}), ...(input.results?.length ? { results: input.results } : {}), turn: 1, initial: true });
     }
     await loop.prepareTools();
 
@@ -133,10 +134,13 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<RunOutcome
           continue;
         }
         state.turn = next.turn ?? state.turn + 1;
+        // A follow-up passes the speaking agent's input guardrails before it is recorded (the task did at the start).
+        if (state.patches.guardrails) for (const message of taken) if (!message.initial) message.content = await screenMessage(state, loop, message.content);
         state.turnTask = taken.map((m) => m.content).join("\n\n");
         state.turnSender = next.sender ?? null;
         state.planAttempts = 0;
         state.planRejections = 0;
+        state.guardrailRewrites = 0;
         state.routingFailures = [];
         for (const message of taken) {
           const images = message.images?.length ? { images: message.images } : {};

@@ -19,6 +19,7 @@ import type { AgentRunInput, ApprovalNotification, ApprovalOutcomeRecord, Decide
 import type { LedgerActivities } from "../activities/ledger";
 import type { NotificationActivities } from "../activities/notifications";
 import type { RunState } from "./run-state";
+import type { GuardrailHold } from "./guardrail-hooks";
 
 // A regular activity, not a local one: it is scheduled by the workflow task that
 // accepts the decision, so the record is written only once the decision is
@@ -230,7 +231,7 @@ export class Approvals {
   }
 
   /** Requests approval for a call and waits for the decision or the expiry. */
-  request(call: ToolCall, args: Record<string, unknown>, rule: GateRequirement, agentName: string, parent: TraceSpan): Promise<ApprovalRequest> {
+  request(call: ToolCall, args: Record<string, unknown>, rule: GateRequirement, agentName: string, parent: TraceSpan, guardrail?: GuardrailHold): Promise<ApprovalRequest> {
     const now = Date.now();
     const approval: ApprovalRequest = {
       id: uuid4(),
@@ -252,8 +253,10 @@ export class Approvals {
       onExpiry: rule.onExpiry,
       status: "pending",
       decision: null,
+      // Only a call a guardrail sent to the inbox names it, with why (every other approval keeps its shape).
+      ...(guardrail ? { guardrail: guardrail.name, guardrailVerdict: { check: guardrail.check, reason: guardrail.reason } } : {}),
     };
-    return this.awaitDecision(approval, rule.expiresInSeconds * 1000, `approval for ${approval.toolName}`, parent.id);
+    return this.awaitDecision(approval, rule.expiresInSeconds * 1000, guardrail ? `approval for ${approval.toolName} (guardrail ${guardrail.name})` : `approval for ${approval.toolName}`, parent.id);
   }
 
   /**

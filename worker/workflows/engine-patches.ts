@@ -111,6 +111,18 @@ export interface EnginePatches {
    * on whatever the run tree spends, as before.
    */
   spendLimitsEveryCall: boolean;
+  /**
+   * The agents' guardrails run (worker/workflows/guardrails.ts): input, output and tool checks with their
+   * actions. Asked only by runs whose graph holds a guardrail, after every other patch, so a run without any
+   * issues exactly the commands it did before (no marker, no check). Executions started before it never
+   * check, whatever their graph says.
+   */
+  guardrails: boolean;
+}
+
+/** Whether any agent of the graph has a guardrail (an older graph's agents have no such field). */
+export function graphHasGuardrails(graph: AgentRunInput["graph"]): boolean {
+  return graph.agents.some((agent) => ((agent as { guardrails?: readonly unknown[] }).guardrails?.length ?? 0) > 0);
 }
 
 export function decidePatches(input: AgentRunInput): EnginePatches {
@@ -129,6 +141,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
     followUpPolicy: false,
     spendLimitsInRun: false,
     spendLimitsEveryCall: false,
+    guardrails: false,
   };
   // Asked only by a taped run, after tape-replay: every other run asks exactly the patches it did before.
   // Retired (docs/deploying.md "Retiring a patch"): both landed in the same release as tape-replay (issue 27),
@@ -145,5 +158,7 @@ export function decidePatches(input: AgentRunInput): EnginePatches {
   patches.followUpPolicy = patched("follow-up-policy");
   patches.spendLimitsInRun = patched("spend-limits-in-run");
   patches.spendLimitsEveryCall = patched("spend-limits-every-call");
+  // Only a graph with guardrails asks: every other run's history keeps exactly its earlier shape.
+  patches.guardrails = graphHasGuardrails(input.graph) && patched("guardrails");
   return patches;
 }

@@ -6,3 +6,4 @@ export { monitorsTickWorkflow } from "./monitors";
 export { playgroundCallWorkflow } from "./playground";
 export { experimentWorkflow } from "./experiment";
 export { scheduledRunWorkflow } from "./scheduled-run";
+export { onlineEvaluatorWorkflow, onlineEvaluationBackfillWorkflow } from "./online-evaluation";

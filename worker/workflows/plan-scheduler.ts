@@ -20,6 +20,7 @@ import type { AgentRunInput } from "../../lib/contract/workflow";
 import { tokenLimit } from "./budget";
 import { childLimits, runChildTask, type ChildTask, type ChildTaskResult } from "./child-task";
 import { runNodeInline, runsAsModelCalls } from "./inline-node";
+import { agentHasGuardrails } from "./guardrails";
 import type { TurnResult } from "./final-answer";
 import { DEFAULT_PLAN_SETTINGS } from "./plan-settings";
 import { RunFailure } from "./run-failure";
@@ -164,7 +165,9 @@ export async function schedulePlan(run: PlanRun, plan: Plan, task: string, paren
     const agent = input.graph.agents.find((a) => a.name === node.agent);
     // A node whose agent's run is model calls alone runs as an activity of this run, not a child workflow.
     // A taped run's nodes run as child workflows, whose model calls ask the tape (an inline node calls the model itself).
-    const runTask = byReference && !state.patches.tape && runsAsModelCalls(agent, input.graph) ? (t: ChildTask) => runNodeInline({ state, input, caller: run.planner }, agent, t) : (t: ChildTask) => runChildTask({ state, input, caller: run.planner }, t);
+    // An agent with guardrails runs as a child workflow too: its checks run there (an inline node's activity has none).
+    const inline = byReference && !state.patches.tape && runsAsModelCalls(agent, input.graph) && !(state.patches.guardrails && agentHasGuardrails(agent));
+    const runTask = inline ? (t: ChildTask) => runNodeInline({ state, input, caller: run.planner }, agent, t) : (t: ChildTask) => runChildTask({ state, input, caller: run.planner }, t);
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let last: ChildTaskResult | null = null;
     let attempts = 0;

@@ -34,6 +34,8 @@ export function ledgerSummary(state: RunState): LedgerRunSummary {
     // Only runs that use typed answers or routing write these, so older runs' batches (and histories) keep their shape.
     ...(state.outputData !== null ? { outputData: state.outputData } : {}),
     ...(state.routedTo !== null ? { routedTo: state.routedTo } : {}),
+    // Only a run whose input guardrails changed its task sends it (the row's task is rewritten with it).
+    ...(state.maskedTask !== null ? { task: state.maskedTask } : {}),
     error: state.terminal ? { reason: state.terminal.reason, message: state.terminal.message } : null,
     startedAt: state.startedAt,
     endedAt: state.endedAt,

@@ -127,6 +127,10 @@ export class RunState {
   turnTask = "";
   /** Plans the planner has answered in this turn (the accepted one's attempt number); not carried. */
   planAttempts = 0;
+  /** The task as the input guardrails left it (masked, or withheld when blocked), when they changed it; not carried (the row keeps it). */
+  maskedTask: string | null = null;
+  /** Rewrites output guardrails asked for in the current turn; not carried (a new execution counts again, still bounded by maxIterations). */
+  guardrailRewrites = 0;
   readonly outbox = new LedgerOutbox();
 
   static restore(carried: CarriedState): RunState {

@@ -15,6 +15,10 @@ import { HANDOFF_TOOL, handoffsOf, systemToolsFor } from "../../lib/contract/sys
 import { handoffRequest } from "./handoff";
 import { type Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
 import { tapeGate } from "./tape-gate";
+import { FALLBACK_POLICY, type GateRequirement } from "../../lib/policy/gate";
+import { toolIsGuarded } from "./guardrails";
+import { screenResult, type GuardrailHold } from "./guardrail-hooks";
+import { RunFailure } from "./run-failure";
 import type { CallOutcome, SubAgentConversations } from "./sub-agents";
 import type { RunLedger } from "./run-ledger";
 import type { RunState } from "./run-state";
@@ -46,6 +50,19 @@ const { describeTools } = proxyActivities<AgentActivities>({
   heartbeatTimeout: "20 seconds",
   retry: { initialInterval: "1 second", maximumAttempts: 2 },
 });
+
+/** The approval a call an `inbox` guardrail stopped needs when no rule gates it: the workspace policy's floors, rejected on expiry. */
+function guardrailGate(input: AgentRunInput): GateRequirement {
+  const { floors } = input.gate?.policy ?? FALLBACK_POLICY;
+  return {
+    requiredRole: floors.requiredRole ?? null,
+    requiredApprovals: floors.minRequiredApprovals,
+    expiresInSeconds: floors.maxExpiresInSeconds,
+    onExpiry: "reject",
+    allowSelfApproval: floors.allowSelfApproval,
+    reason: "rule",
+  };
+}
 
 /** A call that has started: its span and start time. */
 interface Begun {
@@ -120,7 +137,10 @@ export class ToolCalls {
     const { input } = this.turn;
     if (!input.gate) return undefined;
     this.eager ??= {
-      names: this.agent.tools.filter((name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name, this.turn.state.patches)),
+      // A tool a guardrail watches runs in the workflow's sight (its arguments and result are screened), never eagerly.
+      names: this.agent.tools.filter(
+        (name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name, this.turn.state.patches) && !toolIsGuarded(this.agent, name, this.turn.state.patches),
+      ),
       agent: this.agent,
       rootRunId: input.rootRunId,
       runContext: input.context,
@@ -153,16 +173,16 @@ export class ToolCalls {
    * once, in order, without another await (each await in workflow code costs:
    * the SDK records a stack trace per promise), and the others as they finish.
    */
-  runAll(calls: ToolCall[], parent: TraceSpan): CallOutcome[] | Promise<CallOutcome[]> {
+  runAll(calls: ToolCall[], parent: TraceSpan, guardrailInbox?: ReadonlyMap<string, GuardrailHold>): CallOutcome[] | Promise<CallOutcome[]> {
     this.positions = new Map(calls.map((call, i) => [call.id, i]));
     const started = calls.map((call) => {
       const begun = this.begin(call, parent);
       const ran = this.eagerOutcomes.get(call.id);
       this.eagerOutcomes.delete(call.id);
-      return { begun, ran, work: ran ? null : this.gatedCall(call, begun.span) };
+      return { begun, ran, work: ran ? null : this.gatedCall(call, begun.span, guardrailInbox?.get(call.id)) };
     });
     const ended = started.map(({ begun, ran, work }) =>
-      ran ? this.end(begun, outcomeOf(ran)) : work!.then((outcome) => this.end(begun, outcome), (error: unknown) => this.abandon(error)),
+      ran ? this.end(begun, outcomeOf(ran)) : work!.then((outcome) => this.screened(begun, outcome), (error: unknown) => this.abandon(error)),
     );
     return ended.every((e): e is CallOutcome => !(e instanceof Promise)) ? ended : Promise.all(ended);
   }
@@ -201,6 +221,20 @@ export class ToolCalls {
     return outcome;
   }
 
+  /** Ends a call once its result passed the tool_result guardrails (masked, perhaps); a block ends the call's span, then the run. */
+  private screened(begun: Begun, outcome: CallOutcome): CallOutcome | Promise<CallOutcome> {
+    const { state, input } = this.turn;
+    if (!state.patches.guardrails) return this.end(begun, outcome);
+    return screenResult(state, input, this.agent, begun.call, outcome.content, begun.span.id).then(
+      (content) => this.end(begun, content === null || content === outcome.content ? outcome : { ...outcome, content }),
+      (error: unknown) => {
+        if (!(error instanceof RunFailure)) return this.abandon(error);
+        this.end(begun, { ok: false, errorKind: "guardrail", attempts: outcome.attempts, content: `The result of ${begun.call.function.name} was withheld: ${error.message}` });
+        throw error;
+      },
+    );
+  }
+
   /** A call that threw (cancellation): no longer in flight, and the error goes on. */
   private abandon(error: unknown): never {
     this.turn.state.toolsInFlight--;
@@ -213,10 +247,11 @@ export class ToolCalls {
    * policy's deny-by-default and floors, plus graph rules — own and inherited);
    * an invalid call is a tool error, never an approval request.
    */
-  private async gatedCall(call: ToolCall, span: TraceSpan): Promise<CallOutcome> {
+  private async gatedCall(call: ToolCall, span: TraceSpan, guardrail?: GuardrailHold): Promise<CallOutcome> {
     const name = call.function.name;
     let rawArguments = call.function.arguments;
-    const rule = gateFor(this.turn.input, this.agent, name, this.turn.state.patches);
+    // A tool_call guardrail with the action `inbox` gates the call like a rule does (with the workspace floors when no rule applies).
+    const rule = gateFor(this.turn.input, this.agent, name, this.turn.state.patches) ?? (guardrail ? guardrailGate(this.turn.input) : null);
     if (rule) {
       const checked = this.callProblem(name, rawArguments);
       if (checked.problem !== null) return { ok: false, errorKind: checked.kind, attempts: 0, content: checked.problem };
@@ -228,7 +263,7 @@ export class ToolCalls {
         const outcome = await this.afterApproval(call, rawArguments, span);
         return { ...outcome, approval: "policy" };
       }
-      const approval = await this.turn.approvals.request(call, checked.args, rule, this.agent.name, span);
+      const approval = await this.turn.approvals.request(call, checked.args, rule, this.agent.name, span, guardrail);
       if (!mayRun(approval)) {
         const reason = approval.decision?.reason ?? (approval.status === "expired" ? "nobody decided before the approval expired" : "no reason given");
         return { ok: false, errorKind: "rejected", attempts: 0, content: `The call to ${name} was not approved (${approval.status}): ${reason}` };

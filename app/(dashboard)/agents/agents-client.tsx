@@ -1,6 +1,6 @@
 "use client";
 import { useMemo, useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import type { AgentSummary } from "@/lib/agents/designer-schemas";
 import type { ActionResult } from "@/lib/http/server/action";

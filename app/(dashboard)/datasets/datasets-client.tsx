@@ -2,7 +2,7 @@
 // The datasets list: name, items and version of each, and (for builders) a new
 // empty dataset or one imported from a file.
 import { useState, type FormEvent } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";

@@ -5,7 +5,7 @@
 // output cap as a draft version of the agent's graph, said before it saves
 // (components/playground/draft-panel.tsx).
 import { useEffect, useRef, useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ChatMessage } from "@/lib/contract/types";
 import type { CatalogOptions } from "@/lib/models/catalog";
 import { supportsVision } from "@/lib/models/catalog";

@@ -86,7 +86,7 @@ export function RunsClient() {
   const filtered = hasFilters(params);
   const page = data?.page ?? 1;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const columns = visibleColumns(columnChoices.choices, { anyRouted: data?.rows.some((r) => r.routedTo !== null || r.error?.reason === "routing_exhausted") ?? false, filters: new Set(params.keys()) });
+  const columns = visibleColumns(columnChoices.choices, { anyRouted: data?.rows.some((r) => r.routedTo !== null || r.error?.reason === "routing_exhausted") ?? false, anyScored: data?.rows.some((r) => r.score) ?? false, filters: new Set(params.keys()) });
   const emptyResult =
     data && data.rows.length === 0 && filtered ? (
       <div className="space-y-3" data-testid="no-match">

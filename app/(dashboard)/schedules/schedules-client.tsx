@@ -4,7 +4,7 @@
 // builders and admins, create / edit / pause / resume / run now / backfill /
 // delete. Viewers see the same list without controls.
 import { useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { describeSpec, type ScheduleView } from "@/lib/schedules/schemas";
 import { createScheduleAction } from "@/lib/actions/create-schedule";

@@ -4,7 +4,7 @@
 // create (the secret shown once, with a copy button), rotate the secret,
 // disable / enable and delete. Viewers see the same list without controls.
 import { useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import type { WebhookDeliveryView, WebhookView, WebhookWithSecret } from "@/lib/webhooks/schemas";
 import { createWebhookAction } from "@/lib/actions/create-webhook";

@@ -1,6 +1,7 @@
 // GET /api/runs – top-level runs, newest first, each with its plan outcome (?graph=<saved agent graph>&entryAgent=<its entry agent>&scheduleId=<sch_…>&limit=N).
 // POST /api/runs – start a run of a saved agent, as the run dialog does:
-//   { graph, task, images?, context?, version?, model? } → 201 { runId } (graph: the saved agent graph);
+//   { graph, task, images?, context?, version? | label?, model? } → 201 { runId } (graph: the saved agent graph;
+//   label: a version label such as production, resolved at the start to its version or its split's: docs/labels.md);
 //   unknown keys (the old `agent` too) → 422 naming them. `images`: up to 5 of
 //   { attachmentId } (POST /api/attachments first), { data } (base64) or { url };
 //   the body holds at most one 10 MB image as base64 (upload larger sets first).

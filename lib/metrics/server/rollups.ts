@@ -70,6 +70,7 @@ export const DERIVED_TYPES: ReadonlySet<string> = new Set([
   "output_invalid",
   "plan_finished",
   "plan_node_finished",
+  "guardrail_checked",
 ]);
 
 /** The started_* series' view of the runs of some batches; the ledger reads it (lib/run-ledger/started-runs.ts), as it sits above this module. */

@@ -38,13 +38,16 @@ export interface LaunchOptions {
   /** The version a run without a number takes: the newest that is not a draft. */
   defaultVersion: number | null;
   examples: readonly ExampleTask[];
+  /** The graph's version labels (lib/labels): a run may be started by one. */
+  labels: { name: string; version: number; splitVersion: number | null; splitPercent: number }[];
 }
 
 /** The newest 50 versions of a saved agent graph with their placeholders (drafts marked), its default version, and example tasks. */
 export async function launchOptions(graphName: string): Promise<LaunchOptions> {
-  const [rows, current] = await Promise.all([
+  const [rows, current, labels] = await Promise.all([
     getDb().agentVersion.findMany({ where: { agent: { name: graphName } }, orderBy: { version: "desc" }, take: 50 }),
     getDb().agentVersion.findFirst({ where: { agent: { name: graphName }, ...NOT_DRAFT }, orderBy: { version: "desc" }, select: { version: true } }),
+    getDb().agentLabel.findMany({ where: { agent: { name: graphName } }, orderBy: { name: "asc" }, select: { name: true, version: true, splitVersion: true, splitPercent: true } }),
   ]);
   if (!rows.length) throw new AgentNotFound(graphName);
   const catalog = catalogOptions(getConfig());
@@ -55,7 +58,7 @@ export async function launchOptions(graphName: string): Promise<LaunchOptions> {
     const model = entry?.model ?? "";
     return { version: row.version, createdAt: row.createdAt.toISOString(), note: row.note, placeholders: placeholdersOf(agents.map((a) => a.systemPrompt)), model, vision: supportsVision(model, catalog), draft: row.draft };
   });
-  return { graph: graphName, versions, defaultVersion: current?.version ?? null, examples: examplesFor(graphName) };
+  return { graph: graphName, versions, defaultVersion: current?.version ?? null, examples: examplesFor(graphName), labels };
 }
 
 /** Saved agents, for the launcher on the runs page. */

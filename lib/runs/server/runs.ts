@@ -34,7 +34,7 @@ import { readVisibility } from "../../engine/visibility";
 import type { ChatMessage, RunStatus } from "../../contract/types";
 import { followUpDeadline } from "../run-time";
 import type { ImageRef } from "../../attachments/schemas";
-import type { RunFilters, RunHeaderData, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
+import type { RunFilters, RunHeaderData, RunLabelRef, RunListPage, RunListRow, RunTail, TraceSpanView } from "../schemas";
 import { ownUsage, rollUp, ZERO_USAGE } from "./usage";
 import { bestHits, facetRootIds, MATCHING_TREES_MAX, searchRootIds } from "../../search/server/query";
 import { stuckOrBurning, type StuckTree } from "./stuck-runs";
@@ -42,6 +42,14 @@ import type { Db } from "../../db/prisma";
 import { readDeriveLag, type DeriveLag } from "../../db/derive-lag";
 import { feedbackRootIds } from "../../feedback/server/feedback";
 import { readVersionNumbers } from "../../run-ledger/version-refs";
+import { readRunScores, scoreRootIds } from "./run-scores";
+import { hasScoreFilter } from "../run-scores";
+
+/** The version label a run was started by and the side of its split it drew (absent for runs started otherwise). */
+function labelRefOf(run: { label: string | null; labelVariant: string | null }): { label?: RunLabelRef } {
+  if (!run.label) return {};
+  return { label: { name: run.label, variant: run.labelVariant === "base" || run.labelVariant === "split" ? run.labelVariant : null } };
+}
 
 /** Temporal's status of each run on the page; an unreachable Temporal is a note, not a failure (the ledger still answers). */
 async function temporalStatuses(runIds: string[]): Promise<{ statuses: Map<string, string>; note: string | null }> {
@@ -67,15 +75,16 @@ function intersect(lists: (string[] | undefined)[]): string[] | undefined {
  * undefined when none is set; each gives at most MATCHING_TREES_MAX trees, newest first.
  */
 async function narrowedTrees(db: Db, filters: RunFilters): Promise<{ ids: string[] | undefined; exclude: string[] | undefined; capped: boolean; stuck: Map<string, StuckTree> | null }> {
-  const [searched, byTool, byModel, stuck, byFeedback] = await Promise.all([
+  const [searched, byTool, byModel, stuck, byFeedback, byScore] = await Promise.all([
     filters.q ? searchRootIds(db, filters.q) : undefined,
     filters.tool ? facetRootIds(db, "tool", filters.tool) : undefined,
     filters.model ? facetRootIds(db, "model", filters.model) : undefined,
     filters.view === "stuck" ? stuckOrBurning(db, filters) : null,
     filters.feedback ? feedbackRootIds(db, filters.feedback) : undefined,
+    hasScoreFilter(filters) ? scoreRootIds(db, filters) : undefined,
   ]);
-  const capped = [searched, byTool, byModel].some((l) => l !== undefined && l.length >= MATCHING_TREES_MAX);
-  return { ids: intersect([searched, byTool, byModel, stuck ? [...stuck.keys()] : undefined, byFeedback?.include]), exclude: byFeedback?.exclude, capped, stuck };
+  const capped = [searched, byTool, byModel, byScore].some((l) => l !== undefined && l.length >= MATCHING_TREES_MAX);
+  return { ids: intersect([searched, byTool, byModel, stuck ? [...stuck.keys()] : undefined, byFeedback?.include, byScore]), exclude: byFeedback?.exclude, capped, stuck };
 }
 
 /** Whether a filter narrows the list by derived rows (search index, facets), which trail the ledger by a moment. */
@@ -113,6 +122,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     hideExperimentRuns: !filters.experiments && filters.trigger !== "experiment",
     scheduleId: filters.scheduleId,
     webhookId: filters.webhook,
+    label: filters.label,
     trigger: filters.trigger,
     startedFrom: filters.from ? new Date(filters.from) : undefined,
     startedTo: filters.to ? new Date(filters.to) : undefined,
@@ -127,11 +137,12 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   const { rows: roots, total } = sorted;
   const family = await readSubRuns(db, roots.map((r) => r.id));
   const all = [...roots, ...family];
-  const [versions, own, temporal, hits] = await Promise.all([
+  const [versions, own, temporal, hits, scores] = await Promise.all([
     readVersionNumbers(db, all),
     ownUsage(db, all.map((r) => r.id), await loadPriceBook(db)),
     temporalStatuses(all.map((r) => r.id)),
     filters.q ? bestHits(db, filters.q, roots.map((r) => r.id)) : undefined,
+    readRunScores(db, roots.map((r) => r.id)),
   ]);
   const totals = rollUp(all, own);
   const toRow = (run: RunRow): RunListRow => ({
@@ -149,6 +160,7 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
     error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "" } : null,
     routedTo: run.routedTo,
     planOutcome: planOutcomeOf(run),
+    ...labelRefOf(run),
     startedAt: run.startedAt.toISOString(),
     endedAt: run.endedAt?.toISOString() ?? null,
     self: own.get(run.id) ?? ZERO_USAGE,
@@ -157,6 +169,8 @@ export async function listRunPage(filters: RunFilters): Promise<RunListPage> {
   });
   const rows = roots.map((root) => ({
     ...toRow(root),
+    // Online evaluators score root runs only (lib/online-eval): a sub-run's row has no score of its own.
+    score: scores.get(root.id) ?? null,
     ...(hits ? { match: hits.get(root.id) ?? null } : {}),
     ...(narrowed.stuck ? { stuck: narrowed.stuck.get(root.id)?.reasons ?? [], waitingApproval: narrowed.stuck.get(root.id)?.waitingApproval ?? null } : {}),
   }));
@@ -243,6 +257,7 @@ export async function runHeader(runId: string): Promise<RunHeaderData> {
     typedOutput: run.outputData !== null ? { data: parseOutputData(run.outputData) } : null,
     routedTo: run.routedTo,
     planOutcome: planOutcomeOf(run),
+    ...labelRefOf(run),
     planCounts: planFinished ? { completed: planFinished.completed, failed: planFinished.failed, skipped: planFinished.skipped, cancelled: planFinished.cancelled ?? 0 } : null,
     error: run.errorReason ? { reason: run.errorReason, message: run.errorMessage ?? "", ...(details ? { details } : {}) } : null,
     startedAt: run.startedAt.toISOString(),

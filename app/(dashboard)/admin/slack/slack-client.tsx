@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useState, useTransition, type FormEvent } from "react";
 import { linkSlackUserAction } from "@/lib/actions/link-slack-user";
 import { unlinkSlackUserAction } from "@/lib/actions/unlink-slack-user";

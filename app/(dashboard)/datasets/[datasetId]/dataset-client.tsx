@@ -3,7 +3,7 @@
 // items, export, and for builders on the newest version: edit or remove items,
 // add from approvals, import a file, archive.
 import { useState } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";

@@ -3,7 +3,7 @@
 // builders, the summary per target, and the compare table with its filters
 // (regressions / improvements, tag, which scorer decides) and CSV export.
 import { useMemo, useState, useTransition } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { getJson } from "@/lib/http/client";
 import { formatDateTime } from "@/lib/format/figures";

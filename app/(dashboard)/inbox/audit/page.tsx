@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { getDb } from "@/lib/db/server/db";
 import { PageHeader } from "@/components/ui/page-header";

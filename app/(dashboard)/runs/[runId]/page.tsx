@@ -72,6 +72,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       taskImages={taskImages}
       canLaunch={can(user.role, "runs:launch")}
       canDecide={can(user.role, "approvals:decide")}
+      canAddToDataset={can(user.role, "agents:edit")}
       pollMs={Number.isFinite(poll) && poll >= 200 ? poll : 1000}
       // ?span=<id> (a search result's link) opens the run with that span selected.
       initialSpanId={typeof span === "string" && /^[\w-]{1,64}$/.test(span) ? span : null}

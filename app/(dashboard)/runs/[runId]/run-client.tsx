@@ -24,6 +24,7 @@ import { conversationEdits } from "@/lib/runs/edit-marks";
 import { RunPendingApprovals } from "@/components/inbox/run-pending-approvals";
 import { PlanSection, type PlanData } from "@/components/plan/plan-section";
 import type { ImageRef } from "@/lib/attachments/schemas";
+import { RunEvaluations } from "@/components/evaluators/run-evaluations";
 import { RunHeader } from "./run-header";
 
 function toggle<T>(set: ReadonlySet<T>, value: T): Set<T> {
@@ -40,6 +41,7 @@ export function RunClient({
   taskImages,
   canLaunch,
   canDecide,
+  canAddToDataset = false,
   pollMs,
   initialSpanId = null,
 }: {
@@ -53,6 +55,8 @@ export function RunClient({
   canLaunch: boolean;
   /** Approvers decide this run's pending calls in place (the workflow still applies the gate). */
   canDecide: boolean;
+  /** Builders add a (low-scored) run to a dataset from its evaluations card. */
+  canAddToDataset?: boolean;
   pollMs: number;
   /** A span to select on arrival (the URL's ?span=, from a search result). */
   initialSpanId?: string | null;
@@ -169,6 +173,7 @@ export function RunClient({
           <RunPendingApprovals runId={tail.header.runId} canDecide={canDecide} live={liveSignal} />
         </div>
       )}
+      <RunEvaluations runId={runId} rootRunId={tail.header.rootRunId} live={live} endedAt={tail.header.endedAt} canAddToDataset={canAddToDataset} />
       {plan ? <PlanSection runId={runId} plan={plan} tailEvents={tail.events} awaitingApprovalRunIds={tail.header.awaitingApprovalRunIds} /> : null}
       <div role="tablist" className="mb-3 flex gap-1 border-b border-zinc-200">
         {(["trace", "conversation"] as const).map((t) => (

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { UsageText, formatDuration, tokenCount } from "@/components/runs/usage";
@@ -97,6 +97,16 @@ export function RunHeader({ header, liveTokens = 0, taskImages, canLaunch, onCha
               <Link href={`/webhooks#${encodeURIComponent(header.webhook.id)}`} className="text-indigo-700 hover:underline">
                 {header.webhook.name ?? `${header.webhook.id} (deleted)`}
               </Link>
+            </p>
+          ) : null}
+          {header.label ? (
+            <p className="mt-1 text-xs text-zinc-600" data-testid="run-label">
+              Started by the label{" "}
+              <Link href={`/runs?graph=${encodeURIComponent(header.graphName ?? "")}&label=${encodeURIComponent(header.label.name)}`} className="text-indigo-700 hover:underline">
+                {header.label.name}
+              </Link>
+              {header.version !== null ? ` → v${header.version}` : ""}
+              {header.label.variant === "split" ? " (its traffic split's version)" : ""}
             </p>
           ) : null}
           <ForkLinks runId={header.runId} />

@@ -5,7 +5,7 @@
 // admins get "New schedule" / "New webhook" with the graph chosen; viewers see
 // the lists only.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/server/session";
 import { can } from "@/lib/access/roles";
