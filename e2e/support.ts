@@ -78,11 +78,13 @@ export async function clickAndExpectUrl(page: Page, link: Locator, url: RegExp):
     await expect(page).toHaveURL(url, { timeout: 30_000 });
   } catch (error) {
     const clicks = await page.evaluate(() => (window as unknown as { __zapClicks?: ClickSeen[] }).__zapClicks ?? []).catch(() => []);
+    // The first line carries the evidence: a run's summary keeps only a failure's first lines.
+    const summary = `the URL is ${page.url()}, not ${url}, ${((Date.now() - clickedAt) / 1000).toFixed(1)} s after the click`;
     const detail = [
       `clicks the page saw: ${clicks.length ? JSON.stringify(clicks) : "none"}`,
-      `requests since the click (${((Date.now() - clickedAt) / 1000).toFixed(1)} s): ${requests.length ? requests.slice(0, 20).join(", ") : "none"}`,
+      `requests since the click: ${requests.length ? requests.slice(0, 20).join(", ") : "none"}`,
     ].join("\n");
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${detail}`);
+    throw new Error(`${summary}\n${detail}\n${error instanceof Error ? error.message : String(error)}`);
   } finally {
     page.off("request", onRequest);
   }

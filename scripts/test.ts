@@ -63,10 +63,19 @@ interface SuiteResult {
   endedAt?: number;
 }
 
-/** One line of a failure: where, which test, and the first line of why (colour codes stripped). */
+/** Lines of a failure's message the summary repeats under its first: CI keeps only the summary, so it must carry the evidence. */
+const FAILURE_DETAIL_LINES = 8;
+
+/**
+ * A failure: where, which test, the first line of why, and under it the next few lines of the message that are not
+ * stack frames or code excerpts (expected/received, a helper's diagnostics), colour codes stripped.
+ */
 function failureLine(file: string, title: string, message: string | undefined): string {
-  const first = (message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim()) ?? "";
-  return `${path.relative(PROJECT_ROOT, file) || file} › ${title}${first ? ` — ${first.trim().slice(0, 240)}` : ""}`;
+  const lines = (message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((line) => line.trim()).filter(Boolean);
+  const [first = "", ...rest] = lines;
+  const detail = rest.filter((line) => !/^at\s/.test(line) && !/^(>?\s*\d+\s*\||\|)/.test(line)).slice(0, FAILURE_DETAIL_LINES);
+  const head = `${path.relative(PROJECT_ROOT, file) || file} › ${title}${first ? ` — ${first.slice(0, 240)}` : ""}`;
+  return [head, ...detail.map((line) => `        ${line.slice(0, 400)}`)].join("\n");
 }
 
 const results: SuiteResult[] = [];
@@ -278,7 +287,7 @@ function recordE2e(name: string, outcomes: E2eOutcome[], seconds: number, databa
     skipped: reports.reduce((n, r) => n + r.stats.skipped, 0),
     seconds,
     // The seed beside each failure: a failure that depends on the order repeats with E2E_SHUFFLE_SEED.
-    failures: reports.flatMap((r) => playwrightFailures(r.suites)).map((failure) => `${failure} (shuffle seed ${E2E_SHUFFLE_SEED})`),
+    failures: reports.flatMap((r) => playwrightFailures(r.suites)).map((failure) => failure.replace(/^[^\n]*/, (head) => `${head} (shuffle seed ${E2E_SHUFFLE_SEED})`)),
     skips: reports.flatMap((r) => playwrightSkips(r)),
     fileTimes: reports.flatMap((r) => playwrightFileTimes(r)),
     databases,
