@@ -19,6 +19,7 @@ import { McpError } from "../tools/mcp";
 import { ConversationCache } from "./conversation-cache";
 import { ImageCache, MissingImageError, withImageData } from "./image-loader";
 import { checkAnswer, type AnswerCheck, type AnswerSchema } from "./answer-check";
+import { evaluateDeterministicCheck, type DeterministicCheck } from "../../lib/guardrails/checks";
 import { buildHandoffContext, type HandoffContextInput } from "./handoff-context";
 import { withDependencyResults } from "./dependency-results";
 import { createTapeAccess, type TapeCall, type TapeGateAnswer, type TapeToolCall } from "./tape";
@@ -60,6 +61,13 @@ export interface InferenceInput {
 
 export interface EagerTools {
   names: string[];
+  /**
+   * Tools a guardrail watches that may still run here: their tool_call checks (deterministic ones only, pure
+   * functions of the arguments) are evaluated first, and the call runs only when none trips. The workflow runs
+   * the same checks on the same arguments (recording them) and screens the result before the model sees it.
+   * A field of its own, not a name in `names`: an older worker's activity ignores it and never runs them.
+   */
+  screened?: Record<string, DeterministicCheck[]>;
   agent: AgentConfig;
   rootRunId: string;
   runContext: Record<string, unknown>;
@@ -351,7 +359,9 @@ export function createAgentActivities({ db, ledger, models, tools, spendCheck = 
   async function withEagerTools(input: InferenceInput, output: InferenceOutput): Promise<InferenceOutput> {
     const eager = input.eagerTools;
     if (!eager) return output;
-    const calls = output.toolCalls.filter((call) => eager.names.includes(call.name));
+    const screened = eager.screened ?? {};
+    const passes = (call: ModelToolCall) => Object.hasOwn(screened, call.name) && (screened[call.name] ?? []).every((check) => evaluateDeterministicCheck(check, call.arguments)?.tripped === false);
+    const calls = output.toolCalls.filter((call) => eager.names.includes(call.name) || passes(call));
     if (calls.length === 0) return output;
     const settled = await Promise.all(
       calls.map((call) =>

@@ -38,6 +38,16 @@ describe.each(providers)("guardrails on $provider", ({ available, create }) => {
     if (available) await h.stop();
   });
 
+  /** Tool executions the run's history holds as activities of their own (regular, or local ones' markers): none when the model call ran them. */
+  const toolActivities = async (runId: string) => {
+    const events = (await h.client.workflow.getHandle(runId).fetchHistory()).events ?? [];
+    return events.filter((e) => {
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name === "executeTool") return true;
+      const marker = e.markerRecordedEventAttributes;
+      if (marker?.markerName !== "core_local_activity") return false;
+      return Object.values(marker.details ?? {}).some((payloads) => (payloads.payloads ?? []).some((p) => Buffer.from(p.data ?? new Uint8Array()).toString("utf8").includes("executeTool")));
+    }).length;
+  };
   const guardrailEvents = async (runId: string) => (await h.engine.getEvents(runId)).filter((e): e is GuardrailEvent => e.type === "guardrail_checked");
 
   it.skipIf(!available)("blocks a task with a card number: guardrail_tripped names the guardrail, in the summary and the trace, and the task is never stored", async () => {
@@ -131,6 +141,22 @@ describe.each(providers)("guardrails on $provider", ({ available, create }) => {
     expect(check).toMatchObject({ name: "no-answers", attributes: { guardrailKind: "tool_result", tool: "calculator", verdict: "tripped", action: "mask" } });
     // Under the tool's span, whose call it screened.
     expect(flat(await h.engine.getTrace(runId)).find((s) => s.id === check?.parentId)?.kind).toBe("tool");
+    // The calculator ran inside the model call (issue 40 §4: a watched call costs no round trip of its own); its
+    // result was still screened before the model saw it.
+    expect(await toolActivities(runId), "tool activities in the run's history").toBe(0);
+  });
+
+  it.skipIf(!available)("a call whose deterministic tool_call checks pass runs inside the model call; one they trip runs in the workflow's sight", async () => {
+    const graph = singleAgentGraph({ tools: ["calculator"], guardrails: [{ name: "flag-sevens", kind: "tool_call", tools: ["calculator"], check: { type: "regex", pattern: "7" }, action: "log" }] });
+    const plain = await h.engine.startRun({ graph, task: 'tool calculator {"expression":"6*8"}' });
+    const flagged = await h.engine.startRun({ graph, task: 'tool calculator {"expression":"6*7"}' });
+    expect((await waitForStatus(h.engine, plain.runId, ["completed"])).output).toContain("48");
+    expect((await waitForStatus(h.engine, flagged.runId, ["completed"])).output).toContain("42");
+    // Both calls' checks are recorded, each once, whichever way the call ran.
+    expect((await guardrailEvents(plain.runId)).map((e) => [e.guardrail, e.tripped])).toEqual([["flag-sevens", false]]);
+    expect((await guardrailEvents(flagged.runId)).map((e) => [e.guardrail, e.tripped])).toEqual([["flag-sevens", true]]);
+    expect(await toolActivities(plain.runId), "the passing call ran inside the model call").toBe(0);
+    expect(await toolActivities(flagged.runId), "the flagged call ran as an activity of its own, after its check").toBe(1);
   });
 
   const transferGraph = () =>

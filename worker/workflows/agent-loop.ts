@@ -320,7 +320,7 @@ export class AgentLoop implements TurnContext {
           iterationSpan,
         );
       let response = beside ? await this.guarded(iterationSpan, () => besideCheck(beside, modelCall)) : await modelCall();
-      this.toolCalls.useEagerOutcomes(response.toolOutcomes);
+      this.toolCalls.useEagerOutcomes(response.toolOutcomes, response.toolCalls);
       if (answerSchema && response.answer) {
         // A valid typed answer meets the output guardrails before it is accepted (a router's decision and a plan do not).
         const answer = response.answer;

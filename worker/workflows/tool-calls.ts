@@ -16,7 +16,8 @@ import { handoffRequest } from "./handoff";
 import { type Approvals, argumentProblems, gateFor, mayRun, parseCallArguments } from "./approvals";
 import { tapeGate } from "./tape-gate";
 import { FALLBACK_POLICY, type GateRequirement } from "../../lib/policy/gate";
-import { toolIsGuarded } from "./guardrails";
+import { guardrailsOf, toolIsGuarded } from "./guardrails";
+import { isDeterministicCheck, type DeterministicCheck } from "../../lib/guardrails/checks";
 import { screenResult, type GuardrailHold } from "./guardrail-hooks";
 import { RunFailure } from "./run-failure";
 import type { CallOutcome, SubAgentConversations } from "./sub-agents";
@@ -105,6 +106,8 @@ export class ToolCalls {
   /** Each call's place in the response being run (part of a plan node's side-effect keys). */
   private positions = new Map<string, number>();
   private eager: EagerTools | null = null;
+  /** The arguments each call the last model call ran had then (a tool_call guardrail may mask them since). */
+  private eagerArguments = new Map<string, string>();
 
   constructor(private readonly turn: ToolCallsContext) {}
 
@@ -136,22 +139,47 @@ export class ToolCalls {
   eagerTools(): EagerTools | undefined {
     const { input } = this.turn;
     if (!input.gate) return undefined;
-    this.eager ??= {
-      // A tool a guardrail watches runs in the workflow's sight (its arguments and result are screened), never eagerly.
-      names: this.agent.tools.filter(
-        (name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name, this.turn.state.patches) && !toolIsGuarded(this.agent, name, this.turn.state.patches),
-      ),
-      agent: this.agent,
-      rootRunId: input.rootRunId,
-      runContext: input.context,
-      ...(this.turn.state.patches.tape ? { tape: this.turn.state.patches.tape } : {}),
-    };
+    this.eager ??= this.describeEagerTools(input);
     return this.eager;
   }
 
-  /** Keeps what the last model call ran itself, for the calls of its response. */
-  useEagerOutcomes(outcomes: Record<string, ToolActivityOutput> | undefined): void {
+  private describeEagerTools(input: AgentRunInput): EagerTools {
+    const { patches } = this.turn.state;
+    const eligible = this.agent.tools.filter((name) => LOCAL_TOOLS.has(name) && name !== "message_agent" && !gateFor(input, this.agent, name, patches));
+    // A tool a guardrail watches runs eagerly only when its tool_call checks are all deterministic: the model call
+    // evaluates them on the arguments first and runs the call only when none trips (no mask, no inbox, no block).
+    // The workflow then records the same checks and screens the result before the model sees it (runAll).
+    const screened: Record<string, DeterministicCheck[]> = {};
+    for (const name of eligible) {
+      if (!toolIsGuarded(this.agent, name, patches)) continue;
+      const checks = guardrailsOf(this.agent, "tool_call", patches, name).map((g) => g.check);
+      if (checks.every(isDeterministicCheck)) screened[name] = checks.filter(isDeterministicCheck);
+    }
+    return {
+      names: eligible.filter((name) => !toolIsGuarded(this.agent, name, patches)),
+      ...(Object.keys(screened).length ? { screened } : {}),
+      agent: this.agent,
+      rootRunId: input.rootRunId,
+      runContext: input.context,
+      ...(patches.tape ? { tape: patches.tape } : {}),
+    };
+  }
+
+  /** Keeps what the last model call ran itself, for the calls of its response (and the arguments each ran with). */
+  useEagerOutcomes(outcomes: Record<string, ToolActivityOutput> | undefined, calls: readonly { id: string; arguments: string }[]): void {
     this.eagerOutcomes = new Map(Object.entries(outcomes ?? {}));
+    this.eagerArguments = new Map(calls.filter((call) => this.eagerOutcomes.has(call.id)).map((call) => [call.id, call.arguments]));
+  }
+
+  /**
+   * What the model call ran for `call`, if it may stand: a call whose tool_call guardrails masked its arguments or
+   * sent it to the inbox runs again in the workflow's sight (the tools that run eagerly are side-effect free).
+   */
+  private eagerOutcome(call: ToolCall, held: boolean): ToolActivityOutput | undefined {
+    const ran = this.eagerOutcomes.get(call.id);
+    this.eagerOutcomes.delete(call.id);
+    if (!ran) return undefined;
+    return held || this.eagerArguments.get(call.id) !== call.function.arguments ? undefined : ran;
   }
 
   /** A problem that makes a gated call invalid before any human sees it, or null. */
@@ -177,13 +205,16 @@ export class ToolCalls {
     this.positions = new Map(calls.map((call, i) => [call.id, i]));
     const started = calls.map((call) => {
       const begun = this.begin(call, parent);
-      const ran = this.eagerOutcomes.get(call.id);
-      this.eagerOutcomes.delete(call.id);
-      return { begun, ran, work: ran ? null : this.gatedCall(call, begun.span, guardrailInbox?.get(call.id)) };
+      const hold = guardrailInbox?.get(call.id);
+      const ran = this.eagerOutcome(call, hold !== undefined);
+      return { begun, ran, work: ran ? null : this.gatedCall(call, begun.span, hold) };
     });
-    const ended = started.map(({ begun, ran, work }) =>
-      ran ? this.end(begun, outcomeOf(ran)) : work!.then((outcome) => this.screened(begun, outcome), (error: unknown) => this.abandon(error)),
-    );
+    const { patches } = this.turn.state;
+    const ended = started.map(({ begun, ran, work }) => {
+      // A watched call the model call ran still has its result screened before the model sees it.
+      if (ran) return toolIsGuarded(this.agent, begun.call.function.name, patches) ? this.screened(begun, outcomeOf(ran)) : this.end(begun, outcomeOf(ran));
+      return work!.then((outcome) => this.screened(begun, outcome), (error: unknown) => this.abandon(error));
+    });
     return ended.every((e): e is CallOutcome => !(e instanceof Promise)) ? ended : Promise.all(ended);
   }
 
