@@ -18,6 +18,7 @@ import { testProviders, type TestDatabase } from "../../scripts/test-support/dat
 import { claimBackfillPage, claimDueEvaluations } from "../../lib/online-eval/claim";
 import { recordScores } from "../../lib/online-eval/record";
 import { createDataset } from "../../lib/datasets/server/store";
+import { invalidatePriceBook } from "../../lib/pricing/server/read-price-book";
 import type { ModelRegistry } from "../models/registry";
 import { createOnlineEvalActivities } from "./online-eval";
 
@@ -140,6 +141,41 @@ describe.each(providers)("online evaluation's scoring activity on $provider", ({
     const rows = await db.onlineEvaluation.findMany({ where: { source: backfillId } });
     expect(rows.map((r) => r.status), "no claim of the failed backfill is left pending (the live loop never scores a backfill's rows)").toEqual(["failed", "failed"]);
     for (const row of rows) expect(row.error).toMatch(/backfill .* failed.*the database did not answer/);
+  });
+
+  it.skipIf(!available)("an attempt that fails after a judge answered records what the judge cost: today's spend (the cap) counts it", async () => {
+    const graph = `oej-${randomUUID().slice(0, 8)}`;
+    const evaluatorId = `oev_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
+    const judgeModel = `test-judge/${randomUUID().slice(0, 8)}`;
+    // $1 per million input and output tokens: the judge's 2,000 tokens cost $0.002.
+    const admin = await db.user.create({ data: { email: `${randomUUID()}@zap.test`, name: "Prices", role: "admin" } });
+    await db.modelPrice.create({ data: { model: judgeModel, effectiveFrom: new Date(0), input: 1, output: 1, createdById: admin.id } });
+    invalidatePriceBook(db); // as the prices page does after an edit: the worker's cached book would not have it for 5 s
+    const judgeOnly: ModelRegistry = {
+      resolve(modelId) {
+        if (modelId !== judgeModel) throw new Error(`no model expected but the judge, asked for ${modelId}`);
+        return { modelName: modelId, provider: { generate: async () => ({ content: '{"score": 1, "reason": "mentions the refund"}', toolCalls: [], usage: { inputTokens: 1_000, outputTokens: 1_000 }, finishReason: "stop" }) } };
+      },
+    };
+    const checks = [
+      { source: "scorer", scorer: { kind: "judge", rubric: "Does the answer mention the refund?", model: judgeModel } },
+      { source: "scorer", scorer: { kind: "contains", text: "refund" } },
+    ];
+    await db.onlineEvaluator.create({ data: { id: evaluatorId, name: `j-${randomUUID().slice(0, 8)}`, graph, checks: JSON.stringify(checks), dailySpendCapUsd: 1, activeFrom: new Date(Date.now() - 60_000) } });
+    await endedRun(graph, new Date(Date.now() - 1_000));
+    const claim = await claimDueEvaluations(db, evaluatorId, null);
+    const [evaluationId] = claim.state === "active" ? claim.pending : [];
+    if (!evaluationId) throw new Error("the run was not claimed");
+    // The second check's turn fails (a database that stopped answering, say): the judge has answered by then.
+    let checksBegun = 0;
+    const activities = createOnlineEvalActivities({ db, models: judgeOnly, beforeCheck: async () => (++checksBegun === 2 ? Promise.reject(new Error("the database did not answer")) : undefined) });
+    await new MockActivityEnvironment({ activityId: "score" }, { logger: new DefaultLogger("ERROR") }).run(activities.scoreEvaluations, { ids: [evaluationId] });
+    expect(checksBegun, "the judge ran, then the second check began").toBe(2);
+    const row = await db.onlineEvaluation.findUniqueOrThrow({ where: { id: evaluationId } });
+    expect(row.status).toBe("failed");
+    expect(row.costUsd, "the judge's cost is on the failed row").toBeCloseTo(0.002, 6);
+    const today = await db.onlineEvaluation.aggregate({ where: { evaluatorId }, _sum: { costUsd: true } });
+    expect(today._sum.costUsd, "today's spend, which the daily cap reads").toBeCloseTo(0.002, 6);
   });
 
   it.skipIf(!available)("a check that fails unexpectedly is recorded failed with a generic reason, not the error's text (paths, queries)", async () => {

@@ -50,14 +50,16 @@ export interface OnlineEvalDeps {
 }
 
 /** A judge over the worker's models that adds each call's priced cost to `spend` (the daily cap reads it). */
-function pricedJudge(models: ModelRegistry, prices: PriceBook, spend: { usd: number }): JudgeFn {
+function pricedJudge(models: ModelRegistry, prices: PriceBook, spend: { usd: number }, total: { usd: number }): JudgeFn {
   return createModelJudge(async ({ model, system, prompt, signal }) => {
     const { provider, modelName } = models.resolve(model);
     const response = await provider.generate(
       { model, agentName: "online-evaluator", messages: [{ role: "system", content: system }, { role: "user", content: prompt }], tools: [], temperature: 0, maxOutputTokens: 512, attempt: 1, signal },
       modelName,
     );
-    spend.usd += costAt(prices, model, response.usage, Date.now()) ?? 0;
+    const cost = costAt(prices, model, response.usage, Date.now()) ?? 0;
+    spend.usd += cost;
+    total.usd += cost;
     return response.content;
   });
 }
@@ -85,14 +87,18 @@ async function guardrailVerdict(check: Extract<EvaluatorCheck, { source: "guardr
   }
 }
 
-/** Every check of the evaluator on the observed run, in order, each with what its judge calls cost. */
-async function scoreChecks(deps: OnlineEvalDeps, config: EvaluatorConfig, evaluationId: string, observed: ObservedRun, task: string, prices: PriceBook): Promise<EvaluationScoreView[]> {
+/**
+ * Every check of the evaluator on the observed run, in order, each with what its judge calls cost. `spent` sums
+ * every check's judge cost as it is spent, so an attempt that fails after a judge answered still records what it
+ * spent (the daily cap reads it).
+ */
+async function scoreChecks(deps: OnlineEvalDeps, config: EvaluatorConfig, evaluationId: string, observed: ObservedRun, task: string, prices: PriceBook, spent: { usd: number }): Promise<EvaluationScoreView[]> {
   const item = scoredItemOf(task, config.expectations);
   const scores: EvaluationScoreView[] = [];
   for (const check of config.checks) {
     await deps.beforeCheck?.(evaluationId);
     const spend = { usd: 0 };
-    const judge = pricedJudge(deps.models, prices, spend);
+    const judge = pricedJudge(deps.models, prices, spend, spent);
     if (check.source === "scorer") {
       const [score] = await scoreRun(observed, item, [check.scorer], { judge });
       if (score) scores.push({ ...score, costUsd: spend.usd });
@@ -168,13 +174,15 @@ export function createOnlineEvalActivities(deps: OnlineEvalDeps) {
     const run = await readRootAndTask(db, row.runId);
     if (!run) return (await recordFailure(db, evaluationId, `run ${row.runId} no longer exists`)) ? "failed" : "already";
     let scores: EvaluationScoreView[];
+    const spent = { usd: 0 };
     try {
       const prices = await cachedPriceBook(db);
       const observed = await observeRun(db, row.runId, prices);
-      scores = await scoreChecks(deps, config, evaluationId, observed, run.task, prices);
+      scores = await scoreChecks(deps, config, evaluationId, observed, run.task, prices, spent);
     } catch (error) {
       const message = error instanceof ObservedRunNotFound ? error.message : `a check failed: ${checkErrorText(error, evaluationId)}`;
-      return (await recordFailure(db, evaluationId, message)) ? "failed" : "already";
+      // What the judges of the checks before it spent counts toward the daily cap, like a scored run's.
+      return (await recordFailure(db, evaluationId, message, spent.usd)) ? "failed" : "already";
     }
     if (!(await recordScores(db, row, scores))) return "already";
     const meanScore = (await db.onlineEvaluation.findUnique({ where: { id: evaluationId }, select: { meanScore: true } }))?.meanScore ?? null;
