@@ -6,6 +6,7 @@
 import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { Card } from "@/components/ui/card";
+import { DateTimeRange, useInBrowser } from "@/components/ui/date-time";
 import { METRIC_SERIES, type MetricBreakdown, type MetricFilters, type MetricSeriesData, type MetricSeriesName, type MetricsDashboard, type MetricUnit } from "@/lib/metrics/schemas";
 import { axisEndMs, gridEndMs, gridSeconds, type ChartLine } from "./chart-data";
 import { drillDownHref } from "./dashboard-url";
@@ -47,6 +48,7 @@ export function lineLabelDefault(key: string, breakdown: MetricBreakdown, series
 
 export function ChartPanel({ name, data, series, breakdown, filters, style, empty, lineLabel, colors }: ChartPanelProps) {
   const router = useRouter();
+  const inBrowser = useInBrowser();
   const def = METRIC_SERIES[name];
   const unit: MetricUnit = def.unit;
   const lines: ChartLine[] = (series?.lines ?? []).map((line) => ({
@@ -152,7 +154,11 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, empt
                 <tbody>
                   {filledRows.map(({ x, idx }) => (
                     <tr key={x} className="border-t border-zinc-100">
-                      <td className="py-1 pr-2 whitespace-nowrap">{formatBucket(x * 1000, step)}</td>
+                      <td className="py-1 pr-2 whitespace-nowrap">
+                        {/* Written in the browser only: the server's zone and ICU differ from the reader's, and a text that
+                            differs at hydration makes React rebuild the whole page under the reader's pointer. */}
+                        <DateTimeRange from={x * 1000} to={x * 1000 + step * 1000 - 1000} />
+                      </td>
                       {lines.map((l) => {
                         const value = l.values[idx];
                         const href = value ? bucketHref(idx, l.key) : null;
@@ -160,7 +166,7 @@ export function ChartPanel({ name, data, series, breakdown, filters, style, empt
                         return (
                           <td key={l.key} className="py-1 pr-2 tabular-nums">
                             {href ? (
-                              <Link href={href} className="text-indigo-700 hover:underline" aria-label={`${figure} ${l.label}, ${formatBucket(x * 1000, step)}: open the runs`}>
+                              <Link href={href} className="text-indigo-700 hover:underline" aria-label={`${figure} ${l.label}${inBrowser ? `, ${formatBucket(x * 1000, step)}` : ""}: open the runs`}>
                                 {figure}
                               </Link>
                             ) : (

@@ -8,6 +8,7 @@ import { useState } from "react";
 import Link from "@/components/ui/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
+import { useInBrowser } from "@/components/ui/date-time";
 import { Select } from "@/components/ui/input";
 import { getJson } from "@/lib/http/client";
 import { formatCount, formatDateTime, formatScore } from "@/lib/format/figures";
@@ -46,6 +47,8 @@ function segments(means: readonly (number | null)[]): string[] {
 }
 
 function Sparkline({ line, series }: { line: ScoreSeriesLine; series: ScoreSeries }) {
+  // Moments are written in the browser only (the reader's zone): a server-written one would differ at hydration.
+  const inBrowser = useInBrowser();
   const color = keyColor(`${line.evaluator}/${line.key}`);
   const step = line.means.length > 1 ? WIDTH / (line.means.length - 1) : 0;
   return (
@@ -57,7 +60,7 @@ function Sparkline({ line, series }: { line: ScoreSeriesLine; series: ScoreSerie
       {line.means.map((mean, i) =>
         mean === null ? null : (
           <circle key={i} cx={i * step} cy={(1 - mean) * HEIGHT} r={2} fill={color}>
-            <title>{`${formatDateTime(series.buckets[i] ?? series.from)}: ${formatScore(mean)} (${formatCount(line.counts[i] ?? 0)} scored)`}</title>
+            <title>{`${inBrowser ? `${formatDateTime(series.buckets[i] ?? series.from)}: ` : ""}${formatScore(mean)} (${formatCount(line.counts[i] ?? 0)} scored)`}</title>
           </circle>
         ),
       )}

@@ -6,7 +6,7 @@
 // second), then shows its result.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { runDecisionsAction } from "@/lib/actions/run-decisions";
-import { formatDateTime } from "@/lib/format/figures";
+import { DateTime } from "@/components/ui/date-time";
 import type { DecidedCall } from "@/lib/inbox/schemas";
 import { Payload } from "@/components/runs/payload";
 
@@ -39,7 +39,7 @@ const HEADINGS: Record<DecidedCall["status"], string> = {
 /** The decided call's outcome: the tool's result after approval (what was done), or why nothing ran. */
 export function DecidedResultBlock({ decision }: { decision: DecidedCall }) {
   const who = decision.decidedBy ? ` by ${decision.decidedBy}` : "";
-  const when = decision.decidedAt ? ` at ${formatDateTime(decision.decidedAt)}` : "";
+  const decidedAt = decision.decidedAt;
   return (
     <section
       aria-label={HEADINGS[decision.status]}
@@ -53,7 +53,12 @@ export function DecidedResultBlock({ decision }: { decision: DecidedCall }) {
           {" "}
           · {decision.status}
           {who}
-          {when}
+          {decidedAt ? (
+            <>
+              {" at "}
+              <DateTime value={decidedAt} />
+            </>
+          ) : null}
           {decision.editedArguments ? " · with edited arguments" : ""}
         </span>
       </p>

@@ -1,4 +1,5 @@
 "use client";
+import { useInBrowser } from "@/components/ui/date-time";
 import { useState, useTransition, type FormEvent } from "react";
 import { changeUserRoleAction } from "@/lib/actions/change-user-role";
 import { createUserAction } from "@/lib/actions/create-user";
@@ -94,6 +95,8 @@ function CreateUserForm({ pending, onSubmit }: { pending: boolean; onSubmit: (fo
 const RESET_NOTE_ID = "password-reset-note";
 
 export function UsersTable({ users, currentUserId }: { users: UserSummary[]; currentUserId: string }) {
+  // A block's moments are written in the reader's zone, known only in the browser (a server-written one differs at hydration).
+  const inBrowser = useInBrowser();
   const [message, setMessage] = useState<Message | null>(null);
   const [issued, setIssued] = useState<(IssuedPassword & { oneTimePassword: string }) | null>(null);
   const [pending, startTransition] = useTransition();
@@ -159,7 +162,7 @@ export function UsersTable({ users, currentUserId }: { users: UserSummary[]; cur
                   {u.mustChangePassword ? <Badge>one-time password</Badge> : null}
                   {u.signInBlock ? (
                     <span className="mt-1 flex max-w-xs items-start gap-2" data-testid={`sign-in-block-${u.email}`}>
-                      <span className="text-xs text-amber-700">{blockText(u.signInBlock)}</span>
+                      <span className="text-xs text-amber-700">{inBrowser ? blockText(u.signInBlock) : "Sign-in blocked"}</span>
                       <button
                         type="button"
                         className="text-xs font-medium underline"

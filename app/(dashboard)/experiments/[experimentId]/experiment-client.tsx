@@ -2,6 +2,7 @@
 // An experiment's page: progress (polled while it runs) with cancel for
 // builders, the summary per target, and the compare table with its filters
 // (regressions / improvements, tag, which scorer decides) and CSV export.
+import { useInBrowser } from "@/components/ui/date-time";
 import { useMemo, useState, useTransition } from "react";
 import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
@@ -68,11 +69,13 @@ export function ExperimentClient({ initial, mayCancel }: { initial: LoadedExperi
   }
 
   const select = "rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm";
+  // The start is written in the reader's zone, known only in the browser (a server-written one differs at hydration).
+  const inBrowser = useInBrowser();
   return (
     <>
       <PageHeader
         title={experiment.name}
-        description={`${experiment.dataset.name} v${experiment.dataset.version} against ${experiment.targets.map((t) => t.label).join(", ")} · started ${formatDateTime(experiment.createdAt)}${experiment.createdBy ? ` by ${experiment.createdBy}` : ""}`}
+        description={`${experiment.dataset.name} v${experiment.dataset.version} against ${experiment.targets.map((t) => t.label).join(", ")} · started ${inBrowser ? formatDateTime(experiment.createdAt) : "…"}${experiment.createdBy ? ` by ${experiment.createdBy}` : ""}`}
       />
       <div className="space-y-6">
         {cancelError ? <Alert tone="error">{cancelError}</Alert> : null}
