@@ -1,8 +1,8 @@
-// `npm test`: sets up what the suites need, runs typecheck then unit with lint
+// `npm test`: sets up what the suites need, runs unit with typecheck beside it and lint
 // beside them all at the lowest priority, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
 // of the security model, each a test) with the dashboard's build beside them,
-// then e2e (real Chromium, two shards side by side, each with a stack of its
-// own) with, beside it, first run (`npm start` in a fresh clone, with crashes
+// then e2e (real Chromium, two lanes side by side, each with a stack of its
+// own, their files dealt by the last run's durations) with, beside it, first run (`npm start` in a fresh clone, with crashes
 // and Ctrl-C), then scale-out alone (two web servers and two workers on one
 // PostgreSQL database, serving that build), and ends with one summary line:
 // `tests: N passed, N failed[, N skipped]`.
@@ -17,6 +17,7 @@ import { generatePrismaClients } from "./db/generate";
 import { freePort } from "./test-support/ports";
 import { e2eChromium, FULL_CHROMIUM, HEADLESS_SHELL } from "./test-support/chromium";
 import { e2eShuffleSeed, shuffleArgs } from "./test-support/e2e-order";
+import { dealToLanes, e2eSpecFiles, exactFileFilters, loadE2eFileSeconds, saveE2eFileSeconds } from "./test-support/e2e-lanes";
 import { provisionPostgres, type ProvisionedPostgres } from "./test-support/embedded-postgres";
 import { provisionLocalModel, zapCacheDir } from "./lib/local-model";
 import { restoreTypecheckState, savedTypecheckState, saveTypecheckState, TYPECHECK_STATE } from "./test-support/typecheck-state";
@@ -306,6 +307,9 @@ async function healthy(port: number, gaveUp: Promise<unknown>): Promise<void> {
   }
 }
 
+/** About how long the second SQLite lane waits for the first one's stack to answer (its `npm start` under load). */
+const SECOND_LANE_STARTS_AFTER_SECONDS = 20;
+
 /** The order of this run's e2e files (issue 38 §3): one seed for every Playwright process, printed in the e2e banner. */
 const E2E_SHUFFLE_SEED = e2eShuffleSeed();
 
@@ -358,7 +362,7 @@ async function postgresE2eSuite(pg: boolean): Promise<void> {
  * runs along (first run, scale-out); the PostgreSQL files start when the first of those lanes ends.
  */
 async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
-  banner(`e2e (Playwright + Chromium: two shards on SQLite, then the write paths on PostgreSQL; files in a shuffled order, seed ${E2E_SHUFFLE_SEED}: E2E_SHUFFLE_SEED=${E2E_SHUFFLE_SEED} npm test repeats it)`);
+  banner(`e2e (Playwright + Chromium: two lanes on SQLite, then the write paths on PostgreSQL; files in a shuffled order, seed ${E2E_SHUFFLE_SEED}: E2E_SHUFFLE_SEED=${E2E_SHUFFLE_SEED} npm test repeats it)`);
   const started = performance.now();
   const chromium = e2eChromium();
   if (!existsSync(chromium)) {
@@ -366,11 +370,27 @@ async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
     await beside;
     return;
   }
-  const first: E2eProcess = { label: "sqlite-1", shard: "1/2", port: await freePort(), ignore: pg ? POSTGRES_ONLY_E2E_FILES : undefined };
-  const second: E2eProcess = { label: "sqlite-2", shard: "2/2", port: await freePort(), held: true, ignore: pg ? POSTGRES_ONLY_E2E_FILES : undefined };
+  const ignore = pg ? POSTGRES_ONLY_E2E_FILES : undefined;
+  // Dealt by the last run's durations when this machine has them (scripts/test-support/e2e-lanes.ts), else Playwright's shards.
+  const dealt = dealToLanes(
+    e2eSpecFiles().filter((file) => !ignore?.includes(file)),
+    loadE2eFileSeconds(zapCacheDir()),
+    [0, SECOND_LANE_STARTS_AFTER_SECONDS],
+  );
+  const lane = (i: number): Pick<E2eProcess, "shard" | "files"> => (dealt ? { files: exactFileFilters(dealt.lanes[i] ?? []) } : { shard: `${i + 1}/2` });
+  console.log(
+    dealt
+      ? `  lanes dealt by the last run's file durations: ${dealt.lanes.map((files, i) => `sqlite-${i + 1} ${files.length} files, ~${dealt.expectedSeconds[i]} s`).join("; ")}`
+      : "  no file durations recorded on this machine yet: Playwright's two shards",
+  );
+  const first: E2eProcess = { label: "sqlite-1", ...lane(0), port: await freePort(), ignore };
+  const second: E2eProcess = { label: "sqlite-2", ...lane(1), port: await freePort(), held: true, ignore };
   const firstDone = e2eProcess(first);
   const secondDone = healthy(first.port, firstDone).then(() => e2eProcess(second));
-  const sqlite = Promise.all([firstDone, secondDone]).then((outcomes) => recordE2e("e2e", outcomes, (performance.now() - started) / 1000, "SQLite"));
+  const sqlite = Promise.all([firstDone, secondDone]).then((outcomes) => {
+    recordE2e("e2e", outcomes, (performance.now() - started) / 1000, "SQLite");
+    saveE2eFileSeconds(zapCacheDir(), outcomes.flatMap((o) => (o.report ? playwrightFileTimes(o.report) : [])));
+  });
   // When the first lane ends: started with the shards, the five lanes slowed each other (a test that waits longer
   // polls longer) and the run took 38 s more (1,193 s against 1,155 s, npm test 2026-11-29).
   const postgres = Promise.race([firstDone, secondDone, ...(beside ? [beside] : [])]).then(() => postgresE2eSuite(pg));
@@ -519,9 +539,14 @@ async function main(): Promise<void> {
   // Incremental from the state the last passing run saved (scripts/test-support/typecheck-state.ts): a clone of a
   // commit checked before re-checks what differs (~10 CPU-s against ~35 for all of it, 2026-11-30).
   const fromState = restoreTypecheckState(PROJECT_ROOT, zapCacheDir());
-  await check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json", "--incremental", "--tsBuildInfoFile", TYPECHECK_STATE]);
-  if (results.find((r) => r.name === "typecheck")?.failed === 0) saveTypecheckState(PROJECT_ROOT, zapCacheDir());
-  if (fromState) console.log(`  (incremental, from a previous run's state: delete ${TYPECHECK_STATE} and ${savedTypecheckState(zapCacheDir())} to check everything)`);
+  // Beside unit (and integration's start when it outlasts unit): tsc is one thread, and waiting for it before unit
+  // kept ~40 s of it alone on the critical path (npm test 2026-12-01: typecheck 39 s, then unit 23 s). Nothing run
+  // here depends on its result: the build beside integration skips its own check because a failed typecheck fails
+  // the run anyway.
+  const typecheck = check("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json", "--incremental", "--tsBuildInfoFile", TYPECHECK_STATE], "unit").then(() => {
+    if (results.find((r) => r.name === "typecheck")?.failed === 0) saveTypecheckState(PROJECT_ROOT, zapCacheDir());
+    if (fromState) console.log(`  (typecheck was incremental, from a previous run's state: delete ${TYPECHECK_STATE} and ${savedTypecheckState(zapCacheDir())} to check everything)`);
+  });
   await vitestSuite("unit", ["unit", "unit-isolated"]);
   // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
   // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
@@ -543,6 +568,7 @@ async function main(): Promise<void> {
   if (built.startsWith("✓") && existsSync(handedBundle) && !currentWorkflowBundle(workflowPrint)) adoptWorkflowBundle(handedBundle, workflowPrint);
   // The clone is of HEAD: when the checkout has no change beside it and this run's typecheck passed, the clone's
   // `next build` skips its second check of the same files (~80 CPU-s beside e2e), as the prebuild does.
+  await typecheck;
   const typesChecked = results.find((r) => r.name === "typecheck")?.failed === 0 && (await run("git", ["status", "--porcelain"])).stdout.trim() === "" && !process.env.FIRST_RUN_REF;
   const firstRun = (beside?: string) =>
     vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: typesChecked ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
