@@ -380,7 +380,7 @@ async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
   const lane = (i: number): Pick<E2eProcess, "shard" | "files"> => (dealt ? { files: exactFileFilters(dealt.lanes[i] ?? []) } : { shard: `${i + 1}/2` });
   console.log(
     dealt
-      ? `  lanes dealt by the last run's file durations: ${dealt.lanes.map((files, i) => `sqlite-${i + 1} ${files.length} files, ~${dealt.expectedSeconds[i]} s`).join("; ")}`
+      ? `  lanes dealt by the last run's file durations (${path.join(zapCacheDir(), "e2e-file-seconds.json")}):\n${dealt.lanes.map((files, i) => `  sqlite-${i + 1}, ${files.length} files, ~${dealt.expectedSeconds[i]} s: ${files.map((file) => path.basename(file, ".spec.ts")).join(" ")}`).join("\n")}`
       : "  no file durations recorded on this machine yet: Playwright's two shards",
   );
   const first: E2eProcess = { label: "sqlite-1", ...lane(0), port: await freePort(), ignore };
