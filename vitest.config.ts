@@ -51,6 +51,8 @@ function filesThatChangeTheProcess(dirs: string[], name: RegExp): string[] {
   return found;
 }
 const ISOLATED_INTEGRATION_FILES = filesThatChangeTheProcess(["lib", "worker", "scripts"], /\.int\.test\.ts$/);
+/** Security files that change what a process shares (as above): each in a fresh module graph; the rest share one. */
+const ISOLATED_SECURITY_FILES = filesThatChangeTheProcess(["lib", "worker", "scripts", "app"], /\.security\.test\.ts$/);
 const UNIT_DIRS = ["lib", "worker", "scripts", "components", "app"];
 const ISOLATED_UNIT_FILES = filesThatChangeTheProcess(UNIT_DIRS, /(?<!\.int|\.security)\.test\.tsx?$/);
 
@@ -131,6 +133,21 @@ export default defineConfig({
           // With the integration files (npm test runs both in one vitest run): one pool.
           sequence: { groupOrder: 2 },
           // next-auth imports "next/server" without an extension, which Node's ESM resolver refuses; inlined, Vite resolves it (sign-in tests drive Auth.js's real route).
+          server: { deps: { inline: ["next-auth"] } },
+          exclude: [...ISOLATED_SECURITY_FILES, "**/node_modules/**"],
+          maxWorkers: PARALLEL_INTEGRATION_FILES,
+          // Like integration: the files that mock nothing keep their modules between files (each fresh import of
+          // Prisma, the Temporal SDK and next-auth cost a few CPU-s per file).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: "security-isolated",
+          include: ISOLATED_SECURITY_FILES,
+          sequence: { groupOrder: 2 },
           server: { deps: { inline: ["next-auth"] } },
           exclude: ["**/node_modules/**"],
           maxWorkers: PARALLEL_INTEGRATION_FILES,

@@ -556,7 +556,7 @@ async function main(): Promise<void> {
   // the fingerprint of the inputs is taken before it is made.
   const workflowPrint = workflowBundleFingerprint();
   const handedBundle = path.join(reportDir, "workflow-bundle.js");
-  await vitestSuite("integration", ["integration-serial", "integration", "integration-isolated", "security"], {
+  await vitestSuite("integration", ["integration-serial", "integration", "integration-isolated", "security", "security-isolated"], {
     env: { ZAP_TEST_WORKFLOW_BUNDLE_OUT: handedBundle },
     databases: both,
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
