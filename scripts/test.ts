@@ -1,9 +1,9 @@
 // `npm test`: sets up what the suites need, runs unit with typecheck beside it and lint
 // beside them all at the lowest priority, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
-// of the security model, each a test) with the dashboard's build beside them,
+// of the security model, each a test) with the dashboard's build beside them and, once the build is done and the
+// parallel files have begun, first run (`npm start` in a fresh clone, with crashes and Ctrl-C),
 // then e2e (real Chromium, two lanes side by side, each with a stack of its
-// own, their files dealt by the last run's durations) with, beside it, first run (`npm start` in a fresh clone, with crashes
-// and Ctrl-C), then scale-out alone (two web servers and two workers on one
+// own, their files dealt by the last run's durations), then scale-out alone (two web servers and two workers on one
 // PostgreSQL database, serving that build), and ends with one summary line:
 // `tests: N passed, N failed[, N skipped]`.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -22,6 +22,8 @@ import { provisionPostgres, type ProvisionedPostgres } from "./test-support/embe
 import { provisionLocalModel, zapCacheDir } from "./lib/local-model";
 import { restoreTypecheckState, savedTypecheckState, saveTypecheckState, TYPECHECK_STATE } from "./test-support/typecheck-state";
 import { provisionPhoenix } from "./test-support/phoenix";
+import { lintKey, lintPassedBefore, recordLintPassed } from "./test-support/lint-cache";
+import { restoreVitestResults, saveVitestResults } from "./test-support/vitest-results";
 import { freshPostgres, postgresReachable, postgresRequired, redactedPostgresUrl } from "./test-support/databases";
 import {
   belowFloor,
@@ -64,6 +66,12 @@ interface SuiteResult {
   endedAt?: number;
 }
 
+/**
+ * The default reporter's line for a file that ended in one of integration's parallel projects (not the serial one):
+ * "✓  integration  worker/…" (or ×, ↓; the project name padded by spaces).
+ */
+const PARALLEL_INTEGRATION_FILE_ENDED = /^\s*[✓×↓]\s+(integration|integration-isolated|security|security-isolated)\s+\S+\.test\.ts/m;
+
 /** Lines of a failure's message the summary repeats under its first: CI keeps only the summary, so it must carry the evidence. */
 const FAILURE_DETAIL_LINES = 8;
 
@@ -102,15 +110,17 @@ function stream(
   env: Record<string, string> = {},
   held?: (output: Buffer) => void,
   seen?: (output: string) => void,
+  onChunk?: (chunk: string) => void,
 ): Promise<number> {
   return new Promise((resolve) => {
     // With `seen`, the output is piped (and passed through as it comes) so the caller can read it afterwards.
-    const piped = Boolean(held || seen);
+    const piped = Boolean(held || seen || onChunk);
     const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: piped ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...env } });
     const output: Buffer[] = [];
     child.stdout?.on("data", (chunk: Buffer) => {
       output.push(chunk);
       if (!held) process.stdout.write(chunk);
+      onChunk?.(chunk.toString("utf8"));
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       output.push(chunk);
@@ -169,9 +179,9 @@ interface SuitePart {
 async function vitestSuite(
   name: string,
   projects: string[],
-  options: { env?: Record<string, string>; config?: string; databases?: string; parts?: SuitePart[]; beside?: string } = {},
+  options: { env?: Record<string, string>; config?: string; databases?: string; parts?: SuitePart[]; beside?: string; onChunk?: (chunk: string) => void } = {},
 ): Promise<void> {
-  const { env = {}, config, databases, parts = [], beside } = options;
+  const { env = {}, config, databases, parts = [], beside, onChunk } = options;
   const title = [name, ...parts.map((p) => p.name)].join(" + ");
   // Beside another suite: its output is printed in one piece when it ends, under its own banner.
   if (beside) console.log(`▸ ${title} runs beside ${beside}; its output follows when it ends`);
@@ -185,7 +195,7 @@ async function vitestSuite(
   };
   const args = ["run", ...selection, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`];
   let printed = "";
-  const code = await stream(bin("vitest"), args, env, beside ? printHeld : undefined, (output) => (printed = output));
+  const code = await stream(bin("vitest"), args, env, beside ? printHeld : undefined, (output) => (printed = output), onChunk);
   const seconds = (performance.now() - started) / 1000;
   if (!existsSync(output)) {
     record({ name, passed: 0, failed: 1, skipped: 0, seconds, databases, note: `vitest exited with ${code} before reporting` });
@@ -481,6 +491,23 @@ function summarise(pg: boolean): number {
   return extraFailures;
 }
 
+/**
+ * Lint beside the suites at the lowest priority, unless this very tree passed it on this machine before
+ * (scripts/test-support/lint-cache.ts): then its recorded pass stands, said in the summary. A clean pass is recorded
+ * only when the tree did not change while ESLint read it.
+ */
+async function lintUnlessPassed(): Promise<void> {
+  const key = lintKey(PROJECT_ROOT);
+  const passedAt = lintPassedBefore(zapCacheDir(), key);
+  if (passedAt) {
+    console.log(`▸ lint: this tree passed it on this machine at ${passedAt.toISOString()} (${path.join(zapCacheDir(), "lint-passed", key.slice(0, 12))}…); not linted again`);
+    record({ name: "lint", passed: 1, failed: 0, skipped: 0, seconds: 0, note: `identical tree passed at ${passedAt.toISOString()}` });
+    return;
+  }
+  await check("lint", "nice", ["-n", "19", bin("eslint"), "--max-warnings=0", "."], "the suites");
+  if (results.find((r) => r.name === "lint")?.failed === 0 && lintKey(PROJECT_ROOT) === key) recordLintPassed(zapCacheDir(), key);
+}
+
 /** Runs a provisioning step, and says in one line what it gave and in how long, or why it could not. */
 async function timed(name: string, provision: () => Promise<string>): Promise<string> {
   const started = performance.now();
@@ -535,7 +562,7 @@ async function main(): Promise<void> {
   // (nice 19): beside typecheck it has the second core, later it takes what the suites leave idle. Gating
   // integration on it kept one core busy linting for ~50 s after unit ended (147 s against typecheck's 72 s and
   // unit's 25 s, npm test 2026-11-30). Its result counts like any suite's; the summary waits for it.
-  const lint = check("lint", "nice", ["-n", "19", bin("eslint"), "--max-warnings=0", "."], "the suites");
+  const lint = lintUnlessPassed();
   // Incremental from the state the last passing run saved (scripts/test-support/typecheck-state.ts): a clone of a
   // commit checked before re-checks what differs (~10 CPU-s against ~35 for all of it, 2026-11-30).
   const fromState = restoreTypecheckState(PROJECT_ROOT, zapCacheDir());
@@ -547,6 +574,8 @@ async function main(): Promise<void> {
     if (results.find((r) => r.name === "typecheck")?.failed === 0) saveTypecheckState(PROJECT_ROOT, zapCacheDir());
     if (fromState) console.log(`  (typecheck was incremental, from a previous run's state: delete ${TYPECHECK_STATE} and ${savedTypecheckState(zapCacheDir())} to check everything)`);
   });
+  // Vitest orders each project's files longest first by what the last run recorded (scripts/test-support/vitest-results.ts).
+  if (restoreVitestResults(PROJECT_ROOT, zapCacheDir())) console.log("  (vitest orders files by the durations the last run on this machine recorded)");
   await vitestSuite("unit", ["unit", "unit-isolated"]);
   // The load tests alone, then two files at a time (vitest.config.ts). Integration and security in one run: one Temporal dev server, workflow bundle and seeded template, and one
   // pool of two workers that security files fill while integration's last ones finish (vitest.config.ts).
@@ -556,22 +585,46 @@ async function main(): Promise<void> {
   // the fingerprint of the inputs is taken before it is made.
   const workflowPrint = workflowBundleFingerprint();
   const handedBundle = path.join(reportDir, "workflow-bundle.js");
+  // The clone is of HEAD: when the checkout has no change beside it and this run's typecheck passed, the clone's
+  // `next build` skips its second check of the same files (~80 CPU-s), as the prebuild does.
+  const typesChecked = typecheck.then(
+    async () => results.find((r) => r.name === "typecheck")?.failed === 0 && (await run("git", ["status", "--porcelain"])).stdout.trim() === "" && !process.env.FIRST_RUN_REF,
+  );
+  const firstRun = async (beside?: string) =>
+    vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: (await typesChecked) ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
+  // First run (a fresh clone's `npm start`: its own build, data folder, Temporal server and ports) beside integration's
+  // parallel files, once the dashboard's build is done and the first of those files has ended: they wait on Temporal,
+  // timers and child processes and left 10–25 % of two cores idle, while beside e2e (CPU-bound throughout) it held
+  // the PostgreSQL lane back until it ended (first run 217 s, then that lane 129 s, npm test 2026-12-01). Not beside
+  // the serial files, which load the machine on purpose. With no build, it runs last (below).
+  let parallelFilesStarted = () => {};
+  const parallelFiles = new Promise<void>((resolve) => (parallelFilesStarted = resolve));
+  let seenOutput = "";
+  const watchIntegration = (chunk: string) => {
+    seenOutput = (seenOutput + chunk).slice(-4_000);
+    if (PARALLEL_INTEGRATION_FILE_ENDED.test(seenOutput.replace(/\u001b\[[0-9;]*m/g, ""))) parallelFilesStarted();
+  };
+  let firstRunEnded = false;
+  const firstRunBeside = Promise.all([prebuild, parallelFiles]).then(async ([built]) => {
+    if (!built.startsWith("✓")) return false;
+    await firstRun("integration");
+    firstRunEnded = true;
+    return true;
+  });
   await vitestSuite("integration", ["integration-serial", "integration", "integration-isolated", "security", "security-isolated"], {
     env: { ZAP_TEST_WORKFLOW_BUNDLE_OUT: handedBundle },
     databases: both,
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
+    onChunk: watchIntegration,
   });
+  // An integration run that printed no parallel file (all failed to load, say): first run goes on beside e2e.
+  parallelFilesStarted();
   const built = await prebuild;
   console.log(built);
   // Where e2e's `npm start` looks for it (after the build, which clears `.next`): its first stack starts without a
   // webpack run (~15 CPU-s) while the second waits for it, and scale-out's set-up reuses it.
   if (built.startsWith("✓") && existsSync(handedBundle) && !currentWorkflowBundle(workflowPrint)) adoptWorkflowBundle(handedBundle, workflowPrint);
-  // The clone is of HEAD: when the checkout has no change beside it and this run's typecheck passed, the clone's
-  // `next build` skips its second check of the same files (~80 CPU-s beside e2e), as the prebuild does.
   await typecheck;
-  const typesChecked = results.find((r) => r.name === "typecheck")?.failed === 0 && (await run("git", ["status", "--porcelain"])).stdout.trim() === "" && !process.env.FIRST_RUN_REF;
-  const firstRun = (beside?: string) =>
-    vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: typesChecked ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
   // The two `next start` servers of scale-out serve the build made beside integration.
   const scaleOut = () => {
     // The bundle `npm start` made from this checkout's workflow code, when current: scale-out's set-up (alone on the
@@ -582,11 +635,11 @@ async function main(): Promise<void> {
   const chromiumLine = await chromiumReady;
   if (chromiumLine) console.log(chromiumLine);
   if (built.startsWith("✓")) {
-    // Beside e2e's two shards: first run (a fresh clone's `npm start`, its own build, data folder and ports). Then
-    // scale-out alone: beside the shards its 200-run burst starved their stacks, and two tests that waited 15–20 s for
-    // a run to move failed together (CI of stop 45, seed 761274174); at low priority (nice 10) beside them, its own runs
-    // were starved past their deadlines instead (a fresh-clone run of stop 46).
-    await e2eSuites(pg, firstRun("e2e"));
+    // A first run that outlasted integration goes on beside e2e, whose PostgreSQL lane then waits for it or a lane.
+    // Then scale-out alone: beside the shards its 200-run burst starved their stacks, and two tests that waited 15–20 s
+    // for a run to move failed together (CI of stop 45, seed 761274174); at low priority (nice 10) beside them, its own
+    // runs were starved past their deadlines instead (a fresh-clone run of stop 46).
+    await e2eSuites(pg, firstRunEnded ? undefined : firstRunBeside.then(() => undefined));
     await scaleOut();
   } else {
     // No build to share: e2e's `npm start` builds `.next`, and scale-out must not start its servers meanwhile.
@@ -596,6 +649,7 @@ async function main(): Promise<void> {
   }
 
   await lint;
+  saveVitestResults(PROJECT_ROOT, zapCacheDir());
   rmSync(reportDir, { recursive: true, force: true });
   await postgres?.stop();
   const extraFailures = summarise(pg);
