@@ -195,6 +195,23 @@ test.describe("agents page", () => {
   });
 });
 
+test.describe("a draft in this browser", () => {
+  test.use({ storageState: storageStateFor("builder"), viewport: { width: 1600, height: 1000 } });
+
+  test("an edit made the moment before a reload is kept and restored", async ({ page }) => {
+    const name = `e2e-draft-${Date.now().toString(36)}`;
+    await createAgent(page, name);
+    await select(page, "agent:main");
+    // No pause: the draft's debounced copy has not been written yet when the page goes away.
+    await page.getByLabel("Temperature").fill("0.7");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.reload();
+    await expect(page.getByTestId("designer-info")).toContainText("Restored your unsaved draft");
+    await select(page, "agent:main");
+    await expect(page.getByLabel("Temperature")).toHaveValue("0.7");
+  });
+});
+
 test.describe("two editors", () => {
   test("the second save on the same base is refused naming the first author; the draft survives and can be saved on top", async ({ browser }) => {
     const name = `e2e-conflict-${Date.now().toString(36)}`;

@@ -1,7 +1,7 @@
 // `npm test`: sets up what the suites need, runs unit with typecheck beside it and lint
 // beside them all at the lowest priority, integration (real Temporal + SQLite + PostgreSQL) and security (the attacks
 // of the security model, each a test) with the dashboard's build beside them and, once the build is done and the
-// parallel files have begun, first run (`npm start` in a fresh clone, with crashes and Ctrl-C),
+// replay soak has ended, first run (`npm start` in a fresh clone, with crashes and Ctrl-C),
 // then e2e (real Chromium, two lanes side by side, each with a stack of its
 // own, their files dealt by the last run's durations), then scale-out alone (two web servers and two workers on one
 // PostgreSQL database, serving that build), and ends with one summary line:
@@ -67,10 +67,11 @@ interface SuiteResult {
 }
 
 /**
- * The default reporter's line for a file that ended in one of integration's parallel projects (not the serial one):
- * "✓  integration  worker/…" (or ×, ↓; the project name padded by spaces).
+ * The default reporter's line for the replay soak's end, or for a file that ended in one of integration's parallel
+ * projects: "✓  integration-serial  worker/engine-tests/replay-soak…", "✓  integration  worker/…" (or ×, ↓; the
+ * project name padded by spaces). First run waits for one of them (and the dashboard's build).
  */
-const PARALLEL_INTEGRATION_FILE_ENDED = /^\s*[✓×↓]\s+(integration|integration-isolated|security|security-isolated)\s+\S+\.test\.ts/m;
+const SOAK_OR_PARALLEL_FILE_ENDED = /^\s*[✓×↓]\s+(?:integration-serial\s+\S*replay-soak\.int\.test\.ts|(?:integration|integration-isolated|security|security-isolated)\s+\S+\.test\.ts)/m;
 
 /** Lines of a failure's message the summary repeats under its first: CI keeps only the summary, so it must carry the evidence. */
 const FAILURE_DETAIL_LINES = 8;
@@ -369,7 +370,7 @@ async function postgresE2eSuite(pg: boolean): Promise<void> {
  * browser driving one server kept about half of the two cores busy (npm test, 2026-11-29). The second starts
  * once the first stack answers, so the two `npm start`s never write the shared workflow bundle or Prisma
  * clients at once; from then on each has its own database, Temporal server, worker and web server. `beside`
- * runs along (first run, scale-out); the PostgreSQL files start when the first of those lanes ends.
+ * runs along (first run, when it outlasted integration); the PostgreSQL files start beside the lanes once both answer, or, with `beside`, when it or a lane ends.
  */
 async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
   banner(`e2e (Playwright + Chromium: two lanes on SQLite, then the write paths on PostgreSQL; files in a shuffled order, seed ${E2E_SHUFFLE_SEED}: E2E_SHUFFLE_SEED=${E2E_SHUFFLE_SEED} npm test repeats it)`);
@@ -401,9 +402,12 @@ async function e2eSuites(pg: boolean, beside?: Promise<void>): Promise<void> {
     recordE2e("e2e", outcomes, (performance.now() - started) / 1000, "SQLite");
     saveE2eFileSeconds(zapCacheDir(), outcomes.flatMap((o) => (o.report ? playwrightFileTimes(o.report) : [])));
   });
-  // When the first lane ends: started with the shards, the five lanes slowed each other (a test that waits longer
-  // polls longer) and the run took 38 s more (1,193 s against 1,155 s, npm test 2026-11-29).
-  const postgres = Promise.race([firstDone, secondDone, ...(beside ? [beside] : [])]).then(() => postgresE2eSuite(pg));
+  // Beside a suite that runs along (first run, when it outlasted integration): when that or a lane ends (started with
+  // the shards as well, the five lanes slowed each other and the run took 38 s more, 1,193 s against 1,155 s, npm test
+  // 2026-11-29). Alone, the two SQLite lanes left a quarter of two cores idle (they wait on runs and pages), and the
+  // PostgreSQL lane, started when the first ended, ran 85 s behind them: it starts once the second lane's stack answers
+  // (its `npm start` then writes nothing the others are writing).
+  const postgres = (beside ? Promise.race([firstDone, secondDone, beside]) : healthy(second.port, secondDone)).then(() => postgresE2eSuite(pg));
   await Promise.all([sqlite, postgres, beside]);
 }
 
@@ -592,20 +596,21 @@ async function main(): Promise<void> {
   );
   const firstRun = async (beside?: string) =>
     vitestSuite("first run", ["first-run"], { config: "scripts/first-run/vitest.config.ts", databases: "SQLite", ...(beside ? { beside } : {}), env: (await typesChecked) ? { FIRST_RUN_TYPES_CHECKED: "1" } : {} });
-  // First run (a fresh clone's `npm start`: its own build, data folder, Temporal server and ports) beside integration's
-  // parallel files, once the dashboard's build is done and the first of those files has ended: they wait on Temporal,
-  // timers and child processes and left 10–25 % of two cores idle, while beside e2e (CPU-bound throughout) it held
-  // the PostgreSQL lane back until it ended (first run 217 s, then that lane 129 s, npm test 2026-12-01). Not beside
-  // the serial files, which load the machine on purpose. With no build, it runs last (below).
-  let parallelFilesStarted = () => {};
-  const parallelFiles = new Promise<void>((resolve) => (parallelFilesStarted = resolve));
+  // First run (a fresh clone's `npm start`: its own build, data folder, Temporal server and ports) beside integration,
+  // once the dashboard's build is done and the replay soak (which loads the machine on purpose, ~1.6 cores) has
+  // ended: the other files wait on Temporal, timers and child processes and left 10–25 % of two cores idle, while
+  // beside e2e (CPU-bound throughout) it held the PostgreSQL lane back until it ended (first run 217 s, then that lane
+  // 129 s, npm test 2026-12-01). Its own build comes first; its crash tests run a minute or two later, beside the
+  // parallel files. With no build, it runs last (below).
+  let soakEnded = () => {};
+  const soakOver = new Promise<void>((resolve) => (soakEnded = resolve));
   let seenOutput = "";
   const watchIntegration = (chunk: string) => {
     seenOutput = (seenOutput + chunk).slice(-4_000);
-    if (PARALLEL_INTEGRATION_FILE_ENDED.test(seenOutput.replace(/\u001b\[[0-9;]*m/g, ""))) parallelFilesStarted();
+    if (SOAK_OR_PARALLEL_FILE_ENDED.test(seenOutput.replace(/\u001b\[[0-9;]*m/g, ""))) soakEnded();
   };
   let firstRunEnded = false;
-  const firstRunBeside = Promise.all([prebuild, parallelFiles]).then(async ([built]) => {
+  const firstRunBeside = Promise.all([prebuild, soakOver]).then(async ([built]) => {
     if (!built.startsWith("✓")) return false;
     await firstRun("integration");
     firstRunEnded = true;
@@ -617,8 +622,8 @@ async function main(): Promise<void> {
     parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
     onChunk: watchIntegration,
   });
-  // An integration run that printed no parallel file (all failed to load, say): first run goes on beside e2e.
-  parallelFilesStarted();
+  // An integration run that printed neither (the soak failed to load, say): first run goes on beside e2e.
+  soakEnded();
   const built = await prebuild;
   console.log(built);
   // Where e2e's `npm start` looks for it (after the build, which clears `.next`): its first stack starts without a

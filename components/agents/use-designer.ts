@@ -70,6 +70,9 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
   const [savedGraph, setSavedGraph] = useState(saved.graph);
   // The version savedGraph is: the base until a rebase moves the base to a version never loaded here.
   const [savedVersion, setSavedVersion] = useState(saved.version);
+  // The local copy of the draft: the debounce timer and the write it will do (see below).
+  const timer = useRef<number | undefined>(undefined);
+  const pending = useRef<Omit<StoredDraft, "savedAt"> | null>(null);
 
   /** One edit; edits with the same key in quick succession (typing) are one undo step. */
   const edit = useCallback((change: (graph: AgentGraph) => AgentGraph, key: string | null = null) => {
@@ -109,6 +112,8 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
     setBaseVersion(version);
     setSavedGraph(graph);
     setSavedVersion(version);
+    pending.current = null;
+    window.clearTimeout(timer.current);
     window.localStorage.removeItem(draftKey(agent));
   }, [agent]);
 
@@ -126,24 +131,38 @@ export function useDesignerDocument(agent: string, saved: { version: number; gra
 
   const dirty = history.graph !== savedGraph;
 
-  // Keep the draft locally (debounced) while it differs from the saved version.
-  const timer = useRef<number | undefined>(undefined);
+  // Keep the draft locally (debounced) while it differs from the saved version. A write still waiting is done at
+  // once when the page goes away (reload, tab closed, another page of the app): an edit made in the last 250 ms
+  // before a reload was lost (an e2e run on an idle machine saw it: fill, save refused, reload, no draft).
+  const writePending = useCallback(() => {
+    window.clearTimeout(timer.current);
+    const draft = pending.current;
+    pending.current = null;
+    if (!draft) return;
+    try {
+      window.localStorage.setItem(draftKey(agent), JSON.stringify({ ...draft, savedAt: new Date().toISOString() } satisfies StoredDraft));
+    } catch {
+      // Storage full or disabled: the unload warning still protects the draft.
+    }
+  }, [agent]);
   useEffect(() => {
     window.clearTimeout(timer.current);
     if (!dirty) {
+      pending.current = null;
       window.localStorage.removeItem(draftKey(agent));
       return;
     }
-    timer.current = window.setTimeout(() => {
-      const draft: StoredDraft = { baseVersion, graph: history.graph, savedAt: new Date().toISOString() };
-      try {
-        window.localStorage.setItem(draftKey(agent), JSON.stringify(draft));
-      } catch {
-        // Storage full or disabled: the unload warning still protects the draft.
-      }
-    }, 250);
-    return () => window.clearTimeout(timer.current);
-  }, [agent, baseVersion, dirty, history.graph]);
+    pending.current = { baseVersion, graph: history.graph };
+    timer.current = window.setTimeout(writePending, 250);
+  }, [agent, baseVersion, dirty, history.graph, writePending]);
+  useEffect(() => {
+    window.addEventListener("pagehide", writePending);
+    return () => {
+      window.removeEventListener("pagehide", writePending);
+      // Leaving the editor inside the app unmounts it without a pagehide.
+      writePending();
+    };
+  }, [writePending]);
 
   // Warn before leaving with unsaved changes.
   useEffect(() => {
