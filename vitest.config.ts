@@ -16,9 +16,11 @@ const SECURITY_FILES = "{lib,worker,scripts,app}/**/*.security.test.ts";
 const SERIAL_INTEGRATION_FILES = ["worker/engine-tests/write-load.int.test.ts", "lib/db/concurrent-writes.int.test.ts", "worker/engine-tests/replay-soak.int.test.ts"];
 /**
  * Integration and security files at a time. Most of an integration test waits on Temporal, a child process or a
- * database: with two at a time the suite used about 54 % of two cores (npm test, 2026-11-28), so three.
+ * database: with two at a time the suite used about 54 % of two cores (npm test, 2026-11-28), so three; with three,
+ * once lint no longer filled the gaps (scripts/test-support/lint-cache.ts), 15–23 % of two cores stood idle for
+ * minutes of the parallel files (npm test, 2026-12-01), so four.
  */
-const PARALLEL_INTEGRATION_FILES = 3;
+const PARALLEL_INTEGRATION_FILES = 4;
 /**
  * Tests on a real model (llama-server on the CPU, which loads the machine) and against a real Arize Phoenix: collected
  * everywhere, never left out. Each provisions its component into the cache outside the checkout
