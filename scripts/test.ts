@@ -24,6 +24,7 @@ import { restoreTypecheckState, savedTypecheckState, saveTypecheckState, TYPECHE
 import { provisionPhoenix } from "./test-support/phoenix";
 import { lintKey, lintPassedBefore, recordLintPassed } from "./test-support/lint-cache";
 import { restoreVitestResults, saveVitestResults } from "./test-support/vitest-results";
+import { machineSpeedLine, measureMachineSpeed, type MachineSpeed } from "./test-support/machine-speed";
 import { freshPostgres, postgresReachable, postgresRequired, redactedPostgresUrl } from "./test-support/databases";
 import {
   belowFloor,
@@ -457,8 +458,10 @@ function prebuildDashboard(): Promise<string> {
 }
 
 /** Prints every suite, every failure and skip, the slowest files; returns the number of failures the checks add (skips in CI, floors). */
-function summarise(pg: boolean): number {
+function summarise(pg: boolean, speed: MachineSpeed): number {
   banner("summary");
+  // First: the run's times below mean little without how fast the machine was (the same suites ran twice as long on a slower one).
+  console.log(machineSpeedLine(speed, os.loadavg()[0] ?? 0));
   const ci = inCi();
   const allowed = loadSkipAllowList();
   const floors = loadTestFloors();
@@ -528,6 +531,8 @@ let postgres: ProvisionedPostgres | null = null;
 async function main(): Promise<void> {
   const started = performance.now();
   banner("setup");
+  // Before anything else starts (about a second): the summary says how fast this machine is.
+  const speed = measureMachineSpeed();
   process.env.TEMPORAL_CLI = await provisionTemporalCli();
   console.log(`✓ Temporal CLI: ${process.env.TEMPORAL_CLI}`);
   // The real components of the integration run, into the cache outside the checkout (seconds when cached, minutes
@@ -657,7 +662,7 @@ async function main(): Promise<void> {
   saveVitestResults(PROJECT_ROOT, zapCacheDir());
   rmSync(reportDir, { recursive: true, force: true });
   await postgres?.stop();
-  const extraFailures = summarise(pg);
+  const extraFailures = summarise(pg, speed);
   const total = results.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed, skipped: sum.skipped + r.skipped }), {
     passed: 0,
     failed: extraFailures,

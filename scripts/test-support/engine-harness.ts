@@ -197,8 +197,12 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
   throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)}${lastError ? `; last error: ${String(lastError)}` : ""}`);
 }
 
-/** Waits until a run reaches one of `statuses`. */
-export function waitForStatus(engine: Engine, runId: string, statuses: RunStatus[], timeoutMs = 30_000): Promise<RunSummary> {
+/**
+ * Waits until a run reaches one of `statuses`. The default is a hang detector, not a speed bound: on a 2-core machine
+ * half as fast as usual (tsc's full check 68 CPU-s against 35), under four integration files, the build and first
+ * run, a three-child routing run took over 30 s to fail (npm test, 2026-12-01).
+ */
+export function waitForStatus(engine: Engine, runId: string, statuses: RunStatus[], timeoutMs = 90_000): Promise<RunSummary> {
   return eventually(() => engine.getRun(runId), (s) => statuses.includes(s.status), timeoutMs, `run ${runId} to reach ${statuses.join("|")}`);
 }
 
