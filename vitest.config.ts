@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { scaledWait } from "./scripts/test-support/wait-scale";
 
 const root = import.meta.dirname;
 
@@ -60,7 +61,8 @@ const ISOLATED_UNIT_FILES = filesThatChangeTheProcess(UNIT_DIRS, /(?<!\.int|\.se
 
 const integration = {
   globalSetup: ["scripts/test-support/temporal-global-setup.ts"],
-  testTimeout: 60_000,
+  // A hang detector, longer on a machine npm test measured as slow (scripts/test-support/wait-scale.ts).
+  testTimeout: scaledWait(60_000),
   // A hang detector, not a speed bound: a harness on PostgreSQL migrates and seeds a new database and starts a worker,
   // and beside two other files and the build it took over 120 s once (parity-datasets, a fresh clone on 2 cores).
   hookTimeout: 300_000,

@@ -24,7 +24,8 @@ import { restoreTypecheckState, savedTypecheckState, saveTypecheckState, TYPECHE
 import { provisionPhoenix } from "./test-support/phoenix";
 import { lintKey, lintPassedBefore, recordLintPassed } from "./test-support/lint-cache";
 import { restoreVitestResults, saveVitestResults } from "./test-support/vitest-results";
-import { machineSpeedLine, measureMachineSpeed, type MachineSpeed } from "./test-support/machine-speed";
+import { machineSpeedLine, measureMachineSpeed, REFERENCE_MS, type MachineSpeed } from "./test-support/machine-speed";
+import { WAIT_SCALE_ENV, waitScaleFor } from "./test-support/wait-scale";
 import { freshPostgres, postgresReachable, postgresRequired, redactedPostgresUrl } from "./test-support/databases";
 import {
   belowFloor,
@@ -533,6 +534,9 @@ async function main(): Promise<void> {
   banner("setup");
   // Before anything else starts (about a second): the summary says how fast this machine is.
   const speed = measureMachineSpeed();
+  // Every suite's hang detectors wait that much longer on a slow machine (scripts/test-support/wait-scale.ts).
+  process.env[WAIT_SCALE_ENV] = String(waitScaleFor(speed.ms));
+  console.log(`✓ machine speed: workload ${speed.ms} ms (reference ${REFERENCE_MS} ms); hang detectors wait ×${process.env[WAIT_SCALE_ENV]}`);
   process.env.TEMPORAL_CLI = await provisionTemporalCli();
   console.log(`✓ Temporal CLI: ${process.env.TEMPORAL_CLI}`);
   // The real components of the integration run, into the cache outside the checkout (seconds when cached, minutes

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testProviders } from "../../scripts/test-support/databases";
 import { eventually, singleAgentGraph, startEngineHarness, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { doors } from "../../scripts/test-support/parity-doors";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 import { apiRequest, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 import { saveAgentVersion } from "../agents/repository";
 import { temporalScheduleExists, temporalScheduleId } from "./temporal";
@@ -201,9 +202,16 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect(paused).toMatchObject({ ok: true });
     const cancelled = await eventually(() => h.db.run.findUniqueOrThrow({ where: { id: first?.id ?? "" } }), (run) => run.status === "cancelled", 30_000, "the first run cancelled");
     expect(cancelled.output, "cancelled before it answered").toBeNull();
-    // A firing under way when the pause landed may start one more run; each run but the newest was cancelled by its successor.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const runs = await linkedRuns(schedule.id);
+    // A firing under way when the pause landed may start one more run, seconds later on a slow machine (a fixed 2 s let
+    // one start after the list was read, and it cancelled the run read as the newest): the list is read once it has
+    // stood still for a while. Each run but the newest was cancelled by its successor.
+    let runs = await linkedRuns(schedule.id);
+    for (let settled = false; !settled; ) {
+      await new Promise((resolve) => setTimeout(resolve, scaledWait(3_000)));
+      const again = await linkedRuns(schedule.id);
+      settled = again.length === runs.length;
+      runs = again;
+    }
     const newest = runs.at(-1);
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(newest?.id === second?.id || runs.some((run) => run.id === second?.id), "the second firing started its run").toBe(true);

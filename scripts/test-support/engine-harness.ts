@@ -27,6 +27,7 @@ import { sqliteFilePath } from "../../lib/config/database";
 import { applyMigrations } from "../db/migrate";
 import { freshSqlite, type TestDatabase } from "./databases";
 import { reseedFromTemplate } from "./postgres-templates";
+import { scaledWait } from "./wait-scale";
 
 export { TEST_AUTH_SECRET };
 
@@ -182,7 +183,8 @@ async function bounded(step: string, work: Promise<unknown>, ms = 30_000): Promi
  * plan-cancel-replay.int.test.ts), so a test with many of them polls less often.
  */
 export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000, what = "condition", intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  // A hang detector: longer on a machine npm test measured as slow (wait-scale.ts).
+  const deadline = Date.now() + scaledWait(timeoutMs);
   let last: T | undefined;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -194,15 +196,11 @@ export async function eventually<T>(read: () => Promise<T>, accept: (value: T) =
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)}${lastError ? `; last error: ${String(lastError)}` : ""}`);
+  throw new Error(`timed out waiting for ${what} (${scaledWait(timeoutMs) / 1000} s); last value: ${JSON.stringify(last)?.slice(0, 2000)}${lastError ? `; last error: ${String(lastError)}` : ""}`);
 }
 
-/**
- * Waits until a run reaches one of `statuses`. The default is a hang detector, not a speed bound: on a 2-core machine
- * half as fast as usual (tsc's full check 68 CPU-s against 35), under four integration files, the build and first
- * run, a three-child routing run took over 30 s to fail (npm test, 2026-12-01).
- */
-export function waitForStatus(engine: Engine, runId: string, statuses: RunStatus[], timeoutMs = 90_000): Promise<RunSummary> {
+/** Waits until a run reaches one of `statuses` (a hang detector, scaled like every `eventually`). */
+export function waitForStatus(engine: Engine, runId: string, statuses: RunStatus[], timeoutMs = 30_000): Promise<RunSummary> {
   return eventually(() => engine.getRun(runId), (s) => statuses.includes(s.status), timeoutMs, `run ${runId} to reach ${statuses.join("|")}`);
 }
 

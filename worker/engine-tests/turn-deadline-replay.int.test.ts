@@ -21,7 +21,7 @@ describe("a follow-up turn answered while the run is queried", () => {
     const runIds: string[] = [];
     await Promise.all(
       Array.from({ length: 6 }, async () => {
-        const { runId } = await h.engine.startRun({ graph: singleAgentGraph({}, { followUpWindowSeconds: 1 }), task: "first question" });
+        const { runId } = await h.engine.startRun({ graph: singleAgentGraph({}, { followUpWindowSeconds: 8 }), task: "first question" });
         runIds.push(runId);
         await waitForStatus(h.engine, runId, ["completed"]);
         await h.engine.sendMessage(runId, "think 400\nanswer: second answer");
