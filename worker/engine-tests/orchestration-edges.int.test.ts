@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { replayRunTrees } from "../../scripts/test-support/replay";
+import { waitScale } from "../../scripts/test-support/wait-scale";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
 import tripPlanner from "../../lib/agents/demo/trip-planner.json";
 import helpDeskGraph from "../../lib/agents/demo/help-desk.json";
@@ -43,10 +44,12 @@ const workers = (plan: Record<string, unknown> = {}, limits: Record<string, unkn
 const parallel = (n: number) => ({ nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}`, agent: "w", objective: `part ${i}`, dependsOn: [] })) });
 const chain = { nodes: [{ id: "a", agent: "w", objective: "first", dependsOn: [] }, { id: "b", agent: "w", objective: "second", dependsOn: ["a"] }] };
 
-// The tests up to the replay run side by side (describe.concurrent): each is its own runs on the harness's one worker,
-// mostly waiting on Temporal (timers, cancels, approvals), and only one of them moves money (node retries: no other
-// test transfers from savings, so its balance check holds). The replay, not concurrent, waits for them all.
-describe.concurrent("plans across turns", () => {
+// The tests run one after another on the harness's one worker. Side by side (describe.concurrent) they shared its
+// workflow thread and event loop with every other test's runs and pollers: on a machine half as fast, beside three
+// other files, a three-child routing run that fails in 8 s alone took over 60 s, and a plan with a 4-second run
+// timeout had not started its nodes when the timeout fired (npm test, 2026-12-01, 3 runs of 3). Only one test moves
+// money (node retries: no other test transfers from savings, so its balance check holds). The replay waits for them all.
+describe("plans across turns", () => {
   it("gives a follow-up's plan child runs of its own: two sets of nodes, each with its own task", async () => {
     const { runId } = await h.engine.startRun({ graph: trip({ followUpWindowSeconds: 60 }), task: "Plan a 3-day trip to Paris\n@itinerary-planner: answer: Paris days" });
     await eventually(() => h.engine.getEvents(runId), (events) => ofType(events, "run_completed").length === 1, 60_000, "the first turn");
@@ -71,7 +74,7 @@ describe.concurrent("plans across turns", () => {
   });
 });
 
-describe.concurrent("routing", () => {
+describe("routing", () => {
   it("never gives the task again to a child that failed this turn: not as the fallback, not as the default", async () => {
     // Attempt 2's decision names billing at low confidence (the failed technical is no longer on offer as its fallback):
     // the default, general, takes it. Attempt 3: billing is all that is left, and its low-confidence decision has no
@@ -92,7 +95,7 @@ describe.concurrent("routing", () => {
   });
 });
 
-describe.concurrent("a plan that stops early", () => {
+describe("a plan that stops early", () => {
   it("cancelled: running children are cancelled and awaited, every node ends recorded as cancelled, the plan span closes", async () => {
     const { runId } = await h.engine.startRun({ graph: trip(), task: "Plan a slow trip\n@flight-researcher: think 30000\n@hotel-researcher: think 30000" });
     const started = await eventually(() => h.engine.getEvents(runId), (events) => ofType(events, "plan_node_started").length >= 2, 20_000, "two nodes to start");
@@ -126,19 +129,21 @@ describe.concurrent("a plan that stops early", () => {
   });
 
   it("run timeout: the nodes are cancelled with the timeout as their reason, and the run fails timeout", async () => {
-    const { runId } = await h.engine.startRun({ graph: trip({ runTimeoutSeconds: 4 }), task: "Plan a slow trip\n@flight-researcher: think 30000\n@hotel-researcher: think 30000" });
+    // Long enough for the planner to start the nodes first, on a slow machine too (wait-scale.ts).
+    const timeoutSeconds = Math.ceil(4 * waitScale());
+    const { runId } = await h.engine.startRun({ graph: trip({ runTimeoutSeconds: timeoutSeconds }), task: "Plan a slow trip\n@flight-researcher: think 30000\n@hotel-researcher: think 30000" });
     const failed = await waitForStatus(h.engine, runId, ["failed"], 30_000);
     expect(failed.error?.reason).toBe("timeout");
     const events = await h.engine.getEvents(runId);
     const nodes = ofType(events, "plan_node_finished");
     expect(nodes.map((e) => e.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
-    expect(nodes[0]?.reason).toMatch(/^timeout: no final answer within the run timeout of 4 s/);
+    expect(nodes[0]?.reason).toMatch(new RegExp(`^timeout: no final answer within the run timeout of ${timeoutSeconds} s`));
     expect(ofType(events, "plan_finished")[0]).toMatchObject({ outcome: "cancelled" });
     replayable.push(runId);
   });
 });
 
-describe.concurrent("one budget per run tree", () => {
+describe("one budget per run tree", () => {
   it("gives each node a share of what the root has left: the tree's overrun is one model call per node, not a budget per node", async () => {
     // Each node would spend three calls of 1,000 tokens; the whole tree has 3,000.
     const task = `Do it in parts\n@planner: return ${JSON.stringify(parallel(3))}\n@w: tokens 1000\n@w: tool calculator {"expression":"1+1"}\n@w: tool calculator {"expression":"2+2"}\n@w: answer: done`;
@@ -160,7 +165,7 @@ describe.concurrent("one budget per run tree", () => {
   });
 });
 
-describe.concurrent("one budget per run tree, onBudget ask", () => {
+describe("one budget per run tree, onBudget ask", () => {
   it("starts no node while the root asks for tokens; a grant gives the node that ran out another attempt", async () => {
     const approver = await h.db.user.findUniqueOrThrow({ where: { email: "approver@zap.local" } });
     // a spends its share (two calls of 600 against about 850 left), so the tree is out of tokens while b waits on a.
@@ -189,7 +194,7 @@ describe.concurrent("one budget per run tree, onBudget ask", () => {
   });
 });
 
-describe.concurrent("node retries", () => {
+describe("node retries", () => {
   it("retries a node whose model failed; the transfer it made is not made again", async () => {
     const before = await h.db.ledgerAccount.findUniqueOrThrow({ where: { id: "savings" } });
     const task = `Pay\n@planner: return ${JSON.stringify({ nodes: [{ id: "pay", agent: "w", objective: "pay the supplier", dependsOn: [] }] })}\n@w: tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":3}\n@w: fail model once\n@w: answer: paid`;
@@ -225,7 +230,7 @@ describe.concurrent("node retries", () => {
   });
 });
 
-describe.concurrent("synthesis", () => {
+describe("synthesis", () => {
   it("answers from the sink nodes' results, or fails the run plan_failed naming the synthesis", async () => {
     const graph = workers({ synthesisAgent: "writer" });
     const ok = await h.engine.startRun({ graph, task: `Do it\n@planner: return ${JSON.stringify(parallel(2))}\n@w: answer: part done\n@writer: answer: all written up` });
