@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Worker } from "@temporalio/worker";
 import { eventually, sharedWorkflowBundle, singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
+import { waitScale } from "../../scripts/test-support/wait-scale";
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import { ValidationError } from "../../lib/errors";
 import { decideMany } from "../../lib/inbox/server/decide";
@@ -146,8 +147,11 @@ describe.concurrent("onBudget ask", () => {
   });
 
   it("an expired request stops the run with budget_exceeded; it expires before the run's own timeout", async () => {
-    const { runId, approval } = await startThirstyRun({ runTimeoutSeconds: 5 });
-    expect(Date.parse(approval.expiresAt) - Date.parse(approval.requestedAt), "within the run timeout").toBeLessThan(5000);
+    // Long enough for the run to reach its request first, on a slow machine too (wait-scale.ts): with 5 s, workflow
+    // tasks of 6-10 s on a machine half as fast let the run's own timeout win (npm test, 2026-12-01).
+    const timeoutSeconds = Math.ceil(5 * waitScale());
+    const { runId, approval } = await startThirstyRun({ runTimeoutSeconds: timeoutSeconds });
+    expect(Date.parse(approval.expiresAt) - Date.parse(approval.requestedAt), "within the run timeout").toBeLessThan(timeoutSeconds * 1000);
     const failed = await waitForStatus(h.engine, runId, ["failed"], 20_000);
     expect(failed.error?.reason).toBe("budget_exceeded");
     expect(failed.error?.message).toContain("the request for more tokens expired before an approver decided");
