@@ -25,6 +25,11 @@ export interface WriteTransactionOptions {
   retryOnUniqueViolation?: boolean;
   /** Attempts in all, the first included (default 10). */
   maxAttempts?: number;
+  /**
+   * How long one attempt may run, for the few writes whose size the caller knows is large (a 100,000-row
+   * import): under load they outlast the default, and every retry would time out the same way.
+   */
+  timeoutMs?: number;
 }
 
 /** Prisma's limits for one attempt: waiting to begin (which includes waiting for SQLite's write lock), and running. */
@@ -81,13 +86,14 @@ async function queued<T>(db: Db, run: () => Promise<T>): Promise<T> {
 }
 
 /** One attempt: an interactive transaction at the requested isolation level. */
-function runTransaction<T>(db: Db, work: (tx: DbTransaction) => Promise<T>, isolation: WriteTransactionOptions["isolation"]): Promise<T> {
+function runTransaction<T>(db: Db, work: (tx: DbTransaction) => Promise<T>, isolation: WriteTransactionOptions["isolation"], timeoutMs: number | undefined): Promise<T> {
+  const limits = { ...TRANSACTION_LIMITS, timeout: Math.max(TRANSACTION_LIMITS.timeout, timeoutMs ?? 0) };
   if (isolation === "read-committed" && stateOf(db)?.provider === "postgresql") {
     // The application's client is typed as SQLite's, whose typings name only Serializable.
     const postgres = db as unknown as PostgresPrismaClient;
-    return postgres.$transaction((tx) => work(tx as unknown as DbTransaction), { ...TRANSACTION_LIMITS, isolationLevel: "ReadCommitted" });
+    return postgres.$transaction((tx) => work(tx as unknown as DbTransaction), { ...limits, isolationLevel: "ReadCommitted" });
   }
-  return db.$transaction(work, { ...TRANSACTION_LIMITS, isolationLevel: "Serializable" });
+  return db.$transaction(work, { ...limits, isolationLevel: "Serializable" });
 }
 
 /**
@@ -113,7 +119,7 @@ export async function writeTransaction<T>(db: Db, work: (tx: DbTransaction) => P
     try {
       return await queued(db, () => {
         const scope = { db, open: true };
-        return activeTransaction.run(scope, () => runTransaction(db, work, options.isolation).finally(() => (scope.open = false)));
+        return activeTransaction.run(scope, () => runTransaction(db, work, options.isolation, options.timeoutMs).finally(() => (scope.open = false)));
       });
     } catch (error) {
       const reason = retryReason(error);

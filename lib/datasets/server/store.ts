@@ -75,6 +75,8 @@ async function insertItemRows(client: Db | DbTransaction, rows: readonly ItemRow
 const STAGE_ABOVE = 2_000;
 /** A staged row's addedIn: above every version, so no version reads it until its change takes it in. */
 const STAGED = 2_147_483_647;
+const STAGED_FLIP_BASE_MS = 15_000;
+const STAGED_FLIP_MS_PER_ROW = 0.5;
 
 class DatasetArchivedError extends AppError {
   constructor(name: string) {
@@ -222,7 +224,9 @@ async function changeInOneTransaction(actor: Actor, target: ChangeTarget, change
       },
       // Read committed: the first update locks the dataset row, so what follows reads the committed state of
       // every earlier change (a serializable retry of a 100,000-item import would redo all its work).
-      { isolation: "read-committed", retryOnUniqueViolation: target.newDataset === undefined },
+      // A staged import flips all its rows here: allow it time by their number (100,000 rows: 65 s), which a loaded
+      // PostgreSQL needed (CI, stop 57: ten 15 s attempts timed out one after another).
+      { isolation: "read-committed", retryOnUniqueViolation: target.newDataset === undefined, timeoutMs: staged ? STAGED_FLIP_BASE_MS + add.length * STAGED_FLIP_MS_PER_ROW : undefined },
     ),
   );
 }
