@@ -327,7 +327,8 @@ const SECOND_LANE_STARTS_AFTER_SECONDS = 20;
 const E2E_SHUFFLE_SEED = e2eShuffleSeed();
 
 // The e2e files that drive every write path of the browser — designer save, run start, approvals (a run's and the
-// inbox's), plan edit, datasets, experiments, monitors, API keys, webhooks — run on PostgreSQL (issue 38 §2), with a
+// inbox's), plan edit, datasets, experiments, monitors, API keys, webhooks, schedules, spend limits, guardrails,
+// online evaluation, version labels — run on PostgreSQL (issue 38 §2), with a
 // stack of its own on a database made for this run (a run starts in run-approvals and experiments).
 
 /**
@@ -349,6 +350,16 @@ const POSTGRES_E2E_FILES = [
   "e2e/monitors.spec.ts",
   "e2e/api-keys.spec.ts",
   "e2e/webhooks.spec.ts",
+  // The write paths of unattended runs and of quality in production (issues 39 and 40): schedules, spend limits,
+  // Slack links, guardrails (designer save and their verdicts on runs), online evaluators and backfills, label moves
+  // and splits. ~130 s more for this lane, which ended 280 s before the SQLite lanes (2026-12-01).
+  "e2e/schedules.spec.ts",
+  "e2e/spend-limits.spec.ts",
+  "e2e/slack-links.spec.ts",
+  "e2e/guardrails-designer.spec.ts",
+  "e2e/guardrails-runs.spec.ts",
+  "e2e/online-evaluation.spec.ts",
+  "e2e/version-labels.spec.ts",
 ];
 
 /** The write-path files on a fresh PostgreSQL database, recorded as their own suite. */
@@ -536,6 +547,9 @@ async function main(): Promise<void> {
   const speed = measureMachineSpeed();
   // Every suite's hang detectors wait that much longer on a slow machine (scripts/test-support/wait-scale.ts).
   process.env[WAIT_SCALE_ENV] = String(waitScaleFor(speed.ms));
+  // Vite warns, once per config it loads (16 times a run), that extensionless imports in a config will not load
+  // under a loader it may make the default one day; the configs import TypeScript as the whole codebase does.
+  process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING ??= "true";
   console.log(`✓ machine speed: workload ${speed.ms} ms (reference ${REFERENCE_MS} ms); hang detectors wait ×${process.env[WAIT_SCALE_ENV]}`);
   process.env.TEMPORAL_CLI = await provisionTemporalCli();
   console.log(`✓ Temporal CLI: ${process.env.TEMPORAL_CLI}`);
