@@ -9,6 +9,7 @@ import { startEngineHarness, type EngineHarness } from "./test-support/engine-ha
 import { doors } from "./test-support/parity-doors";
 import { createApiKey } from "../lib/api-keys/server/api-keys";
 import { builder, dataset, item, twoVersionGraph, type Builder } from "../worker/engine-tests/experiment-fixtures";
+import { scaledWait } from "./test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("./test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("./test-support/parity-doors")).dbModule);
@@ -66,13 +67,13 @@ describe("npm run experiment", () => {
     expect(run.err).not.toContain(`${graph} v1:`);
     expect(run.out).toMatch(new RegExp(`${graph} v1\\s+\\(2 of 2 scored\\)[\\s\\S]*contains\\s+1\\.00\\s+2/2\\s+≥ 0\\.90 ok`));
     expect(run.code).toBe(1);
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("exits 0 when every threshold is met", async () => {
     const run = await cli(["--dataset", name, "--graph", graph, "--versions", "1", "--scorer", "contains", "--threshold", "contains=0.9"]);
     expect(run.out).toContain("✓ every threshold met");
     expect(run.code).toBe(0);
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("exits 2 when the server refuses the input, with its reason", async () => {
     const run = await cli(["--dataset", name, "--graph", graph, "--versions", "7"]);

@@ -9,6 +9,7 @@ import { eventually, startEngineHarness, waitForStatus, type EngineHarness } fro
 import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome } from "../../scripts/test-support/parity";
 import { saveAgentVersion } from "../agents/repository";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
@@ -60,5 +61,5 @@ describe("a follow-up to a working run of a graph that refuses them", () => {
     expect(refused).toMatchObject({ ok: false, status: 409, error: { code: "conflict" } });
     await eventually(() => h.engine.getRun(runId), (s) => s.output === "second", 45_000, "the taken message's answer");
     expect(await viaAction(runId, "answer: third")).toEqual({ ok: true, data: { accepted: true } });
-  }, 150_000);
+  }, scaledWait(150_000));
 });

@@ -10,6 +10,7 @@ import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 import { saveAgentVersion } from "../agents/repository";
 import { readSpans } from "../run-ledger/read";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const spans = await readSpans(h.db, origin);
   toolSpan = spans.find((s) => s.kind === "tool")?.id ?? "";
   modelSpan = spans.find((s) => s.kind === "inference")?.id ?? "";
-}, 180_000);
+}, scaledWait(180_000));
 afterAll(async () => h?.stop());
 
 const as = (role: string) => {

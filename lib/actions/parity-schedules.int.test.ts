@@ -13,6 +13,7 @@ import { ZapClient } from "../client/zap-client";
 import { actionOutcome, apiRequest, audited, expectSameRefusal, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 import { saveAgentVersion } from "../agents/repository";
 import { temporalScheduleExists, temporalScheduleId } from "../schedules/temporal";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const temporal = vi.hoisted(() => ({ client: null as Client | null }));
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
@@ -57,7 +58,7 @@ beforeAll(async () => {
   temporal.client = h.client;
   for (const role of ["admin", "builder", "approver", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
   await saveAgentVersion(h.db, GRAPH, singleAgentGraph({ name: "main" }), { createdById: ids.builder });
-}, 60_000);
+}, scaledWait(60_000));
 afterAll(async () => {
   for (const row of (await h?.db.schedule.findMany()) ?? []) await h.client.schedule.getHandle(temporalScheduleId(row.id)).delete().catch(() => undefined);
   await h?.stop();
@@ -115,7 +116,7 @@ describe("schedules through every door", () => {
     expectSameRefusal(again, actionOutcome(await deleteScheduleAction({ id: a })), "a schedule already deleted");
     expect(again).toMatchObject({ status: 404 });
     expect((await client.listSchedules()).map((s) => s.id)).toContain(c);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it("refuses the same way, naming the field; a viewer and an approver are refused by both doors; everyone reads", async () => {
     as("builder");
@@ -143,5 +144,5 @@ describe("schedules through every door", () => {
       const listed = await routeOutcome(await schedulesRoute.GET(apiRequest("GET", "/api/schedules"), params({})), "schedules");
       expect(listed.ok && (listed.data as { name: string }[]).map((s) => s.name), `a ${role} reads the list`).toContain(taken);
     }
-  }, 60_000);
+  }, scaledWait(60_000));
 });

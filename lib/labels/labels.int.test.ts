@@ -19,6 +19,7 @@ import { setFeedback } from "../feedback/server/feedback";
 import { resolveLabel } from "./resolve";
 import { drawVariant } from "./split";
 import type { LabelChangeResult, LabelComparison, LabelList, LabelRequestView } from "./schemas";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
@@ -55,7 +56,7 @@ describe.each(providers)("version labels on $provider", ({ available, create }) 
       const saved = await saveAgentVersion(h.db, GRAPH, singleAgentGraph({ name: "main", systemPrompt: prompt }), { createdById: ids.builder ?? null });
       versionIds[saved.version] = (await h.db.agentVersion.findFirstOrThrow({ where: { agent: { name: GRAPH }, version: saved.version } })).id;
     }
-  }, 120_000);
+  }, scaledWait(120_000));
 
   afterAll(async () => {
     if (available) await h.stop();

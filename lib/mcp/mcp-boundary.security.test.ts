@@ -14,6 +14,7 @@ import { parseEnv, type AppConfig } from "../config/env";
 import { discoverTools } from "./server/discover";
 import { childEnvironment, createMcpConnections, McpError } from "../../worker/tools/mcp";
 import type { RunEvent } from "../contract/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MARKER = path.join(os.tmpdir(), `zap-mcp-marker-${process.pid}-${Date.now()}`);
@@ -205,7 +206,7 @@ describe("the child's environment", () => {
         else process.env[key] = value;
       }
     }
-  }, 90_000);
+  }, scaledWait(90_000));
 });
 
 describe("the operator's allowlist binds the child's environment (issue 23 §2)", () => {
@@ -255,7 +256,7 @@ describe("the operator's allowlist binds the child's environment (issue 23 §2)"
     // And the environment builder itself drops them, whatever it is given.
     const env = childEnvironment({ KB_TOKEN: "fine", NODE_OPTIONS: "x", LD_PRELOAD: "y", DYLD_INSERT_LIBRARIES: "z", PYTHONPATH: "p", BASH_ENV: "b", node_options: "x" }, "/tmp/h");
     expect(Object.keys(env).filter((k) => env[k] !== undefined).sort()).toEqual(["HOME", "KB_TOKEN", "PATH"]);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it("compares command and arguments as a list, not a space-joined line", async () => {
     const joined = [

@@ -14,6 +14,7 @@ import { getMcpServer, listMcpServers } from "./server/registry";
 import { resolveRegisteredServer } from "./stored";
 import type { RunEvent } from "../contract/types";
 import { ValidationError } from "../errors";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENV_SECRET = "env-secret-value-7f3a9c";
@@ -119,5 +120,5 @@ describe("MCP secrets are sealed and write-only", () => {
     expect(everything.map(leaks), "no secret in events, spans, messages, export, audit or any table").toEqual(everything.map(() => []));
     const audited = await h.db.auditEvent.findMany({ where: { action: { in: ["mcp_server.created", "mcp_server.updated"] } } });
     expect(audited.map((a) => a.target)).toEqual(expect.arrayContaining(["sealed_stdio", "sealed_http"]));
-  }, 90_000);
+  }, scaledWait(90_000));
 });

@@ -18,6 +18,7 @@ import { createMonitor } from "../monitors/server/store";
 import { seriesValue } from "../metrics/server/series-value";
 import { runFiltersSchema } from "../runs/schemas";
 import type { ScoreSeries } from "./score-series";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const temporal = vi.hoisted(() => ({ client: null as unknown }));
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
@@ -61,7 +62,7 @@ describe.each(providers)("evaluation scores on $provider", ({ available, create 
     await evaluation("oevl_scoretest2", "oev_scorestest01", runs[1]!, 0.2, 2, minutesAgo(5));
     await evaluation("oevl_scoretest3", "oev_scorestest02", runs[0]!, 0.9, 1, minutesAgo(5));
     await evaluation("oevl_scoretest4", "oev_scorestest01", runs[2]!, null, 1, minutesAgo(1), "pending");
-  }, 120_000);
+  }, scaledWait(120_000));
 
   afterAll(async () => {
     if (available) await h.stop();

@@ -12,6 +12,7 @@ import { createRunRow } from "./write";
 import { readRunRows, type RunRowFilter } from "./read";
 import { readRunLinkGroups } from "./trigger-counts";
 import { countByTrigger } from "./triggers";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 const FROM = new Date("2026-03-01T10:00:00.000Z");
@@ -29,7 +30,7 @@ describe.each(providers)("runs by trigger on $provider", ({ available, create })
     database = await create();
     await applyMigrations(database.url);
     db = createDb(database.url);
-  }, 60_000);
+  }, scaledWait(60_000));
   afterAll(async () => {
     if (!available) return;
     await db.$disconnect();

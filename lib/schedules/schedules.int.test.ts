@@ -67,7 +67,7 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     temporal.client = h.client;
     for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
     await saveAgentVersion(h.db, GRAPH, singleAgentGraph({ name: "main" }), { createdById: ids.builder });
-  }, 120_000);
+  }, scaledWait(120_000));
 
   afterAll(async () => {
     if (!available) return;
@@ -117,7 +117,7 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect(resumed).toMatchObject({ ok: true, data: { paused: false, pauseNote: null } });
     await eventually(() => linkedRuns(schedule.id), (runs) => runs.length > before, 30_000, "a run after resuming");
     await routeOutcome(await scheduleRoute.DELETE(apiRequest("DELETE", `/api/schedules/${schedule.id}`), byId(schedule.id)));
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it.skipIf(!available)("run now starts one run at once; a backfill of the past three hours starts the three past firings; delete removes the Temporal Schedule", async () => {
     as("builder");
@@ -146,7 +146,7 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect((await linkedRuns(schedule.id)).length, "its runs stay, still linked").toBe(4);
     const gone = await routeOutcome(await scheduleRoute.GET(apiRequest("GET", `/api/schedules/${schedule.id}`), byId(schedule.id)));
     expect(gone).toMatchObject({ ok: false, status: 404 });
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it.skipIf(!available)("two failed runs in a row pause a schedule whose limit is 2, in Temporal too, audited, with a signed alert to the webhook", async () => {
     as("builder");
@@ -166,7 +166,7 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect(JSON.parse(alert?.body ?? "{}")).toMatchObject({ event: "schedule.paused", schedule: { id: schedule.id, name: "always failing", failureLimit: 2 } });
     const refused = await routeOutcome(await triggerRoute.POST(apiRequest("POST", `/api/schedules/${schedule.id}/trigger`), byId(schedule.id)));
     expect(refused, "a paused schedule is not run now").toMatchObject({ ok: false, status: 409 });
-  }, 150_000);
+  }, scaledWait(150_000));
 
   it.skipIf(!available)("an owner demoted to viewer: the firing is refused and recorded, no run starts", async () => {
     as("admin");
@@ -184,7 +184,7 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     } finally {
       await h.db.user.update({ where: { id: ids.admin }, data: { role: "admin" } });
     }
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("cancel_other: a firing while the previous run still works cancels that run (cancelled in the ledger) and starts the new one", async () => {
     as("builder");
@@ -223,7 +223,7 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect(row.consecutiveFailures, "a cancelled firing is no failure").toBe(0);
     await h.engine.cancelRun(newest?.id ?? "");
     await routeOutcome(await scheduleRoute.DELETE(apiRequest("DELETE", `/api/schedules/${schedule.id}`), byId(schedule.id)));
-  }, 150_000);
+  }, scaledWait(150_000));
 
   it.skipIf(!available)("a viewer is refused every change with 403 and nothing changes; bad input is answered 422 naming the field", async () => {
     as("builder");
@@ -271,5 +271,5 @@ describe.each(providers)("schedules on $provider", ({ available, create }) => {
     expect(switched).toMatchObject({ ok: true, data: { cron: null, intervalSeconds: 600 } });
     const described = await h.client.schedule.getHandle(temporalScheduleId(schedule.id)).describe();
     expect(described.spec.intervals?.[0]?.every, "Temporal follows the change").toBe(600_000);
-  }, 60_000);
+  }, scaledWait(60_000));
 });

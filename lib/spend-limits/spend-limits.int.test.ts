@@ -25,6 +25,7 @@ import { highestSpendShare } from "./server/share";
 import type { SpendLimitView } from "./schemas";
 import { applyChange } from "../datasets/server/store";
 import { readSpans } from "../run-ledger/read";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
@@ -62,7 +63,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     temporal.client = h.client;
     for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
     for (const name of [GRAPH, OTHER]) await saveAgentVersion(h.db, name, singleAgentGraph({ name: "main" }), { createdById: ids.builder ?? null });
-  }, 120_000);
+  }, scaledWait(120_000));
 
   afterAll(async () => {
     if (available) await h.stop();
@@ -130,7 +131,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
       ["spend_limit.removed", ids.builder],
     ]);
     expect(JSON.parse(rows[1]?.details ?? "{}")).toMatchObject({ scope: "graph", scopeId: GRAPH, period: "day", amountUsd: 1_000_000, previousUsd: 1 });
-  }, 240_000);
+  }, scaledWait(240_000));
 
   it.skipIf(!available)("a user's monthly limit (set by an admin) refuses that user's runs of any graph and no one else's", async () => {
     as("admin");
@@ -141,7 +142,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     as("admin");
     await ran(OTHER);
     expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it.skipIf(!available)("an API key's limit counts the runs started with it and refuses the next one with it; the same user without the key still starts runs", async () => {
     as("admin");
@@ -159,7 +160,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(listed?.reached).toBe(true);
     expect(await withKey(() => start(OTHER))).toMatchObject({ ok: false, status: 402, error: { message: expect.stringContaining('spend limit of API key "ci"') } });
     await ran(OTHER);
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it.skipIf(!available)("a schedule's firing past the workspace's limit starts no run: it is recorded as refused with the sentence, and audited", async () => {
     as("admin");
@@ -174,7 +175,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(await h.db.run.count({ where: { scheduleId: schedule.id } })).toBe(0);
     expect(await h.db.auditEvent.count({ where: { action: "schedule.fire_refused", target: schedule.id } })).toBe(1);
     expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("a user over their limit starts no experiment, playground call or fork either: the same 402 line as a run start, nothing written", async () => {
     as("builder");
@@ -201,7 +202,7 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(await h.db.runTape.count({ where: { purpose: "fork" } }), "no fork tape").toBe(0);
     as("admin");
     expect(await removeLimit((set as { data: SpendLimitView }).data.id)).toMatchObject({ ok: true });
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it.skipIf(!available)("bad input is answered 422 naming the field, a missing graph too; nothing is saved", async () => {
     as("admin");
@@ -210,5 +211,5 @@ describe.each(providers)("spend limits on $provider", ({ available, create }) =>
     expect(await setLimit({ scope: "workspace", period: "week", amountUsd: 1 })).toMatchObject({ ok: false, status: 422, error: { issues: [{ path: "period" }] } });
     expect(await setLimit({ scope: "workspace", period: "day", amountUsd: -3 })).toMatchObject({ ok: false, status: 422, error: { issues: [{ path: "amountUsd" }] } });
     expect(await h.db.spendLimit.count()).toBe(before);
-  }, 60_000);
+  }, scaledWait(60_000));
 });

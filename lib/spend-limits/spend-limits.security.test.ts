@@ -8,6 +8,7 @@ import { singleAgentGraph, startEngineHarness, type EngineHarness } from "../../
 import { doors } from "../../scripts/test-support/parity-doors";
 import { actionOutcome, apiRequest, params, routeOutcome, type Outcome } from "../../scripts/test-support/parity";
 import { saveAgentVersion } from "../agents/repository";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
@@ -36,7 +37,7 @@ beforeAll(async () => {
   doors.userId = ids.admin ?? null;
   workspaceLimit = ((await setViaRoute({ scope: "workspace", period: "month", amountUsd: 100 })) as { data: { id: string } }).data.id;
   builderLimit = ((await setViaRoute({ scope: "user", scopeId: ids.builder, period: "day", amountUsd: 1 })) as { data: { id: string } }).data.id;
-}, 120_000);
+}, scaledWait(120_000));
 
 afterAll(async () => h?.stop());
 

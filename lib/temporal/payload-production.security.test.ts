@@ -14,6 +14,7 @@ import { parseEnv } from "../config/env";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { encryptionCodecFor, PayloadCodecRequiredError, payloadCodecStartRefusal, zapPayloadCodecs } from "./payload-codecs";
 import { PlaintextPayloadError } from "./encryption-codec";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const KEYS = `prod:${randomBytes(32).toString("base64")}`;
@@ -50,7 +51,7 @@ describe("production mode without a payload key", () => {
     const worker = await startWorkerProcess({ ZAP_MODE: "production", TEMPORAL_ADDRESS: "127.0.0.1:1", AUTH_SECRET: "x".repeat(40), DATABASE_URL: `file:${path.join(ROOT, ".data/never-created.db")}` });
     expect(worker.code).toBe(1);
     expect(worker.output).toMatch(/worker: ZAP_MODE=production requires the encrypting payload codec: set ZAP_ENCRYPTION_KEYS/);
-  }, 40_000);
+  }, scaledWait(40_000));
 });
 
 describe("the payload codec in production mode", () => {

@@ -19,6 +19,7 @@ import type { WebhookDeliveryView, WebhookView, WebhookWithSecret } from "./sche
 import { resealWebhookSecrets } from "./reseal";
 import { openSecret, sealSecret } from "./server/store";
 import { sealedKeyId } from "../crypto/seal";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 vi.mock("@/lib/auth/server/auth", async () => (await import("../../scripts/test-support/parity-doors")).authModule);
 vi.mock("@/lib/db/server/db", async () => (await import("../../scripts/test-support/parity-doors")).dbModule);
@@ -47,7 +48,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     doors.engine = h.engine;
     for (const role of ["admin", "builder", "viewer"]) ids[role] = (await h.db.user.findUniqueOrThrow({ where: { email: `${role}@zap.local` } })).id;
     await saveAgentVersion(h.db, GRAPH, singleAgentGraph({ name: "main" }), { createdById: ids.builder });
-  }, 120_000);
+  }, scaledWait(120_000));
 
   afterAll(async () => {
     if (available) await h.stop();
@@ -106,7 +107,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(seen.map((d) => d.outcome).sort()).toEqual(["duplicate", "duplicate", "started"]);
     expect(seen.every((d) => d.bodyDigest?.length === 64 && d.idempotencyKey === key)).toBe(true);
     expect(await h.db.auditEvent.count({ where: { action: "run.started", target: runId } })).toBe(1);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("unsigned, stale, tampered and wrongly signed deliveries are refused 401 and recorded; nothing starts", async () => {
     const { webhook, secret } = await createEndpoint({ name: "signatures" });
@@ -127,7 +128,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(await runsOf()).toBe(before);
     const seen = await deliveries(webhook.id);
     expect(seen.map((d) => [d.outcome, d.httpStatus, d.reason]).reverse()).toEqual(cases.map(([, , reason]) => ["refused", 401, reason]));
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("a bad body is answered 422 naming the field; no key 400; over 64 KiB 413; unknown and disabled endpoints 404; nothing starts", async () => {
     const { webhook, secret } = await createEndpoint({ name: "bodies" });
@@ -162,7 +163,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(seen.map((d) => d.httpStatus).reverse()).toEqual([422, 422, 400, 400, 413, 404]);
     expect(seen[0]?.reason).toBe("the endpoint is disabled");
     expect(seen.every((d) => d.outcome === "refused")).toBe(true);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("past the endpoint's rate a delivery is answered 429 with Retry-After and recorded", async () => {
     const { webhook, secret } = await createEndpoint({ name: "limited", rateLimitPerMinute: 2 });
@@ -171,7 +172,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await deliveries(webhook.id))[0]).toMatchObject({ outcome: "refused", httpStatus: 429 });
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("a viewer sees endpoints, never a secret, and may change none (403, nothing audited)", async () => {
     const { webhook } = await createEndpoint({ name: "guarded" });
@@ -193,7 +194,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     as("builder");
     const bad = await routeOutcome(await webhooksRoute.POST(apiRequest("POST", "/api/webhooks", { name: "ghost", graph: "no-such-graph" }), params({})));
     expect(!bad.ok && bad.error.issues?.map((i) => i.path)).toEqual(["graph"]);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("rotating the secret makes the old one verify nothing; delete removes the endpoint and its deliveries", async () => {
     const { webhook, secret: old } = await createEndpoint({ name: "rotated" });
@@ -211,7 +212,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(deleted).toEqual({ ok: true, data: { deleted: webhook.id } });
     expect(await h.db.webhookDelivery.count({ where: { endpointId: webhook.id } })).toBe(0);
     expect((await deliver(webhook.id, body, { secret })).status).toBe(404);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("a key rotation re-seals every stored secret with the new key, which alone then opens it", async () => {
     const { webhook, secret } = await createEndpoint({ name: "resealed" });
@@ -224,7 +225,7 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     expect(openSecret({ keyMaterial: null, encryptionKeys: ring.encryptionKeys }, stored.secret), "the new key alone opens it").toBe(secret);
     // Put the legacy form back: the receiver in this file is configured without the ring.
     await h.db.webhookEndpoint.update({ where: { id: webhook.id }, data: { secret: sealSecret(h.config, secret) } });
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it.skipIf(!available)("an owner who may no longer start runs: the delivery is refused 403 and recorded, and its key may be sent again", async () => {
     as("admin");
@@ -245,5 +246,5 @@ describe.each(providers)("inbound webhooks on $provider", ({ available, create }
     }
     const again = await deliver(webhook.id, body, { secret, key });
     expect(again.status, "the refused delivery let go of its key").toBe(202);
-  }, 60_000);
+  }, scaledWait(60_000));
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cachedLlamaServerPath, cachedModelPath, findLlamaServer, provisionLocalModel, startLocalModelServer } from "./local-model";
 import { freePort } from "../test-support/ports";
+import { scaledWait } from "../test-support/wait-scale";
 
 const cache = mkdtempSync(path.join(os.tmpdir(), "zap-cache-"));
 const env = { ZAP_CACHE_DIR: cache };
@@ -54,5 +55,5 @@ describe("the local model's cache", () => {
       await llama.stop();
     }
     expect(existsSync(first.model)).toBe(true);
-  }, 240_000);
+  }, scaledWait(240_000));
 });

@@ -21,6 +21,7 @@ import { bin, PROJECT_ROOT } from "./run";
 import { signedHeaders } from "../../lib/webhooks/signature";
 import { singleAgentGraph } from "../test-support/engine-harness";
 import { saveAgentVersion } from "../../lib/agents/repository";
+import { scaledWait } from "../test-support/wait-scale";
 
 vi.mock("next/headers", () => ({
   headers: async () => new Headers(),
@@ -106,7 +107,7 @@ beforeAll(async () => {
   builder = await callers.holder("builder", "cli-builder");
   viewer = await callers.holder("viewer", "cli-viewer");
   await saveAgentVersion(callers.db, GRAPH, singleAgentGraph({ name: "main" }), { createdById: builder.id });
-}, 120_000);
+}, scaledWait(120_000));
 
 afterAll(async () => {
   // Schedules left in Temporal would outlive the test's database.
@@ -115,7 +116,7 @@ afterAll(async () => {
   for (const row of (await callers?.db.schedule.findMany()) ?? []) await schedule.DELETE(keyRequest(builder.token, `/api/schedules/${row.id}`, { method: "DELETE" }), routeParams({ scheduleId: row.id }));
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await callers?.stop();
-}, 60_000);
+}, scaledWait(60_000));
 
 /** The test process's environment without a server or key of its own. */
 const inherited: NodeJS.ProcessEnv = { ...process.env };
@@ -188,7 +189,7 @@ describe("npm run agent -- schedules …", () => {
     const audited = await callers.db.auditEvent.findMany({ where: { target: id }, orderBy: { seq: "asc" }, select: { action: true, actorId: true } });
     expect(audited.map((event) => event.action)).toEqual(["schedule.created", "schedule.paused", "schedule.resumed", "schedule.triggered"]);
     expect(new Set(audited.map((event) => event.actorId)), "as the key's owner").toEqual(new Set([builder.id]));
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("a viewer's change is refused with the server's one-line message, no stack, nothing changed; a bad file or id is answered clearly", async () => {
     const schedule = await callers.db.schedule.findFirstOrThrow({ where: { graphName: GRAPH } });
@@ -209,7 +210,7 @@ describe("npm run agent -- schedules …", () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr, "the field is named").toMatch(/overlap: .*\[HTTP 422\]/);
     expect(await callers.db.schedule.count({ where: { name: "no spec" } })).toBe(0);
-  }, 60_000);
+  }, scaledWait(60_000));
 
   it("usage errors exit 2 with the usage: no command, no id, an unknown option, no server, no key", async () => {
     const cases: [string, string[], string | null, RegExp][] = [
@@ -229,7 +230,7 @@ describe("npm run agent -- schedules …", () => {
     const noKey = await cli(["schedules", "list", "--server", origin], null);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/no API key for .+: set ZAP_API_KEY or pass --api-key-file/);
-  }, 90_000);
+  }, scaledWait(90_000));
 });
 
 describe("npm run agent -- webhooks …", () => {
@@ -261,5 +262,5 @@ describe("npm run agent -- webhooks …", () => {
     expect((await deliver(oldSecret)).status, "the old secret no longer verifies").toBe(401);
     const accepted = await deliver(newSecret);
     expect(accepted.status, await accepted.clone().text()).toBe(202);
-  }, 90_000);
+  }, scaledWait(90_000));
 });

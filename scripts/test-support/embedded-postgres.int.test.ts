@@ -8,6 +8,7 @@ import pg from "pg";
 import { provisionPostgres, type ProvisionedPostgres } from "./embedded-postgres";
 import { applyMigrations, committedMigrations } from "../db/migrate";
 import { createDb } from "../../lib/db/prisma";
+import { scaledWait } from "./wait-scale";
 
 type Embedded = Extract<ProvisionedPostgres, { source: "embedded" }>;
 
@@ -54,7 +55,7 @@ describe("embedded PostgreSQL (npm test's when none answers)", () => {
     startSeconds = (performance.now() - started) / 1000;
     if (provisioned.source !== "embedded") throw new Error(`with nothing at the default URL the server is ${provisioned.source}, not embedded`);
     server = provisioned;
-  }, 60_000);
+  }, scaledWait(60_000));
   afterAll(async () => {
     await server?.stop();
   });
@@ -126,5 +127,5 @@ describe("embedded PostgreSQL (npm test's when none answers)", () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
-  }, 60_000);
+  }, scaledWait(60_000));
 });

@@ -7,6 +7,7 @@ import { eventually, singleAgentGraph, startEngineHarness, waitForStatus, type E
 import type { RunEvent } from "../../lib/contract/types";
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 
@@ -61,5 +62,5 @@ describe.concurrent.each(providers)("a worker killed mid-call ($provider)", ({ a
     expect(tool?.attempts).toBeGreaterThanOrEqual(2);
     expect(String(tool?.attributes?.retryReason)).toMatch(/^attempt 1 stopped heartbeating on worker .+ \(heartbeat timeout: the worker was lost\); retried on /);
     // Two worker processes start and the retry waits out a heartbeat timeout, with the other provider's story beside it.
-  }, 120_000);
+  }, scaledWait(120_000));
 });

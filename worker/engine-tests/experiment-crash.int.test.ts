@@ -8,6 +8,7 @@ import { eventually, startEngineHarness, type EngineHarness } from "../../script
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import { builder, dataset, item, resultRows, start, twoVersionGraph, waitForExperiment, type Builder } from "./experiment-fixtures";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 
@@ -63,5 +64,5 @@ describe.each(providers)("an experiment whose worker is killed ($provider)", ({ 
     expect(new Set(rows.map((r) => r.runId)).size).toBe(total);
     for (const unit of runningAtKill) expect(rows.find((r) => r.seq === unit.seq)?.runId).toBe(unit.runId);
     // Two worker processes bundle their workflows and the retried units wait out a heartbeat timeout.
-  }, 240_000);
+  }, scaledWait(240_000));
 });

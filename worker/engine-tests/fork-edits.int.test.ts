@@ -14,6 +14,7 @@ import type { RunEvent, TraceSpan } from "../../lib/contract/types";
 import type { SessionUser } from "../../lib/auth/server/session";
 import { forkRunWith } from "../../lib/forks/server/fork-run";
 import { parseForkEdit, type ForkRunInput } from "../../lib/forks/schemas";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 let h: EngineHarness;
@@ -57,7 +58,7 @@ async function approvedOrigin(): Promise<{ graph: string; origin: string }> {
 describe.each(providers)("edited forks on $provider", ({ available, create }) => {
   beforeAll(async () => {
     if (available) await setUp(create);
-  }, 120_000);
+  }, scaledWait(120_000));
   afterAll(async () => {
     if (available) await h.stop();
   });

@@ -17,6 +17,7 @@ import type { SessionUser } from "../../lib/auth/server/session";
 import { forkRunWith } from "../../lib/forks/server/fork-run";
 import type { ForkRunInput } from "../../lib/forks/schemas";
 import { AppError } from "../../lib/errors";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 
@@ -74,7 +75,7 @@ describe.concurrent.each(providers)("forks on $provider", ({ available, create }
 
   beforeAll(async () => {
     if (available) await setUp();
-  }, 120_000);
+  }, scaledWait(120_000));
   afterAll(async () => {
     if (available) await h.stop();
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
 import { updateRegisteredMcpServer } from "../../scripts/test-support/mcp";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -69,5 +70,5 @@ describe("large payloads", () => {
     expect(await h.db.payloadBlob.count()).toBeGreaterThan(0);
     const largest = await h.db.payloadBlob.findFirst({ orderBy: { size: "desc" } });
     expect(largest?.size).toBeGreaterThan(h.config.temporal.payloadOffloadBytes);
-  }, 360_000);
+  }, scaledWait(360_000));
 });

@@ -19,6 +19,7 @@ import { provisionLocalModel, startLlamaServer, type LlamaServer } from "../../s
 import { examplesFor } from "../../lib/runs/examples";
 import { readRunTree } from "../../lib/run-ledger/read";
 import { TERMINAL_STATUSES, type TraceNode } from "../../lib/contract/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 let llama: LlamaServer;
 let h: EngineHarness;
@@ -35,7 +36,7 @@ beforeAll(async () => {
       OPENAI_COMPATIBLE_TOOL_CALLS_IN_TEXT: "true",
     },
   });
-}, 300_000);
+}, scaledWait(300_000));
 afterAll(async () => {
   await h?.stop();
   // ZAP_LLAMA_LOG=<file> keeps llama-server's output (its timings per request, its refusals) for a look afterwards.
@@ -73,7 +74,7 @@ describe("a real model (llama.cpp, SmolLM2-135M) through the OpenAI-compatible p
     const waiting = (span: TraceNode) => span.kind === "run" || (span.kind === "timer" && span.attributes?.timer === "follow_up_window");
     const open = flatten(await h.engine.getTrace(runId)).filter((span) => span.status === "running" && !waiting(span));
     expect(open.map((span) => `${span.kind} ${span.name}`), "spans left running").toEqual([]);
-  }, 150_000);
+  }, scaledWait(150_000));
 
   it("gives a typed answer that validates against the agent's output schema", async () => {
     const schema = {
@@ -92,7 +93,7 @@ describe("a real model (llama.cpp, SmolLM2-135M) through the OpenAI-compatible p
     expect(typeof data?.country === "string" && data.country.trim().length > 0, `country in ${JSON.stringify(data)}`).toBe(true);
     expect(Number.isInteger(data?.population), `population in ${JSON.stringify(data)}`).toBe(true);
     expect(Object.keys(data ?? {}).sort(), "strict: no other field").toEqual(["city", "country", "population"]);
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("llama-server answered every request without a server error", () => {
     const statuses = llama.statuses();

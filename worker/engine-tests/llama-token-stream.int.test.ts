@@ -13,6 +13,7 @@ import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness
 import { provisionLocalModel, startLlamaServer, type LlamaServer } from "../../scripts/test-support/llama-server";
 import { runEventStream, type TokenFrame } from "../../lib/runs/server/event-stream";
 import { readMessages } from "../../lib/run-ledger/read";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 let llama: LlamaServer;
 let h: EngineHarness;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   model = `openai-compatible/local/${local.modelName}`;
   llama = await startLlamaServer({ binary: local.server, model: local.model });
   h = await startEngineHarness({ env: { OPENAI_COMPATIBLE_BASE_URL: llama.baseUrl, OPENAI_COMPATIBLE_NAME: "local" } });
-}, 300_000);
+}, scaledWait(300_000));
 afterAll(async () => {
   await h?.stop();
   await llama?.stop();
@@ -64,4 +65,4 @@ it("streams a real completion as token frames before the call completes, adding 
   expect(typeof stored?.content === "string" ? stored.content.trim() : null).toBe(text.trim());
   expect(frames.findIndex((f) => f.event === "token"), "text arrives before the model call is recorded as complete").toBeLessThan(frames.findIndex((f) => f.event === "inference_completed"));
   expect(tokens.some((t) => !t.done), "partial text was sent while the model was writing").toBe(true);
-}, 120_000);
+}, scaledWait(120_000));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleAgentGraph, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import type { TraceNode } from "../../lib/contract/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -45,5 +46,5 @@ describe("long runs", () => {
     const iterations = root?.children.filter((s: TraceNode) => s.kind === "iteration") ?? [];
     expect(iterations.length).toBe(ITERATIONS + 1);
     expect(iterations.every((s) => s.endedAt !== null)).toBe(true);
-  }, 300_000); // its wait for the run allows 240 s (60 s cut it off at load 20); a hang detector, not a speed target
+  }, scaledWait(300_000)); // its wait for the run allows 240 s (60 s cut it off at load 20); a hang detector, not a speed target
 });

@@ -12,6 +12,7 @@ import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import { saveAgentVersion } from "../../lib/agents/repository";
 import { createEvaluatorInput } from "../../lib/online-eval/schemas";
 import { createEvaluator } from "../../lib/online-eval/server/store";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 const RUNS = 6;
@@ -80,5 +81,5 @@ describe.each(providers)("an online evaluator whose worker is killed ($provider)
       expect(after?.attempts, "the evaluation in flight was retried").toBeGreaterThanOrEqual(2);
       expect(after?.evaluatedAt?.getTime() ?? 0, "and scored after the kill").toBeGreaterThanOrEqual(killedAt - 1_000);
     }
-  }, 300_000);
+  }, scaledWait(300_000));
 });

@@ -13,6 +13,7 @@ import { eventually, sharedWorkflowBundle, startEngineHarness, type EngineHarnes
 import { createClaimCheckCodec } from "../../lib/temporal/claim-check-codec";
 import tripPlanner from "../../lib/agents/demo/trip-planner.json";
 import type { RunEvent } from "../../lib/contract/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -80,5 +81,5 @@ describe("plans cancelled mid-start, queried all along", () => {
     }
     expect(answered, "one replay result per run").toBe(runIds.length);
     expect(failures).toEqual([]);
-  }, 360_000);
+  }, scaledWait(360_000));
 });

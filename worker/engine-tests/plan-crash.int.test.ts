@@ -6,6 +6,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
 import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const flatten = (spans: TraceNode[]): TraceNode[] => spans.flatMap((span) => [span, ...flatten(span.children)]);
 
@@ -103,7 +104,7 @@ describe.concurrent("a plan whose worker is killed mid-plan", () => {
     const last = (await h.engine.getEvents(`${runId}.node-last-1`)).find((e): e is Extract<RunEvent, { type: "tool_call_completed" }> => e.type === "tool_call_completed");
     expect(last?.attempts).toBe(1);
     // Two worker processes start and the retries wait out heartbeat timeouts, with the other story beside it.
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("tool-less nodes (activities of the plan's run) in flight on the killed worker run again on the new one, each recorded once", async () => {
     const { h, startWorker } = await rig();
@@ -142,5 +143,5 @@ describe.concurrent("a plan whose worker is killed mid-plan", () => {
       expect(nodeEvents.filter((e) => e.type === "run_started")).toHaveLength(1);
       expect(await h.engine.getRun(`${runId}.node-${id}-1`)).toMatchObject({ status: "completed", output: "written" });
     }
-  }, 120_000);
+  }, scaledWait(120_000));
 });

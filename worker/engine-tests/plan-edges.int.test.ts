@@ -11,6 +11,7 @@ import { replayRunTrees } from "../../scripts/test-support/replay";
 import type { RunEvent, TokenUsage } from "../../lib/contract/types";
 import { createModelRegistry, type ModelRegistry } from "../models/registry";
 import type { InferenceRequest, InferenceResponse, ModelProvider } from "../models/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 const ofType = <T extends RunEvent["type"]>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
@@ -76,7 +77,7 @@ describe.concurrent.each(providers)("orchestration edges on $provider", ({ avail
     const database: TestDatabase = await create();
     h = await startEngineHarness({ database, worker: false, policy: { exemptTools: ["calculator"] } });
     await h.startWorker({ models: models(h) });
-  }, 120_000);
+  }, scaledWait(120_000));
   afterAll(async () => {
     if (available) await h.stop();
   });

@@ -12,6 +12,7 @@ import { startWorkerProcess } from "../../scripts/test-support/worker-process";
 import { spawnDevServer, temporalIsServing, waitForTemporal } from "../../scripts/lib/temporal-server";
 import { freePort } from "../../scripts/test-support/ports";
 import type { RunEvent, TraceNode } from "../../lib/contract/types";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const flatten = (spans: TraceNode[]): TraceNode[] => spans.flatMap((span) => [span, ...flatten(span.children)]);
 
@@ -101,5 +102,5 @@ describe("a plan whose Temporal server is killed mid-plan", () => {
       expect(Date.parse(tool?.startedAt ?? ""), `node ${id}'s transfer started before the kill`).toBeLessThan(killedAt);
       expect(Date.parse(tool?.endedAt ?? ""), `node ${id}'s transfer ended after the kill`).toBeGreaterThan(killedAt);
     }
-  }, 240_000);
+  }, scaledWait(240_000));
 });

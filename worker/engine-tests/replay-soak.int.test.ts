@@ -22,6 +22,7 @@ import { createSoakDriver } from "../../scripts/test-support/soak-driver";
 import { listSoakExecutions, replaySoak, soakLabels } from "../../scripts/test-support/soak-replay";
 import type { SessionUser } from "../../lib/auth/server/session";
 import { isRole } from "../../lib/access/roles";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const seed = soakSeed();
 const KINDS = [...RUN_KINDS, ...TAPED_KINDS];
@@ -45,7 +46,7 @@ beforeAll(async () => {
     databaseUrl: h.database.url,
     env: { ZAP_WORKFLOW_BUNDLE: inject("workflowBundlePath"), ...openAiCompatible },
   });
-}, 120_000);
+}, scaledWait(120_000));
 afterAll(async () => {
   await workers?.stopAll();
   await h?.stop();
@@ -120,5 +121,5 @@ describe("replay soak", () => {
     expect(Object.keys(byLabel)).toEqual(expect.arrayContaining(["child of plan on demo", "child of sub-agent on demo", "child of sub-agent on openai-compatible", "child of routed on demo", "experiment unit"]));
     // A hang detector, not a speed bound: alone on two cores the soak takes ~125–175 s, but on a machine at half that
     // speed with other work beside it the drive alone took ~400 s (2026-11-30) and the replay was cut off.
-  }, 720_000);
+  }, scaledWait(720_000));
 });

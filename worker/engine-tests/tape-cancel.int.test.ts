@@ -15,6 +15,7 @@ import type { SessionUser } from "../../lib/auth/server/session";
 import { startTapedRunWith } from "../../lib/tapes/server/start-taped-run";
 import type { TapeEntry, TapeSettings } from "../../lib/tapes/schemas";
 import { summaryQuery } from "../../lib/contract/definitions";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 let h: EngineHarness;
 let builder: SessionUser;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   h = await startEngineHarness({ policy: { exemptTools: ["calculator", "current_time", "lookup_order", "kb__search_kb"] } });
   const user = await h.db.user.findUniqueOrThrow({ where: { email: "builder@zap.local" } });
   builder = { id: user.id, email: user.email, name: user.name ?? "builder", role: "builder" };
-}, 120_000);
+}, scaledWait(120_000));
 afterAll(async () => h?.stop());
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -102,14 +103,14 @@ describe.concurrent("taped runs cancelled in flight", () => {
     );
     expect(new Set(closed.map((e) => e.workflowId)).size).toBe(8);
     await replayHistories(h, closed);
-  }, 180_000);
+  }, scaledWait(180_000));
 
   it("cancelled while replayed model calls run", async () => {
     const entries = Array.from({ length: 40 }, (_, i) => recordedAnswer(i + 1));
     const runId = await startTaped({ tools: ["calculator"], maxIterations: 100 }, slowTask([]), entries, { live: "all", approvals: "reject" });
     await eventually(eventsOf.bind(null, runId), (events: RunEvent[]) => events.some((e) => e.type === "inference_completed" && e.replayed === true), 60_000, "a replayed model call");
     await replayHistories(h, [await cancelAndCheck(runId)]);
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("cancelled while an approval-gated call asks the tape", async () => {
     const transfer = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":2}';
@@ -121,14 +122,14 @@ describe.concurrent("taped runs cancelled in flight", () => {
     );
     await untilToolsRun(runId);
     await replayHistories(h, [await cancelAndCheck(runId)]);
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it("cancelled while a live tool runs", async () => {
     const transfer = 'tool ledger_transfer {"from_account":"operating","to_account":"refunds","amount":1}';
     const runId = await startTaped({ tools: ["ledger_transfer"] }, [`${transfer} && ${transfer}`, "think 12000", "answer: done"].join("\n"), [], { live: "all", approvals: "approve" });
     await untilToolsRun(runId);
     await replayHistories(h, [await cancelAndCheck(runId)]);
-  }, 120_000);
+  }, scaledWait(120_000));
 });
 
 describe("taped runs cancelled under load", () => {
@@ -163,5 +164,5 @@ describe("taped runs cancelled under load", () => {
     );
     expect(new Set(closed.map((e) => e.workflowId)).size).toBe(24);
     await replayHistories(h, closed);
-  }, 300_000);
+  }, scaledWait(300_000));
 });

@@ -15,6 +15,7 @@ import { startTapedRunWith } from "../../lib/tapes/server/start-taped-run";
 import { createTape, findToolEntry, readTapeEntries } from "../../lib/tapes/server/tape-store";
 import type { TapeEntry, TapeSettings } from "../../lib/tapes/schemas";
 import { ValidationError } from "../../lib/errors";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 let h: EngineHarness;
@@ -41,7 +42,7 @@ async function tapedRun(tools: string[], task: string, entries: TapeEntry[], set
 describe.each(providers)("tapes on $provider", ({ available, create }) => {
   beforeAll(async () => {
     if (available) await setUp(create);
-  }, 120_000);
+  }, scaledWait(120_000));
   afterAll(async () => {
     if (available) await h.stop();
   });

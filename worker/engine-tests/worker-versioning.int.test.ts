@@ -18,6 +18,7 @@ import { currentBuildId, deploymentVersions, openRunsQuery, setCurrentBuild, typ
 import { startWorkerProcess, stopWorkerProcess } from "../../scripts/test-support/worker-process";
 import { run } from "../../scripts/lib/run";
 import { workflowBundleBuildId } from "../versioning/worker-version";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 const EventType = temporal.api.enums.v1.EventType;
 const PINNED = temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED;
@@ -156,7 +157,7 @@ describe.concurrent("worker versioning: two builds on one task queue", () => {
     await h.startWorker({ workflowBundle: next });
     await h.startWorker({ workflowBundle: nextPatched });
     currentAfter.laterWorkers = await currentBuildId(h.client.workflowService, ref);
-  }, 180_000);
+  }, scaledWait(180_000));
 
   it.sequential("finishes every run on the build that started it, with the other build current, both ways", async () => {
     const todayId = workflowBundleBuildId(today().code);
@@ -199,7 +200,7 @@ describe.concurrent("worker versioning: two builds on one task queue", () => {
         await expect(replay(execution, other), `${execution.workflowId} does not replay on the other build`).rejects.toThrow(/nondetermin/i);
       }
     }
-  }, 180_000);
+  }, scaledWait(180_000));
 
   it.sequential("moves a run onto a build whose change is patched, and it finishes there without a nondeterminism error", async () => {
     const todayId = workflowBundleBuildId(today().code);
@@ -218,7 +219,7 @@ describe.concurrent("worker versioning: two builds on one task queue", () => {
     const builds = chain.flatMap((e) => buildsThatWorked(e.history)).filter((build, i, all) => build !== all[i - 1]);
     expect(builds, "started on today's build, finished on the patched one").toEqual([todayId, patchedId]);
     for (const execution of chain) await expect(replay(execution, nextPatched)).resolves.toBeUndefined();
-  }, 120_000);
+  }, scaledWait(120_000));
 
   it.sequential("fails a run moved onto a build whose change is not patched (what pinning prevents)", async () => {
     const todayId = workflowBundleBuildId(today().code);
@@ -233,7 +234,7 @@ describe.concurrent("worker versioning: two builds on one task queue", () => {
     const evidence = await eventually(() => nondeterminismOf(runId), (found) => /nondetermin/i.test(found), 60_000, "the moved run to fail on that build");
     expect(evidence).toMatch(/nondetermin/i);
     await h.client.workflow.getHandle(runId).terminate("versioning test: a run that cannot continue on this build");
-  }, 120_000);
+  }, scaledWait(120_000));
 });
 
 describe.concurrent("worker versioning: worker processes and the operator's promote command", () => {
@@ -266,7 +267,7 @@ describe.concurrent("worker versioning: worker processes and the operator's prom
     } finally {
       await Promise.all(children.map((child) => stopWorkerProcess(child)));
     }
-  }, 120_000);
+  }, scaledWait(120_000));
 });
 
 /**

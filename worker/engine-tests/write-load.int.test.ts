@@ -8,6 +8,7 @@ import { startEngineHarness, type EngineHarness } from "../../scripts/test-suppo
 import { testProviders } from "../../scripts/test-support/databases";
 import { startWorkerProcess, stopWorkerProcess } from "../../scripts/test-support/worker-process";
 import { runWriteLoad, writeLoadProblems, type Approver } from "../../scripts/test-support/write-load";
+import { scaledWait } from "../../scripts/test-support/wait-scale";
 
 // The same burst on both providers. ZAP_WRITE_LOAD_RUNS lowers it for a quick local check.
 const RUNS = Number(process.env.ZAP_WRITE_LOAD_RUNS ?? 100);
@@ -36,5 +37,5 @@ describe.each(providers)("write load on $provider", ({ available, create }) => {
     expect(result.decisionLatenciesMs).toHaveLength(RUNS);
     expect(await writeLoadProblems(h.engine, h.db, result)).toEqual([]);
     expect(await h.db.ledgerEntry.count({ where: { runId: { in: [...result.gatedRunIds, ...result.freeRunIds] } } })).toBe(2 * RUNS);
-  }, 400_000);
+  }, scaledWait(400_000));
 });

@@ -12,6 +12,7 @@ import { seededSqlite } from "@/scripts/test-support/seeded-sqlite";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey } from "@/lib/auth/server/api-keys";
 import { createApiKeyAsOperator, listApiKeysAsOperator, revokeApiKeyAsOperator } from "./api-keys";
+import { scaledWait } from "../../../scripts/test-support/wait-scale";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SECRET = "operator-test-secret-0123456789-abcdefghij";
@@ -101,5 +102,5 @@ describe("npm run api-key's operations", () => {
     const token = stdout.split("\n").find((line) => line.startsWith("zap_")) ?? "";
     expect(token, stdout).toMatch(/^zap_[A-Za-z0-9_-]{54}$/);
     expect(await authenticateApiKey(token, db)).toMatchObject({ email: "approver@zap.local", role: "viewer" });
-  }, 90_000);
+  }, scaledWait(90_000));
 });

@@ -9,6 +9,7 @@ import type { ItemDraft } from "../import-parse";
 
 import { applyChange, archiveDataset, createDataset } from "./store";
 import { diffVersions, exportJsonl, listVersions, readDatasetItems, readItemsPage } from "./items";
+import { scaledWait } from "../../../scripts/test-support/wait-scale";
 
 const providers = await testProviders();
 
@@ -102,7 +103,7 @@ describe.concurrent.each(providers)("dataset versions on $provider", ({ availabl
     await applyChange(actor, { datasetId: ds.id }, { edit: [{ itemId: read.items[5]!.id, tags: ["checked"] }], note: "one edit", action: "dataset.item_updated" }, h.db);
     expect(await h.db.datasetItemRow.count({ where: { datasetId: ds.id } }), "the edit added one row, not a copy").toBe(100_001);
     console.info(`100,000-item import: ${importMs} ms`);
-  }, 300_000);
+  }, scaledWait(300_000));
 
   it.skipIf(!available).sequential("refuses 0 and 100,001 items by count, an item not in the newest version, and changes to an archived dataset", async () => {
     const ds = await fresh();

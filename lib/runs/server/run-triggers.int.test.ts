@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorOf, keyRequest, routeParams, startApiCallers, type ApiCallers, type KeyHolder } from "../../../scripts/test-support/api-callers";
 import { createRunRow } from "../../run-ledger/write";
 import { ZapClient } from "../../client/zap-client";
+import { scaledWait } from "../../../scripts/test-support/wait-scale";
 
 vi.mock("next/headers", () => ({
   headers: async () => new Headers(),
@@ -41,7 +42,7 @@ beforeAll(async () => {
     await createRunRow(callers.db, { id, agentName: "main", graphName: "split-graph", agentVersionId: null, startedBy: "ann@zap.local", task: "t", context: {} }, origin);
     await callers.db.run.update({ where: { id }, data: { startedAt: new Date(startedAt) } });
   }
-}, 60_000);
+}, scaledWait(60_000));
 afterAll(async () => {
   await callers?.stop();
 });
