@@ -43,7 +43,7 @@ import { provisionTemporalCli } from "./lib/temporal-cli";
 import { spawnDevServer, waitForTemporal } from "./lib/temporal-server";
 import { freePort } from "./test-support/ports";
 import { TEST_AUTH_SECRET } from "./test-support/test-keys";
-import { ENGINE_SCENARIOS, RELEASE_FIXTURE_SCENARIOS, TAPE_ERA_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "./test-support/release-fixture";
+import { ENGINE_SCENARIOS, TAPE_ERA_SCENARIOS, UNATTENDED_ERA_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "./test-support/release-fixture";
 import { eventually, expectThat, ofType, pendingApproval, ReleaseCannotReplay, startWebhookReceiver, waitFor, type Recording } from "./release-histories/recording";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -98,6 +98,18 @@ function hasTapeEra(commit: string): boolean {
   try {
     execFileSync("git", ["cat-file", "-e", `${commit}:worker/workflows/tape-gate.ts`], { cwd: ROOT, stdio: "ignore" });
     return workflows;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the release runs agents unattended and checks them in production (schedules, online evaluators, guardrails): the unattended-era scenarios. */
+function hasUnattendedEra(commit: string): boolean {
+  const index = execFileSync("git", ["show", `${commit}:worker/workflows/index.ts`], { cwd: ROOT }).toString();
+  if (!["scheduledRunWorkflow", "onlineEvaluatorWorkflow", "onlineEvaluationBackfillWorkflow"].every((name) => index.includes(name))) return false;
+  try {
+    execFileSync("git", ["cat-file", "-e", `${commit}:worker/workflows/guardrails.ts`], { cwd: ROOT, stdio: "ignore" });
+    return true;
   } catch {
     return false;
   }
@@ -425,7 +437,8 @@ async function main(): Promise<void> {
     process.exitCode = await againUnderReactServer();
     return;
   }
-  const scenarios: readonly ReleaseScenario[] = tapeEra ? RELEASE_FIXTURE_SCENARIOS : ENGINE_SCENARIOS;
+  const unattendedEra = tapeEra && hasUnattendedEra(fullCommit);
+  const scenarios: readonly ReleaseScenario[] = [...ENGINE_SCENARIOS, ...(tapeEra ? TAPE_ERA_SCENARIOS : []), ...(unattendedEra ? UNATTENDED_ERA_SCENARIOS : [])];
   const out = path.join(ROOT, "worker", "engine-tests", "fixtures", `release-${commit}.histories.json`);
   // ERROR: the runs that fail on purpose log each failure as a warning, and the runs' polling queries
   // meet closing workflows ("query task not found"): noise around the few lines this script prints.
@@ -524,6 +537,10 @@ async function main(): Promise<void> {
       // Imported only now: its server-only modules load under the react-server condition checked above.
       const { TAPE_ERA } = await import("./release-histories/tape-era-scenarios");
       for (const name of TAPE_ERA_SCENARIOS) all[name] = TAPE_ERA[name];
+    }
+    if (unattendedEra) {
+      const { UNATTENDED_ERA } = await import("./release-histories/unattended-era-scenarios");
+      for (const name of UNATTENDED_ERA_SCENARIOS) all[name] = UNATTENDED_ERA[name];
     }
     const recorded = await inBatches(
       scenarios.map((scenario) => () => {

@@ -41,10 +41,27 @@ export const TAPE_ERA_SCENARIOS = [
   "playground",
 ] as const;
 
-export const RELEASE_FIXTURE_SCENARIOS = [...ENGINE_SCENARIOS, ...TAPE_ERA_SCENARIOS] as const;
+/**
+ * Paths recorded from the release after stop 58 (79182c2's workflow code) on: guardrails, the follow-up
+ * policy, spend limits in a running run, online evaluators and backfills, and schedules' firings (issues
+ * 39 and 40). Releases before hold none of them.
+ */
+export const UNATTENDED_ERA_SCENARIOS = [
+  "guardrail-blocked",
+  "guardrail-masked",
+  "guardrail-tool-inbox",
+  "guardrail-judge-rewrite",
+  "follow-up-interrupt",
+  "spend-limit-ask",
+  "online-evaluation",
+  "scheduled-run",
+] as const;
+
+export const RELEASE_FIXTURE_SCENARIOS = [...ENGINE_SCENARIOS, ...TAPE_ERA_SCENARIOS, ...UNATTENDED_ERA_SCENARIOS] as const;
 
 export type ReleaseScenario = (typeof RELEASE_FIXTURE_SCENARIOS)[number];
 export type TapeEraScenario = (typeof TAPE_ERA_SCENARIOS)[number];
+export type UnattendedEraScenario = (typeof UNATTENDED_ERA_SCENARIOS)[number];
 
 export interface ReleaseFixture {
   /** The commit whose workflow code wrote the histories. */

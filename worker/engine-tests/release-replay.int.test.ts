@@ -17,19 +17,20 @@ import { temporal } from "@temporalio/proto";
 import { sharedWorkflowBundle } from "../../scripts/test-support/engine-harness";
 import { installRuntime } from "../../scripts/test-support/temporal-runtime";
 import { CLAIM_CHECK_ENCODING } from "../../lib/temporal/claim-check-codec";
-import { ENGINE_SCENARIOS, RELEASE_FIXTURE_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
+import { ENGINE_SCENARIOS, RELEASE_FIXTURE_SCENARIOS, TAPE_ERA_SCENARIOS, type ReleaseFixture, type ReleaseScenario } from "../../scripts/test-support/release-fixture";
 
 /**
  * The releases whose runs today's code must finish: the one before issue 22, the last one landed before
  * issue 27, f58bed5, the engine just before the tape (forks, experiments) changed workflow code, and
- * 9e894a5, the tape's engine (taped calls in history) before the next change of workflow code.
+ * 9e894a5, the tape's engine (taped calls in history) before the next change of workflow code, and 79182c2,
+ * the engine of stop 58 (steps in history, guardrails, the follow-up policy, spend limits, online evaluators, schedules).
  */
-const RELEASES = ["d1ec196", "6f9dc26", "f58bed5", "9e894a5"] as const;
+const RELEASES = ["d1ec196", "6f9dc26", "f58bed5", "9e894a5", "79182c2"] as const;
 type Release = (typeof RELEASES)[number];
 /** What each fixture holds: the tape-era scenarios were first recorded from 9e894a5 (the others lack the tape, or nobody recorded them). */
-const SCENARIOS_OF: Record<Release, readonly ReleaseScenario[]> = { d1ec196: ENGINE_SCENARIOS, "6f9dc26": ENGINE_SCENARIOS, f58bed5: ENGINE_SCENARIOS, "9e894a5": RELEASE_FIXTURE_SCENARIOS };
-/** Small enough to commit and to read in a test; 9e894a5's 26 scenarios (42 executions) take about 1.7 MB. */
-const MAX_FIXTURE_BYTES = 2 * 1024 * 1024;
+const SCENARIOS_OF: Record<Release, readonly ReleaseScenario[]> = { d1ec196: ENGINE_SCENARIOS, "6f9dc26": ENGINE_SCENARIOS, f58bed5: ENGINE_SCENARIOS, "9e894a5": [...ENGINE_SCENARIOS, ...TAPE_ERA_SCENARIOS], "79182c2": RELEASE_FIXTURE_SCENARIOS };
+/** Small enough to commit and to read in a test; 9e894a5's 26 scenarios (42 executions) take about 1.7 MB, 79182c2's 34 (61) about 2.9 MB. */
+const MAX_FIXTURE_BYTES = 3 * 1024 * 1024;
 const RELEASE: Release = "d1ec196";
 const fixtureOf = (release: Release) => JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", `release-${release}.histories.json`), "utf8")) as ReleaseFixture;
 
@@ -161,6 +162,20 @@ const EXPECTED: Record<ReleaseScenario, Partial<Shape>> = {
     activitiesFailed: 1,
   },
   playground: { executions: 2, workflowTypes: { playgroundCallWorkflow: 2 }, activities: { describePlaygroundTools: 1, playgroundInference: 1 } },
+  // Unattended-era scenarios (79182c2 on): each run's path as its history shows it.
+  "guardrail-blocked": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_FAILED"], updates: 0 },
+  "guardrail-masked": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 0 },
+  "guardrail-tool-inbox": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1 },
+  "guardrail-judge-rewrite": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"] },
+  "follow-up-interrupt": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 2 },
+  "spend-limit-ask": { executions: 1, rootEnds: ["WORKFLOW_EXECUTION_COMPLETED"], updates: 1 },
+  "online-evaluation": { executions: 2, workflowTypes: { onlineEvaluatorWorkflow: 1, onlineEvaluationBackfillWorkflow: 1 } },
+  "scheduled-run": {
+    executions: 2,
+    workflowTypes: { scheduledRunWorkflow: 1, agentRunWorkflow: 1 },
+    rootEnds: ["WORKFLOW_EXECUTION_COMPLETED", "WORKFLOW_EXECUTION_COMPLETED"],
+    activities: { fireScheduledRun: 1, awaitScheduledRun: 1, recordScheduledOutcome: 1 },
+  },
 };
 
 /** Releases from f58bed5 on: re-routed to billing, and plan nodes (agents that only call the model) run inline, as activities of the plan's run. */
@@ -179,6 +194,7 @@ const EXPECTED_SINCE: Partial<Record<Release, Partial<Record<ReleaseScenario, Pa
   // Also re-routed; and its plan nodes (agents that only call the model) ran inline, as activities of the plan's run (inline-plan-nodes).
   f58bed5: INLINE_NODES,
   "9e894a5": INLINE_NODES,
+  "79182c2": INLINE_NODES,
 };
 
 /** Executions in start order: a continued run's executions replay in the order they ran. */
