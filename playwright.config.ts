@@ -7,6 +7,11 @@ import { e2eChromium } from "./scripts/test-support/chromium";
 const port = Number(process.env.E2E_PORT ?? 3210);
 const temporalPort = Number(process.env.E2E_TEMPORAL_PORT ?? 17433);
 const temporalUiPort = Number(process.env.E2E_TEMPORAL_UI_PORT ?? 18433);
+/**
+ * Where e2e/approval-slack.spec.ts listens as Slack's Web API: the one private address the stack's worker may
+ * reach (the egress guard refuses every other), set per Playwright process by npm test (scripts/test.ts).
+ */
+const e2eSlackPort = Number(process.env.E2E_SLACK_PORT ?? 18533);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(import.meta.dirname, ".data", "e2e");
 export const baseURL = `http://127.0.0.1:${port}`;
 
@@ -82,6 +87,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       // Monitors are evaluated every 2 s, so an alert appears within the spec's patience (e2e/monitors.spec.ts).
       ZAP_MONITOR_INTERVAL_SECONDS: "2",
+      ZAP_EGRESS_ALLOW_HOSTS: `127.0.0.1:${e2eSlackPort}`,
     },
   },
 });

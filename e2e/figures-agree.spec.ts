@@ -240,4 +240,12 @@ test("every moment reads one way: the runs list, the run header, the dashboard a
   const range = page.getByTestId("dashboard-range");
   for (const text of await moments(range)) expect(text, "the refresh time").toMatch(MOMENT);
   await expect(range, "the range: its shared date once, both times on the same clock").toContainText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2}:\d{2}\s–\s(?:[A-Z][a-z]{2} \d{1,2}, \d{4}, )?\d{2}:\d{2}:\d{2} ·/);
+  // The monitors page: whatever moments it shows (evaluations, alerts of this stack's monitors), each in the same format.
+  await page.goto("/monitors");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  const times = page.locator("main time");
+  // A moment is written once the page runs in the browser (components/ui/date-time.tsx).
+  if (await times.count()) await expect(times.first()).not.toHaveText("");
+  for (const text of await times.allTextContents()) expect(text, "a moment on the monitors page").toMatch(MOMENT);
+  await expect(page.locator("main"), "no 12-hour clock on the monitors page").not.toContainText(/\d:\d{2}(:\d{2})? ?(AM|PM)\b/);
 });

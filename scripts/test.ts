@@ -274,6 +274,7 @@ async function e2eProcess(run: E2eProcess): Promise<E2eOutcome> {
     E2E_PORT: String(run.port),
     E2E_TEMPORAL_PORT: String(await freePort()),
     E2E_TEMPORAL_UI_PORT: String(await freePort()),
+    E2E_SLACK_PORT: String(await freePort()),
     ...(run.databaseUrl ? { E2E_DATABASE_URL: run.databaseUrl } : {}),
     ...(run.ignore ? { E2E_IGNORE_FILES: run.ignore.join(",") } : {}),
     // No trace unless asked (playwright.config.ts): recording one cost a quarter of Chromium's CPU.

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Input, Label } from "@/components/ui/input";
+import { DateTime } from "@/components/ui/date-time";
 
 type Message = { tone: "error" | "success"; text: string };
 
@@ -201,7 +202,7 @@ export function ApprovalChannelsForm({ initial }: { initial: ApprovalChannelsVie
       </Card>
       {view.updatedBy && view.updatedAt && (
         <p className="text-xs text-zinc-500">
-          Last changed by {view.updatedBy} at {new Date(view.updatedAt).toISOString().replace("T", " ").slice(0, 19)} UTC.
+          Last changed by {view.updatedBy} at <DateTime value={view.updatedAt} />.
         </p>
       )}
     </div>

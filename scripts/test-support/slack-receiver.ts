@@ -21,7 +21,8 @@ export interface SlackReceiver {
 
 export const SLACK_TEST_CHANNEL = "C0APPROVALS";
 
-export async function startSlackReceiver(): Promise<SlackReceiver> {
+/** On `port` (default: any free one); e2e passes the one its stack's ZAP_EGRESS_ALLOW_HOSTS names (playwright.config.ts). */
+export async function startSlackReceiver(port = 0): Promise<SlackReceiver> {
   const calls: SlackCall[] = [];
   let posted = 0;
   const server = createServer((request, response) => {
@@ -41,7 +42,7 @@ export async function startSlackReceiver(): Promise<SlackReceiver> {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     apiUrl: `http://${host}/api`,

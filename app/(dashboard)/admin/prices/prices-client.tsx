@@ -3,6 +3,7 @@ import { useState, useTransition, type FormEvent } from "react";
 import { setModelPriceAction } from "@/lib/actions/set-model-price";
 import { removeModelPriceAction } from "@/lib/actions/remove-model-price";
 import type { ModelPriceEntry } from "@/lib/pricing/schemas";
+import { formatDateTime } from "@/lib/format/figures";
 import { PriceEntriesTable } from "@/components/pricing/price-entries-table";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -43,13 +44,13 @@ export function PricesClient({ entries, canEdit, now }: { entries: ModelPriceEnt
         setMessage({ tone: "error", text: issue ? `${issue.path}: ${issue.message}` : result.error.message });
         return;
       }
-      setMessage({ tone: "success", text: `${result.data.model} costs $${result.data.input} / $${result.data.output} per million tokens from ${new Date(result.data.effectiveFrom).toLocaleString()}.` });
+      setMessage({ tone: "success", text: `${result.data.model} costs $${result.data.input} / $${result.data.output} per million tokens from ${formatDateTime(result.data.effectiveFrom)}.` });
     });
   };
   const remove = (entry: ModelPriceEntry) =>
     startTransition(async () => {
       const result = await removeModelPriceAction({ id: entry.id ?? "" });
-      setMessage(result.ok ? { tone: "success", text: `Removed the price of ${entry.model} from ${new Date(entry.effectiveFrom).toLocaleString()}.` } : { tone: "error", text: result.error.message });
+      setMessage(result.ok ? { tone: "success", text: `Removed the price of ${entry.model} from ${formatDateTime(entry.effectiveFrom)}.` } : { tone: "error", text: result.error.message });
     });
 
   return (
