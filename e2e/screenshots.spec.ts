@@ -131,6 +131,8 @@ test("the dashboard's screenshot: the last hour of this e2e run's runs", async (
   await viewer.goto("/?range=1h");
   await expect(viewer.getByTestId("stat-runs-started")).not.toHaveText("0");
   for (const chart of ["runs_by_state", "started_failed", "run_latency"]) await expect(viewer.getByTestId(`chart-${chart}-plot`), `${chart} is drawn`).toBeVisible();
+  // The split by trigger loads after the tiles: the picture shows it counted, not "Counting…".
+  await expect(viewer.getByTestId("runs-by-trigger-manual"), "the split by trigger is counted").toBeVisible();
   await save(viewer, "dashboard");
   await viewer.close();
 });
