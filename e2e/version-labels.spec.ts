@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { hydrated, storageStateFor } from "./support";
+import { drawKey, drawVariant } from "../lib/labels/split";
 
 const graphOf = (prompt: string) => ({ entryAgent: "solo", agents: [{ name: "solo", model: "demo/assistant", systemPrompt: prompt }], limits: { followUpWindowSeconds: 0 } });
 
@@ -79,16 +80,31 @@ test.describe("version labels", () => {
     const created = await page.request.post("/api/evaluators", { data: { name: evaluatorName, graph, checks: [{ source: "scorer", scorer: { kind: "contains", text: "hello" } }] } });
     expect(created.status(), await created.text()).toBe(201);
     const evaluatorId = ((await created.json()) as { evaluator: { id: string } }).evaluator.id;
-    const variants = new Set<string>();
-    const runIds: string[] = [];
-    for (let i = 0; i < 12; i++) {
-      const started = await page.request.post("/api/runs", { data: { graph, label: "canary", task: `answer: hello ${i}`, context: { customerId: `c-${i}` } } });
-      expect(started.status(), await started.text()).toBe(201);
-      runIds.push(((await started.json()) as { runId: string }).runId);
+    // Customers picked by the split's own draw (lib/labels/split.ts): 9 on the label's version, 3 on the split's, so
+    // both sides have runs; one split-side answer lacks "hello", so the two sides' scores differ (1.00 against 0.67)
+    // and a mix-up between them shows.
+    const customers: { id: string; variant: "base" | "split" }[] = [];
+    for (let i = 0; customers.filter((c) => c.variant === "split").length < 3 || customers.filter((c) => c.variant === "base").length < 9; i++) {
+      const id = `c-${i}`;
+      const variant = drawVariant(graph, "canary", { percent: 20 }, drawKey({ sticky: "context", contextKey: "customerId" }, { customerId: id }, "").key);
+      if (customers.filter((c) => c.variant === variant).length < (variant === "split" ? 3 : 9)) customers.push({ id, variant });
     }
-    const runs = (await (await page.request.get(`/api/runs/list?graph=${graph}&label=canary&pageSize=50`)).json()) as { rows: { version: number | null; label?: { variant: string } | null }[] };
-    for (const row of runs.rows) variants.add(`${row.label?.variant}:v${row.version}`);
-    expect([...variants].every((v) => v === "base:v2" || v === "split:v3"), [...variants].join(", ")).toBe(true);
+    const runIds: string[] = [];
+    const expectedVariant = new Map<string, string>();
+    let splitMisses = 0;
+    for (const customer of customers) {
+      const miss = customer.variant === "split" && splitMisses++ === 0;
+      const started = await page.request.post("/api/runs", { data: { graph, label: "canary", task: miss ? "answer: bye" : "answer: hello", context: { customerId: customer.id } } });
+      expect(started.status(), await started.text()).toBe(201);
+      const { runId } = (await started.json()) as { runId: string };
+      runIds.push(runId);
+      expectedVariant.set(runId, customer.variant === "split" ? "split:v3" : "base:v2");
+    }
+    const runs = (await (await page.request.get(`/api/runs/list?graph=${graph}&label=canary&pageSize=50`)).json()) as { rows: { runId: string; version: number | null; label?: { variant: string } | null }[] };
+    expect(
+      Object.fromEntries(runs.rows.map((row) => [row.runId, `${row.label?.variant}:v${row.version}`])),
+      "each run on the side its customer draws, with that side's version",
+    ).toEqual(Object.fromEntries(expectedVariant));
 
     const scored = async () => {
       let count = 0;
@@ -104,16 +120,15 @@ test.describe("version labels", () => {
     const split = page.getByTestId(`label-split-${graph}-canary`);
     await expect(split.getByTestId("split-variant-base")).toContainText("v2 (the label's)");
     await expect(split.getByTestId("split-variant-split")).toContainText("v3 (split, 20 %)");
-    const counts = await Promise.all(["base", "split"].map(async (side) => Number(await split.getByTestId(`split-variant-${side}`).getByTestId("split-runs").innerText())));
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(12);
+    await expect(split.getByTestId("split-variant-base").getByTestId("split-runs")).toHaveText("9");
+    await expect(split.getByTestId("split-variant-split").getByTestId("split-runs")).toHaveText("3");
     // Each side's score is its evaluator's, counted on that side's runs.
-    for (const [side, n] of [
-      ["base", counts[0]],
-      ["split", counts[1]],
+    for (const [side, text] of [
+      ["base", "1.00 (9 scored)"],
+      ["split", "0.67 (3 scored)"],
     ] as const) {
-      if (!n) continue;
-      await expect(split.getByTestId(`split-variant-${side}`).getByTestId("split-score")).toHaveText(`1.00 (${n} scored)`);
-      await expect(split.getByTestId(`split-variant-${side}`).getByTestId(`split-evaluator-${evaluatorName}`)).toHaveText(`1.00 (${n} scored)`);
+      await expect(split.getByTestId(`split-variant-${side}`).getByTestId("split-score")).toHaveText(text);
+      await expect(split.getByTestId(`split-variant-${side}`).getByTestId(`split-evaluator-${evaluatorName}`)).toHaveText(text);
     }
     await expect(split.getByTestId("split-significance"), "the note compares the scores it has").not.toContainText("No scores yet");
     expect((await page.request.delete(`/api/evaluators/${evaluatorId}`)).status()).toBeLessThan(300);

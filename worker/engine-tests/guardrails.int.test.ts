@@ -9,6 +9,8 @@ import type { RunEvent, TraceNode } from "../../lib/contract/types";
 import { createModelRegistry, type ModelRegistry } from "../models/registry";
 import type { ModelProvider } from "../models/types";
 import { patchMarkers } from "../versioning/patch-census";
+import { readLedgerTree } from "../../lib/telemetry/ledger-tree";
+import { mapRunTree } from "../../lib/telemetry/mapping";
 
 const providers = await testProviders();
 
@@ -98,6 +100,17 @@ describe.each(providers)("guardrails on $provider", ({ available, create }) => {
     expect(stored).toContain("[redacted card]");
     expect(stored).not.toContain(CARD);
     expect(stored).not.toContain(CARD_DIGITS);
+    // What the OpenTelemetry export sends for the run (lib/telemetry/exporter.ts maps the ledger tree so): the
+    // guardrail's span with its verdict, and never the number (the export carries names, verdicts and usage; a
+    // later change that exports text must export the masked text).
+    const tree = await readLedgerTree(h.db, runId);
+    expect(tree, "the run's ledger tree").not.toBeNull();
+    const spans = mapRunTree(tree ?? [], Date.now());
+    expect(spans.find((span) => span.name === "no-cards"), "the guardrail's span is exported").toBeDefined();
+    const exported = JSON.stringify(spans);
+    expect(exported).toContain("tripped");
+    expect(exported).not.toContain(CARD);
+    expect(exported).not.toContain(CARD_DIGITS);
   });
 
   it.skipIf(!available)("masks a follow-up before the turn records it, and a typed answer in its text, data and return call", async () => {
