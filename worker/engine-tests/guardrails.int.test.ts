@@ -11,6 +11,7 @@ import type { ModelProvider } from "../models/types";
 import { patchMarkers } from "../versioning/patch-census";
 import { readLedgerTree } from "../../lib/telemetry/ledger-tree";
 import { mapRunTree } from "../../lib/telemetry/mapping";
+import { createMonitor, listAlerts } from "../../lib/monitors/server/store";
 
 const providers = await testProviders();
 
@@ -74,6 +75,13 @@ describe.each(providers)("guardrails on $provider", ({ available, create }) => {
       20_000,
       "the trip to reach the guardrail_trips series",
     );
+    // A monitor on that series (trips of this guardrail in the last hour) fires on the monitors' next tick.
+    const admin = await h.db.user.findUniqueOrThrow({ where: { email: "admin@zap.local" } });
+    const monitor = await createMonitor(h.db, { name: "cards blocked", series: "guardrail_trips", label: "no-cards", comparator: "gt", threshold: 0, windowMinutes: 60 }, { id: admin.id });
+    await h.client.workflow.execute("monitorsTickWorkflow", { taskQueue: h.taskQueue, workflowId: `guardrail-monitor-tick-${monitor.id}`, args: [] });
+    const [alert] = await listAlerts(h.db, { monitorId: monitor.id });
+    expect(alert, "the monitor on guardrail_trips fired").toMatchObject({ state: "firing" });
+    expect(alert?.valueAtFire, "the trips it counted").toBeGreaterThanOrEqual(1);
   });
 
   it.skipIf(!available)("masks the card number: the run completes and the digits appear in none of its ledger rows", async () => {
