@@ -75,6 +75,9 @@ interface SuiteResult {
  */
 const SOAK_OR_PARALLEL_FILE_ENDED = /^\s*[✓×↓]\s+(?:integration-serial\s+\S*replay-soak\.int\.test\.ts|(?:integration|integration-isolated|security|security-isolated)\s+\S+\.test\.ts)/m;
 
+/** The integration files on a real model (llama-server) and a real OTLP collector (Arize Phoenix). */
+const REAL_COMPONENT_TESTS = /\/(?:llama-demo-graphs|llama-token-stream|phoenix-export)\.int\.test\.ts$/;
+
 /** Lines of a failure's message the summary repeats under its first: CI keeps only the summary, so it must carry the evidence. */
 const FAILURE_DETAIL_LINES = 8;
 
@@ -643,7 +646,12 @@ async function main(): Promise<void> {
   await vitestSuite("integration", ["integration-serial", "integration", "integration-isolated", "security", "security-isolated"], {
     env: { ZAP_TEST_WORKFLOW_BUNDLE_OUT: handedBundle },
     databases: both,
-    parts: [{ name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" }],
+    parts: [
+      { name: "security", files: /\.security\.test\.ts$/, databases: pg ? "SQLite; PostgreSQL too for sign-in throttling and the audit chain" : "SQLite only: PostgreSQL unreachable" },
+      // The tests on real components npm test provisions (issue 38 §1): a line and a floor of their own, so the
+      // summary says they ran and a file that stops being collected fails the run by name.
+      { name: "real components", files: REAL_COMPONENT_TESTS, databases: "llama-server with a GGUF model; Arize Phoenix" },
+    ],
     onChunk: watchIntegration,
   });
   // An integration run that printed neither (the soak failed to load, say): first run goes on beside e2e.
