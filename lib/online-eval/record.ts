@@ -5,6 +5,7 @@
 // No `server-only`: the worker's activity calls it.
 import type { Db } from "../db/prisma";
 import { writeTransaction } from "../db/transactions";
+import { markRunSpanScore } from "../run-ledger/evaluation-writes";
 import type { EvaluationScoreView } from "./schemas";
 import { meanScoreOf } from "./scoring";
 
@@ -29,6 +30,10 @@ export async function recordScores(db: Db, evaluation: { id: string; evaluatorId
       await tx.onlineEvaluationScore.createMany({
         data: scores.map((score) => ({ id: `oes_${crypto.randomUUID().replaceAll("-", "")}`, evaluationId: evaluation.id, evaluatorId: evaluation.evaluatorId, runId: evaluation.runId, scorer: score.scorer, value: score.value, pass: score.pass, detail: score.detail, costUsd: score.costUsd, createdAt: now })),
       });
+      // The score lands on the run's own span too (issue 40 §2), where the trace shows it.
+      const mean = meanScoreOf(scores);
+      const evaluator = mean === null ? null : await tx.onlineEvaluator.findUnique({ where: { id: evaluation.evaluatorId }, select: { name: true } });
+      if (evaluator && mean !== null) await markRunSpanScore(tx, evaluation.runId, evaluator.name, mean);
     }
     return true;
   });

@@ -29,4 +29,11 @@ describe("a span's attributes in words", () => {
     expect(attributeRows({ outcome: "ok", approval: "recorded", callId: "c1" }).map((r) => `${r.label}: ${r.value}`)).toEqual(["outcome: ok", "approval: as recorded (not asked again)", "call id: c1"]);
     expect(attributeRows({ outcome: "ok", callId: "c1" }, (key) => key !== "outcome").map((r) => r.label)).toEqual(["call id"]);
   });
+
+  it("names an online evaluator's score on the run's span, to two decimals", () => {
+    expect(attributeRows({ "onlineScore:support-quality": 0.667, agentName: "desk" })).toEqual([
+      { key: "onlineScore:support-quality", label: "online score: support-quality", value: "0.67" },
+      { key: "agentName", label: "agent name", value: "desk" },
+    ]);
+  });
 });

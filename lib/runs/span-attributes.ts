@@ -6,6 +6,7 @@
 // conversation read them from here. Browser-safe and pure.
 import type { EditMark } from "../contract/types";
 import { spanEditMark } from "./edit-marks";
+import { ONLINE_SCORE_ATTRIBUTE_PREFIX } from "../contract/online-score";
 
 export type Provenance = { kind: "replayed" } | { kind: "edited"; mark: EditMark };
 
@@ -66,6 +67,10 @@ export function attributeRows(attributes: Record<string, unknown> | undefined, k
   const rows: { key: string; label: string; value: string }[] = [];
   for (const [key, value] of Object.entries(attributes)) {
     if (SHOWN_ELSEWHERE.has(key) || !keep(key)) continue;
+    if (key.startsWith(ONLINE_SCORE_ATTRIBUTE_PREFIX) && typeof value === "number") {
+      rows.push({ key, label: `online score: ${key.slice(ONLINE_SCORE_ATTRIBUTE_PREFIX.length)}`, value: value.toFixed(2) });
+      continue;
+    }
     if (key === "recordedInputTokens") {
       const output = attributes.recordedOutputTokens;
       rows.push({ key, label: keyInWords(key), value: `${valueInWords(key, value)} in · ${valueInWords(key, output ?? 0)} out (what the recording cost; the replay cost nothing)` });

@@ -84,6 +84,15 @@ describe.each(providers)("online evaluation on $provider", ({ available, create 
     expect(byRun.get(started[0]?.runId ?? "")).toEqual({ contains: 1, "guardrail:no-cards": 1 });
     expect(byRun.get(started[1]?.runId ?? "")).toEqual({ contains: 0, "guardrail:no-cards": 0 });
     expect(rows.find((r) => r.runId === started[1]?.runId)?.meanScore).toBe(0);
+    // The score lands on the run's own span too, where the trace shows it.
+    for (const [i, mean] of [
+      [0, 1],
+      [1, 0],
+    ] as const) {
+      const [runSpan] = await h.engine.getTrace(started[i]?.runId ?? "");
+      expect(runSpan?.kind).toBe("run");
+      expect(runSpan?.attributes?.[`onlineScore:${ev.name}`], `run ${i}'s span`).toBe(mean);
+    }
 
     await deleteEvaluator(live, ev.id, builder);
     await eventually(async () => (await h.client.workflow.getHandle(evaluatorWorkflowId(ev.id)).describe()).status.name, (status) => status === "COMPLETED", 20_000, "the evaluator's workflow to end");
