@@ -37,8 +37,15 @@ export function viewportRevealing(node: Rect, viewport: Viewport, pane: { width:
   return x === 0 && y === 0 ? viewport : { x: viewport.x + x, y: viewport.y + y, zoom: viewport.zoom };
 }
 
-/** Frames to wait for a new node to be rendered and measured before giving up on revealing it. */
-const MAX_FRAMES = 30;
+/**
+ * How long to wait for a new node to be rendered and measured before giving up on revealing it. A time, not a
+ * count of frames: on a loaded machine 30 frames (about half a second) passed before React Flow had measured the
+ * node, the reveal gave up, and the agent stayed half past the pane's edge (npm test, e2e designer-run).
+ */
+const REVEAL_PATIENCE_MS = 5_000;
+/** Fits made at most, and how long after one the next may be made (one that left the node out is made again). */
+const MAX_FITS = 4;
+const REFIT_AFTER_MS = 200;
 
 /**
  * `reveal(position, alongside)`: once the node placed at that flow position is rendered and measured, and only
@@ -52,15 +59,28 @@ export function useRevealPlacedNode(paneSelector = ".react-flow"): (position: { 
 
   useEffect(() => {
     if (!pending) return;
-    let frames = 0;
+    const started = performance.now();
     let handle = 0;
+    let fits = 0;
+    let lastFit = -Infinity;
     const attempt = () => {
+      const now = performance.now();
+      // Found by where it was placed, not by id: the user may rename it (a new id) while it appears.
       const placed = flow.getNodes().find((n) => n.position.x === pending.x && n.position.y === pending.y);
       const size = placed ? flow.getInternalNode(placed.id)?.measured : undefined;
       const pane = document.querySelector(paneSelector)?.getBoundingClientRect();
       if (placed && size?.width && size.height && pane) {
         const viewport = flow.getViewport();
-        if (viewportRevealing({ ...placed.position, width: size.width, height: size.height }, viewport, pane) !== viewport) {
+        if (viewportRevealing({ ...placed.position, width: size.width, height: size.height }, viewport, pane) === viewport) {
+          setPending(null);
+          return;
+        }
+        // Not in view whole (yet): fit, then look again on the next frames. React Flow resolves a fit at its next
+        // node update and fits the nodes it names by id; when the node was renamed in between (the e2e test types
+        // its name at once), the fit left it out and centred the others, with the new agent past the pane's edge.
+        if (fits < MAX_FITS && now - lastFit >= REFIT_AFTER_MS) {
+          fits += 1;
+          lastFit = now;
           // With every node the user could see whole, and the one it was placed beside: nothing they were looking at leaves the view.
           const inView = flow.getNodes().filter((n) => {
             const measured = flow.getInternalNode(n.id)?.measured;
@@ -69,10 +89,8 @@ export function useRevealPlacedNode(paneSelector = ".react-flow"): (position: { 
           const ids = [...new Set([placed.id, ...inView.map((n) => n.id), ...pending.alongside.filter((id) => flow.getInternalNode(id))])];
           void flow.fitView({ nodes: ids.map((id) => ({ id })), padding: `${REVEAL_MARGIN}px`, maxZoom: viewport.zoom, duration: 0 });
         }
-        setPending(null);
-        return;
       }
-      if (++frames < MAX_FRAMES) handle = window.requestAnimationFrame(attempt);
+      if (now - started < REVEAL_PATIENCE_MS) handle = window.requestAnimationFrame(attempt);
       else setPending(null);
     };
     handle = window.requestAnimationFrame(attempt);
