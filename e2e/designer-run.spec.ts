@@ -5,30 +5,9 @@
 // "unsaved changes" appears (at 1440 and 1280 px), a router's name is not cut short by
 // its badges, a connection handle can be grabbed off its dot's centre, and a
 // count of one is singular.
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
-
-/**
- * A locator's bounding box once it has stopped moving: the same over three readings a poll apart (100 ms and
- * more) and a frame apart within each. Two readings a frame apart were not enough on a loaded machine: the canvas
- * was still settling its viewport, and the drag that followed ended beside the handle (npm test, 2026-11-29).
- */
-async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
-  const readings: string[] = [];
-  let box: { x: number; y: number; width: number; height: number } | null = null;
-  await expect
-    .poll(async () => {
-      box = await locator.boundingBox();
-      await locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
-      const again = await locator.boundingBox();
-      readings.push(box !== null && JSON.stringify(box) === JSON.stringify(again) ? JSON.stringify(again) : "moving");
-      const lastThree = readings.slice(-3);
-      return lastThree.length === 3 && lastThree[0] !== "moving" && lastThree.every((r) => r === lastThree[0]);
-    }, { message: "the handle stops moving", intervals: [100, 100, 250] })
-    .toBe(true);
-  if (!box) throw new Error("the handle is not visible");
-  return box;
-}
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 
@@ -194,13 +173,8 @@ test.describe("the designer's frame", () => {
     // A node just added may still move (the canvas settles its layout and viewport over a few frames; on a
     // loaded machine that outlasted the first reading, and the drag then ended beside the handle): measure
     // once both handles have stopped moving.
-    const a = await settledBox(source);
-    const b = await settledBox(target);
+    const { source: a } = await dragBetween(page, source, target, { x: 5, y: 4 });
     expect(Math.min(a.width, a.height), "the handle's hit area").toBeGreaterThanOrEqual(12);
-    await page.mouse.move(a.x + a.width / 2 + 5, a.y + a.height / 2 + 4);
-    await page.mouse.down();
-    await page.mouse.move(b.x + b.width / 2 - 5, b.y + b.height / 2 - 4, { steps: 8 });
-    await page.mouse.up();
     await expect(page.locator('.react-flow__edge[data-id="sub:support-router>billing"]')).toBeVisible();
 
     // One child, one sub-agent, one tool: singular.

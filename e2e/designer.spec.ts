@@ -3,21 +3,14 @@
 // export and import, undo and redo; a viewer's read-only editor.
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 
 /** Drags from an agent's bottom handle to another node's top handle. */
 async function link(page: Page, from: string, to: string) {
-  const source = node(page, from).locator(".react-flow__handle-bottom");
-  const target = node(page, to).locator(".react-flow__handle-top");
-  const a = await source.boundingBox();
-  const b = await target.boundingBox();
-  if (!a || !b) throw new Error(`handles of ${from} → ${to} are not visible`);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
-  await page.mouse.up();
+  await dragBetween(page, node(page, from).locator(".react-flow__handle-bottom"), node(page, to).locator(".react-flow__handle-top"));
 }
 
 async function select(page: Page, id: string) {

@@ -5,6 +5,7 @@
 // typed, read back after the save), save, run a task the router is unsure
 // about, and find in the trace that the fallback took it.
 import { expect, test, type Page } from "@playwright/test";
+import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
@@ -12,13 +13,7 @@ const edge = (page: Page, id: string) => page.locator(`.react-flow__edge[data-id
 
 /** Drags from an agent's bottom handle to another agent's top handle. */
 async function link(page: Page, from: string, to: string) {
-  const a = await node(page, from).locator(".react-flow__handle-bottom").boundingBox();
-  const b = await node(page, to).locator(".react-flow__handle-top").boundingBox();
-  if (!a || !b) throw new Error(`handles of ${from} → ${to} are not visible`);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
-  await page.mouse.up();
+  await dragBetween(page, node(page, from).locator(".react-flow__handle-bottom"), node(page, to).locator(".react-flow__handle-top"));
 }
 
 async function select(page: Page, id: string) {

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createDb } from "../lib/db/prisma";
+import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
 
 const tripPlanner = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "lib", "agents", "demo", "trip-planner.json"), "utf8")) as { plan: Record<string, unknown>; limits: Record<string, unknown> };
@@ -30,13 +31,7 @@ const editNode = (scope: Locator, id: string) => scope.locator(`.react-flow__nod
 
 /** Draws a dependency on the editor's canvas: from `from`'s right handle to `to`'s left handle (`to` then waits for `from`). */
 async function drawDependency(page: Page, canvas: Locator, from: string, to: string) {
-  const a = await editNode(canvas, from).locator(".react-flow__handle-right").boundingBox();
-  const b = await editNode(canvas, to).locator(".react-flow__handle-left").boundingBox();
-  if (!a || !b) throw new Error(`handles of ${from} → ${to} are not visible`);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
-  await page.mouse.up();
+  await dragBetween(page, editNode(canvas, from).locator(".react-flow__handle-right"), editNode(canvas, to).locator(".react-flow__handle-left"));
 }
 
 test("a plan edited on its DAG: a node and a dependency added, a drawn cycle refused and deleted, the diff shown, the edited plan run and audited", async ({ browser, playwright, baseURL }) => {

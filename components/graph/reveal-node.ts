@@ -5,7 +5,7 @@
 // canvas scrolls away under the pointer (seen as a drag that drew no link).
 // viewportRevealing says whether a node is in view whole (and the least pan
 // that would make it so); the hook fits the view when it is not.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useReactFlow, type Viewport } from "@xyflow/react";
 
 /** Clear of React Flow's auto-pan band (40 px), so a drag to the node's handle does not scroll the canvas. */
@@ -53,7 +53,11 @@ const REFIT_AFTER_MS = 200;
  * (the agent it was placed beside or attached to), never zooming in: panning to the new node alone pushed the
  * agent the user reached for next off-screen (e2e designer-run).
  */
-export function useRevealPlacedNode(paneSelector = ".react-flow"): (position: { x: number; y: number }, alongside?: readonly string[]) => void {
+export function useRevealPlacedNode(paneSelector = ".react-flow"): {
+  reveal: (position: { x: number; y: number }, alongside?: readonly string[]) => void;
+  /** The user took the view over (Fit view, auto-layout): a pending reveal must not fit after them and move what they are reaching for. */
+  cancel: () => void;
+} {
   const flow = useReactFlow();
   const [pending, setPending] = useState<{ x: number; y: number; alongside: readonly string[] } | null>(null);
 
@@ -97,5 +101,7 @@ export function useRevealPlacedNode(paneSelector = ".react-flow"): (position: { 
     return () => window.cancelAnimationFrame(handle);
   }, [pending, flow, paneSelector]);
 
-  return useCallback((position: { x: number; y: number }, alongside: readonly string[] = []) => setPending({ x: position.x, y: position.y, alongside }), []);
+  const reveal = useCallback((position: { x: number; y: number }, alongside: readonly string[] = []) => setPending({ x: position.x, y: position.y, alongside }), []);
+  const cancel = useCallback(() => setPending(null), []);
+  return useMemo(() => ({ reveal, cancel }), [reveal, cancel]);
 }

@@ -54,7 +54,7 @@ const defaultOf = (versions: readonly VersionSummary[]) => versions.find((v) => 
 
 function Editor({ name, saved, versions: initialVersions, canEdit, providers }: EditorProps) {
   const flow = useReactFlow();
-  const revealPlaced = useRevealPlacedNode();
+  const { reveal: revealPlaced, cancel: cancelReveal } = useRevealPlacedNode();
   const queryClient = useQueryClient();
   // Rendered on the client only (see editor-loader), so a kept draft is read before the first render.
   const [kept] = useState(() => (canEdit ? readDraft(name) : null));
@@ -306,8 +306,8 @@ function Editor({ name, saved, versions: initialVersions, canEdit, providers }: 
         onMessage={setMessage}
         onUndo={doc.undo}
         onRedo={doc.redo}
-        onAutoLayout={() => { edit((g) => withFullLayout(g, true)); window.requestAnimationFrame(() => void flow.fitView(FIT_VIEW)); }}
-        onFitView={() => void flow.fitView(FIT_VIEW)}
+        onAutoLayout={() => { cancelReveal(); edit((g) => withFullLayout(g, true)); window.requestAnimationFrame(() => void flow.fitView(FIT_VIEW)); }}
+        onFitView={() => { cancelReveal(); void flow.fitView(FIT_VIEW); }}
         onSave={() => void save()}
         run={<DesignerRun agent={name} draft={doc.graph} dirty={doc.dirty} baseVersion={doc.baseVersion} saved={{ version: doc.savedVersion, graph: doc.savedGraph }} save={save} />}
       />
