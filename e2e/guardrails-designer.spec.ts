@@ -2,7 +2,9 @@
 // that blocks card numbers and an output guardrail judged against a rubric, the
 // validator's message under a field while it is wrong, the "try it" box
 // tripping on a Luhn-valid card number (and passing a number that fails Luhn),
-// then a save and a reload that read both guardrails back.
+// then a save and a reload that read both guardrails back; and a check an admin
+// offers on the demo MCP server (kb__screen_text), picked from the list, saved
+// and run from the designer: the confidential task is blocked, naming it.
 import { expect, test, type Page } from "@playwright/test";
 import { storageStateFor } from "./support";
 
@@ -86,5 +88,41 @@ test.describe("guardrails in the designer", () => {
       { name: "no-cards", kind: "input", check: { type: "pii", detectors: ["card"] }, action: "block", maxRewrites: 1, parallel: false },
       { name: "polite-answer", kind: "output", check: { type: "judge", rubric: "The answer is polite and never repeats a card number.", passAt: 0.5 }, action: "block", maxRewrites: 1, parallel: false },
     ]);
+  });
+
+  test("a builder picks a check an admin offers on an MCP server, saves, and a run of a confidential task is blocked by it", async ({ page, playwright, baseURL }) => {
+    // The seed offers kb's screen_text as a check; an admin offers it again here, so the test holds on any database.
+    const admin = await playwright.request.newContext({ baseURL, storageState: storageStateFor("admin"), extraHTTPHeaders: { Origin: baseURL ?? "" } });
+    const offered = await admin.patch("/api/mcp-servers/kb", { data: { guardrailTools: ["screen_text"] } });
+    expect(offered.status(), await offered.text()).toBe(200);
+    await admin.dispose();
+    const name = `e2e-mcp-check-${Date.now().toString(36)}`;
+    await page.goto("/agents");
+    await page.getByRole("button", { name: "New agent" }).click();
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByRole("button", { name: "Create" }).click();
+    await expect(node(page, "agent:main")).toBeVisible();
+    await select(page, "agent:main");
+
+    const section = page.getByTestId("guardrails");
+    await section.getByRole("button", { name: "Add guardrail" }).click();
+    const card = section.getByRole("group", { name: "Guardrail 1" });
+    await card.getByLabel("Guardrail name").fill("screen");
+    await card.getByLabel("Check", { exact: true }).selectOption("custom");
+    // The registry's offer is listed beside the built-in checks, with what it is.
+    await card.getByLabel("Custom check").selectOption("kb__screen_text");
+    await expect(card).toContainText("The tool screen_text of the MCP server kb, offered as a check by an admin");
+    await card.getByLabel("When it trips", { exact: true }).selectOption("block");
+    await expect(node(page, "agent:main").getByTestId("validation-badge")).toHaveText("ok");
+    await page.getByLabel("Version message").fill("screen confidential tasks");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByTestId("designer-ok")).toHaveText("Saved version 2.");
+
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: `Run ${name}` });
+    await dialog.getByLabel("Task").fill("Summarise this confidential memo for the board.");
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await expect(page).toHaveURL(/\/runs\//);
+    await expect(page.getByRole("alert").filter({ hasText: "guardrail_tripped" })).toHaveText('guardrail_tripped: guardrail "screen" (input, custom) tripped: the text is marked "confidential"');
   });
 });

@@ -49,9 +49,11 @@ test.describe("as an admin", () => {
     await page.getByRole("button", { name: "Add a secret" }).click();
     await page.getByLabel("Secret 1 name").fill("KB_TOKEN");
     await page.getByLabel("Secret 1 value").fill(secret);
+    await page.getByLabel("Tools offered as guardrail checks", { exact: false }).fill("screen_text");
     await page.getByRole("button", { name: "Register", exact: true }).click();
     const row = page.getByTestId(`mcp-server-row-${name}`);
     await expect(row).toContainText("KB_TOKEN: set");
+    await expect(page.getByTestId(`mcp-guardrail-checks-${name}`)).toHaveText(`${name}__screen_text`);
     await expect(page.locator("body")).not.toContainText(secret);
 
     // Discovery is done by the worker.

@@ -100,7 +100,7 @@ export async function createZapWorker(deps: ZapWorkerDeps): Promise<{ worker: Wo
     ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version) } : {}),
     ...(role === "workflows"
       ? {}
-      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalChannels: approvalChannelsOf(db, config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, runExporter: deps.runExporter ?? null, deriver }) }),
+      : { activities: createActivities({ db, models, tools, webhook: config.webhook, approvalChannels: approvalChannelsOf(db, config), decisionKey: config.keyMaterial ? configuredKey(config, "approval-decisions") : null, mcp: mcpDeps, mcpChecks: mcp, runExporter: deps.runExporter ?? null, deriver }) }),
     // Large payloads (tool results, conversations, query answers) go to the database by reference.
     // With ZAP_PAYLOAD_KEY set, every payload is encrypted after the claim check.
     dataConverter: { payloadCodecs: deps.payloadCodecs ?? zapPayloadCodecs(db, config) },

@@ -4,10 +4,11 @@
 // was typed over, as the output schema editor does, so a blank line or half-typed
 // JSON is never lost while the graph holds the last usable value.
 import { useState } from "react";
-import { CUSTOM_CHECKS } from "@/lib/guardrails/custom-checks";
+import { CUSTOM_CHECKS, mcpCheckName, mcpCheckOf } from "@/lib/guardrails/custom-checks";
 import { PII_DETECTORS, type GuardrailCheck, type PiiDetector } from "@/lib/guardrails/schemas";
 import { parseJsonObject } from "@/lib/runs/context-json";
 import { Field, FieldIssues, INPUT, NumberInput } from "./fields";
+import { useMcpRegistry } from "./mcp-settings";
 import type { GraphIssue } from "@/lib/agents/validate";
 
 type Issues = { errors: readonly GraphIssue[]; warnings: readonly GraphIssue[] };
@@ -130,19 +131,7 @@ export function CheckFields({ check, path, idPrefix, issues, readOnly, onChange 
         </>
       );
     case "custom":
-      return (
-        <Field id={`${idPrefix}-custom`} label="Custom check" path={`${path}.check`} issues={issues}>
-          <select id={`${idPrefix}-custom`} className={INPUT} value={check.check} disabled={readOnly} onChange={(e) => onChange({ ...check, check: e.target.value }, "custom")}>
-            {CUSTOM_CHECKS.some((known) => known.name === check.check) ? null : <option value={check.check}>{check.check} (not registered)</option>}
-            {CUSTOM_CHECKS.map((known) => (
-              <option key={known.name} value={known.name}>
-                {known.name}
-              </option>
-            ))}
-          </select>
-          <p className="mt-0.5 text-[11px] text-zinc-500">{CUSTOM_CHECKS.find((known) => known.name === check.check)?.description ?? "Not a check the worker knows: a run would trip on it."}</p>
-        </Field>
-      );
+      return <CustomCheckField check={check} path={path} idPrefix={idPrefix} issues={issues} readOnly={readOnly} onChange={onChange} />;
   }
 }
 
@@ -197,6 +186,38 @@ function JsonSchemaFields({ check, path, idPrefix, issues, readOnly, onChange }:
         }}
       />
       {parsed.ok ? null : <p className="mt-0.5 text-xs text-red-700">Not a JSON object yet: the last valid schema is kept.</p>}
+    </Field>
+  );
+}
+
+type CustomCheck = Extract<GuardrailCheck, { type: "custom" }>;
+
+/** The built-in checks, then each tool an admin offers as a check on a registered MCP server ("kb__screen_text"). */
+function CustomCheckField({ check, path, idPrefix, issues, readOnly, onChange }: Omit<CheckFieldsProps, "check"> & { check: CustomCheck }) {
+  const registry = useMcpRegistry();
+  const offered = [
+    ...CUSTOM_CHECKS,
+    ...(registry?.servers ?? []).flatMap((server) =>
+      server.guardrailTools.map((tool) => ({ name: mcpCheckName(server.name, tool), description: `The tool ${tool} of the MCP server ${server.name}, offered as a check by an admin: it gets the text and answers whether it trips.` })),
+    ),
+  ];
+  const chosen = offered.find((known) => known.name === check.check);
+  const unknown = mcpCheckOf(check.check)
+    ? registry
+      ? "Not offered as a check by that MCP server: the save is refused until an admin offers it (Admin › MCP servers)."
+      : "A tool of an MCP server: checked against the registry when you save."
+    : "Not a check the worker knows: a run would trip on it.";
+  return (
+    <Field id={`${idPrefix}-custom`} label="Custom check" path={`${path}.check`} issues={issues}>
+      <select id={`${idPrefix}-custom`} className={INPUT} value={check.check} disabled={readOnly} onChange={(e) => onChange({ ...check, check: e.target.value }, "custom")}>
+        {chosen ? null : <option value={check.check}>{mcpCheckOf(check.check) && !registry ? check.check : `${check.check} (not registered)`}</option>}
+        {offered.map((known) => (
+          <option key={known.name} value={known.name}>
+            {known.name}
+          </option>
+        ))}
+      </select>
+      <p className="mt-0.5 text-[11px] text-zinc-500">{chosen?.description ?? unknown}</p>
     </Field>
   );
 }

@@ -27,6 +27,19 @@ function loadRegistry(): Promise<Registry | null> {
   return registryRequest.request;
 }
 
+/** The MCP registry as the designer sees it (null while loading or when it cannot be read). */
+export function useMcpRegistry(): Registry | null {
+  const [registry, setRegistry] = useState<Registry | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadRegistry().then((r) => live && setRegistry(r));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return registry;
+}
+
 /** The admin page, prefilled with a legacy inline server's settings (never its environment values). */
 function registerHref(server: McpServerConfig): string {
   const params = new URLSearchParams({ register: server.name });
@@ -53,17 +66,9 @@ export function McpSettings(props: {
 }) {
   const { server, base, issues, readOnly, discovered, onDiscovered, onChange, onRemove } = props;
   const [failure, setFailure] = useState<string | null>(null);
-  const [registry, setRegistry] = useState<Registry | null>(null);
+  const registry = useMcpRegistry();
   const [pending, startTransition] = useTransition();
   const id = `mcp-${server.name}`;
-
-  useEffect(() => {
-    let live = true;
-    void loadRegistry().then((r) => live && setRegistry(r));
-    return () => {
-      live = false;
-    };
-  }, []);
 
   const registered = registry?.servers.find((s) => s.name === server.name);
 

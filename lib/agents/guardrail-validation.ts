@@ -4,7 +4,7 @@
 // next to its field while the builder types; the server adds the JSON Schema
 // compiler (ServerChecks in validate.ts).
 import { compileRegexCheck } from "../guardrails/checks";
-import { isRegisteredCustomCheck, CUSTOM_CHECK_NAMES } from "../guardrails/custom-checks";
+import { customCheckNameProblem } from "../guardrails/custom-checks";
 import { MASKABLE_CHECKS, type Guardrail } from "../guardrails/schemas";
 import { matchesGlob } from "./glob";
 import { MAX_OUTPUT_SCHEMA_BYTES, MODEL_ID_PATTERN, type AgentConfig } from "./schemas";
@@ -81,11 +81,11 @@ function checkGuardrailCheck(guardrail: Guardrail, at: string, errors: Guardrail
       if (size > MAX_OUTPUT_SCHEMA_BYTES) errors.push({ path: `${at}.check.schema`, message: `the schema is ${Math.ceil(size / 1024)} KB; at most ${MAX_OUTPUT_SCHEMA_BYTES / 1024} KB`, code: "schema_too_large" });
       return;
     }
-    case "custom":
-      if (!isRegisteredCustomCheck(check.check)) {
-        errors.push({ path: `${at}.check.check`, message: `no custom check is named "${check.check}" (registered: ${CUSTOM_CHECK_NAMES.join(", ")})`, code: "invalid_guardrail" });
-      }
+    case "custom": {
+      const problem = customCheckNameProblem(check.check);
+      if (problem) errors.push({ path: `${at}.check.check`, message: problem, code: "invalid_guardrail" });
       return;
+    }
     case "deny_list":
     case "pii":
     case "max_length":

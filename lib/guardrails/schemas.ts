@@ -55,7 +55,8 @@ const judgeCheckSchema = z.strictObject({
 /** An admin-registered check (a built-in function or an MCP tool), by name: never user code on the server. */
 const customCheckSchema = z.strictObject({
   type: z.literal("custom"),
-  check: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/),
+  // A built-in name ("prompt_injection") or "<server>__<tool>" (server: lowercase, digits, _; tool: as MCP names them).
+  check: z.string().regex(/^[a-z0-9][A-Za-z0-9_.-]{0,99}$/, "use a built-in check's name or <server>__<tool>"),
 });
 
 export const guardrailCheckSchema = z.discriminatedUnion("type", [regexCheckSchema, denyListCheckSchema, piiCheckSchema, jsonSchemaCheckSchema, maxLengthCheckSchema, judgeCheckSchema, customCheckSchema]);

@@ -11,5 +11,6 @@ export const DEMO_MCP_SERVERS = [
     transport: "stdio",
     config: { command, args },
     allowTools: ["search_kb", "create_ticket"],
+    guardrailTools: ["screen_text"],
   },
 ] as const;

@@ -99,6 +99,22 @@ describe("a builder's inline stdio server never runs", () => {
     expect(await refusal(createAgent(h.db, "wider", "", wider, builder, "first"))).toEqual({ status: 422, paths: ["agents[0].mcpServers[0].allowTools[1]"] });
   });
 
+  it("a builder cannot make a tool a model may call into a guardrail check: refused at save, and the worker calls only the tools offered as checks", async () => {
+    // create_ticket has a side effect; as a "check" it would run on every task with no approval.
+    const ticketing = singleAgentGraph({ guardrails: [{ name: "g", kind: "input", check: { type: "custom", check: "kb__create_ticket" }, action: "log" }] });
+    expect(await refusal(createAgent(h.db, "check-widen", "", ticketing, builder, "first"))).toEqual({ status: 422, paths: ["agents[0].guardrails[0].check.check"] });
+    expect(await refusal(h.engine.startRun({ graph: ticketing, task: "hi" }))).toEqual({ status: 422, paths: ["agents[0].guardrails[0].check.check"] });
+    const mcp = createMcpConnections({ db: h.db, config: h.config });
+    try {
+      const refused = await mcp.callCheck("kb", "create_ticket", "hi").catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(McpError);
+      expect(refused).toMatchObject({ retryable: false, publicMessage: 'MCP server "kb" does not offer create_ticket as a guardrail check.' });
+      await expect(mcp.callCheck("kb", "screen_text", "a confidential memo")).resolves.toMatchObject({ isError: false, structuredContent: { tripped: true } });
+    } finally {
+      await mcp.closeAll();
+    }
+  });
+
   it("the worker itself starts nothing that is not registered, whatever the graph says", async () => {
     const mcp = createMcpConnections({ db: h.db, config: h.config });
     try {

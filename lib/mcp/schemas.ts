@@ -48,6 +48,12 @@ export const mcpServerCreateSchema = z.strictObject({
   transport: mcpTransportSchema,
   /** The tools builders may use; empty means every tool the server lists. */
   allowTools: z.array(toolNameSchema).max(200).default([]),
+  /**
+   * The tools offered as guardrail checks (a guardrail's custom check "<server>__<tool>"): each is called with
+   * `{ text }` and answers `{ tripped, reason }`. Separate from allowTools: a builder may name these as checks
+   * without the tool being offered to models, and no other tool of the server can be made a check.
+   */
+  guardrailTools: z.array(toolNameSchema).max(50).default([]),
   secrets: mcpSecretsInputSchema.default({}),
   /** Whether tool calls carry the run's context object to this server. */
   receivesRunContext: z.boolean().default(false),
@@ -58,6 +64,7 @@ export const mcpServerUpdateSchema = z.strictObject({
   description: z.string().trim().max(500).optional(),
   transport: mcpTransportSchema.optional(),
   allowTools: z.array(toolNameSchema).max(200).optional(),
+  guardrailTools: z.array(toolNameSchema).max(50).optional(),
   secrets: mcpSecretsInputSchema.optional(),
   receivesRunContext: z.boolean().optional(),
 });
@@ -69,6 +76,8 @@ export interface McpServerView {
   description: string;
   transport: McpTransport;
   allowTools: string[];
+  /** The tools offered as guardrail checks ("<server>__<tool>"). */
+  guardrailTools: string[];
   /** Names of the stored secrets (env variables or headers); their values never leave the server. */
   secretNames: string[];
   receivesRunContext: boolean;

@@ -14,6 +14,7 @@ export interface McpServerRow {
   transport: string;
   config: string;
   allowTools: string;
+  guardrailTools: string;
   secrets: string | null;
   secretNames: string;
   receivesRunContext: boolean;
@@ -45,6 +46,7 @@ export function toView(row: McpServerRow): McpServerView {
     description: row.description,
     transport: storedTransport(row),
     allowTools: parseJson(stringList, row.allowTools),
+    guardrailTools: parseJson(stringList, row.guardrailTools),
     secretNames: parseJson(stringList, row.secretNames),
     receivesRunContext: row.receivesRunContext,
     updatedAt: row.updatedAt.toISOString(),

@@ -5,7 +5,7 @@
 // so the unit tests and the server share it; the server passes its JSON
 // Schema compiler in.
 import { compileRegexCheck } from "../guardrails/checks";
-import { CUSTOM_CHECK_NAMES, isRegisteredCustomCheck } from "../guardrails/custom-checks";
+import { customCheckNameProblem } from "../guardrails/custom-checks";
 import { MAX_OUTPUT_SCHEMA_BYTES, MODEL_ID_PATTERN } from "../agents/schemas";
 import { unknownCustomScorers } from "../experiments/scoring/custom";
 import type { FieldIssue } from "../errors";
@@ -40,9 +40,11 @@ export function evaluatorCheckIssues(checks: readonly EvaluatorCheck[], jsonSche
         else for (const problem of jsonSchemaProblems(check.schema)) issues.push({ path: `${at}.check.schema`, message: `not a valid JSON Schema: ${problem}` });
         return;
       }
-      case "custom":
-        if (!isRegisteredCustomCheck(check.check)) issues.push({ path: `${at}.check.check`, message: `no custom check is named "${check.check}" (registered: ${CUSTOM_CHECK_NAMES.join(", ")})` });
+      case "custom": {
+        const problem = customCheckNameProblem(check.check);
+        if (problem) issues.push({ path: `${at}.check.check`, message: problem });
         return;
+      }
       case "deny_list":
       case "pii":
       case "max_length":

@@ -27,7 +27,7 @@ async function seedDemoContent(db: Db): Promise<number> {
     if ((await tx.mcpServer.count()) > 0) return;
     for (const server of DEMO_MCP_SERVERS) {
       await tx.mcpServer.create({
-        data: { name: server.name, description: server.description, transport: server.transport, config: JSON.stringify(server.config), allowTools: JSON.stringify(server.allowTools) },
+        data: { name: server.name, description: server.description, transport: server.transport, config: JSON.stringify(server.config), allowTools: JSON.stringify(server.allowTools), guardrailTools: JSON.stringify(server.guardrailTools) },
       });
       await appendAuditInTransaction(tx, { actorId: null, action: "mcp_server.created", target: server.name, details: { transport: server.transport, seeded: true } });
     }

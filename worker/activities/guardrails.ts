@@ -11,7 +11,7 @@ import { buildJudgePrompt, JUDGE_SYSTEM_PROMPT, JUDGE_TIMEOUT_MS, parseJudgeRepl
 import { DEFAULT_JUDGE_MODEL } from "../../lib/experiments/scoring/types";
 import type { TokenUsage } from "../../lib/contract/types";
 import type { ModelRegistry } from "../models/registry";
-import { runCustomCheck } from "./guardrail-custom";
+import { runCustomCheck, type McpCheckCaller } from "./guardrail-custom";
 
 const JUDGE_HEARTBEAT_MS = 5_000;
 
@@ -74,7 +74,7 @@ async function judge(models: ModelRegistry, check: Extract<GuardrailCheck, { typ
   }
 }
 
-export function createGuardrailActivities(deps: { models: ModelRegistry }) {
+export function createGuardrailActivities(deps: { models: ModelRegistry; mcpChecks?: McpCheckCaller | null }) {
   return {
     /** Runs one json_schema, judge or custom check on a text; a model or tool error is thrown (the activity retries). */
     async checkGuardrail(input: GuardrailCheckInput): Promise<GuardrailCheckOutput> {
@@ -89,7 +89,7 @@ export function createGuardrailActivities(deps: { models: ModelRegistry }) {
           outcome = await judge(deps.models, check, input);
           break;
         case "custom":
-          outcome = { verdict: await runCustomCheck(check.check, input.text) };
+          outcome = { verdict: await runCustomCheck(check.check, input.text, deps.mcpChecks ?? null) };
           break;
         default:
           // Deterministic checks run in the workflow; one sent here is answered the same way, never skipped.

@@ -14,6 +14,7 @@ import { createSlackChannel, type SlackChannelConfig } from "./approval-slack";
 import { createReminderSweep, type ReminderChannels } from "./approval-reminders";
 import { createMcpDiscoveryActivities } from "./mcp-discovery";
 import type { McpDeps } from "../tools/mcp";
+import type { McpCheckCaller } from "./guardrail-custom";
 import type { RunExporter } from "../../lib/telemetry/exporter";
 import { exportingLedgerWriter } from "../telemetry/exporting-ledger";
 import { createMonitorActivities } from "./monitors";
@@ -39,6 +40,8 @@ export interface ActivityDeps {
   decisionKey?: Buffer | null;
   /** How the worker reaches registered MCP servers (discovery); null answers that it cannot. */
   mcp?: McpDeps | null;
+  /** The worker's MCP connections, for tools admins offer as guardrail checks (null: such checks trip). */
+  mcpChecks?: McpCheckCaller | null;
   /** Exports finished run trees over OTLP (null: off, the default). */
   runExporter?: RunExporter | null;
   /** Reads monitors' series (default: lib/metrics' rollups; tests pass their own). */
@@ -92,8 +95,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createPlaygroundActivities(deps),
     ...createScheduleActivities({ db: deps.db, decisionKey: deps.decisionKey ?? null, webhook: deps.webhook ?? null }),
     ...createExperimentActivities({ db: deps.db, ...engineItemRuns({ db: deps.db, decisionKey: deps.decisionKey ?? null }), judge: registryJudge(deps.models) }),
-    ...createGuardrailActivities({ models: deps.models }),
-    ...createOnlineEvalActivities({ db: deps.db, models: deps.models, beforeCheck: deps.beforeOnlineCheck }),
+    ...createGuardrailActivities({ models: deps.models, mcpChecks: deps.mcpChecks ?? null }),
+    ...createOnlineEvalActivities({ db: deps.db, models: deps.models, mcpChecks: deps.mcpChecks ?? null, beforeCheck: deps.beforeOnlineCheck }),
   };
 }
 

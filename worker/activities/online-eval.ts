@@ -36,7 +36,7 @@ import { applyChange } from "../../lib/datasets/server/store";
 import type { ModelRegistry } from "../models/registry";
 import { ModelCallError } from "../models/types";
 import { AppError } from "../../lib/errors";
-import { runCustomCheck } from "./guardrail-custom";
+import { runCustomCheck, type McpCheckCaller } from "./guardrail-custom";
 
 const HEARTBEAT_MS = 5_000;
 /** Evaluations of one batch scored at once. */
@@ -45,6 +45,8 @@ const SCORE_CONCURRENCY = 4;
 export interface OnlineEvalDeps {
   db: Db;
   models: ModelRegistry;
+  /** Tools admins offer as guardrail checks on registered MCP servers (null: none reachable, such checks trip). */
+  mcpChecks?: McpCheckCaller | null;
   /** Tests only: runs before each check is scored (a crash test kills the worker there). */
   beforeCheck?: (evaluationId: string) => Promise<void>;
 }
@@ -64,7 +66,7 @@ function pricedJudge(models: ModelRegistry, prices: PriceBook, spend: { usd: num
   });
 }
 
-async function guardrailVerdict(check: Extract<EvaluatorCheck, { source: "guardrail" }>, text: string, task: string, judge: JudgeFn): Promise<GuardrailVerdict> {
+async function guardrailVerdict(check: Extract<EvaluatorCheck, { source: "guardrail" }>, text: string, task: string, judge: JudgeFn, mcpChecks: McpCheckCaller | null): Promise<GuardrailVerdict> {
   const rule = check.check;
   const deterministic = evaluateDeterministicCheck(rule, text);
   if (deterministic) return deterministic;
@@ -72,7 +74,7 @@ async function guardrailVerdict(check: Extract<EvaluatorCheck, { source: "guardr
     case "json_schema":
       return evaluateJsonSchemaCheck(rule, text);
     case "custom":
-      return runCustomCheck(rule.check, text);
+      return runCustomCheck(rule.check, text, mcpChecks);
     case "judge":
       try {
         const verdict = await judge({ rubric: rule.rubric, model: rule.model ?? DEFAULT_JUDGE_MODEL, task, output: text, expected: null });
@@ -103,7 +105,7 @@ async function scoreChecks(deps: OnlineEvalDeps, config: EvaluatorConfig, evalua
       const [score] = await scoreRun(observed, item, [check.scorer], { judge });
       if (score) scores.push({ ...score, costUsd: spend.usd });
     } else {
-      const verdict = await guardrailVerdict(check, guardrailTextOf(check.on, observed, task), task, judge);
+      const verdict = await guardrailVerdict(check, guardrailTextOf(check.on, observed, task), task, judge, deps.mcpChecks ?? null);
       scores.push({ ...guardrailScore(check, verdict), costUsd: spend.usd });
     }
   }

@@ -3,7 +3,8 @@
 // decides its sample from the run id (a re-claim decides the same), skips runs
 // past its daily cap, backfills a past range without touching runs already
 // scored, waits for a conversation to close, adds low scores to a dataset by
-// rule once, and two claimers on one evaluator never claim a run twice.
+// rule once, runs a guardrail check an admin offers on an MCP server, and two
+// claimers on one evaluator never claim a run twice.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startEngineHarness, waitForStatus, type EngineHarness } from "../../scripts/test-support/engine-harness";
@@ -210,6 +211,23 @@ describe.each(providers)("online evaluation on $provider", ({ available, create 
     const writes = await Promise.all([recordScores(h.db, row, score), recordScores(h.db, row, score)]);
     expect(writes.filter(Boolean), "exactly one writer applied").toHaveLength(1);
     expect(await h.db.onlineEvaluationScore.count({ where: { evaluationId: row.id } })).toBe(1);
+  });
+
+  it.skipIf(!available)("runs a guardrail check an admin offers on an MCP server (kb__screen_text) on live answers; a tool not offered as a check is refused when saved", async () => {
+    const name = await graph();
+    const refusal = await evaluator(live, { graph: name, checks: [{ source: "guardrail", name: "tickets", on: "output", check: { type: "custom", check: "kb__create_ticket" } }] }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refusal).toMatchObject({ status: 422, issues: [{ path: "checks.0.check.check", message: expect.stringMatching(/does not offer "create_ticket" as a guardrail check \(offered: screen_text\)/) }] });
+    const ev = await evaluator(live, { graph: name, checks: [{ source: "guardrail", name: "screen", on: "output", check: { type: "custom", check: "kb__screen_text" } }] });
+    const started = await Promise.all([h.engine.startRun({ graphName: name, task: "answer: the refund policy is 30 days" }), h.engine.startRun({ graphName: name, task: "answer: this is internal only" })]);
+    for (const { runId } of started) await waitForStatus(h.engine, runId, ["completed"]);
+    const rows = await eventually(() => h.db.onlineEvaluation.findMany({ where: { evaluatorId: ev.id }, include: { scores: true } }), (r) => r.length === 2 && r.every((e) => e.status === "scored"), 30_000, "both runs scored");
+    const byRun = new Map(rows.map((r) => [r.runId, r.scores.map((s) => ({ scorer: s.scorer, value: s.value }))]));
+    expect(byRun.get(started[0]?.runId ?? "")).toEqual([{ scorer: "guardrail:screen", value: 1 }]);
+    expect(byRun.get(started[1]?.runId ?? "")).toEqual([{ scorer: "guardrail:screen", value: 0 }]);
+    await updateEvaluator(live, { id: ev.id, enabled: false }, builder);
   });
 
   it.skipIf(!available)("adds a low-scored run to the dataset by rule, once", async () => {

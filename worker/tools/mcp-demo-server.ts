@@ -23,6 +23,9 @@ function structured<T extends Record<string, unknown>>(value: T) {
   return { ...text(value), structuredContent: value };
 }
 
+/** What screen_text trips on (lower case). */
+const SCREENED_MARKERS = ["confidential", "internal only"];
+
 const ARTICLE_VIEWS: Record<string, number> = { "KB-1": 1840, "KB-2": 960, "KB-3": 312 };
 
 /**
@@ -66,6 +69,20 @@ export function createDemoMcpServer(): McpServer {
       if (!article) return { isError: true, content: [{ type: "text" as const, text: `no article ${article_id}` }] };
       const views = ARTICLE_VIEWS[article.id] ?? 0;
       return structured({ article_id: article.id, title: article.title, views: legacy_format ? String(views) : views, helpful: views > 500 });
+    },
+  );
+  // Offered as a guardrail check by the demo registration (custom check "kb__screen_text"): a policy the
+  // knowledge base owns, that Zap Studio does not hard-code.
+  server.registerTool(
+    "screen_text",
+    {
+      description: "Guardrail check: trips on text marked confidential or internal-only",
+      inputSchema: { text: z.string() },
+      outputSchema: { tripped: z.boolean(), reason: z.string() },
+    },
+    async ({ text: checked }) => {
+      const marker = SCREENED_MARKERS.find((m) => checked.toLowerCase().includes(m));
+      return structured(marker ? { tripped: true, reason: `the text is marked "${marker}"` } : { tripped: false, reason: "no confidentiality marker" });
     },
   );
   server.registerTool("echo_context", { description: "Return the metadata the caller sent with this call" }, async (extra) =>

@@ -26,6 +26,8 @@ import type { FunctionTool } from "../models/types";
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A registration is re-read at most this often: an admin's change applies within seconds, and a busy run does not query per call. */
 const REGISTRY_CACHE_MS = 2_000;
+/** A guardrail check holds up the run it guards: bounded well below a tool call's minute (the activity retries a timeout). */
+export const MCP_CHECK_TIMEOUT_MS = 20_000;
 
 /** An MCP failure: `publicMessage` is safe to show the model and the UI; the detail goes to the worker log only. */
 export class McpError extends Error {
@@ -69,6 +71,8 @@ export interface McpConnections {
   /** Whether `tool` is one this reference may call (registry list, narrowed by the graph). */
   allows(ref: McpServerRef, tool: string): Promise<boolean>;
   callTool(ref: McpServerRef, tool: string, args: Record<string, unknown>, meta: McpCallMeta): Promise<McpCallResult>;
+  /** Calls a tool the registry offers as a guardrail check with `{ text }`; a tool only offered to models is refused. */
+  callCheck(server: string, tool: string, text: string): Promise<McpCallResult>;
   closeAll(): Promise<void>;
 }
 
@@ -287,6 +291,23 @@ export function createMcpConnections(deps: McpDeps): McpConnections {
         text,
         ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
         ...(outputSchema ? { outputSchema } : {}),
+      };
+    },
+    async callCheck(name, tool, text) {
+      const server = await registered({ name });
+      // Checks are their own list: a builder names a check, so a tool a model may call (create_ticket) must never become one.
+      if (!server.guardrailTools.includes(tool)) throw new McpError(`MCP server "${server.name}" does not offer ${tool} as a guardrail check.`, undefined, false);
+      const client = await clientFor(server);
+      let result;
+      try {
+        result = await client.request({ method: "tools/call", params: { name: tool, arguments: { text } } }, CallToolResultSchema, { timeout: MCP_CHECK_TIMEOUT_MS });
+      } catch (error) {
+        throw new McpError(`MCP server "${server.name}" failed on ${tool}`, error);
+      }
+      return {
+        isError: result.isError === true,
+        text: result.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n"),
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
       };
     },
     async closeAll() {

@@ -130,6 +130,7 @@ export async function createMcpServer(db: Db, config: RegistryConfig, raw: McpSe
         description: input.description,
         ...columns(config, transport, values),
         allowTools: JSON.stringify(input.allowTools),
+        guardrailTools: JSON.stringify(input.guardrailTools),
         receivesRunContext: input.receivesRunContext,
         createdById: actor.id,
         updatedById: actor.id,
@@ -139,7 +140,7 @@ export async function createMcpServer(db: Db, config: RegistryConfig, raw: McpSe
       actorId: actor.id,
       action: "mcp_server.created",
       target: input.name,
-      details: { transport: transport.type, allowTools: input.allowTools, secretNames: Object.keys(values).sort(), receivesRunContext: input.receivesRunContext },
+      details: { transport: transport.type, allowTools: input.allowTools, guardrailTools: input.guardrailTools, secretNames: Object.keys(values).sort(), receivesRunContext: input.receivesRunContext },
     });
     return created;
   });
@@ -166,6 +167,7 @@ export async function updateMcpServer(db: Db, config: RegistryConfig, name: stri
         ...(patch.description === undefined ? {} : { description: patch.description }),
         ...columns(config, transport, values),
         ...(patch.allowTools === undefined ? {} : { allowTools: JSON.stringify(patch.allowTools) }),
+        ...(patch.guardrailTools === undefined ? {} : { guardrailTools: JSON.stringify(patch.guardrailTools) }),
         ...(patch.receivesRunContext === undefined ? {} : { receivesRunContext: patch.receivesRunContext }),
         updatedById: actor.id,
       },
@@ -176,6 +178,7 @@ export async function updateMcpServer(db: Db, config: RegistryConfig, name: stri
       target: name,
       details: {
         changed: Object.keys(patch).sort(),
+        ...(patch.guardrailTools === undefined ? {} : { guardrailTools: patch.guardrailTools }),
         ...(patch.secrets ? { secretsSet: Object.keys(patch.secrets).filter((k) => patch.secrets?.[k] !== null), secretsRemoved: Object.keys(patch.secrets).filter((k) => patch.secrets?.[k] === null) } : {}),
       },
     });

@@ -14,6 +14,8 @@ import { AppError, ConflictError, ValidationError } from "../../errors";
 import { checkJsonSchema } from "../../json-schema/validator";
 import { readRootAndTask } from "../../run-ledger/evaluation-reads";
 import { evaluatorCheckIssues } from "../validate";
+import { mcpCheckProblems } from "../../agents/mcp-references";
+import { mcpCheckOf } from "../../guardrails/custom-checks";
 import { emptyStatusCounts, toBackfillView, toEvaluationView, toEvaluatorView, utcDayStart, type EvaluatorRow, type EvaluatorStats } from "../rows";
 import { ensureEvaluatorWorkflow, startBackfillWorkflow } from "../temporal";
 import { EVALUATOR_LIMITS, type BackfillView, type EvaluationStatus, type EvaluationView, type EvaluatorCheck, type EvaluatorView } from "../schemas";
@@ -99,7 +101,14 @@ async function checkReferences(db: Db, fields: { graph: string; version?: number
     const version = await db.agentVersion.findFirst({ where: { agentId: agent.id, version: fields.version }, select: { id: true } });
     if (!version) issues.push({ path: "version", message: `graph "${fields.graph}" has no version ${fields.version}` });
   }
-  if (fields.checks) issues.push(...evaluatorCheckIssues(fields.checks, checkJsonSchema));
+  if (fields.checks) {
+    issues.push(...evaluatorCheckIssues(fields.checks, checkJsonSchema));
+    const mcpChecks = fields.checks.flatMap((entry, index) => {
+      const named = entry.source === "guardrail" && entry.check.type === "custom" ? mcpCheckOf(entry.check.check) : null;
+      return named ? [{ ...named, path: `checks.${index}.check.check` }] : [];
+    });
+    issues.push(...(await mcpCheckProblems(db, mcpChecks)));
+  }
   if (fields.datasetRule) {
     const dataset = await db.dataset.findUnique({ where: { name: fields.datasetRule.dataset }, select: { archivedAt: true } });
     if (!dataset) issues.push({ path: "datasetRule.dataset", message: `there is no dataset named "${fields.datasetRule.dataset}"` });

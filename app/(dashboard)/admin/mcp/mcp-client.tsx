@@ -39,11 +39,13 @@ interface Draft {
   args: string;
   url: string;
   allowTools: string;
+  /** Tools offered as guardrail checks ("<server>__<tool>" in an agent's guardrail), comma-separated. */
+  guardrailTools: string;
   secrets: SecretRow[];
   receivesRunContext: boolean;
 }
 
-const EMPTY: Draft = { editing: null, name: "", description: "", type: "stdio", command: "", args: "", url: "", allowTools: "", secrets: [], receivesRunContext: false };
+const EMPTY: Draft = { editing: null, name: "", description: "", type: "stdio", command: "", args: "", url: "", allowTools: "", guardrailTools: "", secrets: [], receivesRunContext: false };
 
 function draftOf(server: McpServerView): Draft {
   const t = server.transport;
@@ -56,6 +58,7 @@ function draftOf(server: McpServerView): Draft {
     args: t.type === "stdio" ? t.args.join(" ") : "",
     url: t.type === "http" ? t.url : "",
     allowTools: server.allowTools.join(", "),
+    guardrailTools: server.guardrailTools.join(", "),
     secrets: server.secretNames.map((name) => ({ name, value: "", stored: true, remove: false })),
     receivesRunContext: server.receivesRunContext,
   };
@@ -95,9 +98,10 @@ export function McpRegistry({ servers, prefill }: { servers: McpServerView[]; pr
   function save(d: Draft) {
     startTransition(async () => {
       const allowTools = d.allowTools.split(/[\s,]+/).filter(Boolean);
+      const guardrailTools = d.guardrailTools.split(/[\s,]+/).filter(Boolean);
       const result = d.editing
-        ? await updateMcpServerAction({ name: d.editing, patch: { description: d.description, transport: transportOf(d), allowTools, secrets: secretsOf(d), receivesRunContext: d.receivesRunContext } })
-        : await createMcpServerAction({ name: d.name.trim(), description: d.description, transport: transportOf(d), allowTools, secrets: secretsOf(d), receivesRunContext: d.receivesRunContext });
+        ? await updateMcpServerAction({ name: d.editing, patch: { description: d.description, transport: transportOf(d), allowTools, guardrailTools, secrets: secretsOf(d), receivesRunContext: d.receivesRunContext } })
+        : await createMcpServerAction({ name: d.name.trim(), description: d.description, transport: transportOf(d), allowTools, guardrailTools, secrets: secretsOf(d), receivesRunContext: d.receivesRunContext });
       if (!result.ok) {
         setMessage({ tone: "error", text: describeError(result.error) });
         return;
@@ -136,6 +140,7 @@ export function McpRegistry({ servers, prefill }: { servers: McpServerView[]; pr
               <th className="px-4 py-3">Server</th>
               <th className="px-4 py-3">Transport</th>
               <th className="px-4 py-3">Allowed tools</th>
+              <th className="px-4 py-3">Guardrail checks</th>
               <th className="px-4 py-3">Secrets</th>
               <th className="px-4 py-3">
                 <span className="sr-only">Actions</span>
@@ -152,6 +157,7 @@ export function McpRegistry({ servers, prefill }: { servers: McpServerView[]; pr
                 </td>
                 <td className="px-4 py-3 font-mono text-xs">{s.transport.type === "stdio" ? [s.transport.command, ...s.transport.args].join(" ") : s.transport.url}</td>
                 <td className="px-4 py-3 font-mono text-xs">{s.allowTools.join(", ") || "all"}</td>
+                <td className="px-4 py-3 font-mono text-xs" data-testid={`mcp-guardrail-checks-${s.name}`}>{s.guardrailTools.map((tool) => `${s.name}__${tool}`).join(", ") || "none"}</td>
                 <td className="px-4 py-3 text-xs">{s.secretNames.length ? s.secretNames.map((n) => `${n}: set`).join(", ") : "none"}</td>
                 <td className="space-x-2 whitespace-nowrap px-4 py-3 text-right">
                   <Button variant="secondary" disabled={pending} onClick={() => discover(s.name)}>
@@ -214,6 +220,10 @@ export function McpRegistry({ servers, prefill }: { servers: McpServerView[]; pr
               <div className="col-span-2">
                 <Label htmlFor="mcp-allow">Allowed tools (comma-separated; empty allows every tool)</Label>
                 <Input id="mcp-allow" value={draft.allowTools} onChange={(e) => set({ allowTools: e.target.value })} />
+              </div>
+              <div className="col-span-2">
+                <Label htmlFor="mcp-guardrail-tools">{"Tools offered as guardrail checks (comma-separated; each is called with { text } and answers { tripped, reason })"}</Label>
+                <Input id="mcp-guardrail-tools" value={draft.guardrailTools} onChange={(e) => set({ guardrailTools: e.target.value })} />
               </div>
             </div>
             <fieldset className="space-y-2">

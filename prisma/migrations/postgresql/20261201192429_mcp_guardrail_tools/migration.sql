@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "mcp_servers" ADD COLUMN     "guardrail_tools" TEXT NOT NULL DEFAULT '[]';
