@@ -103,6 +103,16 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", workflowRestrictions] },
   },
   {
+    // A spec's pages must wait for hydration after each navigation, or a click can land before React listens.
+    files: ["e2e/**/*.spec.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "@playwright/test", importNames: ["test", "expect"], message: "Import test and expect from ./fixtures: its pages wait for React's hydration after every navigation (e2e/hydration.ts)." }] },
+      ],
+    },
+  },
+  {
     files: NO_REACT,
     rules: reactRulesOff(nextVitals),
   },

@@ -6,7 +6,8 @@
 // until its key is revoked.
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import type { CreatedApiKey } from "../lib/api-keys/schemas";
 import type { RunEvent } from "../lib/contract/types";

@@ -2,7 +2,8 @@
 // account page, copies its token once, a program uses it with nothing but the
 // Authorization header, the builder revokes it and the program is refused; an
 // admin manages service keys and sees every owner's keys.
-import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from "@playwright/test";
+import { type APIRequestContext, type PlaywrightWorkerArgs } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 /** A request context as a program has it: no cookie, no Origin, only the key (options given here replace the config's defaults). */

@@ -3,7 +3,7 @@
 // never runs, the run goes on to its answer, and the inbox's audit lists the
 // approval as expired, decided by nobody. (The email that says so is covered by
 // lib/approval-channels/approval-email.int.test.ts.)
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("approver") });

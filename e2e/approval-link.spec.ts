@@ -5,7 +5,7 @@
 // Approve there decides it as the signed-in approver; a follow-up email and the
 // inbox's audit both say who decided. (Retries, reminders and the deadline's
 // email: lib/approval-channels/approval-email.int.test.ts.)
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { startSmtpReceiver, type ReceivedMail } from "../scripts/test-support/smtp-receiver";
 import { demoUser, hydrated, signInThroughForm, storageStateFor } from "./support";
 

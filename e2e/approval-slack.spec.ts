@@ -4,7 +4,7 @@
 // member to the approver. The worker posts the approval to the channel; a click
 // signed as Slack signs it decides it as that approver; the Slack message is
 // updated to say who decided, and the inbox's audit shows the same decision.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { slackClick, startSlackReceiver, type SlackCall } from "../scripts/test-support/slack-receiver";
 import { slackSignature } from "../lib/approval-channels/slack-signature";
 import { storageStateFor } from "./support";

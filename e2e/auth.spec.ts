@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ROLES } from "../lib/access/roles";
 import { demoUser, signInAs, signInThroughForm, storageStateFor } from "./support";
 

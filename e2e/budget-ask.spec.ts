@@ -4,7 +4,8 @@
 // completes beyond its original budget.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";

@@ -9,7 +9,8 @@
 // around the divergence: scrolled to the end, the final steps are read lazily
 // (GET /api/runs/compare/steps) and shown. The API refuses runs of different
 // graphs.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 import type { SpanRowPage } from "../lib/runs/span-rows";
 

@@ -1,7 +1,8 @@
 // The overview dashboard as a user meets it: runs of a fresh graph show up in
 // the counts, a failure is drawn by its typed reason, and clicking the failed
 // bar on the canvas opens the runs list filtered to exactly that run.
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { MetricsDashboard } from "../lib/metrics/schemas";
 import { storageStateFor } from "./support";
 

@@ -2,7 +2,7 @@
 // list go to a new dataset through "Add to dataset", and the dataset's page
 // lists them as items; a CSV pasted with a broken line is refused, the problem
 // named by its line, and nothing is imported.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("builder") });

@@ -5,7 +5,8 @@
 // "unsaved changes" appears (at 1440 and 1280 px), a router's name is not cut short by
 // its badges, a connection handle can be grabbed off its dot's centre, and a
 // count of one is singular.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
 

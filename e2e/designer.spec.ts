@@ -2,7 +2,8 @@
 // graph from blank, see and fix a cycle, save, reload, version, diff, restore,
 // export and import, undo and redo; a viewer's read-only editor.
 import { readFileSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
 

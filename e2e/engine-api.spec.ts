@@ -1,6 +1,7 @@
 // The engine's HTTP API end to end: a real run on the live worker, with roles
 // enforced at every step and the approval recorded with who and why.
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";
 

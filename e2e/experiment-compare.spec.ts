@@ -2,7 +2,8 @@
 // versions of a graph, where v2 lost the calculator so the arithmetic item
 // regresses. The page marks the regression, filters by change and tag, opens
 // the run diff of that item in one click, and the CSV export says the same.
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("builder") });

@@ -2,7 +2,8 @@
 // the API) run on two versions of a graph from the "New experiment" form; the
 // progress reaches 100 %, the version without the calculator regresses on the
 // arithmetic items, and a regression opens the run diff.
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("builder") });

@@ -1,7 +1,7 @@
 // Feedback (issue 27 §5), as a viewer: a thumbs down with a comment on a
 // run's model-call span shows in the trace (counts and the comment), and the
 // runs list filtered by feedback=down lists that run.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("viewer") });

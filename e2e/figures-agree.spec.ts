@@ -4,21 +4,14 @@
 // page and the API; a run whose router ran out of agents was routed to none;
 // an alert's webhook column says when no webhook is configured; every moment
 // is written one way. Each test makes the graph and runs it reads.
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { hydrationFailures } from "./hydration";
 import { clickAndExpectUrl, hydrated, storageStateFor } from "./support";
 
 // The browser's zone is not the server's (UTC in npm test), as for most readers: a moment the server wrote into the
 // HTML would differ at hydration, and React would rebuild the page (CI's lost tile clicks, stops 51–53).
 test.use({ storageState: storageStateFor("viewer"), viewport: { width: 1440, height: 1000 }, timezoneId: "Asia/Kolkata" });
-
-/** Hydration failures the page reports (React rebuilds the tree on the client, replacing what the reader points at). */
-function hydrationFailures(page: Page): string[] {
-  const failures: string[] = [];
-  page.on("pageerror", (error) => {
-    if (/Hydration|Minified React error #(418|419|423|425)\b/.test(error.message)) failures.push(error.message.slice(0, 300));
-  });
-  return failures;
-}
 
 let builder: APIRequestContext;
 

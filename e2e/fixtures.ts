@@ -5,7 +5,8 @@
 // for the files after it (issue 38 §3: npm test runs them in a shuffled order).
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { expect, test as base, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "@playwright/test";
+import { test as base } from "./hydration";
 import type { Role } from "../lib/access/roles";
 import { createDb } from "../lib/db/prisma";
 import type { WorkspacePolicy } from "../lib/policy/schemas";

@@ -6,7 +6,8 @@
 // by" its author. An approver's inbox card of a call the fork makes says what
 // it is a fork of, at which step, and what was edited by whom.
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 import type { SpanRowPage } from "../lib/runs/span-rows";
 

@@ -3,7 +3,8 @@
 // what it is a fork of, shows the steps before the fork point as replayed (the
 // first model call cost nothing), and "Compare with origin" opens the compare
 // page at the first divergence: that tool call's result.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("builder") });

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type FullConfig } from "@playwright/test";
 import { ROLES } from "../lib/access/roles";
+import { hydrateOnNavigation } from "./hydration";
 import { demoUser, signInThroughForm, storageStateFor } from "./support";
 
 export default async function globalSetup(config: FullConfig) {
@@ -15,7 +16,7 @@ export default async function globalSetup(config: FullConfig) {
   try {
     for (const role of ROLES) {
       const context = await browser.newContext({ baseURL });
-      const page = await context.newPage();
+      const page = hydrateOnNavigation(await context.newPage());
       await page.goto("/sign-in");
       const user = demoUser(role);
       await signInThroughForm(page, user.email, user.password);

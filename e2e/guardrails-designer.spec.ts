@@ -5,7 +5,8 @@
 // then a save and a reload that read both guardrails back; and a check an admin
 // offers on the demo MCP server (kb__screen_text), picked from the list, saved
 // and run from the designer: the confidential task is blocked, naming it.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);

@@ -7,7 +7,8 @@
 // guardrail sends a large transfer to the inbox, where the approver reads which
 // guardrail held it and why, approves it, and the run completes. Each test
 // saves a graph of its own.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { GuardrailInput } from "../lib/guardrails/schemas";
 import { storageStateFor } from "./support";
 

@@ -5,7 +5,8 @@
 // answer about that one. Refusals stay in the browser: a text file named .png
 // (the server sniffs the bytes) and a model without vision (named, no run).
 import sharp from "sharp";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { RunListPage } from "../lib/runs/schemas";
 import { storageStateFor } from "./support";
 

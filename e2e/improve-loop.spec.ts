@@ -14,7 +14,8 @@
 //   on the run and readable through the API.
 // Each test makes the graph, runs and datasets it changes.
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 import type { SpanRowPage } from "../lib/runs/span-rows";
 

@@ -9,7 +9,8 @@
 // and sees what the transfer did after the decision — in the inbox and in the
 // run's conversation — while Alex's call stays pending.
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import { moveFocusTo } from "./inbox-keys";
 import { signInThroughForm, storageStateFor } from "./support";

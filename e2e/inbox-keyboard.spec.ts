@@ -8,7 +8,8 @@
 // first. Plain Enter is a newline in the reason; Escape closes the form. On a
 // narrow screen the cards stay stacked and the focused one comes into view.
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { moveFocusTo } from "./inbox-keys";
 import { storageStateFor } from "./support";
 

@@ -6,7 +6,8 @@
 // a task line unique to it, and moves the keys by as many rows as lie between.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import type { Role } from "../lib/access/roles";
 import { moveFocusTo } from "./inbox-keys";

@@ -4,7 +4,8 @@
 // own reads are refused, so only the feed's change can move its status. The
 // inbox shows a new pending approval from the approvals feed. Bad input and
 // strangers get clear errors.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";
 

@@ -5,7 +5,8 @@
 
 const DEMO_ARGS = "--import tsx worker/tools/mcp-demo-server.ts";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import { storageStateFor } from "./support";
 

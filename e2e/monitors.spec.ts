@@ -4,7 +4,7 @@
 // playwright.config.ts) fires the alert, which the dashboard shows with its
 // value against the threshold and a link to exactly the runs behind it.
 // Deleting the monitor resolves the alert, and the dashboard is quiet again.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.describe("monitors and alerts", () => {

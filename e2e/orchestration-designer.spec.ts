@@ -4,7 +4,8 @@
 // at its token budget with that request's reminder and escalation (checked as
 // typed, read back after the save), save, run a task the router is unsure
 // about, and find in the trace that the fallback took it.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";
 

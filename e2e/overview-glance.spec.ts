@@ -5,7 +5,8 @@
 // of, and no tile or axis label is cut off. A graph of its own with two
 // versions gives the charts split by version two keys that rank differently
 // from chart to chart (and no other spec's runs to count).
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { MetricsDashboard } from "../lib/metrics/schemas";
 import { stepMinutesFor } from "../lib/metrics/step";
 import { storageStateFor } from "./support";

@@ -3,7 +3,8 @@
 // sideways, nor does a box inside it as the page first shows (a table that
 // only fits by scrolling hides its last columns just the same). The pages are read from the shell's own navigation as an admin,
 // who sees every section, so a new page is checked without a change here.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.use({ storageState: storageStateFor("admin") });

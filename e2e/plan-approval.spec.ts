@@ -6,7 +6,8 @@
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";

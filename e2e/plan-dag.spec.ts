@@ -5,7 +5,8 @@
 // without a reload, and reads a plan whose researcher failed (the itinerary
 // skipped, saying why). The designer shows the graph's
 // plan-and-execute settings.
-import { expect, test, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import { type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 const NODES = ["flight-researcher", "hotel-researcher", "itinerary-planner"] as const;

@@ -8,7 +8,8 @@
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import { dragBetween } from "./canvas";
 import { storageStateFor } from "./support";

@@ -3,7 +3,8 @@
 // how it ended (cancelled, with why), not "running" forever; a follow-up plans
 // again and its nodes are a second set on the DAG, with child runs of their
 // own, while the first turn's plan stays one click away.
-import { expect, test, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import { type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 const NODES = ["flight-researcher", "hotel-researcher", "itinerary-planner"] as const;

@@ -4,7 +4,7 @@
 // its retry, the itinerary is skipped, the flights complete), and a viewer finds
 // "partially failed" in the run APIs, in the runs list's column and filter, and
 // in the run header with the plan's counts.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { RunListPage } from "../lib/runs/schemas";
 import { storageStateFor } from "./support";
 

@@ -1,6 +1,6 @@
 // An approver decides a run's pending call from the run page itself, without
 // going through the inbox; a viewer on the same page sees the call but cannot act.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 const TASK = 'tool ledger_transfer {"from_account":"savings","to_account":"operating","amount":3}\nanswer: moved';

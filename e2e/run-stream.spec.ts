@@ -3,7 +3,8 @@
 // the decision, in ledger order, ending with `end`; a reconnect with
 // Last-Event-ID gets exactly the rest; a program reads it with an API key;
 // bad input and strangers get clear errors.
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";
 

@@ -4,7 +4,8 @@
 // root bar, and the follow-up window after the answer is said as a window; the
 // run is titled by its graph; the favicon loads; an image given the wrong
 // shape through the HTTP API is refused with what the API takes instead.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { RunEvent } from "../lib/contract/types";
 import { storageStateFor } from "./support";
 

@@ -9,7 +9,8 @@
 // Two runs are written into the ledger as the worker would (a run with a model
 // that has no price cannot be started here), so each figure is known exactly.
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import { writeLedgerGroup } from "../lib/run-ledger/write";
 import type { LedgerBatch } from "../lib/contract/workflow";

@@ -4,7 +4,8 @@
 // handoff's divider and the receiving agent's answers in the conversation.
 // Runs are started by a builder through the API (the demo model follows the
 // scripted directives in each task) and read as a viewer.
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { RunEvent } from "../lib/contract/types";
 import type { RunListPage } from "../lib/runs/schemas";
 import { storageStateFor } from "./support";

@@ -1,7 +1,8 @@
 // Runs end to end: launch from the designer in plain English, watch the trace
 // live, drill into a tool span and a sub-agent, approve, follow up, cancel;
 // viewers read but cannot act; the events route pages by sequence and bytes.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import type { RunListPage, RunListRow } from "../lib/runs/schemas";
 import { storageStateFor } from "./support";

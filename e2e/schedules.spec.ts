@@ -4,7 +4,8 @@
 // pausing stops the firings; switched to hourly and resumed, a backfill of the
 // past three hours starts the three past runs at once. A viewer sees the
 // schedule without controls. An agent's Triggers tab lists its schedules.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 /** How many runs the schedule started, through the API the list reads. */

@@ -5,7 +5,8 @@
 // test fails if a page does not show what its picture is meant to show.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { Role } from "../lib/access/roles";
 import { storageStateFor } from "./support";
 

@@ -4,7 +4,7 @@
 // comes back from the views bar; the built-in "stuck or burning" view states
 // its thresholds.
 import { randomInt } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.describe("search across runs", () => {

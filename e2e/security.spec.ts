@@ -5,7 +5,8 @@
 import { request as httpRequest } from "node:http";
 import { readFileSync } from "node:fs";
 import { once } from "node:events";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 import type { Role } from "../lib/access/roles";
 

@@ -2,7 +2,7 @@
 // they decide approvals as, sees the link, and removes it; a builder can
 // neither open the page nor link a member through the API.
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 test.describe("as an admin", () => {

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { request as playwrightRequest, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 /** Clicks the smoke button and captures the server-action request the browser sends. */

@@ -7,7 +7,8 @@
 // "ask") pauses into the inbox as a "Spend limit" request; an admin raises the
 // limit and lets it go on, and it completes. That run's model is a demo model
 // of its own, priced by the admin, so no other test's spend changes.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 /** Sets a graph's daily limit on the spend limits page (an admin's form opens on the workspace scope, a builder's on graphs). */

@@ -4,7 +4,7 @@
 // and tells the viewer. The viewer is made for this spec (through the admin API),
 // so no shared demo account is disabled and nothing needs restoring.
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signInThroughForm, storageStateFor } from "./support";
 
 test("a viewer's open inbox stops updating and says why within 10 s of an admin disabling them", async ({ browser, playwright, baseURL }) => {

@@ -3,7 +3,7 @@
 // opens with it chosen; the view's thresholds are fields that change the URL
 // and the list.
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createDb } from "../lib/db/prisma";
 import { storageStateFor } from "./support";
 

@@ -4,7 +4,7 @@
 // stored, the conversation shows it in full, and the page learned all of it
 // from its run stream (the indicator says so), not from polling.
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 /** The streaming run's picture in docs/observe.md is taken here, mid-answer, at the screenshots' viewport. */

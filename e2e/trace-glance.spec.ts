@@ -6,7 +6,8 @@
 // ends); a run that waited for an approval has the wait broken out of the
 // time axis ("⋯ … waiting for approval"), every bar's duration is whole inside
 // the pane, no axis label wraps, and the pane is as tall as its rows.
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 const VIEWPORT = { width: 1440, height: 900 };

@@ -5,7 +5,8 @@
 // A label with a 20 % split shows both versions side by side on the overview.
 // Each test makes a graph of its own, so no other spec's data changes.
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { hydrated, storageStateFor } from "./support";
 import { drawKey, drawVariant } from "../lib/labels/split";
 

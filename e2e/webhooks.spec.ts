@@ -5,7 +5,8 @@
 // the page links; an unsigned and a stale delivery are refused and listed as
 // refused with their reasons. A viewer sees the endpoint without controls.
 import { createHmac, randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { storageStateFor } from "./support";
 
 const sign = (secret: string, timestamp: number, body: string) => `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
