@@ -17,6 +17,7 @@ import { generatePrismaClients } from "./db/generate";
 import { freePort } from "./test-support/ports";
 import { e2eChromium, FULL_CHROMIUM, HEADLESS_SHELL } from "./test-support/chromium";
 import { e2eShuffleSeed, shuffleArgs } from "./test-support/e2e-order";
+import { pageAtFailureFile } from "./test-support/page-at-failure";
 import { dealToLanes, e2eSpecFiles, exactFileFilters, loadE2eFileSeconds, saveE2eFileSeconds } from "./test-support/e2e-lanes";
 import { provisionPostgres, type ProvisionedPostgres } from "./test-support/embedded-postgres";
 import { provisionLocalModel, zapCacheDir } from "./lib/local-model";
@@ -235,7 +236,12 @@ function playwrightFailures(suites: PlaywrightSuite[] = [], titles: string[] = [
     const here = (suite.specs ?? []).flatMap((spec) =>
       spec.tests
         .filter((test) => test.status === "unexpected" || test.status === "flaky")
-        .map((test) => failureLine(spec.file, [...path, spec.title].join(" › ") + (test.status === "flaky" ? " (flaky)" : ""), test.results.find((r) => r.error)?.error?.message)),
+        .map((test) => {
+          const failed = test.results.find((r) => r.error);
+          const line = failureLine(spec.file, [...path, spec.title].join(" › ") + (test.status === "flaky" ? " (flaky)" : ""), failed?.error?.message);
+          const page = pageAtFailureFile(failed?.attachments?.find((a) => a.name === "error-context")?.path);
+          return page.length ? [line, "        the page at the failure:", ...page.map((l) => `          ${l}`)].join("\n") : line;
+        }),
     );
     return [...here, ...playwrightFailures(suite.suites, path)];
   });

@@ -25,7 +25,11 @@ export interface PlaywrightSuite {
   file?: string;
   title: string;
   suites?: PlaywrightSuite[];
-  specs?: { title: string; file: string; tests: { status: string; results: { duration?: number; error?: { message?: string } }[] }[] }[];
+  specs?: {
+    title: string;
+    file: string;
+    tests: { status: string; results: { duration?: number; error?: { message?: string }; attachments?: { name: string; path?: string }[] }[] }[];
+  }[];
 }
 
 export interface PlaywrightReport {
