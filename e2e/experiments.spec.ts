@@ -40,6 +40,7 @@ test("run a 20-item experiment on two versions from the form and open a regressi
   await form.getByLabel("Exact answer").uncheck();
   await form.getByLabel("Answer contains the expected output").check();
   await form.getByLabel("Threshold for contains").fill("0.9");
+  await form.getByLabel("Recorded history only (no edited step)").check();
   await form.getByLabel("Concurrency").fill("8");
   await form.getByLabel("calculator", { exact: true }).check();
   await form.getByRole("button", { name: "Start experiment" }).click();
@@ -52,6 +53,9 @@ test("run a 20-item experiment on two versions from the form and open a regressi
   const rows = page.locator('[data-testid^="experiment-row-"]');
   await expect(rows).toHaveCount(20);
   await expect(page.locator('[data-testid^="experiment-row-"][data-regression="true"]')).toHaveCount(10);
+  // Nothing in these items was written by a person: every unit stood on recorded or live steps.
+  await expect(page.getByTestId("summary-0-recorded")).toContainText("pass 20/20");
+  await expect(page.getByTestId("summary-1-recorded")).toContainText("pass 20/20");
 
   // The API says the same: 40 units scored, the sums 1 on v1 and 0 on v2.
   const detail = (await (await page.request.get(`/api/experiments/${experimentId}`)).json()) as { experiment: { progress: { total: number; done: number } }; results: { task: string; targetIndex: number; status: string; scores: { scorer: string; value: number }[] }[] };
@@ -59,6 +63,7 @@ test("run a 20-item experiment on two versions from the form and open a regressi
   const sums = detail.results.filter((r) => r.task.startsWith("tool calculator"));
   expect(sums.filter((r) => r.targetIndex === 0).map((r) => r.scores[0]?.value)).toEqual(Array(10).fill(1));
   expect(sums.filter((r) => r.targetIndex === 1).map((r) => r.scores[0]?.value)).toEqual(Array(10).fill(0));
+  expect(detail.results.map((r) => r.scores.map((s) => s.scorer))).toEqual(Array(40).fill(["contains", "recorded"]));
 
   // Open a regression: its diff compares the v1 run with the v2 run.
   const regressed = page.locator('[data-testid^="experiment-row-"][data-regression="true"]').first();

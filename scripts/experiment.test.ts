@@ -54,6 +54,8 @@ describe("parseCommandLine", () => {
     expect(parseScorer("custom:no-tool-errors")).toEqual({ kind: "custom", name: "no-tool-errors" });
     expect(parseScorer("latency:5000")).toEqual({ kind: "latency", maxMs: 5000 });
     expect(parseScorer("cost:0.5")).toEqual({ kind: "cost", maxUsd: 0.5 });
+    expect(parseScorer("recorded")).toEqual({ kind: "recorded" });
+    expect(parseScorer("recorded:yes")).toBeNull();
     expect(parseScorer("latency:-1")).toBeNull();
     expect(parseScorer("exact:yes")).toBeNull();
   });

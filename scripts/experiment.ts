@@ -18,7 +18,7 @@ import { formatSummary, missedThresholds, summarizeExperiment } from "../lib/exp
 export const USAGE =
   "usage: npm run experiment -- --dataset <name> [--dataset-version N] --graph <graph> --versions 3,4 [--model <id>] [--scorer exact] [--threshold exact=0.8] [--concurrency 4] [--approvals reject|approve] [--live-tool <tool>] [--server <url>] [--api-key-file <path>] [--timeout-minutes 60]";
 
-/** Scorers by their flag: `exact`, `contains`, `trajectory:unordered[/subset]`, `trajectory:strict[/exact]`, `routing`, `plan`, `judge:<rubric>`, `custom:<name>`, `latency:<ms>`, `tokens:<n>`, `cost:<usd>`. */
+/** Scorers by their flag: `exact`, `contains`, `trajectory:unordered[/subset]`, `trajectory:strict[/exact]`, `routing`, `plan`, `recorded`, `judge:<rubric>`, `custom:<name>`, `latency:<ms>`, `tokens:<n>`, `cost:<usd>`. */
 export function parseScorer(spec: string): ScorerConfig | null {
   const [kind = "", ...rest] = spec.split(":");
   const arg = rest.join(":");
@@ -26,6 +26,7 @@ export function parseScorer(spec: string): ScorerConfig | null {
     case "exact":
     case "routing":
     case "plan":
+    case "recorded":
       return arg ? null : { kind };
     case "contains":
       return arg ? { kind, text: arg } : { kind };
@@ -95,7 +96,7 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
   const byFlag = new Map<string, string>();
   for (const spec of values.scorer?.length ? values.scorer : ["exact"]) {
     const config = parseScorer(spec);
-    if (!config) return { ok: false, error: `--scorer "${spec}" is not a scorer (exact, contains, trajectory:unordered, trajectory:strict, routing, plan, judge:<rubric>, custom:<name>, latency:<ms>, tokens:<n>, cost:<usd>)` };
+    if (!config) return { ok: false, error: `--scorer "${spec}" is not a scorer (exact, contains, trajectory:unordered, trajectory:strict, routing, plan, recorded, judge:<rubric>, custom:<name>, latency:<ms>, tokens:<n>, cost:<usd>)` };
     scorers.push(config);
     byFlag.set(spec, scorerName(config));
   }

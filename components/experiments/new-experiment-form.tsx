@@ -30,6 +30,7 @@ const FIXED_SCORERS: { config: ScorerConfig; label: string }[] = [
   { config: { kind: "trajectory", order: "strict", arguments: "exact" }, label: "Tool trajectory (same order, same arguments)" },
   { config: { kind: "routing" }, label: "Routing" },
   { config: { kind: "plan" }, label: "Plan checks" },
+  { config: { kind: "recorded" }, label: "Recorded history only (no edited step)" },
 ];
 
 export function NewExperimentForm({ options, pending, onStart, onCancel }: { options: ExperimentFormOptions; pending: boolean; onStart: (input: StartExperimentInput) => void; onCancel: () => void }) {

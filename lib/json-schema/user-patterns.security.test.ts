@@ -114,6 +114,7 @@ describe("patterns in an experiment's json_schema scorer", () => {
       outputData: null,
       errorReason: null,
       toolCalls: [],
+      editedSteps: [],
       routing: [],
       plan: null,
       latencyMs: 10,

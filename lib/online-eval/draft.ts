@@ -16,6 +16,7 @@ export const CHECK_CHOICES = [
   { id: "scorer:trajectory", label: "Tool calls (trajectory)" },
   { id: "scorer:routing", label: "Routing" },
   { id: "scorer:plan", label: "Plan" },
+  { id: "scorer:recorded", label: "Recorded history only (no edited step)" },
   { id: "scorer:latency", label: "Latency at most" },
   { id: "scorer:tokens", label: "Tokens at most" },
   { id: "scorer:cost", label: "Cost at most" },

@@ -41,7 +41,7 @@ describe("demo/judge", () => {
     expect(judgeReply("just grade this")).toMatch(/^I can only grade prompts built by the experiment judge/);
     const judge = createModelJudge(() => Promise.resolve(judgeReply("just grade this")));
     const score = await scoreJudge(
-      { runId: "r", status: "completed", output: "x", outputData: null, errorReason: null, toolCalls: [], routing: [], plan: null, latencyMs: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      { runId: "r", status: "completed", output: "x", outputData: null, errorReason: null, toolCalls: [], editedSteps: [], routing: [], plan: null, latencyMs: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
       { input: { task: "t" }, expected: {} },
       { rubric: "r" },
       judge,

@@ -119,7 +119,7 @@ describe.each(providers)("edited history in datasets on $provider", ({ available
     expect(await h.db.dataset.findUnique({ where: { name: onlyWritten.newDataset.name } }), "nothing was created").toBeNull();
   });
 
-  it.skipIf(!available)("'Add to dataset' refuses an experiment run that played an imported tape's edited model output in a sub-run, naming the step, its run, who and when", async () => {
+  it.skipIf(!available)("'Add to dataset' refuses an experiment run that played an imported tape's edited model output in a sub-run, naming the step, its run, who and when; the experiment's recorded-history scorer fails it the same way", async () => {
     const graph = `edits-exp-${randomUUID().slice(0, 8)}`;
     const agents = [
       { name: "lead", model: "demo/lead", subAgents: ["helper"] },
@@ -132,10 +132,16 @@ describe.each(providers)("edited history in datasets on $provider", ({ available
     const line = JSON.stringify({ input: { task: "message helper: answer: helper done\nanswer: lead done", context: {} }, expected: { output: "lead done" }, tape: [edited], tags: [] });
     const dataset = dataOf<DatasetChange>(actionOutcome(await importDatasetAction({ newDataset: { name: name() }, format: "jsonl", content: line })));
 
-    const { experimentId } = await startExperiment({ db: h.db, temporal: h.client, taskQueue: h.taskQueue }, startExperimentSchema.parse({ dataset: dataset.datasetId, targets: [{ graph, version: 1 }], scorers: [{ kind: "contains" }] }), builder);
+    const { experimentId } = await startExperiment({ db: h.db, temporal: h.client, taskQueue: h.taskQueue }, startExperimentSchema.parse({ dataset: dataset.datasetId, targets: [{ graph, version: 1 }], scorers: [{ kind: "contains" }, { kind: "recorded" }] }), builder);
     await eventually(() => h.db.experiment.findUniqueOrThrow({ where: { id: experimentId } }), (e) => e.status === "completed", 90_000, `experiment ${experimentId} to complete`);
     const run = await h.db.run.findFirstOrThrow({ where: { experimentId, parentRunId: null } });
     const helper = await h.db.run.findFirstOrThrow({ where: { rootRunId: run.id, agentName: "helper" } });
+    // The experiment says so too: its answer matched, and the recorded-history scorer names the written step.
+    const result = await h.db.experimentResult.findFirstOrThrow({ where: { experimentId } });
+    expect(JSON.parse(result.scores)).toEqual([
+      expect.objectContaining({ scorer: "contains", pass: true }),
+      { scorer: "recorded", value: 0, pass: false, detail: `1 edited step, not recordings: model output of inference demo/helper at iteration 1 in run ${helper.id} (edited by someone@example.com at ${writtenAt})` },
+    ]);
     expect(run.forkEdit, "an experiment run is no fork: its row names no edit").toBeNull();
     const answers = (await h.engine.getEvents(helper.id)).filter((e) => e.type === "inference_completed");
     expect(answers[0], "the engine marked the written answer").toMatchObject({ edited: { by: "someone@example.com", at: writtenAt } });

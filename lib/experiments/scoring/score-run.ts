@@ -8,6 +8,7 @@ import { scoreJsonField, scoreJsonSchema } from "./json";
 import { scoreJudge } from "./judge";
 import { scorePlan, scoreRouting } from "./orchestration";
 import { scoreContains, scoreExact } from "./text";
+import { scoreRecorded } from "./recorded";
 import { scoreTrajectory } from "./trajectory";
 import { scorerConfigSchema, scorerName, type ObservedRun, type Score, type ScoreDeps, type ScoredItem, type ScorerConfig } from "./types";
 
@@ -44,6 +45,8 @@ async function scoreOne(run: ObservedRun, item: ScoredItem, config: ScorerConfig
       return scoreRouting(run, item);
     case "plan":
       return scorePlan(run, item);
+    case "recorded":
+      return scoreRecorded(run);
     case "latency":
       return scoreLatency(run, config.maxMs);
     case "tokens":

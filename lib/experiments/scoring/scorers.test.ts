@@ -3,6 +3,7 @@ import { scoreCost, scoreLatency, scoreTokens } from "./budget";
 import { unknownCustomScorers, customScorerNames } from "./custom";
 import { item, observed, calls } from "./test-fixtures";
 import { scoreJsonField, scoreJsonSchema } from "./json";
+import { scoreRecorded } from "./recorded";
 import { scorePlan, scoreRouting } from "./orchestration";
 import { scoreRun, scorerListSchema } from "./score-run";
 import { scoreContains, scoreExact } from "./text";
@@ -91,6 +92,21 @@ describe("routing and plan", () => {
     expect(partial.value).toBeCloseTo(1 / 3);
     expect(partial.detail).toBe("valid plan; cards not used: refund; 4 node(s), expected 3");
     expect(scorePlan(observed(), item({ plan: {} }))).toMatchObject({ value: 0, pass: false, detail: "the run made no plan" });
+  });
+});
+
+describe("recorded history only", () => {
+  it("passes a run on recorded or live steps; fails one with an edited step, naming each with who and when", () => {
+    expect(scoreRecorded(observed({ toolCalls: calls(["get_balance", {}]) }))).toEqual({ scorer: "recorded", value: 1, pass: true, detail: "every step was recorded or ran live" });
+    const one = scoreRecorded(observed({ editedSteps: ["result of tool get_balance (call c1) at iteration 1 (edited by bo@zap.local at 2026-12-01T10:00:00.000Z)"] }));
+    expect(one).toEqual({ scorer: "recorded", value: 0, pass: false, detail: "1 edited step, not recordings: result of tool get_balance (call c1) at iteration 1 (edited by bo@zap.local at 2026-12-01T10:00:00.000Z)" });
+    const many = scoreRecorded(observed({ editedSteps: ["s1", "s2", "s3", "s4", "s5"] }));
+    expect(many.detail).toBe("5 edited steps, not recordings: s1; s2; s3; and 2 more");
+  });
+
+  it("is a scorer an experiment or an evaluator can list, with nothing to set", () => {
+    expect(scorerConfigSchema.parse({ kind: "recorded" })).toEqual({ kind: "recorded" });
+    expect(scorerConfigSchema.safeParse({ kind: "recorded", strict: true }).success, "unknown keys refused").toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ export function observed(overrides: Partial<ObservedRun> = {}): ObservedRun {
     outputData: null,
     errorReason: null,
     toolCalls: [],
+    editedSteps: [],
     routing: [],
     plan: null,
     latencyMs: 1200,

@@ -15,6 +15,7 @@ export type ScorerConfig =
   | { kind: "tokens"; max: number }
   | { kind: "cost"; maxUsd: number }
   | { kind: "judge"; rubric: string; model?: string } // LLM-as-judge; default model demo/judge (offline, deterministic)
+  | { kind: "recorded" } // the run stood on recorded (or live) steps only: no tool result or model output was written by a person
   | { kind: "custom"; name: string }; // a TypeScript scorer in lib/experiments/scoring/custom/
 
 export type ScorerKind = ScorerConfig["kind"];
@@ -39,6 +40,8 @@ export interface ObservedRun {
    * from the tape but someone wrote it (never `replayed`), so a metric over recorded steps must leave it out.
    */
   toolCalls: { tool: string; arguments: Record<string, unknown>; outcome: string; replayed: boolean; edited: boolean }[];
+  /** Every step of the tree that a person wrote (a fork's edit, an imported tape entry marked edited), described with who and when. */
+  editedSteps: string[];
   routing: { target: string; fallback: boolean }[];
   plan: { valid: boolean; cards: string[]; nodeCount: number; outcome: string | null } | null;
   latencyMs: number;
@@ -101,6 +104,7 @@ export const scorerConfigSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("trajectory"), order: z.enum(["strict", "unordered"]), arguments: z.enum(["exact", "subset", "ignore"]) }).strict(),
   z.object({ kind: z.literal("routing") }).strict(),
   z.object({ kind: z.literal("plan") }).strict(),
+  z.object({ kind: z.literal("recorded") }).strict(),
   z.object({ kind: z.literal("latency"), maxMs: z.number().positive().max(86_400_000) }).strict(),
   z.object({ kind: z.literal("tokens"), max: z.number().int().positive() }).strict(),
   z.object({ kind: z.literal("cost"), maxUsd: z.number().positive() }).strict(),

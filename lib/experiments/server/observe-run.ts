@@ -7,10 +7,11 @@ import type { RunEvent } from "../../contract/types";
 import { parseOutputData, readEventsOfTypes, readModelTokens, readRunRow, readRunTree } from "../../run-ledger/read";
 import { costAt, EMPTY_PRICE_BOOK, periodTime, priceChangeTimes, type PriceBook } from "../../pricing/price-book";
 import type { ObservedRun } from "../scoring/types";
+import { editedEventStep } from "../../datasets/from-run";
 
 /** The engine's own tools end a turn; they are not part of an agent's trajectory. */
 const SYSTEM_TOOLS = new Set(["return", "fail"]);
-const OBSERVED_EVENTS: RunEvent["type"][] = ["tool_call_started", "tool_call_completed", "routing_decided", "plan_proposed", "plan_node_started", "plan_finished"];
+const OBSERVED_EVENTS: RunEvent["type"][] = ["inference_completed", "tool_call_started", "tool_call_completed", "routing_decided", "plan_proposed", "plan_node_started", "plan_finished"];
 /** A run tree's events read for scoring, at most (a longer run is scored on its first ones). */
 const MAX_EVENTS_PER_RUN = 20_000;
 
@@ -54,10 +55,14 @@ export async function observeRun(db: Db, runId: string, prices: PriceBook = EMPT
 
   const started = new Map<string, Extract<RunEvent, { type: "tool_call_started" }>>();
   const toolCalls: ObservedRun["toolCalls"] = [];
+  const editedSteps: string[] = [];
   const routing: ObservedRun["routing"] = [];
   let plan = null as ObservedRun["plan"];
   let planStarted = false;
   for (const { id, event } of timeline) {
+    if ((event.type === "inference_completed" || event.type === "tool_call_completed") && event.edited) {
+      editedSteps.push(`${editedEventStep(event, id, root.id)} (edited by ${event.edited.by} at ${event.edited.at})`);
+    }
     switch (event.type) {
       case "tool_call_started":
         started.set(`${id}:${event.iteration}:${event.callId}`, event);
@@ -99,6 +104,7 @@ export async function observeRun(db: Db, runId: string, prices: PriceBook = EMPT
     outputData: root.outputData === null ? null : parseOutputData(root.outputData),
     errorReason: root.errorReason,
     toolCalls,
+    editedSteps,
     routing,
     plan,
     latencyMs: Math.max(0, endedAt.getTime() - root.startedAt.getTime()),
